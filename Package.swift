@@ -1,0 +1,47 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "idbudget",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "IDBudget", targets: ["IDBudget"]),
+        .library(name: "IDTokens", targets: ["IDTokens"]),
+        .executable(name: "idbudget", targets: ["idbudget"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // GMP and MPFR, seen through a shim that exposes their macros as functions.
+        .systemLibrary(
+            name: "CMPFR",
+            pkgConfig: "mpfr",
+            providers: [.apt(["libgmp-dev", "libmpfr-dev"])]
+        ),
+        // Value types over GMP integers and MPFR floats; the only module that touches C pointers.
+        .target(name: "Precise", dependencies: ["CMPFR"]),
+        // Alphabets and the token generator; no GMP/MPFR dependency.
+        .target(name: "IDTokens"),
+        // Birthday-bound math, exact and certified.
+        .target(name: "IDBudget", dependencies: ["Precise", "IDTokens"]),
+        .executableTarget(
+            name: "idbudget",
+            dependencies: [
+                "IDBudget", "IDTokens", "Precise",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "IDBudgetTests",
+            dependencies: [
+                "IDBudget", "Precise",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Reference")]
+        ),
+        .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "IDBudget"]),
+        .testTarget(name: "CLITests", dependencies: ["idbudget"]),
+    ]
+)

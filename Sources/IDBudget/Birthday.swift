@@ -1,0 +1,94 @@
+import Foundation
+import Precise
+
+/// The birthday bound, exactly.
+///
+/// Among `n` identifiers drawn independently and uniformly from `d` values, the probability that at
+/// least two are equal is
+///
+///     p(d, n) = 1 − ∏_{i<n} (1 − i/d)            (0 for n ≤ 1, 1 for n > d).
+///
+/// idbudget computes p and its complement 1 − p to ``significantDigits`` significant decimal digits,
+/// every one of them right: it bounds L = −log(1 − p) in a rigorous interval (see `LogComplement`),
+/// maps both ends through the monotone functions p = −expm1(−L) and 1 − p = 10^(−L/ln 10), and raises
+/// the working precision until both ends round to the same digits (Ziv's strategy). If an exact
+/// rounding tie keeps the ends apart, the value is computed as an exact rational instead.
+public enum Birthday {
+    /// Digits printed for p, 1 − p and the expected number of collisions.
+    public static let significantDigits = 30
+
+    /// Precision beyond which idbudget gives up rather than guess (never reached in the tested range).
+    static let maxPrecision = 1 << 22
+
+    /// p(d, n) and 1 − p(d, n), each correctly rounded to `digits` significant digits.
+    public static func probability(space d: BigInt, count n: BigInt, digits: Int = significantDigits) throws -> (probability: ScientificDecimal, complement: ScientificDecimal) {
+        if n <= BigInt(1) { return (.zero, .one(significantDigits: digits)) }
+        if n > d { return (.one(significantDigits: digits), .zero) }
+        var precision = LogComplement.startPrecision(space: d, count: n, digits: digits)
+        var attempts = 0
+        while precision <= maxPrecision {
+            let (lo, hi) = LogComplement.bounds(space: d, count: n, precision: precision)
+            if let p = probabilityDigits(lo, hi, precision, digits),
+               let c = complementDigits(lo, hi, precision, digits) {
+                return (p, c)
+            }
+            attempts += 1
+            // Ends that stay apart after a few doublings are usually an exact tie: settle it exactly.
+            if attempts >= 3, let exact = exactProbability(space: d, count: n, digits: digits) { return exact }
+            precision *= 2
+        }
+        throw InputError("could not certify \(digits) digits for this space and count within \(maxPrecision) bits")
+    }
+
+    /// p rises with L: round the low end of −expm1(−L) down and the high end up.
+    private static func probabilityDigits(_ lo: BigFloat, _ hi: BigFloat, _ p: Int, _ digits: Int) -> ScientificDecimal? {
+        let pLo = lo.negated.expm1(precision: p, rounding: .up).negated
+        let pHi = hi.negated.expm1(precision: p, rounding: .down).negated
+        return sameDigits(pLo, pHi, digits, shift: BigInt(0))
+    }
+
+    /// 1 − p = e^−L = 10^t with t = −L/ln 10 = e + f, e = ⌊t⌋: the digits are those of 10^f ∈ [1, 10).
+    /// Going through log10 keeps any exponent printable, however far below MPFR's range.
+    private static func complementDigits(_ lo: BigFloat, _ hi: BigFloat, _ p: Int, _ digits: Int) -> ScientificDecimal? {
+        let ln10Lo = BigFloat.ln10(precision: p, rounding: .down)
+        let ln10Hi = BigFloat.ln10(precision: p, rounding: .up)
+        let tLo = hi.divided(by: ln10Lo, precision: p, rounding: .up).negated
+        let tHi = lo.divided(by: ln10Hi, precision: p, rounding: .down).negated
+        let e = tLo.integer(rounding: .down)
+        guard tHi.integer(rounding: .down) == e else { return nil }
+        let eFloat = BigFloat(e, precision: Swift.max(p, e.bitWidth + 2), rounding: .nearest)
+        let mLo = tLo.subtracting(eFloat, precision: p, rounding: .down).exp10(precision: p, rounding: .down)
+        let mHi = tHi.subtracting(eFloat, precision: p, rounding: .up).exp10(precision: p, rounding: .up)
+        return sameDigits(mLo, mHi, digits, shift: e)
+    }
+
+    /// The common rounding of both ends, or `nil` while they differ.
+    private static func sameDigits(_ lo: BigFloat, _ hi: BigFloat, _ digits: Int, shift: BigInt) -> ScientificDecimal? {
+        guard let a = lo.decimalDigits(digits), let b = hi.decimalDigits(digits), a == b else { return nil }
+        return ScientificDecimal(digits: a.digits, exponent: shift + BigInt(a.exponent - 1))
+    }
+
+    /// 1 − p = d(d−1)…(d−n+1)/d^n as an exact fraction, when that is affordable.
+    static func exactComplement(space d: BigInt, count n: BigInt) -> (numerator: BigInt, denominator: BigInt)? {
+        guard let count = n.intValue, count <= 20_000, count * d.bitWidth <= 1 << 23 else { return nil }
+        return (BigInt.fallingFactorial(d, count), d.power(count))
+    }
+
+    private static func exactProbability(space d: BigInt, count n: BigInt, digits: Int) -> (ScientificDecimal, ScientificDecimal)? {
+        guard let (num, den) = exactComplement(space: d, count: n) else { return nil }
+        return (ScientificDecimal.exact(numerator: den - num, denominator: den, significantDigits: digits),
+                ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: digits))
+    }
+
+    /// C(n, 2)/d = n(n−1)/(2d): the expected number of colliding pairs, exact to `digits` digits.
+    public static func expectedCollisions(space d: BigInt, count n: BigInt, digits: Int = significantDigits) -> ScientificDecimal {
+        ScientificDecimal.exact(numerator: n * (n - BigInt(1)), denominator: d.shifted(1), significantDigits: digits)
+    }
+
+    /// What the popular calculators compute: `1 − exp(−n(n−1)/(2d))` in double precision.
+    /// Returned beside the exact value to show how far it drifts; 0 when it underflows.
+    public static func doubleApproximation(space d: BigInt, count n: BigInt) -> Double {
+        let nd = n.doubleValue, dd = d.doubleValue
+        return 1 - exp(-nd * (nd - 1) / (2 * dd))
+    }
+}

@@ -1,0 +1,147 @@
+import Precise
+
+/// Rigorous bounds on L(d, n) = −log(1 − p(d, n)) = −Σ_{i<n} log(1 − i/d), for 2 ≤ n ≤ d.
+///
+/// Everything downstream (p, 1 − p, comparisons with a budget) is a monotone function of L, so a
+/// certified interval [lo, hi] ∋ L is all the math core needs. Each method below builds the interval
+/// with directed rounding (lower bounds rounded toward −∞, upper toward +∞), so the true L lies inside
+/// whatever the precision; precision only decides how narrow the interval is. Three regimes:
+///
+/// * **series**, when n ≤ d/256: L = Σ_{k≥1} S_k(n)/(k·d^k) with S_k(n) = Σ_{i<n} i^k computed as exact
+///   integers. Every term is positive, so there is no cancellation at all; the tail after term K is at
+///   most T_K·r/(1−r) with r = (n−1)/d, since S_{k+1} ≤ (n−1)·S_k.
+/// * **direct**, when n ≤ 4096 and d < 256·n (so d < 2^20): the sum of −log1p(−i/d) (or −log((d−i)/d)
+///   once i/d > ½, where log1p would be ill-conditioned): positive terms again.
+/// * **lgamma**, otherwise (n > 4096 and d < 256·n): L = n·log d + lgamma(d−n+1) − lgamma(d+1).
+///   The terms are about d·log d while L ≥ n/512, so about log2(d·log d) bits cancel; the starting
+///   precision pays for them up front and the interval's width shows whether it was enough.
+enum LogComplement {
+    enum Method { case series, direct, lgamma }
+
+    static func method(space d: BigInt, count n: BigInt) -> Method {
+        if n.shifted(8) <= d { return .series }
+        if n <= BigInt(4096) { return .direct }
+        return .lgamma
+    }
+
+    /// A precision that usually suffices for `digits` significant digits of p and 1 − p on the first try.
+    static func startPrecision(space d: BigInt, count n: BigInt, digits: Int) -> Int {
+        let need = Int(Double(digits) * 3.33) + 40
+        let log2n = n.log2Magnitude, log2d = d.log2Magnitude
+        switch method(space: d, count: n) {
+        case .series:
+            // L ≈ n²/2d; 1 − p = e^−L needs L to absolute accuracy, i.e. log2(L) more bits.
+            return need + Swift.max(0, Int(2 * log2n - log2d))
+        case .direct:
+            return need + 16
+        case .lgamma:
+            return need + Int(log2n) + Int(log2d) + 2 * Int(Double(log2d).squareRoot()) + 24
+        }
+    }
+
+    static func bounds(space d: BigInt, count n: BigInt, precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        switch method(space: d, count: n) {
+        case .series: series(d, n, p)
+        case .direct: direct(d, n.intValue!, p)
+        case .lgamma: lgamma(d, n, p)
+        }
+    }
+
+    private static func series(_ d: BigInt, _ n: BigInt, _ p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        let r = BigFloat(numerator: n - BigInt(1), denominator: d, precision: p, rounding: .up)
+        let one = BigFloat(1, precision: p)
+        let tailFactor = r.divided(by: one.subtracting(r, precision: p, rounding: .down), precision: p, rounding: .up)
+        let dLo = BigFloat(d, precision: p, rounding: .down)
+        let dHi = BigFloat(d, precision: p, rounding: .up)
+        let epsilon = BigInt.power(2, p + 2)
+
+        var sums = PowerSums(n)
+        var powLo = one, powHi = one
+        var sumLo = BigFloat(0, precision: p), sumHi = BigFloat(0, precision: p)
+        var k = 0
+        while true {
+            k += 1
+            let s = sums.next()
+            powLo = powLo.multiplied(by: dLo, precision: p, rounding: .down)
+            powHi = powHi.multiplied(by: dHi, precision: p, rounding: .up)
+            let termLo = BigFloat(s, precision: p, rounding: .down)
+                .divided(by: powHi.multiplied(by: BigInt(k), precision: p, rounding: .up), precision: p, rounding: .down)
+            let termHi = BigFloat(s, precision: p, rounding: .up)
+                .divided(by: powLo.multiplied(by: BigInt(k), precision: p, rounding: .down), precision: p, rounding: .up)
+            sumLo = sumLo.adding(termLo, precision: p, rounding: .down)
+            sumHi = sumHi.adding(termHi, precision: p, rounding: .up)
+            let tail = termHi.multiplied(by: tailFactor, precision: p, rounding: .up)
+            // Stop once the tail is below 2^−(p+2) of the sum: it then costs under a quarter ulp.
+            if tail.multiplied(by: epsilon, precision: p, rounding: .up) <= sumLo {
+                return (sumLo, sumHi.adding(tail, precision: p, rounding: .up))
+            }
+        }
+    }
+
+    private static func direct(_ d: BigInt, _ n: Int, _ p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        var sumLo = BigFloat(0, precision: p), sumHi = BigFloat(0, precision: p)
+        for i in 1..<n {
+            let bi = BigInt(i)
+            let tLo: BigFloat, tHi: BigFloat
+            if bi.shifted(1) <= d {
+                // −log1p(−x) rises with x = i/d.
+                let xLo = BigFloat(numerator: bi, denominator: d, precision: p, rounding: .down)
+                let xHi = BigFloat(numerator: bi, denominator: d, precision: p, rounding: .up)
+                tLo = xLo.negated.log1p(precision: p, rounding: .up).negated
+                tHi = xHi.negated.log1p(precision: p, rounding: .down).negated
+            } else {
+                // −log(y) falls with y = (d−i)/d.
+                let yLo = BigFloat(numerator: d - bi, denominator: d, precision: p, rounding: .down)
+                let yHi = BigFloat(numerator: d - bi, denominator: d, precision: p, rounding: .up)
+                tLo = yHi.log(precision: p, rounding: .up).negated
+                tHi = yLo.log(precision: p, rounding: .down).negated
+            }
+            sumLo = sumLo.adding(tLo, precision: p, rounding: .down)
+            sumHi = sumHi.adding(tHi, precision: p, rounding: .up)
+        }
+        return (sumLo, sumHi)
+    }
+
+    private static func lgamma(_ d: BigInt, _ n: BigInt, _ p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        // Arguments held exactly, so only the function values are rounded.
+        let exact = Swift.max(p, d.bitWidth + 2)
+        let logDLo = BigFloat(d, precision: exact, rounding: .down).log(precision: p, rounding: .down)
+        let logDHi = BigFloat(d, precision: exact, rounding: .up).log(precision: p, rounding: .up)
+        let aLo = logDLo.multiplied(by: n, precision: p, rounding: .down)
+        let aHi = logDHi.multiplied(by: n, precision: p, rounding: .up)
+        // lgamma is increasing on [2, ∞) and lgamma(1) = 0, so for integer arguments ≥ 1 these bound it.
+        let small = BigFloat(d - n + BigInt(1), precision: exact, rounding: .nearest)
+        let large = BigFloat(d + BigInt(1), precision: exact, rounding: .nearest)
+        let bLo = small.lgamma(precision: p, rounding: .down), bHi = small.lgamma(precision: p, rounding: .up)
+        let cLo = large.lgamma(precision: p, rounding: .down), cHi = large.lgamma(precision: p, rounding: .up)
+        let lo = aLo.adding(bLo, precision: p, rounding: .down).subtracting(cHi, precision: p, rounding: .down)
+        let hi = aHi.adding(bHi, precision: p, rounding: .up).subtracting(cLo, precision: p, rounding: .up)
+        return (lo, hi)
+    }
+}
+
+/// The power sums S_k(n) = Σ_{i=0}^{n−1} i^k, k = 1, 2, …, as exact integers, from the identity
+/// Σ_{j=0}^{k} C(k+1, j)·S_j(n) = n^{k+1} (telescoping (i+1)^{k+1} − i^{k+1} over i < n).
+struct PowerSums {
+    private let n: BigInt
+    private var sums: [BigInt]
+    private var nPower: BigInt
+
+    init(_ n: BigInt) {
+        self.n = n
+        sums = [n]  // S_0 = n, counting 0^0 = 1
+        nPower = n
+    }
+
+    mutating func next() -> BigInt {
+        let k = sums.count
+        nPower = nPower * n  // n^{k+1}
+        var rest = nPower
+        for j in 0..<k {
+            rest = rest - BigInt.binomial(k + 1, j) * sums[j]
+        }
+        let s = BigInt.exactQuotient(rest, BigInt(k + 1))
+        sums.append(s)
+        return s
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Precise
+
+/// A non-negative number as significant decimal digits and a power of ten: d.ddd… × 10^exponent.
+///
+/// idbudget prints every probability this way so that no value underflows, however small: 1 − 10^−1000
+/// and 10^−19000 are both ordinary values here.
+public struct ScientificDecimal: Sendable, Hashable, CustomStringConvertible {
+    /// The significant digits, first digit non-zero; empty for zero.
+    public let digits: String
+    /// The power of ten of the first digit; unbounded, since 1 − p can be 10^−(10^40).
+    public let exponent: BigInt
+
+    public static let zero = ScientificDecimal(digits: "", exponent: 0)
+
+    public init(digits: String, exponent: BigInt) {
+        self.digits = digits
+        self.exponent = exponent
+    }
+
+    public init(digits: String, exponent: Int) {
+        self.init(digits: digits, exponent: BigInt(exponent))
+    }
+
+    /// One, written with `significantDigits` digits.
+    public static func one(significantDigits: Int) -> ScientificDecimal {
+        ScientificDecimal(digits: "1" + String(repeating: "0", count: significantDigits - 1), exponent: 0)
+    }
+
+    public var isZero: Bool { digits.isEmpty }
+
+    /// `1.83639477847277033856633261466e-11`; `0` for zero.
+    public var description: String { format(digits) }
+
+    private func format(_ d: String) -> String {
+        guard let first = d.first else { return "0" }
+        let rest = d.dropFirst()
+        let sign = exponent.signum < 0 ? "" : "+"
+        return "\(first)\(rest.isEmpty ? "" : ".")\(rest)e\(sign)\(exponent)"
+    }
+
+    /// The nearest `Double` (0 or ∞ beyond its range).
+    public var doubleValue: Double { isZero ? 0 : Double(description) ?? .nan }
+
+    /// The value rounded half-up to `count` significant digits, for display.
+    public func rounded(to count: Int) -> ScientificDecimal {
+        guard digits.count > count, count > 0 else { return self }
+        var kept = Array(digits.utf8.prefix(count))
+        let next = digits.utf8[digits.utf8.index(digits.utf8.startIndex, offsetBy: count)]
+        var exponent = self.exponent
+        if next >= UInt8(ascii: "5") {
+            var i = kept.count - 1
+            while i >= 0 && kept[i] == UInt8(ascii: "9") { kept[i] = UInt8(ascii: "0"); i -= 1 }
+            if i >= 0 { kept[i] += 1 } else { kept.insert(UInt8(ascii: "1"), at: 0); kept.removeLast(); exponent = exponent + BigInt(1) }
+        }
+        return ScientificDecimal(digits: String(decoding: kept, as: UTF8.self), exponent: exponent)
+    }
+
+    /// A short form for tables: `1.84e-11`.
+    public func short(_ count: Int = 3) -> String {
+        let r = rounded(to: count)
+        var d = r.digits
+        while d.count > 1 && d.hasSuffix("0") { d.removeLast() }
+        return ScientificDecimal(digits: d, exponent: r.exponent).description
+    }
+
+    /// "1 in X" for a probability: X = 1/self to three significant digits.
+    public var oneIn: String {
+        guard !isZero else { return "never" }
+        // 1/(m·10^e) = (1/m)·10^−e with m in [1, 10).
+        let m = Double("\(digits.prefix(17).first!).\(digits.dropFirst().prefix(16))") ?? 1
+        var inverse = 1 / m
+        guard let pe = exponent.intValue, Swift.abs(pe) < 1_000_000_000 else { return "1 in 1e\(-exponent)" }
+        var e = -pe
+        if inverse < 1 { inverse *= 10; e -= 1 }
+        let mantissa = (inverse * 100).rounded() / 100
+        if e < 6 {
+            let value = mantissa * pow(10, Double(e))
+            return "1 in \(Int(value.rounded()))"
+        }
+        return "1 in \(trimmed(mantissa))e\(e)"
+    }
+
+    /// `numerator / denominator` (both positive) rounded to nearest, ties to even, at `significantDigits`.
+    public static func exact(numerator: BigInt, denominator: BigInt, significantDigits: Int) -> ScientificDecimal {
+        precondition(numerator.signum >= 0 && denominator.signum > 0)
+        if numerator.isZero { return .zero }
+        // Guess the exponent from the bit sizes, then correct it by at most a step or two.
+        var e = Int(((numerator.log2Magnitude - denominator.log2Magnitude) * 0.30102999566398120).rounded(.down))
+        let low = BigInt.power(10, significantDigits - 1)
+        let high = BigInt.power(10, significantDigits)
+        while true {
+            let shift = significantDigits - 1 - e
+            let (num, den) = shift >= 0
+                ? (numerator * BigInt.power(10, shift), denominator)
+                : (numerator, denominator * BigInt.power(10, -shift))
+            var q = num / den
+            if q >= high { e += 1; continue }
+            if q < low { e -= 1; continue }
+            let twiceRemainder = (num - q * den) * BigInt(2)
+            if twiceRemainder > den || (twiceRemainder == den && (q % BigInt(2)) == BigInt(1)) {
+                q = q + BigInt(1)
+            }
+            if q == high { return ScientificDecimal(digits: "1" + String(repeating: "0", count: significantDigits - 1), exponent: e + 1) }
+            return ScientificDecimal(digits: q.description, exponent: e)
+        }
+    }
+}
+
+private func trimmed(_ x: Double) -> String {
+    var s = "\(x)"
+    if s.hasSuffix(".0") { s.removeLast(2) }
+    return s
+}

@@ -1,0 +1,64 @@
+import Foundation
+import IDTokens
+import Precise
+
+/// The set of values an identifier is drawn from, with its exact size `d`.
+public struct Space: Sendable, CustomStringConvertible {
+    /// The number of distinct identifiers, exactly.
+    public let size: BigInt
+    /// How the space was described: `base62^22`, `2^128`, or the integer itself.
+    public let summary: String
+    /// The alphabet and length, when the space is one.
+    public let alphabet: Alphabet?
+    public let length: Int?
+
+    private init(size: BigInt, summary: String, alphabet: Alphabet? = nil, length: Int? = nil) {
+        self.size = size
+        self.summary = summary
+        self.alphabet = alphabet
+        self.length = length
+    }
+
+    /// alphabet.count^length.
+    public init(alphabet: Alphabet, length: Int) throws(InputError) {
+        try self.init(alphabetSize: alphabet.count, length: length, name: alphabet.name)
+        self = Space(size: size, summary: summary, alphabet: alphabet, length: length)
+    }
+
+    /// alphabetSize^length.
+    public init(alphabetSize: Int, length: Int, name: String? = nil) throws(InputError) {
+        guard alphabetSize >= 2 else { throw InputError("an alphabet needs at least 2 symbols") }
+        guard length >= 1 else { throw InputError("length must be at least 1") }
+        let bits = Double(length) * log2(Double(alphabetSize))
+        guard bits <= Double(Limits.maxSpaceBits) else {
+            throw InputError("\(name ?? String(alphabetSize))^\(length) is about 2^\(Int(bits)), beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use a shorter length")
+        }
+        self.init(size: BigInt.power(alphabetSize, length), summary: "\(name ?? String(alphabetSize))^\(length)")
+    }
+
+    /// 2^bits.
+    public init(bits: Int) throws(InputError) {
+        guard bits >= 1 else { throw InputError("bits must be at least 1") }
+        guard bits <= Limits.maxSpaceBits else { throw InputError("2^\(bits) is beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use fewer bits") }
+        self.init(size: BigInt.power(2, bits), summary: "2^\(bits)")
+    }
+
+    /// An explicit size.
+    public init(size: BigInt) throws(InputError) {
+        guard size >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
+        guard size.bitWidth <= Limits.maxSpaceBits + 1 else { throw InputError("the space is beyond the 2^\(Limits.maxSpaceBits) idbudget handles") }
+        self.init(size: size, summary: size.description)
+    }
+
+    /// log2(d): the identifier's entropy in bits.
+    public var bits: Double { size.log2Magnitude }
+
+    /// The most UTF-8 bytes one identifier takes, when the space is an alphabet and length.
+    public var maxBytes: Int? {
+        guard let alphabet, let length else { return nil }
+        return alphabet.maxBytes(length: length)
+    }
+
+    public var description: String { summary }
+}
+
