@@ -1,0 +1,44 @@
+import Foundation
+import Precise
+
+/// A ceiling on the collision probability, held exactly as the decimal the user wrote.
+public struct Budget: Sendable, CustomStringConvertible {
+    public let value: ExactDecimal
+    public let text: String
+
+    /// Parses a probability strictly between 0 and 1: `1e-11`, `0.001`, `0.5`.
+    public init(parsing text: String) throws(InputError) {
+        let trimmed = text.trimmingSpaces
+        guard let value = ExactDecimal(trimmed) else {
+            throw InputError("'\(text)' is not a number; give a probability such as 1e-11 or 0.001")
+        }
+        let (num, den) = value.fraction
+        guard !num.isZero, num < den else {
+            throw InputError("'\(text)' is not strictly between 0 and 1; give a probability such as 1e-11")
+        }
+        guard value.log10Magnitude >= Double(Limits.minProbabilityExponent) else {
+            throw InputError("'\(text)' is below the 1e\(Limits.minProbabilityExponent) idbudget handles")
+        }
+        self.value = value
+        self.text = trimmed
+    }
+
+    public var description: String { text }
+
+    /// Bounds on λ = −log(1 − P): p(d, n) ≤ P exactly when L(d, n) ≤ λ.
+    func logComplementBounds(precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        let (num, den) = value.fraction
+        let pLo = BigFloat(numerator: num, denominator: den, precision: p, rounding: .down)
+        let pHi = BigFloat(numerator: num, denominator: den, precision: p, rounding: .up)
+        // −log1p(−x) rises with x.
+        return (pLo.negated.log1p(precision: p, rounding: .up).negated,
+                pHi.negated.log1p(precision: p, rounding: .down).negated)
+    }
+
+    /// λ as a Double, or its log when λ underflows; for first guesses only.
+    var log2LogComplement: Double {
+        let x = value.doubleValue
+        if x > 1e-300 { return log2(-log1p(-x)) }
+        return value.log10Magnitude / 0.30102999566398120
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Precise
+
+extension Birthday {
+    /// Whether p(d, n) ≤ budget, decided exactly.
+    ///
+    /// Compares certified bounds on L(d, n) with bounds on λ = −log(1 − budget), doubling the precision
+    /// until the intervals separate; an exact tie (p(10^6, 2) = 10^−6, say) is settled with rationals.
+    public static func isWithin(space d: BigInt, count n: BigInt, budget: Budget) throws -> Bool {
+        if n <= BigInt(1) { return true }
+        if n > d { return false }
+        var precision = LogComplement.startPrecision(space: d, count: n, digits: 20)
+            + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01))
+        var attempts = 0
+        while precision <= maxPrecision {
+            let (lLo, lHi) = LogComplement.bounds(space: d, count: n, precision: precision)
+            let (bLo, bHi) = budget.logComplementBounds(precision: precision)
+            if lHi <= bLo { return true }
+            if lLo > bHi { return false }
+            attempts += 1
+            if attempts >= 3, let (num, den) = exactComplement(space: d, count: n) {
+                let (bNum, bDen) = budget.value.fraction
+                return (den - num) * bDen <= bNum * den
+            }
+            precision *= 2
+        }
+        throw InputError("could not decide whether this count meets the budget within \(maxPrecision) bits")
+    }
+
+    /// The shortest length L ≥ 1 with p(alphabetSize^L, count) ≤ budget.
+    public static func minimumLength(alphabetSize a: Int, count n: BigInt, budget: Budget) throws -> Int {
+        precondition(a >= 2)
+        let log2a = log2(Double(a))
+        // d ≈ n²/(2λ) is where p ≈ budget; start there and step to the exact answer.
+        let log2d = 2 * n.log2Magnitude - 1 - budget.log2LogComplement
+        var length = Swift.max(1, Int((log2d / log2a).rounded(.up)))
+        let maxLength = Int(Double(Limits.maxSpaceBits) / log2a)
+        length = Swift.min(length, maxLength)
+        while length > 1, try isWithin(space: BigInt.power(a, length - 1), count: n, budget: budget) {
+            length -= 1
+        }
+        while !(try isWithin(space: BigInt.power(a, length), count: n, budget: budget)) {
+            length += 1
+            guard length <= maxLength else {
+                throw InputError("no length up to \(maxLength) (2^\(Limits.maxSpaceBits) values) meets this budget")
+            }
+        }
+        return length
+    }
+
+    /// The largest count n with p(d, n) ≤ budget: p(d, n) ≤ budget < p(d, n + 1).
+    public static func capacity(space d: BigInt, budget: Budget) throws -> BigInt {
+        let ok = { (n: BigInt) throws -> Bool in try isWithin(space: d, count: n, budget: budget) }
+        // First guess n ≈ ½ + √(2dλ), from n(n−1)/2d ≈ λ; good to a few units while n ≪ d.
+        let p = d.bitWidth / 2 + 96
+        let (lambda, _) = budget.logComplementBounds(precision: p)
+        let guess = BigFloat(d, precision: p, rounding: .nearest)
+            .multiplied(by: lambda, precision: p, rounding: .nearest)
+            .multiplied(by: BigInt(2), precision: p, rounding: .nearest)
+            .squareRoot(precision: p, rounding: .nearest)
+            .adding(BigFloat(numerator: 1, denominator: 2, precision: 2, rounding: .nearest), precision: p, rounding: .nearest)
+            .integer(rounding: .down)
+        let top = d + BigInt(1)  // p(d, d+1) = 1 > budget
+        var n = Swift.min(Swift.max(guess, BigInt(1)), d)
+        // Bracket lo (within budget) < hi (beyond it), galloping from the guess.
+        var lo: BigInt, hi: BigInt
+        var step = BigInt(1)
+        if try ok(n) {
+            lo = n
+            while true {
+                let next = lo + step
+                if next >= top { hi = top; break }
+                if try ok(next) { lo = next; step = step.shifted(1) } else { hi = next; break }
+            }
+        } else {
+            hi = n
+            while true {
+                n = hi - step
+                if n <= BigInt(1) { lo = BigInt(1); break }
+                if try ok(n) { lo = n; break }
+                hi = n
+                step = step.shifted(1)
+            }
+        }
+        while hi - lo > BigInt(1) {
+            let mid = (lo + hi).shifted(-1)
+            if try ok(mid) { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// E[draws until the first repeat] = Σ_{k≥0} ∏_{i<k}(1 − i/d) = 1 + Q(d), Ramanujan's Q function,
+    /// to 15 significant digits.
+    ///
+    /// For d ≤ 10^6 the sum is taken directly at 128 bits. Beyond, Knuth's expansion (TAOCP 1.2.11.3)
+    /// Q(d) = √(πd/2) − 1/3 + (1/12)√(π/2d) − 4/(135d) + (1/288)√(π/2d³) + 8/(2835d²) + O(d^−5/2)
+    /// has a relative error below 10^−20.
+    public static func expectedDrawsToFirstCollision(space d: BigInt) -> ScientificDecimal {
+        let p = 128
+        func f(_ x: Int) -> BigFloat { BigFloat(x, precision: p) }
+        var total: BigFloat
+        if d <= BigInt(1_000_000) {
+            let dd = BigFloat(d, precision: p, rounding: .nearest)
+            total = f(0)
+            var term = f(1)
+            var k = 0
+            let tiny = BigFloat(numerator: BigInt(1), denominator: BigInt.power(10, 40), precision: p, rounding: .nearest)
+            while term > tiny && BigInt(k) <= d {
+                total = total.adding(term, precision: p, rounding: .nearest)
+                let factor = f(1).subtracting(f(k).divided(by: dd, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
+                term = term.multiplied(by: factor, precision: p, rounding: .nearest)
+                k += 1
+            }
+        } else {
+            let dd = BigFloat(d, precision: p, rounding: .nearest)
+            let pi = BigFloat.pi(precision: p, rounding: .nearest)
+            let halfPi = pi.divided(by: f(2), precision: p, rounding: .nearest)
+            let s = halfPi.multiplied(by: dd, precision: p, rounding: .nearest).squareRoot(precision: p, rounding: .nearest)  // √(πd/2)
+            let u = halfPi.divided(by: dd, precision: p, rounding: .nearest).squareRoot(precision: p, rounding: .nearest)  // √(π/2d)
+            let inv = f(1).divided(by: dd, precision: p, rounding: .nearest)
+            func q(_ a: Int, _ b: Int, _ x: BigFloat) -> BigFloat {
+                x.multiplied(by: f(a), precision: p, rounding: .nearest).divided(by: f(b), precision: p, rounding: .nearest)
+            }
+            let terms = [
+                s, q(2, 3, f(1)),  // 1 + (−1/3)
+                q(1, 12, u), q(-4, 135, inv),
+                q(1, 288, u.multiplied(by: inv, precision: p, rounding: .nearest)),
+                q(8, 2835, inv.multiplied(by: inv, precision: p, rounding: .nearest)),
+            ]
+            total = terms.dropFirst().reduce(terms[0]) { $0.adding($1, precision: p, rounding: .nearest) }
+        }
+        guard let (digits, e) = total.decimalDigits(15) else { return .zero }
+        return ScientificDecimal(digits: digits, exponent: e - 1)
+    }
+}
