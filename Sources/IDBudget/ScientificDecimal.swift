@@ -112,3 +112,24 @@ private func trimmed(_ x: Double) -> String {
     if s.hasSuffix(".0") { s.removeLast(2) }
     return s
 }
+
+extension ScientificDecimal: Comparable {
+    /// Numeric order (digit strings of different lengths compare as if zero-padded).
+    public static func < (a: ScientificDecimal, b: ScientificDecimal) -> Bool {
+        if a.isZero || b.isZero { return !b.isZero }
+        if a.exponent != b.exponent { return a.exponent < b.exponent }
+        let n = Swift.max(a.digits.count, b.digits.count)
+        func pad(_ s: String) -> String { s + String(repeating: "0", count: n - s.count) }
+        return pad(a.digits) < pad(b.digits)
+    }
+
+    /// Parses the form ``description`` prints (and any plain decimal), exactly.
+    public init?(_ text: String) {
+        if text == "0" { self = .zero; return }
+        guard let value = ExactDecimal(text), !value.isZero else { return nil }
+        var digits = value.significand.description
+        let exponent = value.exponent + digits.count - 1
+        while digits.count > 1 && digits.hasSuffix("0") { digits.removeLast() }
+        self.init(digits: digits, exponent: exponent)
+    }
+}

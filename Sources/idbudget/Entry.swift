@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+
+/// Runs the command and keeps the error contract: bad input gives one line on stderr, exit status 64
+/// (EX_USAGE), nothing on stdout.
+@main
+enum Entry {
+    static func main() {
+        do {
+            var command = try IDBudgetCommand.parseAsRoot()
+            try command.run()
+            Output.flush()
+        } catch let error as UsageError {
+            fail(error.description)
+        } catch {
+            let code = IDBudgetCommand.exitCode(for: error)
+            if code == .success {
+                // --help and --version
+                print(IDBudgetCommand.fullMessage(for: error))
+                exit(0)
+            }
+            let message = IDBudgetCommand.message(for: error)
+                .split(separator: "\n").first.map(String.init) ?? "invalid input"
+            fail(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("idbudget: error: \(message)\n".utf8))
+        exit(64)
+    }
+}
+
+/// Input refused, with the argument it concerns and what to type instead.
+struct UsageError: Error, CustomStringConvertible {
+    let argument: String
+    let message: String
+    var description: String { "\(argument): \(message)" }
+}
+
+extension Optional {
+    func orUsage(_ argument: String, _ message: String) throws -> Wrapped {
+        guard let self else { throw UsageError(argument: argument, message: message) }
+        return self
+    }
+}

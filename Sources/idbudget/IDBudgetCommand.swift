@@ -1,0 +1,20 @@
+import ArgumentParser
+
+struct IDBudgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "idbudget",
+        abstract: "How long must a random identifier be? Exact birthday-bound capacity planning.",
+        discussion: """
+            Every probability is computed exactly (GMP/MPFR, adaptive precision) and printed with 30 \
+            correct significant digits. Examples:
+              idbudget plan --rate 1e6/s --lifetime 10y --max-probability 1e-11
+              idbudget probability --alphabet base62 --length 22 --rate 1e6/s --lifetime 10y
+              idbudget length --alphabet base62 --count 500 --max-probability 1e-12 --max-bytes 64
+              idbudget capacity --bits 122 --max-probability 1e-18 --rate 1e6/s
+            """,
+        version: "0.1.0",
+        subcommands: [
+            ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self,
+        ]
+    )
+}
