@@ -39,9 +39,8 @@ let package = Package(
                 "IDBudget", "Precise",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            resources: [.copy("Reference")]
+            exclude: ["Reference"]
         ),
-        .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "IDBudget"]),
         .testTarget(name: "CLITests", dependencies: ["idbudget"]),
     ]
 )

@@ -62,7 +62,8 @@ def log_complement(d: int, n: int):
         mp.dps = 80 + len(str(n))
         return mpmath.fsum(-mpmath.log1p(-mpf(i) / d) if 2 * i <= d else -mpmath.log(mpf(d - i) / d)
                            for i in range(1, n))
-    mp.dps = len(str(d)) + 2 * len(str(n)) + 90
+    # lgamma(d+1) − lgamma(d−n+1) ≈ n·log d cancels down to L ≈ n²/2d: about 2·digits(d) are lost.
+    mp.dps = 2 * len(str(d)) + 2 * len(str(n)) + 90
     return n * mpmath.log(d) + mpmath.loggamma(d - n + 1) - mpmath.loggamma(d + 1)
 
 

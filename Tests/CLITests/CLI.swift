@@ -1,0 +1,65 @@
+import Foundation
+
+/// Runs the built `idbudget` executable.
+enum CLI {
+    static let executable: URL = {
+        // SwiftPM puts test bundles and executables side by side in the build products folder.
+        var dir = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("idbudget")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        for b in Bundle.allBundles {
+            let candidate = b.bundleURL.deletingLastPathComponent().appendingPathComponent("idbudget")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        fatalError("idbudget executable not found near \(Bundle.main.bundleURL.path)")
+    }()
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        let seconds: Double
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let start = Date()
+        try process.run()
+        // Read before waiting so a large output cannot fill the pipe and stall the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self),
+                      seconds: Date().timeIntervalSince(start))
+    }
+
+    static func json(_ arguments: [String]) throws -> [String: Any] {
+        let r = try run(arguments + ["--format", "json"])
+        guard r.status == 0 else { throw CLIFailure(message: r.stderr) }
+        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+    }
+
+    struct CLIFailure: Error { let message: String }
+
+    /// The mpmath reference values (shared with the library tests).
+    nonisolated(unsafe) static let reference: [String: Any] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("IDBudgetTests/Reference/reference.json")
+        return try! JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+    }()
+
+    static func referenceProbability(_ label: String) -> [String: String] {
+        let rows = reference["probability"] as! [[String: String]]
+        return rows.first { $0["label"] == label }!
+    }
+}

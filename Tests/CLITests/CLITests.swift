@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@Suite struct CLITests {
+    @Test func planAnswersTheArticle() throws {
+        let r = try CLI.run(["plan", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"])
+        #expect(r.status == 0)
+        let base62 = r.stdout.split(separator: "\n").first { $0.hasPrefix("base62 ") }
+        let cells = base62?.split(separator: " ").map(String.init) ?? []
+        #expect(cells.count > 4 && cells[1] == "23", "\(r.stdout)")
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test func planJSON() throws {
+        let json = try CLI.json(["plan", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"])
+        #expect(json["count"] as? String == "315360000000000")
+        let rows = json["rows"] as! [[String: Any]]
+        let base62 = rows.first { $0["alphabet"] as? String == "base62" }!
+        #expect(base62["length"] as? Int == 23)
+        #expect(base62["bytes"] as? Int == 23)
+        #expect(base62["fits_apns_collapse_id"] as? Bool == true)
+        let ref23 = CLI.referenceProbability("article: base62^23, 1e6/s x 10y")
+        let ref22 = CLI.referenceProbability("article: base62^22, 1e6/s x 10y")
+        #expect(base62["probability"] as? String == ref23["probability"])
+        #expect(base62["shorter_probability"] as? String == ref22["probability"])
+    }
+
+    @Test func probabilityJSONContract() throws {
+        let ref = CLI.referenceProbability("article: base62^22, 1e6/s x 10y")
+        let json = try CLI.json(["probability", "--alphabet", "base62", "--length", "22", "--rate", "1e6/s", "--lifetime", "10y"])
+        #expect(json["probability"] as? String == ref["probability"])
+        #expect(json["complement"] as? String == ref["complement"])
+        #expect(json["expected_collisions"] as? String == ref["expected_collisions"])
+        #expect(json["space"] as? String == ref["space"])
+        #expect(json["count"] as? String == ref["count"])
+        // 30 significant digits in scientific notation.
+        let p = json["probability"] as! String
+        #expect(p.range(of: #"^[1-9]\.[0-9]{29}e[+-][0-9]+$"#, options: .regularExpression) != nil)
+    }
+
+    @Test func hugeSpacesAndCounts() throws {
+        let ref = CLI.referenceProbability("2^65536, n = 1e40")
+        let json = try CLI.json(["probability", "--bits", "65536", "--count", "1e40"])
+        #expect(json["probability"] as? String == ref["probability"])
+        let near1 = CLI.referenceProbability("2^64, n = 3e11 (1 - p near 1e-1060)")
+        let j2 = try CLI.json(["probability", "--bits", "64", "--count", "3e11"])
+        #expect(j2["complement"] as? String == near1["complement"])
+    }
+
+    @Test func lengthReportsBytes() throws {
+        let json = try CLI.json(["length", "--symbols", "🍎🍌🍒🍇", "--count", "1000", "--max-probability", "1e-6", "--max-bytes", "64"])
+        let length = json["length"] as! Int
+        #expect(json["bytes"] as? Int == 4 * length)
+        #expect(json["fits_max_bytes"] as? Bool == (4 * length <= 64))
+    }
+
+    @Test func capacityJSON() throws {
+        let rows = CLI.reference["capacity"] as! [[String: String]]
+        let ref = rows.first { $0["label"] == "2^64 at 1e-11" }!
+        let json = try CLI.json(["capacity", "--bits", "64", "--max-probability", "1e-11", "--rate", "1000/s"])
+        #expect(json["capacity"] as? String == ref["capacity"])
+        #expect(json["duration"] as? String != nil)
+    }
+
+    static let badInputs: [([String], String)] = [
+        (["probability", "--alphabet", "nope", "--length", "3", "--count", "5"], "--alphabet"),
+        (["probability", "--symbols", "abca", "--length", "3", "--count", "5"], "--symbols"),
+        (["probability", "--symbols", "a", "--length", "3", "--count", "5"], "--symbols"),
+        (["probability", "--symbols", "", "--length", "3", "--count", "5"], "--symbols"),
+        (["probability", "--alphabet", "base62", "--length", "0", "--count", "5"], "--length"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--count", "0"], "--count"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--count=-5"], "--count"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--count", "1.5"], "--count"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--count", "many"], "--count"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--count", "1e500"], "--count"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--rate", "5/fortnight", "--lifetime", "1y"], "--rate"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--rate", "1e6/s", "--lifetime", "10 eons"], "--lifetime"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--rate", "1e6/s"], "--lifetime"),
+        (["probability", "--bits", "1000000000", "--count", "5"], "--bits"),
+        (["probability", "--alphabet", "base62", "--length", "99999999", "--count", "5"], "--length"),
+        (["length", "--alphabet", "base62", "--count", "5", "--max-probability", "1"], "--max-probability"),
+        (["length", "--alphabet", "base62", "--count", "5", "--max-probability", "0"], "--max-probability"),
+        (["length", "--alphabet", "base62", "--count", "5", "--max-probability=-0.5"], "--max-probability"),
+        (["length", "--alphabet", "base62", "--count", "5", "--max-probability", "2"], "--max-probability"),
+        (["length", "--alphabet", "base62", "--count", "5", "--max-probability", "often"], "--max-probability"),
+        (["length", "--alphabet", "base62", "--count", "5", "--max-probability", "1e-11", "--max-bytes", "0"], "--max-bytes"),
+        (["capacity", "--bits", "64", "--max-probability", "1e-11", "--rate", "fast"], "--rate"),
+        (["plan", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11", "--format", "xml"], "--format"),
+        (["plan", "--rate", "1e6/s", "--lifetime", "10y"], "--max-probability"),
+    ]
+
+    @Test(arguments: badInputs.indices)
+    func badInputIsOneLineAndExit64(index: Int) throws {
+        let (arguments, argument) = Self.badInputs[index]
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64, "\(arguments)")
+        #expect(r.stdout.isEmpty, "\(arguments)")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains(argument), "\(r.stderr)")
+    }
+
+    @Test func helpExitsZero() throws {
+        let r = try CLI.run(["--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("plan"))
+    }
+}
