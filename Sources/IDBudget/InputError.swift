@@ -9,8 +9,8 @@ public struct InputError: Error, Equatable, CustomStringConvertible {
 public enum Limits {
     /// Largest identifier space: 2^262144 (e.g. base62 up to 44,028 symbols).
     public static let maxSpaceBits = 262_144
-    /// Counts must be below 10^100.
-    public static let maxCountDigits = 100
+    /// Counts must be below 10^80000 (any count above the space is certain to collide anyway).
+    public static let maxCountDigits = 80_000
     /// Budgets must be at least 10^−100000.
     public static let minProbabilityExponent = -100_000
 }

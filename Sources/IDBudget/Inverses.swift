@@ -7,10 +7,16 @@ extension Birthday {
     /// Compares certified bounds on L(d, n) with bounds on λ = −log(1 − budget), doubling the precision
     /// until the intervals separate; an exact tie (p(10^6, 2) = 10^−6, say) is settled with rationals.
     public static func isWithin(space d: BigInt, count n: BigInt, budget: Budget) throws -> Bool {
+        try isWithin(space: d, count: n, budget: budget, minimumPrecision: 0)
+    }
+
+    /// `minimumPrecision` skips the doublings a caller knows are needed: near the capacity of d, one
+    /// more identifier changes L by a factor of about 1 + 2/n, so telling them apart takes ~log2(n) bits.
+    static func isWithin(space d: BigInt, count n: BigInt, budget: Budget, minimumPrecision: Int) throws -> Bool {
         if n <= BigInt(1) { return true }
         if n > d { return false }
-        var precision = LogComplement.startPrecision(space: d, count: n, digits: 20)
-            + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01))
+        var precision = Swift.max(minimumPrecision, LogComplement.startPrecision(space: d, count: n, digits: 20)
+            + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01)))
         var attempts = 0
         while precision <= maxPrecision {
             let (lLo, lHi) = LogComplement.bounds(space: d, count: n, precision: precision)
@@ -50,7 +56,9 @@ extension Birthday {
 
     /// The largest count n with p(d, n) ≤ budget: p(d, n) ≤ budget < p(d, n + 1).
     public static func capacity(space d: BigInt, budget: Budget) throws -> BigInt {
-        let ok = { (n: BigInt) throws -> Bool in try isWithin(space: d, count: n, budget: budget) }
+        let ok = { (n: BigInt) throws -> Bool in
+            try isWithin(space: d, count: n, budget: budget, minimumPrecision: n.bitWidth + 64)
+        }
         // First guess n ≈ ½ + √(2dλ), from n(n−1)/2d ≈ λ; good to a few units while n ≪ d.
         let p = d.bitWidth / 2 + 96
         let (lambda, _) = budget.logComplementBounds(precision: p)

@@ -48,11 +48,11 @@ enum LogComplement {
     }
 
     private static func series(_ d: BigInt, _ n: BigInt, _ p: Int) -> (lo: BigFloat, hi: BigFloat) {
-        let r = BigFloat(numerator: n - BigInt(1), denominator: d, precision: p, rounding: .up)
         let one = BigFloat(1, precision: p)
-        let tailFactor = r.divided(by: one.subtracting(r, precision: p, rounding: .down), precision: p, rounding: .up)
         let dLo = BigFloat(d, precision: p, rounding: .down)
         let dHi = BigFloat(d, precision: p, rounding: .up)
+        let r = BigFloat(n - BigInt(1), precision: p, rounding: .up).divided(by: dLo, precision: p, rounding: .up)
+        let tailFactor = r.divided(by: one.subtracting(r, precision: p, rounding: .down), precision: p, rounding: .up)
         let epsilon = BigInt.power(2, p + 2)
 
         var sums = PowerSums(n)

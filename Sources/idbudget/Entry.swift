@@ -35,7 +35,11 @@ enum Entry {
 struct UsageError: Error, CustomStringConvertible {
     let argument: String
     let message: String
-    var description: String { "\(argument): \(message)" }
+    /// One line, short enough to read even when the offending input was enormous.
+    var description: String {
+        let text = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
+        return "\(argument): \(text)"
+    }
 }
 
 extension Optional {
