@@ -22,8 +22,10 @@ let package = Package(
         ),
         // Value types over GMP integers and MPFR floats; the only module that touches C pointers.
         .target(name: "Precise", dependencies: ["CMPFR"]),
+        // getrandom and wipe-on-fork pages for the generator's CSPRNG.
+        .target(name: "CSystemRandom"),
         // Alphabets and the token generator; no GMP/MPFR dependency.
-        .target(name: "IDTokens"),
+        .target(name: "IDTokens", dependencies: ["CSystemRandom"]),
         // Birthday-bound math, exact and certified.
         .target(name: "IDBudget", dependencies: ["Precise", "IDTokens"]),
         .executableTarget(

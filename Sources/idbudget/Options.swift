@@ -14,7 +14,8 @@ struct FormatOptions: ParsableArguments {
 
 /// The alphabet a length is counted in.
 struct AlphabetOptions: ParsableArguments {
-    @Option(help: "A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).")
+    @Option(
+        help: "A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).")
     var alphabet: String?
 
     @Option(help: "Custom symbols, e.g. 'ACGT' (at least 2, no duplicates).")
@@ -26,27 +27,41 @@ struct AlphabetOptions: ParsableArguments {
     var given: Bool { alphabet != nil || symbols != nil || alphabetSize != nil }
 
     func resolve() throws -> Symbols {
-        let count = [alphabet, symbols, alphabetSize].compactMap { $0 }.count
-        guard count <= 1 else {
-            throw UsageError(argument: "--alphabet", message: "give only one of --alphabet, --symbols or --alphabet-size")
-        }
-        if let alphabet {
-            return .alphabet(try Alphabet.named(alphabet).orUsage(
-                "--alphabet", "unknown alphabet '\(alphabet)'; use one of \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")), or --symbols"))
-        }
-        if let symbols {
-            do { return .alphabet(try Alphabet(symbols: symbols)) } catch {
-                throw UsageError(argument: "--symbols", message: "\(error)")
-            }
-        }
-        if let alphabetSize {
-            guard let n = Int(alphabetSize), n >= 2, n <= 1 << 20 else {
-                throw UsageError(argument: "--alphabet-size", message: "'\(alphabetSize)' is not a whole number from 2 to 1048576; e.g. --alphabet-size 62")
-            }
-            return .size(n)
-        }
-        throw UsageError(argument: "--alphabet", message: "no alphabet given; add --alphabet base62 (or --symbols, --alphabet-size)")
+        try resolveSymbols(alphabet: alphabet, symbols: symbols, alphabetSize: alphabetSize)
     }
+}
+
+/// The alphabet from whichever of --alphabet, --symbols, --alphabet-size was given.
+func resolveSymbols(alphabet: String?, symbols: String?, alphabetSize: String?) throws -> Symbols {
+    let count = [alphabet, symbols, alphabetSize].compactMap { $0 }.count
+    guard count <= 1 else {
+        throw UsageError(
+            argument: "--alphabet", message: "give only one of --alphabet, --symbols or --alphabet-size")
+    }
+    if let alphabet {
+        return .alphabet(
+            try Alphabet.named(alphabet).orUsage(
+                "--alphabet",
+                "unknown alphabet '\(alphabet)'; use one of \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")), or --symbols"
+            ))
+    }
+    if let symbols {
+        do { return .alphabet(try Alphabet(symbols: symbols)) } catch {
+            throw UsageError(argument: "--symbols", message: "\(error)")
+        }
+    }
+    if let alphabetSize {
+        guard let n = Int(alphabetSize), n >= 2, n <= 1 << 20 else {
+            throw UsageError(
+                argument: "--alphabet-size",
+                message:
+                    "'\(alphabetSize)' is not a whole number from 2 to 1048576; e.g. --alphabet-size 62")
+        }
+        return .size(n)
+    }
+    throw UsageError(
+        argument: "--alphabet",
+        message: "no alphabet given; add --alphabet base62 (or --symbols, --alphabet-size)")
 }
 
 /// An alphabet, or just its size.
@@ -100,14 +115,19 @@ struct SpaceOptions: ParsableArguments {
     func resolve() throws -> Space {
         let forms = [symbols.given || length != nil, bits != nil, spaceSize != nil].filter { $0 }.count
         guard forms == 1 else {
-            throw UsageError(argument: "--bits", message: forms == 0
-                ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, or --space-size N"
-                : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, or --space-size")
+            throw UsageError(
+                argument: "--bits",
+                message: forms == 0
+                    ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, or --space-size N"
+                    : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, or --space-size"
+            )
         }
         do {
             if let bits {
                 guard let b = Int(bits), b >= 1 else {
-                    throw UsageError(argument: "--bits", message: "'\(bits)' is not a whole number of bits ≥ 1; e.g. --bits 122")
+                    throw UsageError(
+                        argument: "--bits",
+                        message: "'\(bits)' is not a whole number of bits ≥ 1; e.g. --bits 122")
                 }
                 return try Space(bits: b)
             }
@@ -116,17 +136,21 @@ struct SpaceOptions: ParsableArguments {
                 return try Space(size: size)
             }
             let s = try symbols.resolve()
-            let length = try parseLength(self.length.orUsage("--length", "no length given; add e.g. --length 22"))
+            let length = try parseLength(
+                self.length.orUsage("--length", "no length given; add e.g. --length 22"))
             return try s.space(length: length)
         } catch let error as InputError {
-            throw UsageError(argument: bits != nil ? "--bits" : spaceSize != nil ? "--space-size" : "--length", message: error.message)
+            throw UsageError(
+                argument: bits != nil ? "--bits" : spaceSize != nil ? "--space-size" : "--length",
+                message: error.message)
         }
     }
 }
 
 func parseLength(_ text: String) throws -> Int {
     guard let n = Int(text), n >= 1 else {
-        throw UsageError(argument: "--length", message: "'\(text)' is not a whole number ≥ 1; e.g. --length 22")
+        throw UsageError(
+            argument: "--length", message: "'\(text)' is not a whole number ≥ 1; e.g. --length 22")
     }
     return n
 }
@@ -134,19 +158,27 @@ func parseLength(_ text: String) throws -> Int {
 /// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`.
 func parseInteger(_ text: String, argument: String, example: String) throws -> BigInt {
     if text.hasPrefix("-") {
-        throw UsageError(argument: argument, message: "'\(text)' is negative; give a whole number ≥ 1 such as \(example)")
+        throw UsageError(
+            argument: argument,
+            message: "'\(text)' is negative; give a whole number ≥ 1 such as \(example)")
     }
     guard let value = ExactDecimal(text) else {
-        throw UsageError(argument: argument, message: "'\(text)' is not a number; give a whole number such as \(example)")
+        throw UsageError(
+            argument: argument,
+            message: "'\(text)' is not a number; give a whole number such as \(example)")
     }
     guard value.log10Magnitude < Double(Limits.maxCountDigits) else {
-        throw UsageError(argument: argument, message: "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+        throw UsageError(
+            argument: argument,
+            message: "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
     }
     guard let n = value.integerValue else {
-        throw UsageError(argument: argument, message: "'\(text)' is not a whole number; give e.g. \(example)")
+        throw UsageError(
+            argument: argument, message: "'\(text)' is not a whole number; give e.g. \(example)")
     }
     guard n >= BigInt(1) else {
-        throw UsageError(argument: argument, message: "'\(text)' must be at least 1; give e.g. \(example)")
+        throw UsageError(
+            argument: argument, message: "'\(text)' must be at least 1; give e.g. \(example)")
     }
     return n
 }
@@ -159,21 +191,30 @@ struct VolumeOptions: ParsableArguments {
     @Option(help: "Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d.")
     var rate: String?
 
-    @Option(help: "How long identifiers live (or must stay unique): 10y, 30d, 36h, 90m, 1.5y. A year is 365 days.")
+    @Option(
+        help:
+            "How long identifiers live (or must stay unique): 10y, 30d, 36h, 90m, 1.5y. A year is 365 days."
+    )
     var lifetime: String?
 
     func resolve() throws -> Volume {
         if let count {
             guard rate == nil, lifetime == nil else {
-                throw UsageError(argument: "--count", message: "give either --count or --rate with --lifetime, not both")
+                throw UsageError(
+                    argument: "--count", message: "give either --count or --rate with --lifetime, not both")
             }
-            return Volume(count: try parseInteger(count, argument: "--count", example: "1000000 or 3.1536e14"), rate: nil, lifetime: nil)
+            return Volume(
+                count: try parseInteger(count, argument: "--count", example: "1000000 or 3.1536e14"),
+                rate: nil, lifetime: nil)
         }
         guard let rateText = rate else {
-            throw UsageError(argument: "--count", message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
+            throw UsageError(
+                argument: "--count",
+                message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
         }
         guard let lifetimeText = lifetime else {
-            throw UsageError(argument: "--lifetime", message: "a rate needs a lifetime; add e.g. --lifetime 10y")
+            throw UsageError(
+                argument: "--lifetime", message: "a rate needs a lifetime; add e.g. --lifetime 10y")
         }
         let rate = try parseRate(rateText)
         let lifetime: Lifetime
@@ -182,7 +223,11 @@ struct VolumeOptions: ParsableArguments {
         }
         let n = rate.count(over: lifetime)
         guard n.decimalDigitCount <= Limits.maxCountDigits else {
-            throw UsageError(argument: "--rate", message: "\(rateText) over \(lifetimeText) is absurdly many identifiers (≥ 1e\(Limits.maxCountDigits))")
+            throw UsageError(
+                argument: "--rate",
+                message:
+                    "\(rateText) over \(lifetimeText) is absurdly many identifiers (≥ 1e\(Limits.maxCountDigits))"
+            )
         }
         return Volume(count: n, rate: rate, lifetime: lifetime)
     }
