@@ -23,9 +23,9 @@ let package = Package(
         // Value types over GMP integers and MPFR floats; the only module that touches C pointers.
         .target(name: "Precise", dependencies: ["CMPFR"]),
         // getrandom and wipe-on-fork pages for the generator's CSPRNG.
-        .target(name: "CSystemRandom"),
+        .target(name: "CTokens"),
         // Alphabets and the token generator; no GMP/MPFR dependency.
-        .target(name: "IDTokens", dependencies: ["CSystemRandom"]),
+        .target(name: "IDTokens", dependencies: ["CTokens"]),
         // Birthday-bound math, exact and certified.
         .target(name: "IDBudget", dependencies: ["Precise", "IDTokens"]),
         .executableTarget(
@@ -43,6 +43,7 @@ let package = Package(
             ],
             exclude: ["Reference"]
         ),
+        .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "IDBudget", "Precise"]),
         .testTarget(name: "CLITests", dependencies: ["idbudget"]),
     ]
 )

@@ -206,7 +206,7 @@ LENGTH_CASES = [
 
 
 def main():
-    out = {"digits": DIGITS, "probability": [], "capacity": [], "length": [], "expected_draws": []}
+    out = {"digits": DIGITS, "probability": [], "capacity": [], "length": [], "expected_draws": [], "duplicates": []}
     for label, d, n in PROBABILITY_CASES:
         p, c = probability(d, n)
         e = fmt_fraction(Fraction(n * (n - 1), 2 * d)) if n >= 0 else "0"
@@ -220,6 +220,14 @@ def main():
                               "length": min_length(a, n, Fraction(budget))})
     for d in [2, 10, 365, 1000, 10 ** 6, 10 ** 7, 2 ** 32, 62 ** 22, 2 ** 128]:
         out["expected_draws"].append({"space": str(d), "value": expected_draws(d)})
+    mp.dps = 120
+    for d, n in [(62 ** 4, 3_000_000), (62 ** 4, 200_000), (16 ** 5, 10_000), (2, 3), (365, 23), (10 ** 12, 10 ** 6)]:
+        # Classical occupancy, in mpmath: E[n - distinct] and Var(distinct) = Var(empty cells).
+        q1, q2 = 1 - mpf(1) / d, 1 - mpf(2) / d
+        mean = n - d + d * q1 ** n
+        var = d * q1 ** n + d * (d - 1) * q2 ** n - d * d * q1 ** (2 * n)
+        out["duplicates"].append({"space": str(d), "count": str(n), "mean": mpmath.nstr(mean, 20),
+                                  "variance": mpmath.nstr(var, 20)})
     path = os.path.join(os.path.dirname(__file__), "..", "Tests", "IDBudgetTests", "Reference", "reference.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)

@@ -1,4 +1,4 @@
-internal import CSystemRandom
+internal import CTokens
 
 /// A buffered ChaCha20 keystream with fast key erasure, the core of ``SecureRandom`` and ``SeededRandom``.
 ///

@@ -157,6 +157,7 @@ public struct BigFloat: Sendable {
     public func log1p(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_log1p) }
     public func expm1(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_expm1) }
     public func exp10(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_exp10) }
+    public func exp(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_exp) }
 
     /// log|Γ(self)|.
     public func lgamma(precision: Int, rounding: Rounding) -> BigFloat {

@@ -31,7 +31,15 @@ struct Reference: Decodable {
         let value: String
     }
 
+    struct Duplicates: Decodable {
+        let space: String
+        let count: String
+        let mean: String
+        let variance: String
+    }
+
     let digits: Int
+    let duplicates: [Duplicates]
     let probability: [Probability]
     let capacity: [Capacity]
     let length: [Length]

@@ -42,6 +42,14 @@ import Testing
         #expect(Birthday.expectedDrawsToFirstCollision(space: BigInt(decimal: space)!).description == r.value)
     }
 
+    @Test(arguments: reference.duplicates.indices)
+    func duplicateStatistics(index: Int) {
+        let r = Self.reference.duplicates[index]
+        let (mean, variance) = Birthday.duplicateStatistics(space: BigInt(decimal: r.space)!, count: BigInt(decimal: r.count)!)
+        #expect(abs(mean / Double(r.mean)! - 1) < 1e-12, "\(r.space) \(r.count)")
+        #expect(abs(variance / Double(r.variance)! - 1) < 1e-12, "\(r.space) \(r.count)")
+    }
+
     /// The seed article's question: 22 base62 characters break a 1e−11 budget, 23 hold it.
     @Test func articleNeeds23Base62Characters() throws {
         let n = BigInt(1_000_000) * BigInt(10 * 365 * 86_400)

@@ -12,6 +12,14 @@ int idt_wipe_on_fork(void *addr, size_t len);
 void *idt_map_private(size_t len, int *wipes_on_fork);
 void idt_unmap(void *addr, size_t len);
 
+#include <stdint.h>
+
+/// Writes `blocks` (a multiple of 8) ChaCha20 blocks (RFC 8439) for the 8-word little-endian key,
+/// the 3-word nonce and the starting block counter into out, in standard byte order. Uses AVX2 when
+/// the CPU has it, SSE2 otherwise.
+void idt_chacha20_blocks(const uint32_t key[8], const uint32_t nonce[3], uint32_t counter, size_t blocks,
+                         uint8_t *out);
+
 /// The calling process's id (to detect fork where wipe-on-fork is unavailable).
 long idt_process_id(void);
 #endif

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "CSystemRandom.h"
+#include "CTokens.h"
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -1,0 +1,40 @@
+import Testing
+
+@testable import IDTokens
+
+@Suite struct ChaCha20Tests {
+    /// RFC 8439 §2.3.2: key 00 01 … 1f, nonce 00:00:00:09:00:00:00:4a:00:00:00:00, block counter 1.
+    /// Blocks 2–8 of the same stream came from Python's `cryptography` ChaCha20 (OpenSSL).
+    static let expected = [
+        "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4ed2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
+    ]
+
+    static func keystream(blocks: Int) -> [UInt8] {
+        // Bytes 00 01 … 1f read as little-endian words.
+        var key: [UInt32] = (0..<8).map { (i: Int) -> UInt32 in
+            let b = UInt32(4 * i)
+            return b | (b + 1) << 8 | (b + 2) << 16 | (b + 3) << 24
+        }
+        var out = [UInt8](repeating: 0, count: blocks * 64)
+        key.withUnsafeMutableBufferPointer { k in
+            out.withUnsafeMutableBytes { o in
+                ChaCha20.keystream(key: k.baseAddress!, nonce: (0x0900_0000, 0x4a00_0000, 0), counter: 1, blocks: blocks, into: o.baseAddress!)
+            }
+        }
+        return out
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    @Test func rfc8439BlockFunction() {
+        #expect(Self.hex(Self.keystream(blocks: 8).prefix(64)) == Self.expected[0])
+    }
+
+    @Test func laterBlocksMatchOpenSSL() throws {
+        let stream = Self.keystream(blocks: 8)
+        #expect(Self.hex(stream[64..<128]) == ChaCha20Vectors.block2)
+        #expect(Self.hex(stream[448..<512]) == ChaCha20Vectors.block8)
+    }
+}
