@@ -106,3 +106,56 @@ import Testing
         #expect(r.stdout.contains("plan"))
     }
 }
+
+@Suite struct GenerateCLITests {
+    @Test func generatesTheRequestedTokens() throws {
+        let r = try CLI.run(["generate", "--alphabet", "base58", "--length", "12", "--count", "5000"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 5000)
+        let allowed = Set("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+        #expect(lines.allSatisfy { $0.count == 12 && $0.allSatisfy { allowed.contains($0) } })
+        #expect(Set(lines).count == 5000)
+    }
+
+    @Test func seedIsReproducibleAndLoudlyInsecure() throws {
+        let a = try CLI.run(["generate", "--symbols", "ACGT", "--length", "16", "--count", "3", "--seed", "7"])
+        let b = try CLI.run(["generate", "--symbols", "ACGT", "--length", "16", "--count", "3", "--seed", "7"])
+        #expect(a.stdout == b.stdout && a.stdout.count == 3 * 17)
+        #expect(a.stderr.contains("NOT SECURE"))
+    }
+
+    /// `idbudget generate --count 1e12 | head -1` must stop at once, quietly.
+    @Test func closedPipeStopsCleanly() throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["generate", "--count", "1000000000000"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let first = out.fileHandleForReading.readData(ofLength: 23)
+        try out.fileHandleForReading.close()
+        process.waitUntilExit()
+        #expect(first.count == 23)
+        #expect(process.terminationStatus == 0)
+        #expect(err.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
+    @Test(arguments: [
+        (["generate", "--length", "0"], "--length"),
+        (["generate", "--count", "-3"], "--count"),
+        (["generate", "--count", "lots"], "--count"),
+        (["generate", "--symbols", "aab"], "--symbols"),
+        (["generate", "--symbols", "é🍎"], "--symbols"),
+        (["generate", "--alphabet", "base99"], "--alphabet"),
+        (["generate", "--seed", "-1"], "--seed"),
+        (["generate", "--seed", "x"], "--seed"),
+    ])
+    func badInput(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+}
