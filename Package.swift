@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // GMP and MPFR, seen through a shim that exposes their macros as functions.
@@ -45,5 +46,18 @@ let package = Package(
         ),
         .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "IDBudget", "Precise"]),
         .testTarget(name: "CLITests", dependencies: ["idbudget"]),
+        // `swift package benchmark`: generator throughput against what a Swift user would write instead.
+        .executableTarget(
+            name: "TokenThroughput",
+            dependencies: ["IDTokens", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/TokenThroughput",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Empirical collision counts against the exact expectation, written as JSON and CSV.
+        .executableTarget(
+            name: "collision-experiments",
+            dependencies: ["IDTokens", "IDBudget", "Precise"],
+            path: "Benchmarks/CollisionExperiments"
+        ),
     ]
 )
