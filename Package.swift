@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "collision-experiments",
             dependencies: ["IDTokens", "IDBudget", "Precise"],
-            path: "Benchmarks/CollisionExperiments"
+            path: "Sources/collision-experiments"
         ),
     ]
 )
