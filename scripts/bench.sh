@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Benchmark report: generator throughput against peers (package-benchmark, one run), empirical
+# collision rates against theory, and the CLI's streaming speed. Writes results/ and prints the report.
+#   scripts/bench.sh            full run (~1 min of measuring)
+#   scripts/bench.sh --short    CI mode
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+short=""
+[ "${1:-}" = "--short" ] && short="--short"
+mkdir -p results
+rm -rf .build-bench-out
+if [ -n "$short" ]; then export IDBUDGET_BENCH_SHORT=1; fi
+swift package --allow-writing-to-package-directory benchmark --target TokenThroughput \
+  --format jmh --path .build-bench-out --no-progress > results/benchmark-raw.log 2>&1 || {
+  cat results/benchmark-raw.log; exit 1; }
+cp .build-bench-out/*.jmh.json results/throughput.jmh.json
+swift build -c release --product collision-experiments --product idbudget >&2
+.build/release/collision-experiments results $short > results/collisions.txt
+cat results/collisions.txt
+# Streaming through the CLI: best of three runs of 10^7 base62x22 tokens into /dev/null.
+best=""
+for _ in 1 2 3; do
+  s=$(date +%s%N); .build/release/idbudget generate --count 10000000 > /dev/null; e=$(date +%s%N)
+  t=$(( (e - s) / 1000000 )); if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+done
+echo "{\"generate_10M_ms\": $best}" > results/generate.json
+python3 scripts/bench_report.py results
