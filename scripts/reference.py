@@ -205,6 +205,39 @@ LENGTH_CASES = [
 ]
 
 
+# Schemes, from their specifications: random bits, and bucket length in ms.
+SCHEMES = {"uuid4": (122, None), "uuid7": (74, 1), "ulid": (80, 1), "ksuid": (128, 1000), "nanoid": (126, None)}
+TEN_YEARS_MS = 10 * YEAR * 1000
+SCOPED_CASES = [
+    ("collapse ids: 1e8 devices x 500, base62^8", 62 ** 8, 500, 10 ** 8),
+    ("uuid7 at 1e6/s for 10y (1000 per ms)", 2 ** 74, 1000, TEN_YEARS_MS),
+    ("ulid at 1e6/s for 10y (1000 per ms)", 2 ** 80, 1000, TEN_YEARS_MS),
+    ("ksuid at 1e6/s for 10y (1e6 per s)", 2 ** 128, 10 ** 6, 10 * YEAR),
+    ("uuid7 peak 1e8/s for 1y (1e5 per ms)", 2 ** 74, 10 ** 5, YEAR * 1000),
+    ("2 scopes of birthday 23", 365, 23, 2),
+]
+SCOPED_LENGTH_CASES = [
+    ("collapse ids: 1e8 devices x 500 at 1e-6, base62", 62, 500, 10 ** 8, "1e-6"),
+    ("collapse ids: 1e8 devices x 500 at 1e-9, base62", 62, 500, 10 ** 8, "1e-9"),
+]
+
+
+def scoped_probability(d, n, groups):
+    L = log_complement(d, n)
+    mp.dps += len(str(groups)) + 20
+    L = L * groups
+    return fmt_mpf(-mpmath.expm1(-L)), fmt_pow10(-L / mpmath.log(10))
+
+
+def scoped_within(d, n, groups, budget):
+    if n > d:
+        return False
+    L = log_complement(d, n) * groups
+    lam = -mpmath.log1p(-mpf(budget.numerator) / budget.denominator)
+    assert abs(L - lam) > abs(lam) * mpf(10) ** (-40)
+    return L <= lam
+
+
 def main():
     out = {"digits": DIGITS, "probability": [], "capacity": [], "length": [], "expected_draws": [], "duplicates": []}
     for label, d, n in PROBABILITY_CASES:
@@ -228,6 +261,19 @@ def main():
         var = d * q1 ** n + d * (d - 1) * q2 ** n - d * d * q1 ** (2 * n)
         out["duplicates"].append({"space": str(d), "count": str(n), "mean": mpmath.nstr(mean, 20),
                                   "variance": mpmath.nstr(var, 20)})
+    # Scopes and time buckets: 1 - (1 - p)^S for S independent groups of n ids each.
+    out["scoped"] = []
+    for label, d, n, groups in SCOPED_CASES:
+        p, c = scoped_probability(d, n, groups)
+        out["scoped"].append({"label": label, "space": str(d), "count": str(n), "groups": str(groups),
+                              "probability": p, "complement": c})
+    out["scoped_length"] = []
+    for label, a, n, groups, budget in SCOPED_LENGTH_CASES:
+        L = 1
+        while not scoped_within(a ** L, n, groups, Fraction(budget)):
+            L += 1
+        out["scoped_length"].append({"label": label, "alphabet_size": a, "count": str(n), "groups": str(groups),
+                                     "budget": budget, "length": L})
     path = os.path.join(os.path.dirname(__file__), "..", "Tests", "IDBudgetTests", "Reference", "reference.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)

@@ -21,20 +21,24 @@ public enum Birthday {
     static let maxPrecision = 1 << 22
 
     /// p(d, n) and 1 − p(d, n), each correctly rounded to `digits` significant digits.
-    public static func probability(space d: BigInt, count n: BigInt, digits: Int = significantDigits) throws -> (probability: ScientificDecimal, complement: ScientificDecimal) {
+    ///
+    /// With `scopes` S > 1, the chance that any of S independent scopes (devices, tenants, time buckets)
+    /// of n identifiers each sees a collision: 1 − (1 − p)^S, computed as exactly as S = 1.
+    public static func probability(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int = significantDigits) throws -> (probability: ScientificDecimal, complement: ScientificDecimal) {
+        precondition(scopes >= BigInt(1))
         if n <= BigInt(1) { return (.zero, .one(significantDigits: digits)) }
         if n > d { return (.one(significantDigits: digits), .zero) }
-        var precision = LogComplement.startPrecision(space: d, count: n, digits: digits)
+        var precision = LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: digits)
         var attempts = 0
         while precision <= maxPrecision {
-            let (lo, hi) = LogComplement.bounds(space: d, count: n, precision: precision)
+            let (lo, hi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)
             if let p = probabilityDigits(lo, hi, precision, digits),
                let c = complementDigits(lo, hi, precision, digits) {
                 return (p, c)
             }
             attempts += 1
             // Ends that stay apart after a few doublings are usually an exact tie: settle it exactly.
-            if attempts >= 3, let exact = exactProbability(space: d, count: n, digits: digits) { return exact }
+            if attempts >= 3, let exact = exactProbability(space: d, count: n, scopes: scopes, digits: digits) { return exact }
             precision *= 2
         }
         throw InputError("could not certify \(digits) digits for this space and count within \(maxPrecision) bits")
@@ -68,27 +72,28 @@ public enum Birthday {
         return ScientificDecimal(digits: a.digits, exponent: shift + BigInt(a.exponent - 1))
     }
 
-    /// 1 − p = d(d−1)…(d−n+1)/d^n as an exact fraction, when that is affordable.
-    static func exactComplement(space d: BigInt, count n: BigInt) -> (numerator: BigInt, denominator: BigInt)? {
-        guard let count = n.intValue, count <= 20_000, count * d.bitWidth <= 1 << 23 else { return nil }
-        return (BigInt.fallingFactorial(d, count), d.power(count))
+    /// (1 − p)^S = (d(d−1)…(d−n+1)/d^n)^S as an exact fraction, when that is affordable.
+    static func exactComplement(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1)) -> (numerator: BigInt, denominator: BigInt)? {
+        guard let count = n.intValue, let s = scopes.intValue, count <= 20_000, count * d.bitWidth * s <= 1 << 23 else { return nil }
+        return (BigInt.fallingFactorial(d, count).power(s), d.power(count * s))
     }
 
-    private static func exactProbability(space d: BigInt, count n: BigInt, digits: Int) -> (ScientificDecimal, ScientificDecimal)? {
-        guard let (num, den) = exactComplement(space: d, count: n) else { return nil }
+    private static func exactProbability(space d: BigInt, count n: BigInt, scopes: BigInt, digits: Int) -> (ScientificDecimal, ScientificDecimal)? {
+        guard let (num, den) = exactComplement(space: d, count: n, scopes: scopes) else { return nil }
         return (ScientificDecimal.exact(numerator: den - num, denominator: den, significantDigits: digits),
                 ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: digits))
     }
 
-    /// C(n, 2)/d = n(n−1)/(2d): the expected number of colliding pairs, exact to `digits` digits.
-    public static func expectedCollisions(space d: BigInt, count n: BigInt, digits: Int = significantDigits) -> ScientificDecimal {
-        ScientificDecimal.exact(numerator: n * (n - BigInt(1)), denominator: d.shifted(1), significantDigits: digits)
+    /// S·C(n, 2)/d = S·n(n−1)/(2d): the expected number of colliding pairs (within scopes), exact to
+    /// `digits` digits.
+    public static func expectedCollisions(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int = significantDigits) -> ScientificDecimal {
+        ScientificDecimal.exact(numerator: scopes * n * (n - BigInt(1)), denominator: d.shifted(1), significantDigits: digits)
     }
 
     /// What the popular calculators compute: `1 − exp(−n(n−1)/(2d))` in double precision.
     /// Returned beside the exact value to show how far it drifts; 0 when it underflows.
-    public static func doubleApproximation(space d: BigInt, count n: BigInt) -> Double {
+    public static func doubleApproximation(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1)) -> Double {
         let nd = n.doubleValue, dd = d.doubleValue
-        return 1 - exp(-nd * (nd - 1) / (2 * dd))
+        return 1 - exp(-scopes.doubleValue * nd * (nd - 1) / (2 * dd))
     }
 }

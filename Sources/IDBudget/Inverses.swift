@@ -6,25 +6,25 @@ extension Birthday {
     ///
     /// Compares certified bounds on L(d, n) with bounds on λ = −log(1 − budget), doubling the precision
     /// until the intervals separate; an exact tie (p(10^6, 2) = 10^−6, say) is settled with rationals.
-    public static func isWithin(space d: BigInt, count n: BigInt, budget: Budget) throws -> Bool {
-        try isWithin(space: d, count: n, budget: budget, minimumPrecision: 0)
+    public static func isWithin(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), budget: Budget) throws -> Bool {
+        try isWithin(space: d, count: n, scopes: scopes, budget: budget, minimumPrecision: 0)
     }
 
     /// `minimumPrecision` skips the doublings a caller knows are needed: near the capacity of d, one
     /// more identifier changes L by a factor of about 1 + 2/n, so telling them apart takes ~log2(n) bits.
-    static func isWithin(space d: BigInt, count n: BigInt, budget: Budget, minimumPrecision: Int) throws -> Bool {
+    static func isWithin(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), budget: Budget, minimumPrecision: Int) throws -> Bool {
         if n <= BigInt(1) { return true }
         if n > d { return false }
-        var precision = Swift.max(minimumPrecision, LogComplement.startPrecision(space: d, count: n, digits: 20)
+        var precision = Swift.max(minimumPrecision, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: 20)
             + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01)))
         var attempts = 0
         while precision <= maxPrecision {
-            let (lLo, lHi) = LogComplement.bounds(space: d, count: n, precision: precision)
+            let (lLo, lHi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)
             let (bLo, bHi) = budget.logComplementBounds(precision: precision)
             if lHi <= bLo { return true }
             if lLo > bHi { return false }
             attempts += 1
-            if attempts >= 3, let (num, den) = exactComplement(space: d, count: n) {
+            if attempts >= 3, let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
                 let (bNum, bDen) = budget.value.fraction
                 return (den - num) * bDen <= bNum * den
             }
@@ -33,19 +33,19 @@ extension Birthday {
         throw InputError("could not decide whether this count meets the budget within \(maxPrecision) bits")
     }
 
-    /// The shortest length L ≥ 1 with p(alphabetSize^L, count) ≤ budget.
-    public static func minimumLength(alphabetSize a: Int, count n: BigInt, budget: Budget) throws -> Int {
+    /// The shortest length L ≥ 1 with p(alphabetSize^L, count) ≤ budget (over all `scopes`).
+    public static func minimumLength(alphabetSize a: Int, count n: BigInt, scopes: BigInt = BigInt(1), budget: Budget) throws -> Int {
         precondition(a >= 2)
         let log2a = log2(Double(a))
-        // d ≈ n²/(2λ) is where p ≈ budget; start there and step to the exact answer.
-        let log2d = 2 * n.log2Magnitude - 1 - budget.log2LogComplement
+        // d ≈ S·n²/(2λ) is where p ≈ budget; start there and step to the exact answer.
+        let log2d = 2 * n.log2Magnitude - 1 - budget.log2LogComplement + scopes.log2Magnitude
         var length = Swift.max(1, Int((log2d / log2a).rounded(.up)))
         let maxLength = Int(Double(Limits.maxSpaceBits) / log2a)
         length = Swift.min(length, maxLength)
-        while length > 1, try isWithin(space: BigInt.power(a, length - 1), count: n, budget: budget) {
+        while length > 1, try isWithin(space: BigInt.power(a, length - 1), count: n, scopes: scopes, budget: budget) {
             length -= 1
         }
-        while !(try isWithin(space: BigInt.power(a, length), count: n, budget: budget)) {
+        while !(try isWithin(space: BigInt.power(a, length), count: n, scopes: scopes, budget: budget)) {
             length += 1
             guard length <= maxLength else {
                 throw InputError("no length up to \(maxLength) (2^\(Limits.maxSpaceBits) values) meets this budget")
@@ -54,14 +54,16 @@ extension Birthday {
         return length
     }
 
-    /// The largest count n with p(d, n) ≤ budget: p(d, n) ≤ budget < p(d, n + 1).
-    public static func capacity(space d: BigInt, budget: Budget) throws -> BigInt {
+    /// The largest count n (per scope) with p(d, n) ≤ budget over all `scopes`:
+    /// p(d, n) ≤ budget < p(d, n + 1).
+    public static func capacity(space d: BigInt, scopes: BigInt = BigInt(1), budget: Budget) throws -> BigInt {
         let ok = { (n: BigInt) throws -> Bool in
-            try isWithin(space: d, count: n, budget: budget, minimumPrecision: n.bitWidth + 64)
+            try isWithin(space: d, count: n, scopes: scopes, budget: budget, minimumPrecision: n.bitWidth + 64)
         }
-        // First guess n ≈ ½ + √(2dλ), from n(n−1)/2d ≈ λ; good to a few units while n ≪ d.
-        let p = d.bitWidth / 2 + 96
-        let (lambda, _) = budget.logComplementBounds(precision: p)
+        // First guess n ≈ ½ + √(2dλ/S), from S·n(n−1)/2d ≈ λ; good to a few units while n ≪ d.
+        let p = d.bitWidth / 2 + 96 + scopes.bitWidth
+        let (lambda0, _) = budget.logComplementBounds(precision: p)
+        let lambda = lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
         let guess = BigFloat(d, precision: p, rounding: .nearest)
             .multiplied(by: lambda, precision: p, rounding: .nearest)
             .multiplied(by: BigInt(2), precision: p, rounding: .nearest)

@@ -24,9 +24,17 @@ enum LogComplement {
         return .lgamma
     }
 
+    /// Bounds on S·L(d, n): the log-complement for S independent scopes (or time buckets), since
+    /// 1 − p_total = (1 − p)^S. Exact in S: no probability is ever raised to a power in floating point.
+    static func bounds(space d: BigInt, count n: BigInt, scopes: BigInt, precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        let (lo, hi) = bounds(space: d, count: n, precision: p)
+        if scopes == BigInt(1) { return (lo, hi) }
+        return (lo.multiplied(by: scopes, precision: p, rounding: .down), hi.multiplied(by: scopes, precision: p, rounding: .up))
+    }
+
     /// A precision that usually suffices for `digits` significant digits of p and 1 − p on the first try.
-    static func startPrecision(space d: BigInt, count n: BigInt, digits: Int) -> Int {
-        let need = Int(Double(digits) * 3.33) + 40
+    static func startPrecision(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int) -> Int {
+        let need = Int(Double(digits) * 3.33) + 40 + scopes.bitWidth - 1
         let log2n = n.log2Magnitude, log2d = d.log2Magnitude
         switch method(space: d, count: n) {
         case .series:

@@ -36,11 +36,11 @@ public struct Space: Sendable, CustomStringConvertible {
         self.init(size: BigInt.power(alphabetSize, length), summary: "\(name ?? String(alphabetSize))^\(length)")
     }
 
-    /// 2^bits.
-    public init(bits: Int) throws(InputError) {
+    /// 2^bits, described as `summary` (default `2^bits`).
+    public init(bits: Int, summary: String? = nil) throws(InputError) {
         guard bits >= 1 else { throw InputError("bits must be at least 1") }
         guard bits <= Limits.maxSpaceBits else { throw InputError("2^\(bits) is beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use fewer bits") }
-        self.init(size: BigInt.power(2, bits), summary: "2^\(bits)")
+        self.init(size: BigInt.power(2, bits), summary: summary ?? "2^\(bits)")
     }
 
     /// An explicit size.

@@ -60,6 +60,16 @@ public struct Rate: Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
+    private init(perSecond: (numerator: BigInt, denominator: BigInt), text: String) {
+        self.perSecond = perSecond
+        self.text = text
+    }
+
+    /// This rate from each of `k` nodes together.
+    public func times(_ k: BigInt) -> Rate {
+        k == BigInt(1) ? self : Rate(perSecond: (perSecond.numerator * k, perSecond.denominator), text: "\(k) × \(text)")
+    }
+
     /// ⌈rate × lifetime⌉: a fraction of an identifier still counts as one, so budgets err on the safe side.
     public func count(over lifetime: Lifetime) -> BigInt {
         BigInt.ceilingQuotient(

@@ -18,26 +18,32 @@ struct CapacityCommand: ParsableCommand {
     @Option(help: "Identifiers per unit of time, to say how long the capacity lasts: 1e6/s.")
     var rate: String?
 
+    @Option(help: "Independent scopes (devices, tenants) that each hold the capacity; the budget is for all of them.")
+    var scopes: String?
+
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
         _ = try space.resolve()
         _ = try parseBudget(maxProbability)
         if let rate { _ = try parseRate(rate) }
+        if let scopes { _ = try parseInteger(scopes, argument: "--scopes", example: "100000000") }
     }
 
     func run() throws {
         let space = try space.resolve()
         let budget = try parseBudget(maxProbability)
-        let capacity = try Birthday.capacity(space: space.size, budget: budget)
+        let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
+        let capacity = try Birthday.capacity(space: space.size, scopes: scopes, budget: budget)
 
         var report = Report()
         Render.spaceFields(&report, space)
         report.add("budget", "budget", .string(budget.text), text: "p ≤ \(budget.text)")
-        report.add("capacity", "capacity", .string(capacity.description), text: Render.abbreviated(capacity))
-        try Render.probabilityFields(&report, space: space, count: capacity)
+        if scopes > BigInt(1) { report.add("scopes", "scopes", .string(scopes.description)) }
+        report.add("capacity", scopes > BigInt(1) ? "capacity per scope" : "capacity", .string(capacity.description), text: Render.abbreviated(capacity))
+        try Render.probabilityFields(&report, space: space, count: capacity, scopes: scopes)
         // The proof of maximality: one more identifier breaks the budget.
-        let (next, _) = try Birthday.probability(space: space.size, count: capacity + BigInt(1))
+        let (next, _) = try Birthday.probability(space: space.size, count: capacity + BigInt(1), scopes: scopes)
         report.add("next_probability", "with one more", .string(next.description), text: "\(next)  (over budget)")
         if let rateText = rate {
             let rate = try parseRate(rateText)

@@ -32,7 +32,7 @@ struct LengthCommand: ParsableCommand {
         let volume = try volume.resolve()
         let budget = try parseBudget(maxProbability)
         let limit = try parseMaxBytes(maxBytes)
-        let length = try Birthday.minimumLength(alphabetSize: symbols.count, count: volume.count, budget: budget)
+        let length = try Birthday.minimumLength(alphabetSize: symbols.count, count: volume.count, scopes: volume.groups, budget: budget)
         let space = try symbols.space(length: length)
 
         var report = Report()
@@ -41,13 +41,13 @@ struct LengthCommand: ParsableCommand {
         let bytes = symbols.bytes(length: length)
         report.add("bytes", "bytes (UTF-8)", .int(bytes), text: String(bytes))
         Render.spaceFields(&report, space)
-        report.add("count", "count", .string(volume.count.description), text: volume.summary)
+        Render.volumeFields(&report, volume)
         report.add("budget", "budget", .string(budget.text), text: "p ≤ \(budget.text)")
-        try Render.probabilityFields(&report, space: space, count: volume.count)
+        try Render.probabilityFields(&report, space: space, count: volume.count, scopes: volume.groups)
         if length > 1 {
             // The proof of minimality: one symbol fewer breaks the budget.
             let shorter = try symbols.space(length: length - 1)
-            let (p, _) = try Birthday.probability(space: shorter.size, count: volume.count)
+            let (p, _) = try Birthday.probability(space: shorter.size, count: volume.count, scopes: volume.groups)
             report.add("shorter_probability", "with \(length - 1) symbols", .string(p.description), text: "\(p)  (over budget)")
         }
         if let limit {

@@ -112,15 +112,28 @@ struct SpaceOptions: ParsableArguments {
     @Option(name: .customLong("space-size"), help: "The number of possible identifiers, e.g. 1e12.")
     var spaceSize: String?
 
+    @Option(help: "A known format (see `idbudget schemes`): uuid4, uuid7, ulid, ksuid, nanoid, apns-id, apns-collapse-id, notification-request-id.")
+    var scheme: String?
+
+    /// The named scheme, if one was given.
+    func resolveScheme() throws -> Scheme? {
+        guard let scheme else { return nil }
+        return try Scheme.named(scheme).orUsage(
+            "--scheme", "unknown scheme '\(scheme)'; use one of \(Scheme.all.map(\.name).joined(separator: ", "))")
+    }
+
     func resolve() throws -> Space {
-        let forms = [symbols.given || length != nil, bits != nil, spaceSize != nil].filter { $0 }.count
+        let forms = [symbols.given || length != nil, bits != nil, spaceSize != nil, scheme != nil].filter { $0 }.count
         guard forms == 1 else {
             throw UsageError(
                 argument: "--bits",
                 message: forms == 0
-                    ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, or --space-size N"
-                    : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, or --space-size"
+                    ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, --space-size N or --scheme uuid4"
+                    : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme"
             )
+        }
+        if let scheme = try resolveScheme() {
+            return try Space(bits: scheme.randomBits, summary: "\(scheme.name): 2^\(scheme.randomBits)\(scheme.bucket.map { " per \($0.rawValue)" } ?? "")")
         }
         do {
             if let bits {
@@ -183,7 +196,7 @@ func parseInteger(_ text: String, argument: String, example: String) throws -> B
     return n
 }
 
-/// How many identifiers: a count, or a rate over a lifetime.
+/// How many identifiers: a count, or a rate over a lifetime; optionally per scope, per node, per bucket.
 struct VolumeOptions: ParsableArguments {
     @Option(help: "Number of identifiers, exact: 1000000 or 3.1536e14.")
     var count: String?
@@ -191,45 +204,67 @@ struct VolumeOptions: ParsableArguments {
     @Option(help: "Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d.")
     var rate: String?
 
-    @Option(
-        help:
-            "How long identifiers live (or must stay unique): 10y, 30d, 36h, 90m, 1.5y. A year is 365 days."
-    )
+    @Option(help: "How long identifiers live (or must stay unique): 10y, 30d, 36h, 90m, 1.5y. A year is 365 days.")
     var lifetime: String?
 
-    func resolve() throws -> Volume {
-        if let count {
-            guard rate == nil, lifetime == nil else {
-                throw UsageError(
-                    argument: "--count", message: "give either --count or --rate with --lifetime, not both")
+    @Option(help: "Independent scopes that each hold the volume (devices, tenants): p is that any of them collides.")
+    var scopes: String?
+
+    @Option(name: .customLong("count-per-scope"), help: "Identifiers live in each scope (with --scopes).")
+    var countPerScope: String?
+
+    @Option(help: "Nodes that each mint at --rate (fleet volume).")
+    var nodes: String?
+
+    @Option(name: .customLong("peak-rate"), help: "For time-bucketed schemes: the burst rate to budget every bucket at.")
+    var peakRate: String?
+
+    func resolve(scheme: Scheme? = nil) throws -> Volume {
+        var notes: [String] = []
+        let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
+        let nodes = try nodes.map { try parseInteger($0, argument: "--nodes", example: "12") } ?? BigInt(1)
+        if countPerScope != nil && count != nil {
+            throw UsageError(argument: "--count-per-scope", message: "give --count or --count-per-scope, not both")
+        }
+        if nodes > BigInt(1) {
+            notes.append("--nodes \(nodes): every node mints into the same space, so the fleet is one volume of \(nodes) × the rate. A format whose bits include a node id (Snowflake, UUIDv1) cannot collide across nodes: model it as --scopes \(nodes) with the per-node rate and its random bits.")
+        }
+        if let fixed = count ?? countPerScope {
+            let argument = count != nil ? "--count" : "--count-per-scope"
+            guard rate == nil, lifetime == nil, peakRate == nil else {
+                throw UsageError(argument: argument, message: "give either \(argument) or --rate with --lifetime, not both")
             }
-            return Volume(
-                count: try parseInteger(count, argument: "--count", example: "1000000 or 3.1536e14"),
-                rate: nil, lifetime: nil)
+            let n = try parseInteger(fixed, argument: argument, example: "1000000 or 3.1536e14")
+            if let scheme, scheme.bucket != nil {
+                notes.append("\(scheme.name) ids collide only within one \(scheme.bucket!.rawValue); with a bare count, all of them are assumed to share one (the worst case). Give --rate and --lifetime to spread them.")
+            }
+            return Volume(count: n * (count != nil ? nodes : BigInt(1)), scopes: scopes, buckets: BigInt(1), rate: nil, lifetime: nil, notes: notes)
         }
         guard let rateText = rate else {
-            throw UsageError(
-                argument: "--count",
-                message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
+            throw UsageError(argument: "--count", message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
         }
         guard let lifetimeText = lifetime else {
-            throw UsageError(
-                argument: "--lifetime", message: "a rate needs a lifetime; add e.g. --lifetime 10y")
+            throw UsageError(argument: "--lifetime", message: "a rate needs a lifetime; add e.g. --lifetime 10y")
         }
-        let rate = try parseRate(rateText)
+        let rate = try parseRate(rateText).times(nodes)
         let lifetime: Lifetime
         do { lifetime = try Lifetime(parsing: lifetimeText) } catch {
             throw UsageError(argument: "--lifetime", message: error.message)
         }
+        if let scheme, scheme.bucket != nil {
+            let busiest = try peakRate.map { try parseRate($0).times(nodes) } ?? rate
+            let (buckets, perBucket) = scheme.bucketing(rate: busiest, lifetime: lifetime)!
+            notes.append("\(scheme.name): only ids minted in the same \(scheme.bucket!.rawValue) can collide; arrivals are taken as uniform at \(busiest) (\(perBucket) per \(scheme.bucket!.rawValue)) over \(buckets) buckets, p_total = 1 − (1 − p_bucket)^buckets\(peakRate == nil ? "; for bursts give --peak-rate" : "").")
+            return Volume(count: perBucket, scopes: scopes, buckets: buckets, rate: rate, lifetime: lifetime, notes: notes)
+        }
+        if peakRate != nil {
+            throw UsageError(argument: "--peak-rate", message: "a peak rate matters only for time-bucketed schemes; add --scheme uuid7, ulid or ksuid")
+        }
         let n = rate.count(over: lifetime)
         guard n.decimalDigitCount <= Limits.maxCountDigits else {
-            throw UsageError(
-                argument: "--rate",
-                message:
-                    "\(rateText) over \(lifetimeText) is absurdly many identifiers (≥ 1e\(Limits.maxCountDigits))"
-            )
+            throw UsageError(argument: "--rate", message: "\(rateText) over \(lifetimeText) is absurdly many identifiers (≥ 1e\(Limits.maxCountDigits))")
         }
-        return Volume(count: n, rate: rate, lifetime: lifetime)
+        return Volume(count: n, scopes: scopes, buckets: BigInt(1), rate: rate, lifetime: lifetime, notes: notes)
     }
 }
 
@@ -246,12 +281,24 @@ func parseBudget(_ text: String) throws -> Budget {
 }
 
 struct Volume {
+    /// Identifiers that can collide with each other: per scope, per time bucket.
     let count: BigInt
+    /// Independent scopes, each holding `count` identifiers per bucket.
+    let scopes: BigInt
+    /// Time buckets (1 unless the scheme is time-bucketed).
+    let buckets: BigInt
     let rate: Rate?
     let lifetime: Lifetime?
+    let notes: [String]
+
+    /// Independent groups of `count`: scopes × buckets.
+    var groups: BigInt { scopes * buckets }
 
     var summary: String {
-        guard let rate, let lifetime else { return count.description }
-        return "\(count) (\(rate) for \(lifetime))"
+        var s = count.description
+        if let rate, let lifetime, buckets == BigInt(1) { s += " (\(rate) for \(lifetime))" }
+        if buckets > BigInt(1) { s += " per bucket, \(buckets) buckets" }
+        if scopes > BigInt(1) { s += " in each of \(scopes) scopes" }
+        return s
     }
 }

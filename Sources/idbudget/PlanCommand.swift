@@ -33,18 +33,18 @@ struct PlanCommand: ParsableCommand {
         let budget = try parseBudget(maxProbability)
 
         var report = Report()
-        report.add("count", "count", .string(volume.count.description), text: volume.summary)
+        Render.volumeFields(&report, volume)
         report.add("budget", "budget", .string(budget.text), text: "p ≤ \(budget.text)")
         var rows: [[String]] = [], json: [JSON] = []
         for alphabet in Alphabet.builtIns {
-            let length = try Birthday.minimumLength(alphabetSize: alphabet.count, count: volume.count, budget: budget)
+            let length = try Birthday.minimumLength(alphabetSize: alphabet.count, count: volume.count, scopes: volume.groups, budget: budget)
             let space = try Space(alphabet: alphabet, length: length)
-            let (p, _) = try Birthday.probability(space: space.size, count: volume.count)
+            let (p, _) = try Birthday.probability(space: space.size, count: volume.count, scopes: volume.groups)
             let bytes = alphabet.maxBytes(length: length)
             let fits = bytes <= Self.apnsCollapseIDBytes
             // One symbol fewer breaks the budget: that is why this length is the minimum.
             let shorter = length > 1
-                ? try Birthday.probability(space: try Space(alphabet: alphabet, length: length - 1).size, count: volume.count).probability
+                ? try Birthday.probability(space: try Space(alphabet: alphabet, length: length - 1).size, count: volume.count, scopes: volume.groups).probability
                 : nil
             rows.append([alphabet.name!, String(length), String(bytes), String(format: "%.1f", space.bits), p.short(4), p.oneIn,
                          shorter.map { $0.short(4) } ?? "-", fits ? "yes" : "no"])
@@ -57,7 +57,7 @@ struct PlanCommand: ParsableCommand {
             ]))
         }
         report.table = (["alphabet", "length", "bytes", "bits", "probability", "odds", "p at length-1", "apns-collapse-id"], rows, json)
-        report.notes = [
+        report.notes += [
             "probability: exact, at the minimum length (30 digits with --format json); p at length-1 exceeds the budget.",
             "apns-collapse-id: at most \(Self.apnsCollapseIDBytes) bytes; a later push with the same id replaces the earlier one.",
         ]

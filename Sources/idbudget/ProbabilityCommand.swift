@@ -14,19 +14,21 @@ struct ProbabilityCommand: ParsableCommand {
 
     func validate() throws {
         _ = try space.resolve()
-        _ = try volume.resolve()
+        _ = try volume.resolve(scheme: space.resolveScheme())
     }
 
     func run() throws {
+        let scheme = try space.resolveScheme()
         let space = try space.resolve()
-        let volume = try volume.resolve()
+        let volume = try volume.resolve(scheme: scheme)
         var report = Report()
         Render.spaceFields(&report, space)
-        report.add("count", "count", .string(volume.count.description), text: volume.summary)
-        try Render.probabilityFields(&report, space: space, count: volume.count)
+        Render.volumeFields(&report, volume)
+        try Render.probabilityFields(&report, space: space, count: volume.count, scopes: volume.groups)
         let draws = Birthday.expectedDrawsToFirstCollision(space: space.size)
         report.add("expected_draws_to_first_collision", "expected ids to first collision", .string(draws.description),
                    text: draws.short(6))
+        if let scheme { report.notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]") }
         Output.print(report.render(output.format))
     }
 }

@@ -129,15 +129,28 @@ enum Output {
 
 /// Shared renderings of the math core's answers.
 enum Render {
-    static func probabilityFields(_ report: inout Report, space: Space, count: BigInt, prefix: String = "") throws {
-        let (p, c) = try Birthday.probability(space: space.size, count: count)
-        let e = Birthday.expectedCollisions(space: space.size, count: count)
+    static func probabilityFields(_ report: inout Report, space: Space, count: BigInt, scopes: BigInt = BigInt(1), prefix: String = "") throws {
+        if scopes > BigInt(1) {
+            let (one, _) = try Birthday.probability(space: space.size, count: count)
+            report.add("\(prefix)scope_probability", "p in one scope/bucket", .string(one.description), text: "\(one)  (\(one.oneIn))")
+        }
+        let (p, c) = try Birthday.probability(space: space.size, count: count, scopes: scopes)
+        let e = Birthday.expectedCollisions(space: space.size, count: count, scopes: scopes)
         report.add("\(prefix)probability", "collision probability", .string(p.description), text: "\(p)  (\(p.oneIn))")
         report.add("\(prefix)complement", "no collision (1 - p)", .string(c.description), text: c.description)
         report.add("\(prefix)expected_collisions", "expected colliding pairs", .string(e.description), text: e.description)
-        let approx = Birthday.doubleApproximation(space: space.size, count: count)
+        let approx = Birthday.doubleApproximation(space: space.size, count: count, scopes: scopes)
         report.add("\(prefix)double_approximation", "double 1-exp(-n(n-1)/2d)", .number(approx),
                    text: "\(approx)  (what double-precision calculators print)")
+    }
+
+    static func volumeFields(_ report: inout Report, _ volume: Volume) {
+        report.add("count", "count", .string(volume.count.description), text: volume.summary)
+        if volume.groups > BigInt(1) {
+            report.add("scopes", "scopes", .string(volume.scopes.description))
+            report.add("buckets", "buckets", .string(volume.buckets.description))
+        }
+        report.notes += volume.notes
     }
 
     static func spaceFields(_ report: inout Report, _ space: Space) {

@@ -159,3 +159,63 @@ import Testing
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
     }
 }
+
+@Suite struct SchemeCLITests {
+    static func scoped(_ label: String) -> [String: String] {
+        (CLI.reference["scoped"] as! [[String: String]]).first { $0["label"] == label }!
+    }
+
+    @Test func uuid7BucketsByMillisecond() throws {
+        let ref = Self.scoped("uuid7 at 1e6/s for 10y (1000 per ms)")
+        let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y"])
+        #expect(json["probability"] as? String == ref["probability"])
+        #expect(json["buckets"] as? String == "315360000000")
+        #expect(json["count"] as? String == "1000")
+    }
+
+    @Test func peakRateBudgetsBursts() throws {
+        let ref = Self.scoped("uuid7 peak 1e8/s for 1y (1e5 per ms)")
+        let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--peak-rate", "1e8/s", "--lifetime", "1y"])
+        #expect(json["probability"] as? String == ref["probability"])
+    }
+
+    @Test func collapseIDsPerDevice() throws {
+        let ref = Self.scoped("collapse ids: 1e8 devices x 500, base62^8")
+        let json = try CLI.json(["probability", "--alphabet", "base62", "--length", "8", "--scopes", "1e8", "--count-per-scope", "500"])
+        #expect(json["probability"] as? String == ref["probability"])
+        let one = CLI.referenceProbability("base62^8, n = 500 (collapse ids on one device)")
+        #expect(json["scope_probability"] as? String == one["probability"])
+        let length = try CLI.json(["length", "--alphabet", "base62", "--scopes", "1e8", "--count-per-scope", "500", "--max-probability", "1e-6"])
+        let refLength = (CLI.reference["scoped_length"] as! [[String: Any]]).first { ($0["budget"] as? String) == "1e-6" }!
+        #expect(length["length"] as? Int == refLength["length"] as? Int)
+    }
+
+    @Test func nodesMultiplyTheRate() throws {
+        let one = try CLI.json(["probability", "--bits", "64", "--rate", "4000/s", "--lifetime", "1d", "--nodes", "250"])
+        let fleet = try CLI.json(["probability", "--bits", "64", "--rate", "1e6/s", "--lifetime", "1d"])
+        #expect(one["count"] as? String == fleet["count"] as? String)
+        #expect(one["probability"] as? String == fleet["probability"] as? String)
+    }
+
+    @Test func schemesListIsMachineReadable() throws {
+        let json = try CLI.json(["schemes"])
+        let rows = json["rows"] as! [[String: Any]]
+        let names = rows.compactMap { $0["name"] as? String }
+        #expect(names.contains("uuid7") && names.contains("apns-collapse-id") && names.contains("ksuid"))
+        #expect(rows.allSatisfy { ($0["source"] as? String)?.isEmpty == false })
+    }
+
+    @Test(arguments: [
+        (["probability", "--scheme", "uuid9", "--count", "5"], "--scheme"),
+        (["probability", "--scheme", "uuid4", "--bits", "12", "--count", "5"], "--bits"),
+        (["probability", "--bits", "64", "--scopes", "0", "--count-per-scope", "5"], "--scopes"),
+        (["probability", "--bits", "64", "--count", "5", "--count-per-scope", "5"], "--count-per-scope"),
+        (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1y", "--nodes", "x"], "--nodes"),
+        (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1y", "--peak-rate", "5/s"], "--peak-rate"),
+    ])
+    func badInput(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64 && r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+}

@@ -38,6 +38,26 @@ struct Reference: Decodable {
         let variance: String
     }
 
+    struct Scoped: Decodable {
+        let label: String
+        let space: String
+        let count: String
+        let groups: String
+        let probability: String
+        let complement: String
+    }
+
+    struct ScopedLength: Decodable {
+        let label: String
+        let alphabet_size: Int
+        let count: String
+        let groups: String
+        let budget: String
+        let length: Int
+    }
+
+    let scoped: [Scoped]
+    let scoped_length: [ScopedLength]
     let digits: Int
     let duplicates: [Duplicates]
     let probability: [Probability]

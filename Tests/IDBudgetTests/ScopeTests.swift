@@ -1,0 +1,57 @@
+import IDBudget
+import Precise
+import Testing
+
+/// Scopes and time buckets: 1 − (1 − p)^S, against mpmath (scripts/reference.py).
+@Suite struct ScopeTests {
+    static let reference = Reference.shared
+
+    @Test(arguments: reference.scoped.map(\.label))
+    func scopedProbability(label: String) throws {
+        let r = Self.reference.scoped.first { $0.label == label }!
+        let (p, c) = try Birthday.probability(
+            space: BigInt(decimal: r.space)!, count: BigInt(decimal: r.count)!, scopes: BigInt(decimal: r.groups)!)
+        #expect(p.description == r.probability, "\(label)")
+        #expect(c.description == r.complement, "\(label)")
+    }
+
+    @Test(arguments: reference.scoped_length.map(\.label))
+    func scopedLength(label: String) throws {
+        let r = Self.reference.scoped_length.first { $0.label == label }!
+        let length = try Birthday.minimumLength(
+            alphabetSize: r.alphabet_size, count: BigInt(decimal: r.count)!, scopes: BigInt(decimal: r.groups)!,
+            budget: Budget(parsing: r.budget))
+        #expect(length == r.length)
+    }
+
+    /// Buckets from a rate and a lifetime: 10 years of milliseconds, 1000 ids in each at 10⁶/s.
+    @Test func bucketing() throws {
+        let uuid7 = Scheme.named("uuid7")!
+        let (buckets, perBucket) = uuid7.bucketing(rate: try Rate(parsing: "1e6/s"), lifetime: try Lifetime(parsing: "10y"))!
+        #expect(buckets == BigInt(315_360_000_000))
+        #expect(perBucket == BigInt(1000))
+        let ksuid = Scheme.named("ksuid")!
+        let (b2, n2) = ksuid.bucketing(rate: try Rate(parsing: "1e6/s"), lifetime: try Lifetime(parsing: "10y"))!
+        #expect(b2 == BigInt(315_360_000) && n2 == BigInt(1_000_000))
+        #expect(Scheme.named("uuid4")!.bucketing(rate: try Rate(parsing: "1/s"), lifetime: try Lifetime(parsing: "1y")) == nil)
+    }
+
+    /// Random bits as the specifications give them (RFC 9562 §5.4, §5.7; ULID; KSUID; Nano ID).
+    @Test func schemeBits() {
+        let expected = ["uuid4": 122, "uuid7": 74, "ulid": 80, "ksuid": 128, "nanoid": 126, "apns-id": 122]
+        for (name, bits) in expected { #expect(Scheme.named(name)?.randomBits == bits, "\(name)") }
+        #expect(Scheme.named("apns-collapse-id")?.bytes == 64)
+        #expect(Scheme.named("uuid7")?.bucket == .millisecond)
+        #expect(Scheme.named("ksuid")?.bucket == .second)
+    }
+
+    /// A capacity with scopes leaves the whole fleet within budget, and one more per scope breaks it.
+    @Test func scopedCapacityIsMaximal() throws {
+        let d = BigInt.power(62, 8), scopes = BigInt(100_000_000)
+        let budget = try Budget(parsing: "1e-6")
+        let c = try Birthday.capacity(space: d, scopes: scopes, budget: budget)
+        let bound = ScientificDecimal("1e-6")!
+        #expect(try Birthday.probability(space: d, count: c, scopes: scopes, digits: 40).probability <= bound)
+        #expect(try Birthday.probability(space: d, count: c + BigInt(1), scopes: scopes, digits: 40).probability > bound)
+    }
+}
