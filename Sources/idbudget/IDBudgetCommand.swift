@@ -14,7 +14,7 @@ struct IDBudgetCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self,
+            ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self, AuditCommand.self,
         ]
     )
 }

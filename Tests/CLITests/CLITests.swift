@@ -219,3 +219,34 @@ import Testing
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
     }
 }
+
+@Suite struct AuditCLITests {
+    @Test func auditsAFileInJSON() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-audit-\(getpid()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let ids = try CLI.run(["generate", "--alphabet", "base36", "--length", "9", "--count", "20000", "--seed", "5"]).stdout
+        let lines = ids.split(separator: "\n")
+        let planted = ids + lines[0...9].joined(separator: "\n") + "\n" + lines[3] + "\r\n\n"
+        try planted.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["audit", path, "--format", "json"])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)  // no progress bar when not a terminal or in JSON
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(json["ids"] as? Int == 20_011)
+        #expect(json["distinct"] as? Int == 20_000)
+        #expect(json["duplicate_ids"] as? Int == 10)
+        #expect(json["extra_occurrences"] as? Int == 11)
+        #expect(json["crlf_lines"] as? Int == 1)
+        #expect(json["empty_lines"] as? Int == 1)
+        #expect(json["alphabet"] as? String == "base36")
+        #expect(json["suspicious"] as? Bool == true)
+    }
+
+    @Test func missingFileIsAUsageError() throws {
+        let r = try CLI.run(["audit", "/nonexistent/ids.txt"])
+        #expect(r.status == 64 && r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("FILE"))
+        let bad = try CLI.run(["audit", "--max-line-bytes", "0"])
+        #expect(bad.status == 64 && bad.stderr.contains("--max-line-bytes"))
+    }
+}

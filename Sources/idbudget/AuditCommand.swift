@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import IDBudget
+import IDTokens
+import Precise
+
+struct AuditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Audit real ids (one per line): duplicates against what uniform randomness predicts.",
+        discussion: """
+            Streams the input with bounded memory (a 16-byte fingerprint per distinct id: 2 GiB for 10^8 \
+            distinct ids, 3 GiB while the table last grows). Reports ids, distinct, duplicates, the \
+            alphabet and length mix, the space they imply, the duplicates expected if ids were uniform \
+            over it, the z-score and p-value, and the effective entropy. Empty lines, CRLF endings, \
+            invalid UTF-8 and overlong lines are counted, never fatal.
+            Example: idbudget generate --count 1000000 --length 6 | idbudget audit
+            """
+    )
+
+    @Argument(help: "A file of ids, one per line; '-' or nothing reads standard input.")
+    var file: String?
+
+    @Option(name: .customLong("max-line-bytes"), help: "Longer lines are counted as overlong and skipped.")
+    var maxLineBytes: String = "4096"
+
+    @Option(help: "The space the ids claim, in random bits (instead of the one their symbols imply).")
+    var bits: String?
+
+    @OptionGroup var output: FormatOptions
+
+    func validate() throws { _ = try settings() }
+
+    private func settings() throws -> (maxLine: Int, claimed: Int?) {
+        guard let maxLine = Int(maxLineBytes), maxLine >= 1, maxLine <= 1 << 24 else {
+            throw UsageError(argument: "--max-line-bytes", message: "'\(maxLineBytes)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")
+        }
+        var claimed: Int?
+        if let bits {
+            guard let b = Int(bits), b >= 1, b <= Limits.maxSpaceBits else {
+                throw UsageError(argument: "--bits", message: "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
+            }
+            claimed = b
+        }
+        return (maxLine, claimed)
+    }
+
+    func run() throws {
+        let (maxLine, claimed) = try settings()
+        let fd: Int32
+        if let file, file != "-" {
+            fd = open(file, O_RDONLY)
+            guard fd >= 0 else {
+                throw UsageError(argument: "FILE", message: "cannot read '\(file)': \(String(cString: strerror(errno))); give a readable file or - for standard input")
+            }
+        } else {
+            fd = 0
+        }
+        defer { if fd != 0 { close(fd) } }
+        var info = stat()
+        let size = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+
+        let auditor = Auditor(maxLineBytes: maxLine)
+        let progress = output.format == .text && isatty(2) != 0 ? Progress(total: size) : nil
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { chunk.deallocate() }
+        while true {
+            let n = read(fd, chunk.baseAddress, chunk.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw UsageError(argument: "FILE", message: "read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            auditor.consume(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
+            progress?.update(bytes: auditor.bytesRead, lines: auditor.lines)
+        }
+        auditor.finish()
+        progress?.clear()
+
+        let r = auditor.report(claimedSpace: claimed.map { BigInt.power(2, $0) }, claim: claimed.map { "claimed 2^\($0)" })
+        var report = Report()
+        report.add("lines", "lines read", .int(auditor.lines), text: String(auditor.lines))
+        report.add("ids", "ids", .int(auditor.ids), text: String(auditor.ids))
+        report.add("distinct", "distinct", .int(auditor.distinct), text: String(auditor.distinct))
+        report.add("duplicate_ids", "ids seen more than once", .int(auditor.duplicateIDs), text: String(auditor.duplicateIDs))
+        report.add("extra_occurrences", "extra occurrences", .int(auditor.extraOccurrences), text: String(auditor.extraOccurrences))
+        report.add("empty_lines", "empty lines", .int(auditor.emptyLines), text: String(auditor.emptyLines))
+        report.add("crlf_lines", "CRLF lines", .int(auditor.crlfLines), text: String(auditor.crlfLines))
+        report.add("invalid_utf8_lines", "invalid UTF-8 lines", .int(auditor.invalidUTF8Lines), text: String(auditor.invalidUTF8Lines))
+        report.add("overlong_lines", "overlong lines (> \(maxLine) B)", .int(auditor.overlongLines), text: String(auditor.overlongLines))
+        let symbols = auditor.observedSymbols
+        report.add("observed_symbols", "symbols seen", .string(symbols), text: "\(symbols.unicodeScalars.count): \(symbols.prefix(80))")
+        report.add("alphabet", "alphabet", .string(r.alphabet), text: "\(r.alphabet) (\(r.alphabetSize) symbols)")
+        let lengths = auditor.lengths.sorted { $0.key < $1.key }
+        report.add("lengths", "lengths", .object(lengths.map { (String($0.key), .int($0.value)) }),
+                   text: lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
+        report.add("space", "implied space", .string(r.space.description), text: "\(r.spaceDescription) (\(String(format: "%.1f", r.space.log2Magnitude)) bits)")
+        report.add("expected_duplicates", "expected if uniform", .number(r.expectedDuplicates), text: String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
+        report.add("z", "z-score", .number(r.z.isFinite ? r.z : 1e308), text: String(format: "%+.2f", r.z))
+        report.add("p_value", "p-value (one-sided)", .number(r.pValue), text: String(format: "%.3g", r.pValue))
+        report.add("effective_bits", r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
+                   .number(Render.roundTo(r.effectiveBits, 3)), text: (r.effectiveBitsIsLowerBound ? "≥ " : "") + String(format: "%.1f bits", r.effectiveBits))
+        report.add("effective_bits_lower_bound", "", .bool(r.effectiveBitsIsLowerBound))
+        report.add("suspicious", "verdict", .bool(r.suspicious), text: r.suspicious
+            ? "SUSPICIOUS: far more duplicates than a uniform generator over this space makes (z > 5)"
+            : "consistent with uniform random ids over this space")
+        report.add("fingerprint_table_bytes", "fingerprint table", .int(auditor.tableBytes), text: "\(auditor.tableBytes / 1_048_576) MiB")
+        Output.print(report.render(output.format))
+    }
+}
+
+/// A one-line progress display on stderr, redrawn at most ten times a second.
+final class Progress {
+    let total: Int?
+    var last = Date.distantPast
+    let start = Date()
+
+    init(total: Int?) { self.total = total }
+
+    func update(bytes: Int, lines: Int) {
+        let now = Date()
+        guard now.timeIntervalSince(last) >= 0.1 else { return }
+        last = now
+        let rate = Double(bytes) / Swift.max(now.timeIntervalSince(start), 1e-3) / 1_048_576
+        var text = "\r  \(lines) lines, \(bytes / 1_048_576) MiB, \(Int(rate)) MiB/s"
+        if let total, total > 0 {
+            let f = Double(bytes) / Double(total)
+            let width = 30, filled = Int(f * Double(width))
+            text = "\r  [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(Int(f * 100))%" + text.dropFirst()
+        }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    func clear() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
