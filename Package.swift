@@ -45,7 +45,7 @@ let package = Package(
             ],
             exclude: ["Reference"]
         ),
-        .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "IDBudget", "Precise"]),
+        .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "IDBudget", "Precise", "CTokens"]),
         .testTarget(name: "CLITests", dependencies: ["idbudget"]),
         // `swift package benchmark`: generator throughput against what a Swift user would write instead.
         .executableTarget(

@@ -52,7 +52,7 @@ public final class TokenGenerator<Source: RandomNumberGenerator> {
     }
 
     /// Expected random bits spent per symbol (log2 of the alphabet size is the floor).
-    public var bitsPerSymbol: Double { engine.sampler.bitsPerSymbol }
+    public var bitsPerSymbol: Double { engine.bitsPerSymbol }
 
     /// One token.
     public func next() -> String {
@@ -101,6 +101,8 @@ public enum TokenGeneratorError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+internal import CTokens
+
 /// The non-generic hot path: random words become a run of accepted symbols, and tokens are cut from it.
 ///
 /// Sampling a whole pool at once lets the rejection test be branch-free (every chunk's symbol is
@@ -127,6 +129,9 @@ final class TokenEngine {
     private let bits: UInt64
     private let mask: UInt64
     private let chunksPerWord: Int
+    /// 6-bit alphabets (33 to 64 symbols) take the SIMD sampler when the CPU has SSSE3/SSE4.1.
+    private let simd6: UnsafeMutablePointer<UInt8>?
+    private let alphabetSize: Int
 
     init(sampler: SymbolSampler, length: Int, keystream: Keystream?) {
         self.sampler = sampler
@@ -140,18 +145,34 @@ final class TokenEngine {
         bits = UInt64(sampler.bits)
         mask = sampler.mask
         chunksPerWord = sampler.chunksPerWord
-        // Room for the target plus one pool's worth of chunks past it.
-        symbolCapacity = Self.symbolTarget + Self.poolWords * sampler.chunksPerWord
+        alphabetSize = sampler.table.filter { $0 != SymbolSampler.reject }.count
+        if sampler.bits == 6 && idt_sample6_available() != 0 {
+            let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+            for c in 0..<64 { t[c] = UInt8(truncatingIfNeeded: sampler.table[c]) }
+            simd6 = t
+        } else {
+            simd6 = nil
+        }
+        // Room for the target plus one pool's worth of chunks past it, and 16 bytes of SIMD slack.
+        symbolCapacity = Self.symbolTarget + Self.poolWords * 64 / 6 + 32
         symbols = .allocate(capacity: symbolCapacity)
         symbols.initialize(repeating: 0, count: symbolCapacity)
     }
 
     deinit {
+        simd6?.deallocate()
         table.deallocate()
         pool.update(repeating: 0, count: Self.poolWords)
         pool.deallocate()
         symbols.update(repeating: 0, count: symbolCapacity)
         symbols.deallocate()
+    }
+
+    /// Expected random bits spent per symbol, counting bits left unused in each word or pool.
+    var bitsPerSymbol: Double {
+        guard simd6 != nil else { return sampler.bitsPerSymbol }
+        let chunks = Double(Self.poolWords * 8 / 12 * 16)
+        return Double(Self.poolWords * 64) / chunks * 64 / Double(alphabetSize)
     }
 
     /// Tops the run of ready symbols up to at least `symbolTarget`, keeping the unused ones.
@@ -161,6 +182,12 @@ final class TokenEngine {
         let raw = UnsafeMutableRawBufferPointer(start: pool, count: Self.poolWords * 8)
         while n < Self.symbolTarget {
             if let keystream { keystream.fill(raw) } else { refill!(raw) }
+            if let simd6 {
+                // 42 groups of 12 bytes = 504 of the pool's 512 (the SIMD loads read 4 bytes past each group).
+                n += idt_sample6(UnsafeRawPointer(pool).assumingMemoryBound(to: UInt8.self), Self.poolWords * 8 / 12,
+                                 simd6, UInt8(alphabetSize), symbols + n)
+                continue
+            }
             // Constant chunk sizes let the compiler unroll the inner loop for the common alphabets.
             switch bits {
             case 4: n = Self.sampleWords(pool, table, symbols, n, bits: 4)

@@ -20,6 +20,15 @@ void idt_unmap(void *addr, size_t len);
 void idt_chacha20_blocks(const uint32_t key[8], const uint32_t nonce[3], uint32_t counter, size_t blocks,
                          uint8_t *out);
 
+/// Whether idt_sample6 can run here (SSSE3 and SSE4.1).
+int idt_sample6_available(void);
+
+/// Rejection-samples symbols from 6-bit chunks, 16 at a time: every 3 random bytes give four 6-bit
+/// values c (big-endian bit order, as base64 reads them); c < limit is accepted as symbols[c], the
+/// rest are dropped. Reads groups * 12 bytes from random (plus 4 bytes of slack that are not used),
+/// writes the accepted symbols to out (which needs groups * 16 + 16 bytes of room), returns how many.
+size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
+
 /// The calling process's id (to detect fork where wipe-on-fork is unavailable).
 long idt_process_id(void);
 #endif

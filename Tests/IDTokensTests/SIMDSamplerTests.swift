@@ -1,0 +1,35 @@
+import CTokens
+import IDTokens
+import Testing
+
+/// The SIMD sampler must cut random bytes into exactly the 6-bit chunks a scalar reading gives
+/// (each 3 bytes b0 b1 b2 → b0>>2, (b0&3)<<4|b1>>4, (b1&15)<<2|b2>>6, b2&63), and keep those below the limit.
+@Suite struct SIMDSamplerTests {
+    static func scalarChunks(_ bytes: [UInt8]) -> [UInt8] {
+        stride(from: 0, to: bytes.count - 2, by: 3).flatMap { i -> [UInt8] in
+            let (b0, b1, b2) = (bytes[i], bytes[i + 1], bytes[i + 2])
+            return [b0 >> 2, (b0 & 3) << 4 | b1 >> 4, (b1 & 15) << 2 | b2 >> 6, b2 & 63]
+        }
+    }
+
+    @Test(arguments: [64, 62, 58, 33])
+    func matchesScalarExtraction(limit: Int) throws {
+        guard idt_sample6_available() != 0 else { return }
+        var rng = SeededRandom(seed: UInt64(limit))
+        let groups = 40
+        var random = [UInt8](repeating: 0, count: groups * 12 + 4)
+        random.withUnsafeMutableBytes { rng.fill($0) }
+        let identity = (0..<64).map { UInt8($0) }
+        var out = [UInt8](repeating: 0, count: groups * 16 + 16)
+        let n = random.withUnsafeBufferPointer { r in
+            identity.withUnsafeBufferPointer { t in
+                out.withUnsafeMutableBufferPointer { o in
+                    idt_sample6(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                }
+            }
+        }
+        let expected = Self.scalarChunks(Array(random.prefix(groups * 12))).filter { Int($0) < limit }
+        #expect(n == expected.count)
+        #expect(Array(out.prefix(n)) == expected)
+    }
+}
