@@ -15,13 +15,13 @@ scale = {name: (1_000_000 if name == "CSPRNG.SecureRandom.bytes" else 1000) for 
 rate = {name: score[name] * scale[name] for name in score}
 
 
+# Random bits the generator spends per symbol, as it reports them (collision-experiments writes them).
+sampler = json.load(open(os.path.join(out, "sampler.json")))
+SIZES = {62: "base62", 16: "hex", 64: "base64url"}
+
+
 def bits_per_symbol(n):
-    """Expected random bits per symbol of idbudget's sampler (SymbolSampler): k-bit chunks,
-    floor(64/k) per 64-bit word, accepting floor(2^k/n)*n of 2^k."""
-    k0 = max(1, math.ceil(math.log2(n)))
-    best = min(range(k0, max(k0, 12) + 1), key=lambda k: (k * 2 ** k / ((2 ** k // n) * n), k))
-    accepted = (2 ** best // n) * n / 2 ** best
-    return 64 / (64 // best) / accepted
+    return sampler[SIZES[n]]
 
 
 ceiling_bytes = rate["CSPRNG.SecureRandom.bytes"]

@@ -64,7 +64,25 @@ size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[6
     }
     return n;
 }
+__attribute__((target("ssse3")))
+void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out) {
+    const __m128i table = _mm_loadu_si128((const __m128i *)symbols);
+    const __m128i low4 = _mm_set1_epi8(0x0f);
+    for (size_t g = 0; g < groups; g++) {
+        __m128i r = _mm_loadu_si128((const __m128i *)(random + 16 * g));
+        __m128i lo = _mm_shuffle_epi8(table, _mm_and_si128(r, low4));
+        __m128i hi = _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi16(r, 4), low4));
+        _mm_storeu_si128((__m128i *)(out + 32 * g), _mm_unpacklo_epi8(lo, hi));
+        _mm_storeu_si128((__m128i *)(out + 32 * g + 16), _mm_unpackhi_epi8(lo, hi));
+    }
+}
 #else
+void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out) {
+    for (size_t i = 0; i < 16 * groups; i++) {
+        out[2 * i] = symbols[random[i] & 15];
+        out[2 * i + 1] = symbols[random[i] >> 4];
+    }
+}
 int idt_sample6_available(void) { return 0; }
 size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
     (void)random; (void)groups; (void)symbols; (void)limit; (void)out;

@@ -129,7 +129,8 @@ final class TokenEngine {
     private let bits: UInt64
     private let mask: UInt64
     private let chunksPerWord: Int
-    /// 6-bit alphabets (33 to 64 symbols) take the SIMD sampler when the CPU has SSSE3/SSE4.1.
+    /// 6-bit alphabets (33 to 64 symbols) and 16-symbol ones take SIMD samplers when the CPU has
+    /// SSSE3/SSE4.1: the table, padded to 64 entries.
     private let simd6: UnsafeMutablePointer<UInt8>?
     private let alphabetSize: Int
 
@@ -146,15 +147,17 @@ final class TokenEngine {
         mask = sampler.mask
         chunksPerWord = sampler.chunksPerWord
         alphabetSize = sampler.table.filter { $0 != SymbolSampler.reject }.count
-        if sampler.bits == 6 && idt_sample6_available() != 0 {
+        let simd = (sampler.bits == 6 || sampler.bits == 4) && idt_sample6_available() != 0
+        if simd {
             let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
-            for c in 0..<64 { t[c] = UInt8(truncatingIfNeeded: sampler.table[c]) }
+            t.initialize(repeating: 0, count: 64)
+            for c in 0..<sampler.table.count { t[c] = UInt8(truncatingIfNeeded: sampler.table[c]) }
             simd6 = t
         } else {
             simd6 = nil
         }
         // Room for the target plus one pool's worth of chunks past it, and 16 bytes of SIMD slack.
-        symbolCapacity = Self.symbolTarget + Self.poolWords * 64 / 6 + 32
+        symbolCapacity = Self.symbolTarget + Self.poolWords * Swift.max(sampler.chunksPerWord, 16) + 32
         symbols = .allocate(capacity: symbolCapacity)
         symbols.initialize(repeating: 0, count: symbolCapacity)
     }
@@ -170,7 +173,7 @@ final class TokenEngine {
 
     /// Expected random bits spent per symbol, counting bits left unused in each word or pool.
     var bitsPerSymbol: Double {
-        guard simd6 != nil else { return sampler.bitsPerSymbol }
+        guard simd6 != nil, bits == 6 else { return sampler.bitsPerSymbol }
         let chunks = Double(Self.poolWords * 8 / 12 * 16)
         return Double(Self.poolWords * 64) / chunks * 64 / Double(alphabetSize)
     }
@@ -182,6 +185,11 @@ final class TokenEngine {
         let raw = UnsafeMutableRawBufferPointer(start: pool, count: Self.poolWords * 8)
         while n < Self.symbolTarget {
             if let keystream { keystream.fill(raw) } else { refill!(raw) }
+            if let simd6, bits == 4 {
+                idt_sample4(UnsafeRawPointer(pool).assumingMemoryBound(to: UInt8.self), Self.poolWords * 8 / 16, simd6, symbols + n)
+                n += Self.poolWords * 16
+                continue
+            }
             if let simd6 {
                 // 42 groups of 12 bytes = 504 of the pool's 512 (the SIMD loads read 4 bytes past each group).
                 n += idt_sample6(UnsafeRawPointer(pool).assumingMemoryBound(to: UInt8.self), Self.poolWords * 8 / 12,

@@ -33,3 +33,20 @@ import Testing
         #expect(Array(out.prefix(n)) == expected)
     }
 }
+
+extension SIMDSamplerTests {
+    @Test func hexNibblesInOrder() {
+        var rng = SeededRandom(seed: 4)
+        var random = [UInt8](repeating: 0, count: 64)
+        random.withUnsafeMutableBytes { rng.fill($0) }
+        let table = Array("0123456789abcdef".utf8)
+        var out = [UInt8](repeating: 0, count: 128)
+        random.withUnsafeBufferPointer { r in
+            table.withUnsafeBufferPointer { t in
+                out.withUnsafeMutableBufferPointer { o in idt_sample4(r.baseAddress, 4, t.baseAddress, o.baseAddress) }
+            }
+        }
+        let expected = random.flatMap { [table[Int($0 & 15)], table[Int($0 >> 4)]] }
+        #expect(out == expected)
+    }
+}

@@ -29,6 +29,10 @@ int idt_sample6_available(void);
 /// writes the accepted symbols to out (which needs groups * 16 + 16 bytes of room), returns how many.
 size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
 
+/// For 16-symbol alphabets (4-bit chunks, nothing rejected): every random byte gives two symbols,
+/// symbols[low nibble] then symbols[high nibble]. Reads groups * 16 bytes, writes groups * 32 symbols.
+void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out);
+
 /// The calling process's id (to detect fork where wipe-on-fork is unavailable).
 long idt_process_id(void);
 #endif
