@@ -20,14 +20,6 @@ public enum Rounding: Sendable {
         }
     }
 
-    /// The opposite direction, used when an operation is decreasing in its argument.
-    public var reversed: Rounding {
-        switch self {
-        case .down: .up
-        case .up: .down
-        case .nearest: .nearest
-        }
-    }
 }
 
 /// Owns one MPFR float; cleared when the last `BigFloat` sharing it goes away.

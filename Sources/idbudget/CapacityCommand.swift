@@ -31,6 +31,7 @@ struct CapacityCommand: ParsableCommand {
     }
 
     func run() throws {
+        let scheme = try space.resolveScheme()
         let space = try space.resolve()
         let budget = try parseBudget(maxProbability)
         let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
@@ -53,6 +54,9 @@ struct CapacityCommand: ParsableCommand {
             report.add("seconds", "lasts (seconds)", .string(seconds.description), text: seconds.short(6))
             report.add("duration", "lasts", .string(Render.duration(seconds: seconds.doubleValue)),
                        text: Render.duration(seconds: seconds.doubleValue))
+        }
+        if let scheme, let bucket = scheme.bucket {
+            report.notes.append("\(scheme.name) ids collide only within one \(bucket.rawValue): this is the capacity of a single \(bucket.rawValue) (--scopes N for N of them); for a rate over a lifetime use `idbudget probability --scheme \(scheme.name) --rate R --lifetime T`.")
         }
         Output.print(report.render(output.format))
     }

@@ -112,7 +112,7 @@ struct SpaceOptions: ParsableArguments {
     @Option(name: .customLong("space-size"), help: "The number of possible identifiers, e.g. 1e12.")
     var spaceSize: String?
 
-    @Option(help: "A known format (see `idbudget schemes`): uuid4, uuid7, ulid, ksuid, nanoid, apns-id, apns-collapse-id, notification-request-id.")
+    @Option(help: "A known format (see `idbudget schemes`): \(Scheme.all.map(\.name).joined(separator: ", ")).")
     var scheme: String?
 
     /// The named scheme, if one was given.
