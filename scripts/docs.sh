@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 for target in IDBudget IDTokens; do
-  swift package generate-documentation --target "$target" --warnings-as-errors 2>&1 | tail -3
+  log=$(swift package generate-documentation --target "$target" --warnings-as-errors 2>&1) || { echo "$log"; exit 1; }
+  echo "$log" | tail -2
 done
