@@ -5,7 +5,7 @@ import Precise
 ///
 /// idbudget prints every probability this way so that no value underflows, however small: 1 − 10^−1000
 /// and 10^−19000 are both ordinary values here.
-public struct ScientificDecimal: Sendable, Hashable, CustomStringConvertible {
+public struct ScientificDecimal: Sendable, CustomStringConvertible {
     /// The significant digits, first digit non-zero; empty for zero.
     public let digits: String
     /// The power of ten of the first digit; unbounded, since 1 − p can be 10^−(10^40).
@@ -113,7 +113,24 @@ private func trimmed(_ x: Double) -> String {
     return s
 }
 
-extension ScientificDecimal: Comparable {
+extension ScientificDecimal: Comparable, Hashable {
+    /// The digits without trailing zeros: 5.000e-1 and 5e-1 are the same number.
+    private var significant: Substring {
+        var d = Substring(digits)
+        while d.count > 1 && d.hasSuffix("0") { d = d.dropLast() }
+        return d
+    }
+
+    /// Numeric equality, whatever the number of digits written.
+    public static func == (a: ScientificDecimal, b: ScientificDecimal) -> Bool {
+        a.isZero == b.isZero && (a.isZero || (a.exponent == b.exponent && a.significant == b.significant))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(isZero)
+        if !isZero { hasher.combine(exponent); hasher.combine(significant) }
+    }
+
     /// Numeric order (digit strings of different lengths compare as if zero-padded).
     public static func < (a: ScientificDecimal, b: ScientificDecimal) -> Bool {
         if a.isZero || b.isZero { return !b.isZero }

@@ -77,3 +77,13 @@ import Testing
         #expect(nines.description == "1.00000000000000000000000000000e+0")
     }
 }
+
+extension ParsingTests {
+    @Test func scientificDecimalsCompareAsNumbers() {
+        #expect(ScientificDecimal("5.000e-1")! == ScientificDecimal("0.5")!)
+        #expect(ScientificDecimal("1.83639477847277033856633261466e-11")! > ScientificDecimal("1e-11")!)
+        #expect(ScientificDecimal("9.9e-12")! < ScientificDecimal("1e-11")!)
+        #expect(ScientificDecimal.zero < ScientificDecimal("1e-19729")!)
+        #expect(ScientificDecimal("2.5e+3")!.description == "2.5e+3")
+    }
+}
