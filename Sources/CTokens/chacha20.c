@@ -1,5 +1,6 @@
 // ChaCha20 keystream (RFC 8439), several blocks at a time: lane j of every state vector belongs to
 // block counter + j. Written with GCC/Clang vector extensions so that rotations stay vector shifts.
+#define _GNU_SOURCE
 #include "CTokens.h"
 #include <string.h>
 
@@ -43,13 +44,18 @@ CHACHA_KERNEL(chacha_x8, 8, __attribute__((target("avx2"))))
 
 void idt_chacha20_blocks(const uint32_t key[8], const uint32_t nonce[3], uint32_t counter, size_t blocks,
                          uint8_t *out) {
+    size_t b = 0;
 #if defined(__x86_64__)
-    static int avx2 = -1;
-    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2) {
-        for (size_t b = 0; b + 8 <= blocks; b += 8) chacha_x8(key, nonce, counter + (uint32_t)b, out + 64 * b);
-        return;
-    }
+    // __builtin_cpu_supports reads flags set before main, so this is safe from any thread.
+    if (__builtin_cpu_supports("avx2"))
+        for (; b + 8 <= blocks; b += 8) chacha_x8(key, nonce, counter + (uint32_t)b, out + 64 * b);
 #endif
-    for (size_t b = 0; b + 4 <= blocks; b += 4) chacha_x4(key, nonce, counter + (uint32_t)b, out + 64 * b);
+    for (; b + 4 <= blocks; b += 4) chacha_x4(key, nonce, counter + (uint32_t)b, out + 64 * b);
+    if (b < blocks) {
+        // The last 1 to 3 blocks: compute four and keep what was asked for.
+        uint8_t tail[4 * 64];
+        chacha_x4(key, nonce, counter + (uint32_t)b, tail);
+        memcpy(out + 64 * b, tail, 64 * (blocks - b));
+        explicit_bzero(tail, sizeof tail);
+    }
 }

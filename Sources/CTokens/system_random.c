@@ -1,17 +1,53 @@
 #define _GNU_SOURCE
 #include "CTokens.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <unistd.h>
 
+static int force_urandom = 0;
+
+void idt_force_urandom_for_testing(int on) { force_urandom = on; }
+
+// Where getrandom is missing (ENOSYS: old kernels, some sandboxes) or filtered (EPERM: seccomp),
+// read /dev/urandom, after waiting until the kernel pool is initialised (/dev/random readable),
+// as libsodium does, so an early-boot caller never gets unseeded bytes.
+static int urandom(unsigned char *p, size_t len) {
+    int ready = open("/dev/random", O_RDONLY | O_CLOEXEC);
+    if (ready >= 0) {
+        struct pollfd pfd = {.fd = ready, .events = POLLIN};
+        while (poll(&pfd, 1, -1) < 0 && errno == EINTR) {}
+        close(ready);
+    }
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    while (len > 0) {
+        ssize_t got = read(fd, p, len);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            close(fd);
+            return -1;
+        }
+        if (got == 0) { close(fd); return -1; }
+        p += got;
+        len -= (size_t)got;
+    }
+    close(fd);
+    return 0;
+}
+
 int idt_kernel_random(void *buf, size_t len) {
     unsigned char *p = buf;
+    if (force_urandom) return urandom(p, len);
     while (len > 0) {
         ssize_t got = getrandom(p, len, 0);
         if (got < 0) {
             if (errno == EINTR) continue;
+            if (errno == ENOSYS || errno == EPERM) return urandom(p, len);
             return -1;
         }
         p += got;
@@ -20,26 +56,35 @@ int idt_kernel_random(void *buf, size_t len) {
     return 0;
 }
 
-int idt_wipe_on_fork(void *addr, size_t len) {
-#ifdef MADV_WIPEONFORK
-    return madvise(addr, len, MADV_WIPEONFORK);
-#else
-    (void)addr; (void)len;
-    return -1;
-#endif
-}
-
-void *idt_map_private(size_t len, int *wipes_on_fork) {
+void *idt_map_private(size_t len, int wipe_on_fork, int *wipes) {
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
-    *wipes_on_fork = idt_wipe_on_fork(p, len) == 0;
+    *wipes = 0;
+#ifdef MADV_WIPEONFORK
+    if (wipe_on_fork) *wipes = madvise(p, len, MADV_WIPEONFORK) == 0;
+#else
+    (void)wipe_on_fork;
+#endif
+    // Keep the state out of core dumps as well.
+#ifdef MADV_DONTDUMP
+    madvise(p, len, MADV_DONTDUMP);
+#endif
     return p;
 }
 
 void idt_unmap(void *addr, size_t len) {
-    // Erase key material before giving the pages back.
+    // Erase key material and buffered output before giving the pages back.
     explicit_bzero(addr, len);
     munmap(addr, len);
 }
+
+void idt_erase(void *addr, size_t len) { explicit_bzero(addr, len); }
+
+unsigned long idt_fork_epoch_counter = 0;
+
+static void on_fork_child(void) { __atomic_add_fetch(&idt_fork_epoch_counter, 1, __ATOMIC_RELAXED); }
+static pthread_once_t watching = PTHREAD_ONCE_INIT;
+static void watch(void) { pthread_atfork(NULL, NULL, on_fork_child); }
+void idt_watch_forks(void) { pthread_once(&watching, watch); }
 
 long idt_process_id(void) { return (long)getpid(); }

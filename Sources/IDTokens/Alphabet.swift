@@ -10,9 +10,18 @@ public struct Alphabet: Sendable, Hashable, CustomStringConvertible {
     /// UTF-8 bytes of the widest symbol: a token of length L takes at most L × this many bytes.
     public let maxSymbolBytes: Int
 
-    /// Validates custom symbols: at least two, no duplicates.
+    /// Validates custom symbols: at least two, no duplicates, no control characters or line
+    /// separators (a newline inside a token would break one-id-per-line output).
     public init(symbols text: String, name: String? = nil) throws(AlphabetError) {
         let symbols = Array(text)
+        for s in symbols {
+            for scalar in s.unicodeScalars {
+                switch scalar.properties.generalCategory {
+                case .control, .lineSeparator, .paragraphSeparator: throw .controlCharacter(scalar.value)
+                default: break
+                }
+            }
+        }
         guard symbols.count >= 2 else { throw .tooFewSymbols(symbols.count) }
         var seen = Set<Character>()
         for s in symbols where !seen.insert(s).inserted { throw .duplicateSymbol(s) }
@@ -32,7 +41,7 @@ public struct Alphabet: Sendable, Hashable, CustomStringConvertible {
 
     /// The symbols as bytes, when every symbol is one byte.
     public var bytes: [UInt8]? {
-        isSingleByte ? symbols.map { $0.utf8.first! } : nil
+        isSingleByte ? symbols.compactMap { $0.utf8.first } : nil
     }
 
     public var description: String { name ?? String(symbols) }
@@ -72,12 +81,15 @@ public enum AlphabetError: Error, Equatable, CustomStringConvertible {
     case duplicateSymbol(Character)
     case tooManySymbols(Int, limit: Int)
     case notSingleByte(Character)
+    case controlCharacter(UInt32)
 
     public var description: String {
         switch self {
         case .tooFewSymbols(let n): "an alphabet needs at least 2 distinct symbols, got \(n)"
         case .duplicateSymbol(let c): "symbol '\(c)' appears more than once; each symbol must be distinct"
         case .tooManySymbols(let n, let limit): "\(n) symbols is more than the \(limit) this accepts"
+        case .controlCharacter(let v):
+            "symbols include the control character U+\(String(v, radix: 16, uppercase: true)); use printable characters only"
         case .notSingleByte(let c): "symbol '\(c)' is more than one byte; the generator needs single-byte (ASCII) symbols"
         }
     }

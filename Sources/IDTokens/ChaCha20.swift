@@ -9,16 +9,15 @@ internal import CTokens
 enum ChaCha20 {
     static let blockBytes = 64
 
-    /// Writes `blocks` (a multiple of 8) keystream blocks for `key` (8 little-endian words),
-    /// `nonce` (3 words) and the starting block `counter` into `out`.
+    /// Writes `blocks` keystream blocks for `key` (8 little-endian words), `nonce` (3 words) and the
+    /// starting block `counter` into `out`.
     static func keystream(
         key: UnsafePointer<UInt32>, nonce: (UInt32, UInt32, UInt32), counter: UInt32,
         blocks: Int, into out: UnsafeMutableRawPointer
     ) {
-        precondition(blocks % 8 == 0)
-        var n = [nonce.0, nonce.1, nonce.2]
-        n.withUnsafeMutableBufferPointer { nonce in
-            idt_chacha20_blocks(key, nonce.baseAddress, counter, blocks, out.assumingMemoryBound(to: UInt8.self))
+        withUnsafeBytes(of: nonce) { n in
+            idt_chacha20_blocks(key, n.baseAddress!.assumingMemoryBound(to: UInt32.self), counter, blocks,
+                                out.assumingMemoryBound(to: UInt8.self))
         }
     }
 }

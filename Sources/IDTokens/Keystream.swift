@@ -3,25 +3,23 @@ internal import CTokens
 /// A buffered ChaCha20 keystream with fast key erasure, the core of ``SecureRandom`` and ``SeededRandom``.
 ///
 /// Each refill runs ChaCha20 under the current key for 4 KiB, takes the first 32 bytes as the next key
-/// and erases them (Bernstein's fast-key-erasure construction): a memory dump reveals nothing already
-/// handed out. When secure, the key is drawn from the kernel (`getrandom`) on first use, fresh kernel
-/// entropy is mixed in every ``reseedInterval`` bytes, and the state lives in pages marked
-/// `MADV_WIPEONFORK`: a forked child finds them zeroed and reseeds instead of repeating its parent's
-/// stream. Where the kernel lacks that, the process id is compared on every call instead.
+/// and erases them (Bernstein's fast-key-erasure construction), and every byte handed out is erased
+/// from the buffer: the state holds the key and output not yet handed out, never what was handed out.
+/// When secure, the key is drawn from the kernel on first use, fresh kernel entropy is mixed in every
+/// ``reseedInterval`` bytes, and the state lives in a ``StateRegion``: a forked child finds it empty (or
+/// stale, by the fork epoch) and reseeds instead of repeating its parent's stream.
 final class Keystream {
     static let bufferBytes = 4096
     static let reseedInterval = 1 << 20
 
-    // Layout of the state pages.
+    // Layout of the region's body.
     private static let magicOffset = 0, positionOffset = 8, sinceReseedOffset = 16, pidOffset = 24
     private static let keyOffset = 64, bufferOffset = 128
-    private static let pageBytes = 8192
     private static let magic: UInt64 = 0x6964_6275_6467_6574  // non-zero: "seeded"
 
+    let region: StateRegion
     private let page: UnsafeMutableRawPointer
-    private let mapped: Bool
     private let secure: Bool
-    private let wipesOnFork: Bool
 
     private var buffer: UnsafeMutableRawPointer { page + Self.bufferOffset }
     private var key: UnsafeMutablePointer<UInt32> { (page + Self.keyOffset).assumingMemoryBound(to: UInt32.self) }
@@ -37,59 +35,42 @@ final class Keystream {
     }
 
     /// A kernel-seeded, fork-safe stream.
-    init() {
-        var wipes: Int32 = 0
-        if let p = idt_map_private(Self.pageBytes, &wipes) {
-            page = p
-            mapped = true
-        } else {
-            page = .allocate(byteCount: Self.pageBytes, alignment: 64)
-            page.initializeMemory(as: UInt8.self, repeating: 0, count: Self.pageBytes)
-            mapped = false
-        }
-        wipesOnFork = mapped && wipes != 0
+    init(forkProtection: ForkProtection = .automatic) {
+        region = StateRegion(bytes: Self.bufferOffset + Self.bufferBytes, protection: forkProtection)
+        page = region.body
         secure = true
     }
 
     /// A deterministic stream from a 64-bit seed. Not secure: anyone who knows the seed knows the stream.
     init(seed: UInt64) {
-        page = .allocate(byteCount: Self.pageBytes, alignment: 64)
-        page.initializeMemory(as: UInt8.self, repeating: 0, count: Self.pageBytes)
-        mapped = false
-        wipesOnFork = false
+        region = StateRegion(bytes: Self.bufferOffset + Self.bufferBytes, protection: .none)
+        page = region.body
         secure = false
         key[0] = UInt32(truncatingIfNeeded: seed)
         key[1] = UInt32(truncatingIfNeeded: seed >> 32)
         page.storeBytes(of: Self.magic, toByteOffset: Self.magicOffset, as: UInt64.self)
     }
 
-    deinit {
-        if mapped {
-            idt_unmap(page, Self.pageBytes)
-        } else {
-            page.initializeMemory(as: UInt8.self, repeating: 0, count: Self.pageBytes)
-            page.deallocate()
-        }
-    }
-
-    /// Eight random bytes.
+    /// Eight random bytes, erased from the buffer as they are handed out.
     @inline(__always)
     func next() -> UInt64 {
         var p = position
         // p is 0 before the first refill and in a forked child (wiped page): both take the slow path.
-        if _slowPath(p == 0 || p > Self.bufferBytes - 8 || (!wipesOnFork && secure && forked)) {
+        if _slowPath(p == 0 || p > Self.bufferBytes - 8 || region.inherited) {
             refill()
             p = position
         }
         position = p + 8
-        return buffer.loadUnaligned(fromByteOffset: p, as: UInt64.self)
+        let value = buffer.loadUnaligned(fromByteOffset: p, as: UInt64.self)
+        buffer.storeBytes(of: 0, toByteOffset: p, as: UInt64.self)
+        return value
     }
 
-    /// Fills `destination` with random bytes.
+    /// Fills `destination` with random bytes, erasing them from the buffer.
     func fill(_ destination: UnsafeMutableRawBufferPointer) {
         guard var out = destination.baseAddress else { return }
         var remaining = destination.count
-        if !wipesOnFork && secure && forked { refill() }
+        if region.inherited { refill() }
         while remaining > 0 {
             var p = position
             if p == 0 || p == Self.bufferBytes {
@@ -98,7 +79,6 @@ final class Keystream {
             }
             let n = Swift.min(remaining, Self.bufferBytes - p)
             out.copyMemory(from: buffer + p, byteCount: n)
-            // Bytes handed out are erased so they cannot be read back from this state.
             (buffer + p).initializeMemory(as: UInt8.self, repeating: 0, count: n)
             position = p + n
             out += n
@@ -106,14 +86,13 @@ final class Keystream {
         }
     }
 
-    private var forked: Bool {
-        page.load(fromByteOffset: Self.pidOffset, as: Int.self) != idt_process_id()
-    }
-
     private func refill() {
         if secure {
             let seeded = page.load(fromByteOffset: Self.magicOffset, as: UInt64.self) == Self.magic
-            if !seeded || (!wipesOnFork && forked) {
+            // In epoch mode a child is also caught by its process id here, even after a raw fork
+            // syscall that ran no atfork handler.
+            let pidChanged = region.checksEpoch && page.load(fromByteOffset: Self.pidOffset, as: Int.self) != idt_process_id()
+            if !seeded || region.inherited || pidChanged {
                 reseed(replacing: true)
             } else if sinceReseed >= Self.reseedInterval {
                 reseed(replacing: false)
@@ -131,16 +110,18 @@ final class Keystream {
     private func reseed(replacing: Bool) {
         var fresh = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         let ok = withUnsafeMutableBytes(of: &fresh) { idt_kernel_random($0.baseAddress, 32) }
-        precondition(ok == 0, "getrandom failed: no secure randomness available")
+        // Not a precondition: this check must survive -Ounchecked.
+        if ok != 0 { fatalError("idbudget: no secure randomness available (getrandom and /dev/urandom failed)") }
         withUnsafeBytes(of: &fresh) { raw in
             for i in 0..<8 {
                 let word = raw.load(fromByteOffset: i * 4, as: UInt32.self)
                 key[i] = replacing ? word : key[i] ^ word
             }
         }
-        fresh = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &fresh) { idt_erase($0.baseAddress, 32) }
         sinceReseed = 0
         page.storeBytes(of: Int(idt_process_id()), toByteOffset: Self.pidOffset, as: Int.self)
         page.storeBytes(of: Self.magic, toByteOffset: Self.magicOffset, as: UInt64.self)
+        region.stamp()
     }
 }

@@ -2,11 +2,14 @@
 ///
 /// Much faster than `SystemRandomNumberGenerator`, which on Linux makes one `getrandom` call per
 /// eight bytes. Rekeyed after every 4 KiB (fast key erasure), reseeded from the kernel every MiB, and
-/// safe across `fork()`. Copies share one stream. Not thread-safe: use one per thread or task.
+/// safe across `fork()`; bytes are erased from its buffer as they are handed out. Copies share one
+/// stream. Not thread-safe: use one per thread or task (or ``SharedTokenGenerator`` for tokens).
 public struct SecureRandom: RandomNumberGenerator {
     let stream: Keystream
 
     public init() { stream = Keystream() }
+
+    init(forkProtection: ForkProtection) { stream = Keystream(forkProtection: forkProtection) }
 
     public mutating func next() -> UInt64 { stream.next() }
 

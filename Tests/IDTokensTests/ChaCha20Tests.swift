@@ -38,3 +38,13 @@ import Testing
         #expect(Self.hex(stream[448..<512]) == ChaCha20Vectors.block8)
     }
 }
+
+extension ChaCha20Tests {
+    /// Any block count, not only multiples of the kernel's lanes: each is a prefix of one long stream.
+    @Test func anyBlockCountIsAPrefixOfTheStream() {
+        let long = Self.keystream(blocks: 24)
+        for blocks in 1...17 {
+            #expect(Self.keystream(blocks: blocks) == Array(long.prefix(64 * blocks)), "\(blocks) blocks")
+        }
+    }
+}

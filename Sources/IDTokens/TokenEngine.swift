@@ -1,0 +1,258 @@
+internal import CTokens
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The non-generic hot path: random bytes become a run of accepted symbols, and tokens are cut from it.
+///
+/// Sampling a whole pool at once lets the rejection test be branch-free (every chunk's symbol is
+/// written, and the write position advances only when the chunk was accepted), which is what makes
+/// the bulk path run at several times the speed of a symbol-at-a-time loop.
+///
+/// Everything derived from the keystream — the pool and the sampled symbols, with their positions —
+/// lives in a ``StateRegion``, so a forked child finds it empty and samples afresh from a reseeded
+/// stream. Symbols are erased as they are handed out (before each public call returns), and the pool
+/// as soon as it is sampled: the state never holds a token already issued.
+///
+/// Every alphabet reads the random bytes in one fixed order whatever the CPU: 6-bit alphabets as
+/// groups of 12 bytes, each 3 bytes giving four big-endian 6-bit chunks (as base64 reads them), which
+/// is what the SSSE3 kernel computes; other chunk sizes take little-endian 64-bit words, low bits first.
+/// So a seed gives the same tokens with and without SIMD.
+final class TokenEngine {
+    static let maxLength = 1 << 20
+    static let poolBytes = 512
+    /// 6-bit reading: 42 groups of 12 bytes use 504 of the pool's 512 bytes.
+    static let groups6 = poolBytes / 12
+    /// Symbols are sampled until at least this many are ready.
+    static let symbolTarget = 4096
+
+    /// Switches the tests use to reach every path and to show that their checks can fail.
+    /// `IDTOKENS_NO_SIMD=1` in the environment turns the SIMD kernels off (the output is the same).
+    struct Options {
+        var simd = getenv("IDTOKENS_NO_SIMD") == nil
+        var forkProtection = ForkProtection.automatic
+        var erase = true
+    }
+
+    let sampler: SymbolSampler
+    let length: Int
+    let isASCII: Bool
+    private let keystream: Keystream?
+    var refill: ((UnsafeMutableRawBufferPointer) -> Void)?
+
+    private let region: StateRegion
+    /// [0] the first ready symbol, [1] one past the last: both 0 in a freshly wiped region.
+    private let cursor: UnsafeMutablePointer<Int>
+    private let pool: UnsafeMutableRawPointer
+    private let symbols: UnsafeMutablePointer<UInt8>
+    private let symbolCapacity: Int
+    private let table: [UInt16]
+    private let bits: Int
+    private let erase: Bool
+    private enum Kernel { case simd6(UnsafeMutablePointer<UInt8>), simd4(UnsafeMutablePointer<UInt8>), scalar6, scalar }
+    private let kernel: Kernel
+    private let alphabetSize: Int
+
+    init(sampler: SymbolSampler, length: Int, keystream: Keystream?, protection: ForkProtection, options: Options = Options()) {
+        self.sampler = sampler
+        self.length = length
+        self.keystream = keystream
+        table = sampler.table
+        bits = sampler.bits
+        erase = options.erase
+        isASCII = sampler.table.allSatisfy { $0 == SymbolSampler.reject || $0 < 0x80 }
+        alphabetSize = sampler.table.filter { $0 != SymbolSampler.reject }.count
+        let simd = options.simd && idt_sample6_available() != 0
+        func padded() -> UnsafeMutablePointer<UInt8> {
+            let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+            t.initialize(repeating: 0, count: 64)
+            for c in 0..<sampler.table.count { t[c] = UInt8(truncatingIfNeeded: sampler.table[c]) }
+            return t
+        }
+        switch (sampler.bits, simd) {
+        case (6, true): kernel = .simd6(padded())
+        case (6, false): kernel = .scalar6
+        // The 4-bit kernel rejects nothing, so it serves exactly 16 symbols; 5 and 11–15 take the scalar path.
+        case (4, true) where alphabetSize == 16: kernel = .simd4(padded())
+        default: kernel = .scalar
+        }
+        // Room for the target plus one pool's worth of chunks past it (1-bit chunks: 8 per byte), and SIMD slack.
+        symbolCapacity = Self.symbolTarget + Self.poolBytes * 8 + 32
+        region = StateRegion(bytes: 64 + Self.poolBytes + 16 + symbolCapacity, protection: protection)
+        cursor = region.body.assumingMemoryBound(to: Int.self)
+        pool = region.body + 64
+        symbols = (region.body + 64 + Self.poolBytes + 16).assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit {
+        switch kernel {
+        case .simd6(let t), .simd4(let t): t.deallocate()
+        default: break
+        }
+    }
+
+    /// Whether the kernel zeroes this state in a forked child.
+    var wipesOnFork: Bool { region.wipesOnFork }
+
+    /// Whether a SIMD kernel samples the symbols.
+    var usesSIMD: Bool {
+        switch kernel {
+        case .simd4, .simd6: true
+        default: false
+        }
+    }
+
+    /// Expected random bits spent per symbol, counting bits left unused in each word or pool.
+    var bitsPerSymbol: Double {
+        guard bits == 6 else { return sampler.bitsPerSymbol }
+        let chunks = Double(Self.groups6 * 16)
+        return Double(Self.poolBytes * 8) / chunks * 64 / Double(alphabetSize)
+    }
+
+    /// Forgets state inherited through a fork (epoch mode; wiped pages are empty already).
+    @inline(__always)
+    private func checkFork() {
+        if _slowPath(region.inherited) {
+            region.erase(offset: 0, count: region.byteCount - StateRegion.headerBytes)
+            region.stamp()
+        }
+    }
+
+    /// Tops the run of ready symbols up to at least `symbolTarget`, keeping the unused ones and erasing
+    /// the used ones.
+    private func sample() {
+        let start = cursor[0], end = cursor[1]
+        var n = end - start
+        if n > 0 && start > 0 { symbols.update(from: symbols + start, count: n) }
+        if end > n { idt_erase(symbols + n, end - n) }
+        let raw = UnsafeMutableRawBufferPointer(start: pool, count: Self.poolBytes)
+        let random = UnsafePointer(pool.assumingMemoryBound(to: UInt8.self))
+        while n < Self.symbolTarget {
+            if let keystream { keystream.fill(raw) } else { refill?(raw) }
+            switch kernel {
+            case .simd4(let t):
+                idt_sample4(random, Self.poolBytes / 16, t, symbols + n)
+                n += Self.poolBytes * 2
+            case .simd6(let t):
+                // The SIMD loads read 4 bytes past each group: the pool has 8 spare bytes.
+                n += idt_sample6(random, Self.groups6, t, UInt8(alphabetSize), symbols + n)
+            case .scalar6:
+                n = table.withUnsafeBufferPointer { Self.sampleGroups6(random, $0.baseAddress!, symbols, n) }
+            case .scalar:
+                // Constant chunk sizes let the compiler unroll the inner loop for the common alphabets.
+                n = table.withUnsafeBufferPointer { t in
+                    switch bits {
+                    case 4: Self.sampleWords(pool, t.baseAddress!, symbols, n, bits: 4)
+                    case 5: Self.sampleWords(pool, t.baseAddress!, symbols, n, bits: 5)
+                    case 8: Self.sampleWords(pool, t.baseAddress!, symbols, n, bits: 8)
+                    default: Self.sampleWords(pool, t.baseAddress!, symbols, n, bits: bits)
+                    }
+                }
+            }
+        }
+        idt_erase(pool, Self.poolBytes)
+        cursor[0] = 0
+        cursor[1] = n
+    }
+
+    /// Chunks of `bits` bits from little-endian 64-bit words, low bits first.
+    @inline(__always)
+    private static func sampleWords(
+        _ pool: UnsafeMutableRawPointer, _ table: UnsafePointer<UInt16>, _ symbols: UnsafeMutablePointer<UInt8>,
+        _ start: Int, bits: Int
+    ) -> Int {
+        var n = start
+        let mask = (UInt64(1) << UInt64(bits)) - 1
+        for w in 0..<(poolBytes / 8) {
+            var x = UInt64(littleEndian: pool.load(fromByteOffset: 8 * w, as: UInt64.self))
+            for _ in 0..<(64 / bits) {
+                n = put(table[Int(truncatingIfNeeded: x & mask)], symbols, n)
+                x &>>= UInt64(bits)
+            }
+        }
+        return n
+    }
+
+    /// The scalar twin of `idt_sample6`: each 3 bytes b0 b1 b2 give the chunks b0>>2, (b0&3)<<4|b1>>4,
+    /// (b1&15)<<2|b2>>6, b2&63, in that order, over the same 42 groups of 12 bytes.
+    @inline(__always)
+    private static func sampleGroups6(
+        _ random: UnsafePointer<UInt8>, _ table: UnsafePointer<UInt16>, _ symbols: UnsafeMutablePointer<UInt8>, _ start: Int
+    ) -> Int {
+        var n = start
+        for t in 0..<(groups6 * 4) {
+            let v = UInt32(random[3 * t]) << 16 | UInt32(random[3 * t + 1]) << 8 | UInt32(random[3 * t + 2])
+            n = put(table[Int(truncatingIfNeeded: v >> 18)], symbols, n)
+            n = put(table[Int(truncatingIfNeeded: (v >> 12) & 63)], symbols, n)
+            n = put(table[Int(truncatingIfNeeded: (v >> 6) & 63)], symbols, n)
+            n = put(table[Int(truncatingIfNeeded: v & 63)], symbols, n)
+        }
+        return n
+    }
+
+    /// Writes the symbol of table entry `e` at `n`; the next position is n + 1 when accepted, n when not.
+    @inline(__always)
+    private static func put(_ e: UInt16, _ symbols: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int {
+        symbols[n] = UInt8(truncatingIfNeeded: e)
+        return n &+ Int(truncatingIfNeeded: 1 &- (e &>> 8))
+    }
+
+    /// Writes one token of `length` symbols at `out` and erases them from the state.
+    @inline(__always)
+    func writeToken(_ out: UnsafeMutablePointer<UInt8>) {
+        checkFork()
+        let start = cursor[0]
+        if _fastPath(cursor[1] - start >= length) {
+            out.update(from: symbols + start, count: length)
+            if erase { idt_erase(symbols + start, length) }
+            cursor[0] = start + length
+            return
+        }
+        slowToken(out)
+    }
+
+    /// A token that straddles a refill; erases what it takes.
+    private func slowToken(_ out: UnsafeMutablePointer<UInt8>) {
+        var written = 0
+        while written < length {
+            if cursor[1] == cursor[0] { sample() }
+            let start = cursor[0]
+            let n = Swift.min(length - written, cursor[1] - start)
+            (out + written).update(from: symbols + start, count: n)
+            if erase { idt_erase(symbols + start, n) }
+            cursor[0] = start + n
+            written += n
+        }
+    }
+
+    /// Writes `capacity / (length + separator)` tokens; erases the symbols it used before returning.
+    func fill(_ base: UnsafeMutablePointer<UInt8>, capacity: Int, separator: UInt8?) -> Int {
+        checkFork()
+        let stride = length + (separator == nil ? 0 : 1)
+        let count = capacity / stride
+        var out = base
+        var begin = cursor[0]
+        var start = begin, end = cursor[1]
+        for _ in 0..<count {
+            if _fastPath(end - start >= length) {
+                out.update(from: symbols + start, count: length)
+                start += length
+            } else {
+                if erase { idt_erase(symbols + begin, start - begin) }
+                cursor[0] = start
+                slowToken(out)
+                start = cursor[0]
+                end = cursor[1]
+                begin = start
+            }
+            if let separator { out[length] = separator }
+            out += stride
+        }
+        if erase { idt_erase(symbols + begin, start - begin) }
+        cursor[0] = start
+        return count
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import IDTokens
+
+/// "The generator keeps no copy of a token it handed out": a forked child mints 100 tokens into a
+/// buffer, sends them to the parent and erases its buffer, then stops; the parent reads the child's
+/// whole writable memory through /proc/PID/mem and looks for every token. The control, with erasure
+/// switched off, finds them, so the scan can fail.
+@Suite(.serialized) struct ErasureTests {
+    /// glibc's memmem (Swift's Glibc module leaves out this GNU extension).
+    @_silgen_name("memmem")
+    static func memmem(_ haystack: UnsafeRawPointer?, _ haystackLength: Int, _ needle: UnsafeRawPointer?, _ needleLength: Int) -> UnsafeMutableRawPointer?
+
+    static let count = 100, length = 22
+
+    /// How many of the child's tokens are still in its memory.
+    static func tokensLeftInMemory(erase: Bool) throws -> Int {
+        var options = TokenEngine.Options()
+        options.erase = erase
+        let generator = try TokenGenerator(bytes: Alphabet.base62.bytes!, length: length, source: SecureRandom(), options: options)
+        var buffer = [UInt8](repeating: 0, count: count * length)
+        var fds: [Int32] = [0, 0]
+        precondition(pipe(&fds) == 0)
+        let pid = fork()
+        if pid == 0 {
+            buffer.withUnsafeMutableBytes { raw in
+                _ = generator.fill(raw, separator: nil)
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(fds[1], raw.baseAddress! + offset, raw.count - offset)
+                    if n <= 0 { _exit(1) }
+                    offset += n
+                }
+                explicit_bzero(raw.baseAddress!, raw.count)
+            }
+            raise(SIGSTOP)
+            _exit(0)
+        }
+        close(fds[1])
+        defer {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        var tokens = [UInt8](repeating: 0, count: count * length)
+        var got = 0
+        tokens.withUnsafeMutableBytes { raw in
+            while got < raw.count {
+                let n = read(fds[0], raw.baseAddress! + got, raw.count - got)
+                if n <= 0 { break }
+                got += n
+            }
+        }
+        close(fds[0])
+        try #require(got == tokens.count)
+        var status: Int32 = 0
+        waitpid(pid, &status, WUNTRACED)
+        try #require(status & 0xff == 0x7f, "the child did not stop")
+
+        // /proc files report size 0: read to the end, not a size's worth.
+        let maps = try String(decoding: FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps")).readToEnd() ?? Data(), as: UTF8.self)
+        let mem = open("/proc/\(pid)/mem", O_RDONLY)
+        try #require(mem >= 0, "cannot open /proc/\(pid)/mem")
+        defer { close(mem) }
+        var found = Set<Int>()
+        for line in maps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 2, fields[1].hasPrefix("rw") else { continue }
+            if fields.count >= 6, fields[5] == "[vvar]" || fields[5] == "[vsyscall]" { continue }
+            let range = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
+            guard range.count == 2 else { continue }
+            let size = Int(range[1] - range[0])
+            var region = [UInt8](repeating: 0, count: size)
+            let n = region.withUnsafeMutableBytes { pread(mem, $0.baseAddress, size, off_t(Int64(range[0]))) }
+            guard n > 0 else { continue }
+            region.withUnsafeBytes { r in
+                tokens.withUnsafeBytes { t in
+                    for i in 0..<count where !found.contains(i) {
+                        if memmem(r.baseAddress, n, t.baseAddress! + i * length, length) != nil { found.insert(i) }
+                    }
+                }
+            }
+        }
+        return found.count
+    }
+
+    @Test func handedOutTokensAreErased() throws {
+        #expect(try Self.tokensLeftInMemory(erase: true) == 0)
+    }
+
+    @Test func controlWithoutErasureFindsThem() throws {
+        #expect(try Self.tokensLeftInMemory(erase: false) >= Self.count * 9 / 10)
+    }
+}

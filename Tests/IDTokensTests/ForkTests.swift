@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import IDTokens
+
+/// A forked child must never hand out what its parent hands out: checked on `TokenGenerator` itself,
+/// with wipe-on-fork pages and with the fork-epoch fallback, after 1, 10, 100 and 1000 tokens; and the
+/// control with no protection shows that the check sees a replay.
+@Suite(.serialized) struct ForkTests {
+    static let tokens = 200, length = 22
+
+    /// Draws `before` tokens, forks, and returns the next `tokens` tokens of parent and child.
+    static func forkAndDraw(before: Int, protection: ForkProtection, shared: Bool = false) -> (parent: [String], child: [String]) {
+        var options = TokenEngine.Options()
+        options.forkProtection = protection
+        let generator = try! TokenGenerator(bytes: Alphabet.base62.bytes!, length: length, source: SecureRandom(forkProtection: protection), options: options)
+        let sharedGenerator = try! SharedTokenGenerator(alphabet: .base62, length: length)
+        let fill: (UnsafeMutableRawBufferPointer) -> Int = shared
+            ? { sharedGenerator.fill($0, separator: nil) } : { generator.fill($0, separator: nil) }
+        var warmup = [UInt8](repeating: 0, count: length * before)
+        _ = warmup.withUnsafeMutableBytes { fill($0) }
+        var buffer = [UInt8](repeating: 0, count: length * tokens)
+        var fds: [Int32] = [0, 0]
+        precondition(pipe(&fds) == 0)
+        let pid = fork()
+        if pid == 0 {
+            // The child: only async-signal-safe work on memory allocated before the fork.
+            _ = buffer.withUnsafeMutableBytes { fill($0) }
+            var offset = 0
+            buffer.withUnsafeBytes { raw in
+                while offset < raw.count {
+                    let n = write(fds[1], raw.baseAddress! + offset, raw.count - offset)
+                    if n <= 0 { _exit(1) }
+                    offset += n
+                }
+            }
+            _exit(0)
+        }
+        close(fds[1])
+        var child = [UInt8](repeating: 0, count: length * tokens)
+        var got = 0
+        child.withUnsafeMutableBytes { raw in
+            while got < raw.count {
+                let n = read(fds[0], raw.baseAddress! + got, raw.count - got)
+                if n <= 0 { break }
+                got += n
+            }
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        precondition(got == child.count, "the child wrote \(got) bytes")
+        _ = buffer.withUnsafeMutableBytes { fill($0) }
+        func split(_ bytes: [UInt8]) -> [String] {
+            stride(from: 0, to: bytes.count, by: length).map { String(decoding: bytes[$0..<$0 + length], as: UTF8.self) }
+        }
+        return (split(buffer), split(child))
+    }
+
+    @Test(arguments: [1, 10, 100, 1000])
+    func wipeOnForkChildDoesNotReplay(before: Int) throws {
+        let probe = try TokenGenerator(alphabet: .base62, length: 22)
+        try #require(probe.engine.wipesOnFork, "this kernel lacks MADV_WIPEONFORK")
+        let (parent, child) = Self.forkAndDraw(before: before, protection: .automatic)
+        #expect(Set(parent).isDisjoint(with: child))
+        #expect(Set(child).count == Self.tokens)
+    }
+
+    @Test(arguments: [1, 10, 100, 1000])
+    func forkEpochChildDoesNotReplay(before: Int) {
+        let (parent, child) = Self.forkAndDraw(before: before, protection: .forkEpoch)
+        #expect(Set(parent).isDisjoint(with: child))
+        #expect(Set(child).count == Self.tokens)
+    }
+
+    @Test(arguments: [1, 1000])
+    func sharedGeneratorChildDoesNotReplay(before: Int) {
+        let (parent, child) = Self.forkAndDraw(before: before, protection: .automatic, shared: true)
+        #expect(Set(parent).isDisjoint(with: child))
+    }
+
+    /// The control: without protection the child replays the parent exactly, so the checks above can fail.
+    @Test func unprotectedChildReplays() {
+        let (parent, child) = Self.forkAndDraw(before: 10, protection: .none)
+        #expect(parent == child)
+    }
+
+    /// The raw stream too, in both modes.
+    @Test(arguments: [ForkProtection.automatic, .forkEpoch])
+    func secureRandomChildDoesNotReplay(protection: ForkProtection) {
+        var rng = SecureRandom(forkProtection: protection)
+        _ = rng.next()
+        var fds: [Int32] = [0, 0]
+        precondition(pipe(&fds) == 0)
+        let pid = fork()
+        if pid == 0 {
+            var values = (0..<16).map { _ in rng.next() }
+            _ = write(fds[1], &values, 16 * 8)
+            _exit(0)
+        }
+        close(fds[1])
+        var child = [UInt64](repeating: 0, count: 16)
+        let got = read(fds[0], &child, 16 * 8)
+        close(fds[0])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let parent = (0..<16).map { _ in rng.next() }
+        #expect(got == 16 * 8)
+        #expect(Set(parent).isDisjoint(with: child))
+    }
+}
