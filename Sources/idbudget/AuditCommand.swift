@@ -128,10 +128,10 @@ final class Progress {
             let width = 30, filled = Int(f * Double(width))
             text = "\r  [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(Int(f * 100))%" + text.dropFirst()
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        Output.standardError(text)
     }
 
     func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Output.standardError("\r\u{1B}[K")
     }
 }

@@ -2,21 +2,28 @@ import ArgumentParser
 import Foundation
 
 /// Runs the command and keeps the error contract: bad input gives one line on stderr, exit status 64
-/// (EX_USAGE), nothing on stdout.
+/// (EX_USAGE), nothing on stdout; output that cannot be written gives one line and exit status 74 (EX_IOERR).
 @main
 enum Entry {
     static func main() {
         do {
             var command = try IDBudgetCommand.parseAsRoot()
             try command.run()
-            Output.flush()
+            try Output.flush()
         } catch let error as UsageError {
             fail(error.description)
+        } catch let error as WriteError {
+            Output.diagnostic("idbudget: error: \(error)")
+            exit(74)
         } catch {
             let code = IDBudgetCommand.exitCode(for: error)
             if code == .success {
                 // --help and --version
-                print(IDBudgetCommand.fullMessage(for: error))
+                Output.print(IDBudgetCommand.fullMessage(for: error))
+                do { try Output.flush() } catch {
+                    Output.diagnostic("idbudget: error: \(error)")
+                    exit(74)
+                }
                 exit(0)
             }
             let message = IDBudgetCommand.message(for: error)
@@ -26,7 +33,7 @@ enum Entry {
     }
 
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("idbudget: error: \(message)\n".utf8))
+        Output.diagnostic("idbudget: error: \(message)")
         exit(64)
     }
 }

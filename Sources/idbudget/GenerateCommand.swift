@@ -46,14 +46,15 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let (alphabet, length, count, seed) = try settings()
         if let seed {
-            FileHandle.standardError.write(Data("idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers\n".utf8))
+            Output.diagnostic("idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
             try stream(TokenGenerator(alphabet: alphabet, length: length, source: SeededRandom(seed: seed)), count: count)
         } else {
             try stream(TokenGenerator(alphabet: alphabet, length: length), count: count)
         }
     }
 
-    /// Fills a large buffer at a time and writes it whole; a closed pipe (`| head`) ends quietly.
+    /// Fills a large buffer at a time and writes it whole; a closed pipe (`| head`) ends quietly, any
+    /// other write error with exit status 74.
     private func stream<S>(_ generator: TokenGenerator<S>, count: Int) throws {
         signal(SIGPIPE, SIG_IGN)
         let stride = generator.length + 1
@@ -65,17 +66,13 @@ struct GenerateCommand: ParsableCommand {
             let tokens = Swift.min(remaining, capacity / stride)
             let written = generator.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(tokens * stride)]))
             remaining -= written
-            var offset = 0
-            let bytes = written * stride
-            while offset < bytes {
-                let n = write(1, buffer.baseAddress! + offset, bytes - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE { return }
-                    throw UsageError(argument: "stdout", message: String(cString: strerror(errno)))
-                }
-                offset += n
+            do {
+                try Output.write(UnsafeRawBufferPointer(rebasing: buffer[..<(written * stride)]))
+            } catch let error as WriteError where error.isClosedPipe {
+                return  // `| head`: the reader has what it wanted
             }
+            // The tokens are out; keep no copy of them in this process.
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
         }
     }
 }

@@ -112,20 +112,6 @@ extension String {
     }
 }
 
-/// Buffered standard output.
-enum Output {
-    nonisolated(unsafe) static var buffer = ""
-
-    static func print(_ s: String) {
-        buffer += s
-        buffer += "\n"
-    }
-
-    static func flush() {
-        FileHandle.standardOutput.write(Data(buffer.utf8))
-        buffer = ""
-    }
-}
 
 /// Shared renderings of the math core's answers.
 enum Render {

@@ -24,17 +24,20 @@ enum CLI {
         let seconds: Double
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs with `environment` added to this process's, and stdout to `output` (a pipe when nil).
+    static func run(_ arguments: [String], environment: [String: String] = [:], output: FileHandle? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = output ?? out
         process.standardError = err
         let start = Date()
         try process.run()
         // Read before waiting so a large output cannot fill the pipe and stall the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        if output != nil { try out.fileHandleForWriting.close() }
+        let outData = output == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus,

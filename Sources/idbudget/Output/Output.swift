@@ -1,0 +1,49 @@
+import Foundation
+
+/// Standard output and error with every write checked: a full disk or a closed pipe becomes one line
+/// on stderr and exit status 74 (EX_IOERR), never a trap.
+enum Output {
+    nonisolated(unsafe) static var buffer = ""
+
+    static func print(_ s: String) {
+        buffer += s
+        buffer += "\n"
+    }
+
+    /// Writes what `print` collected.
+    static func flush() throws {
+        var text = buffer
+        buffer = ""
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
+    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32 = 1) throws {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(descriptor, base + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw WriteError(code: errno)
+            }
+            offset += n
+        }
+    }
+
+    /// A line on stderr; errors writing it are ignored (there is nowhere left to report them).
+    static func diagnostic(_ line: String) { standardError(line + "\n") }
+
+    /// Text on stderr as it is (progress bars), errors ignored.
+    static func standardError(_ text: String) {
+        var text = text
+        text.withUTF8 { try? write(UnsafeRawBufferPointer($0), to: 2) }
+    }
+}
+
+/// Output could not be written.
+struct WriteError: Error, CustomStringConvertible {
+    let code: Int32
+    var isClosedPipe: Bool { code == EPIPE }
+    var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
+}
