@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark report: generator throughput against peers (package-benchmark, one run), empirical
-# collision rates against theory, and the CLI's streaming speed. Writes results/ and prints the report.
-#   scripts/bench.sh            full run (~1 min of measuring)
+# Benchmark report: generator throughput against peers (package-benchmark, one run), real peers from
+# PyPI and Node (scripts/peers.py), empirical collision rates against theory, and the CLI's streaming
+# speed. Writes results/ and prints the report.
+#   scripts/bench.sh            full run (~2 min of measuring)
 #   scripts/bench.sh --short    CI mode
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,4 +27,8 @@ for _ in 1 2 3; do
   t=$(( (e - s) / 1000000 )); if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
 done
 echo "{\"generate_10M_ms\": $best}" > results/generate.json
+# Real peers (PyPI packages, Python stdlib, Node's crypto.randomUUID()), measured in this run; a stale
+# file from an earlier run must not pass for this one. The report says so if this step fails.
+rm -f results/peers.json
+python3 scripts/peers.py results $short || echo "bench: scripts/peers.py failed; the report has no peers" >&2
 python3 scripts/bench_report.py results

@@ -1,13 +1,35 @@
 #!/usr/bin/env python3
-"""Turns one benchmark run into a report with ratios: results/benchmark-report.md and benchmark.json."""
+"""Turns one benchmark run into a report with ratios: results/benchmark-report.md and benchmark.json.
+
+Reads, from the results directory scripts/bench.sh fills: throughput.jmh.json (package-benchmark),
+sampler.json and collisions.json (collision-experiments), generate.json (CLI streaming), peers.json
+(scripts/peers.py; optional) and generate-uuid7.json (optional, {"ids_per_s": {"min", "median", "max"}}).
+"""
 import json
 import math
 import os
 import platform
+import statistics
 import sys
 
 out = sys.argv[1] if len(sys.argv) > 1 else "results"
-runs = json.load(open(os.path.join(out, "throughput.jmh.json")))
+
+
+def load(name):
+    """The JSON file `name` in the results directory, or None when it is absent or unreadable."""
+    try:
+        with open(os.path.join(out, name)) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+    except ValueError as e:
+        print(f"bench_report: {name} is not valid JSON ({e}); treated as absent", file=sys.stderr)
+        return None
+
+
+runs = load("throughput.jmh.json")
+if runs is None:
+    sys.exit(f"bench_report: {out}/throughput.jmh.json is missing: run scripts/bench.sh")
 score = {r["benchmark"].split("TokenThroughput.", 1)[1]: r["primaryMetric"]["score"] for r in runs}
 # package-benchmark reports closure calls per second; each call handles 1000 tokens (bytes), or 10^6 bytes
 # for the SecureRandom ceiling.
@@ -15,8 +37,26 @@ scale = {name: (1_000_000 if name == "CSPRNG.SecureRandom.bytes" else 1000) for 
 rate = {name: score[name] * scale[name] for name in score}
 
 
+def spread(r):
+    """(min, median, max) tokens/s over the benchmark's measured iterations: from its raw samples when the
+    JMH file has them, else from its percentiles; None when neither is there."""
+    name = r["benchmark"].split("TokenThroughput.", 1)[1]
+    metric = r["primaryMetric"]
+    raw = [v for series in metric.get("rawData") or [] for v in series]
+    if raw:
+        lo, mid, hi = min(raw), statistics.median(raw), max(raw)
+    else:
+        p = metric.get("scorePercentiles") or {}
+        if not all(k in p for k in ("0.0", "50.0", "100.0")):
+            return name, None
+        lo, mid, hi = sorted([p["0.0"], p["50.0"], p["100.0"]])
+    return name, tuple(x * scale[name] for x in (lo, mid, hi))
+
+
+spreads = dict(spread(r) for r in runs)
+
 # Random bits the generator spends per symbol, as it reports them (collision-experiments writes them).
-sampler = json.load(open(os.path.join(out, "sampler.json")))
+sampler = load("sampler.json")
 SIZES = {62: "base62", 16: "hex", 64: "base64url"}
 
 
@@ -24,6 +64,9 @@ def bits_per_symbol(n):
     return sampler[SIZES[n]]
 
 
+# Targets: (name, measured, goal, kind, unit). kind ">=" or "<"; measured None = not measured, with
+# the reason in unit's place. Measured values print with as many digits as it takes for the printed
+# figure to sit on the same side of the goal as the true one, so rounding never turns a miss into a hit.
 ceiling_bytes = rate["CSPRNG.SecureRandom.bytes"]
 rows = []
 targets = []
@@ -34,15 +77,60 @@ for name, size, length in [("base62x22", 62, 22), ("hex32", 16, 32), ("base64url
         key = f"Generator.{form}.{name}"
         rows.append((key, rate[key], rate[key] * length, rate[key] / rate["Peer.UUID.uuidString"], rate[key] / ceiling))
     if name == "base62x22":
-        targets.append(("String API ≥ 20× UUID().uuidString", rate[f"Generator.String.{name}"] / rate["Peer.UUID.uuidString"], 20))
-        targets.append(("Bulk API ≥ ½ of CSPRNG bytes/s ÷ bytes per token", rate[f"Generator.Bulk.{name}"] / ceiling, 0.5))
+        targets.append(("String API ≥ 20× UUID().uuidString",
+                        rate[f"Generator.String.{name}"] / rate["Peer.UUID.uuidString"], 20, ">=", "×"))
+        targets.append(("Bulk API ≥ ½ of CSPRNG bytes/s ÷ bytes per token",
+                        rate[f"Generator.Bulk.{name}"] / ceiling, 0.5, ">=", "%"))
 for key in ["Peer.UUID.uuidString", "Peer.Naive.randomElement.base62x22"]:
     rows.append((key, rate[key], rate[key] * (36 if "UUID" in key else 22), 1.0 * rate[key] / rate["Peer.UUID.uuidString"], None))
 
-generate_ms = json.load(open(os.path.join(out, "generate.json")))["generate_10M_ms"]
-targets.append(("`idbudget generate --count 10000000 > /dev/null` < 2 s", generate_ms / 1000, 2.0))
+generate = load("generate.json")
+if generate is not None:
+    targets.append(("`idbudget generate --count 10000000 > /dev/null` < 2 s", generate["generate_10M_ms"] / 1000, 2.0, "<", "s"))
+else:
+    targets.append(("`idbudget generate --count 10000000 > /dev/null` < 2 s", None, 2.0, "<",
+                    "not measured (results/generate.json missing)"))
 
-collisions = json.load(open(os.path.join(out, "collisions.json")))
+# Peers measured by scripts/peers.py in the same scripts/bench.sh run (other runtimes, other processes).
+peers_doc = load("peers.json")
+peers = (peers_doc or {}).get("peers", [])
+measured_peers = [p for p in peers if "ids_per_s" in p]
+node_uuid = next((p for p in measured_peers if p["name"] == "Node crypto.randomUUID()"), None)
+
+uuid7 = load("generate-uuid7.json")
+UUID7_TARGET = "uuid7 via `idbudget generate --scheme uuid7` ≥ 2× Node crypto.randomUUID()"
+if uuid7 is None:
+    targets.append((UUID7_TARGET, None, 2, ">=", "not measured (generate --scheme uuid7 not built yet)"))
+elif node_uuid is None:
+    targets.append((UUID7_TARGET, None, 2, ">=", "not measured (no Node crypto.randomUUID() figure in peers.json)"))
+else:
+    targets.append((UUID7_TARGET, uuid7["ids_per_s"]["median"] / node_uuid["ids_per_s"]["median"], 2, ">=", "×"))
+
+
+def met(value, goal, kind):
+    return value >= goal if kind == ">=" else value < goal
+
+
+def shown(value, goal, kind, unit):
+    """value as text, with enough digits that the printed figure is on the same side of goal as value."""
+    factor = 100 if unit == "%" else 1
+    v, g = value * factor, goal * factor
+    for digits in range(2, 13):
+        text = f"{v:.{digits}f}"
+        if met(float(text), g, kind) == met(v, g, kind) and (float(text) != g or v == g):
+            break
+    return text + ("%" if unit == "%" else f" {unit}" if unit == "s" else "×")
+
+
+def goal_text(goal, kind, unit):
+    return f"{'≥' if kind == '>=' else '<'} " + (f"{goal:.0%}" if unit == "%" else f"{goal} s" if unit == "s" else f"{goal}×")
+
+
+def mega(x):
+    return f"{x / 1e6:.3f} M" if x < 1e6 else f"{x / 1e6:.2f} M"
+
+
+collisions = load("collisions.json") or []
 groups = {}
 for r in collisions:
     groups.setdefault((r["generator"], r["alphabet"], r["length"]), []).append(r)
@@ -50,32 +138,98 @@ for r in collisions:
 lines = [
     "# idbudget benchmark report",
     "",
-    f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; one run, peers measured in the same process.",
+    f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; one run, the Swift peers "
+    "measured in the same process (package-benchmark).",
     "",
     "| benchmark | tokens/s | bytes/s | × UUID().uuidString | share of CSPRNG ceiling |",
     "|---|---:|---:|---:|---:|",
 ]
 for key, tps, bps, vs_uuid, share in rows:
-    lines.append(f"| {key} | {tps / 1e6:.2f} M | {bps / 1e6:.0f} MB | {vs_uuid:.1f}× | {'' if share is None else f'{share:.0%}'} |")
+    lines.append(f"| {key} | {tps / 1e6:.2f} M | {bps / 1e6:.0f} MB | {vs_uuid:.2f}× | {'' if share is None else f'{share:.1%}'} |")
 lines += [
     "",
     f"CSPRNG ceiling: SecureRandom {ceiling_bytes / 1e9:.2f} GB/s; SystemRandomNumberGenerator "
     f"{rate['CSPRNG.SystemRandomNumberGenerator.bytes'] / 1e6:.0f} MB/s. A base62×22 token consumes "
     f"{22 * bits_per_symbol(62) / 8:.1f} random bytes.",
     "",
+    "## Peers, same run",
+    "",
+]
+OWN = [("Generator.String.base62x22", "idbudget `next() -> String`, base62×22"),
+       ("Generator.Bulk.base62x22", "idbudget bulk `fill`, base62×22")]
+own = [(label, spreads.get(key) or (rate[key],) * 3) for key, label in OWN if key in rate]
+if peers_doc is None:
+    lines += [f"No peers measured: {out}/peers.json is missing. `scripts/bench.sh` writes it with "
+              "`python3 scripts/peers.py results`; run that for the comparison with real peers.", ""]
+else:
+    m = peers_doc.get("machine", {})
+    flags = ", ".join(f for f, on in (m.get("cpu_flags") or {}).items() if on) or "none of the tracked flags"
+    lines += [
+        f"Measured by `scripts/peers.py` ({peers_doc.get('mode', '?')} mode) on {m.get('cpu', '?')} "
+        f"({m.get('cores', '?')} cores; {flags}), commit {m.get('git', '?')}"
+        f"{' (uncommitted changes)' if m.get('git_dirty') else ''}, {m.get('date', '?')}, Python {m.get('python', '?')}, "
+        f"Node {m.get('node') or 'absent'}; load average {m.get('loadavg_start', '?')} before, "
+        f"{m.get('loadavg_end', '?')} after.",
+        "Peers run in their own runtimes (each id made by one call, as a user of that library gets it, "
+        "interpreter overhead included); idbudget's figures are package-benchmark's in-process Swift "
+        "figures from this run (min/median/max over its iterations). Ratios are idbudget's median ÷ the "
+        "peer's median.",
+        "",
+    ]
+    head = "| peer | format | runtime | min ids/s | median ids/s | max ids/s | repeats |"
+    rule = "|---|---|---|---:|---:|---:|---:|"
+    for label, _ in own:
+        head += f" {label.replace('idbudget ', '')} ÷ peer |"
+        rule += "---:|"
+    lines += [head, rule]
+    for label, (lo, mid, hi) in own:
+        lines.append(f"| {label} | base62×22 | Swift, in process | {mega(lo)} | {mega(mid)} | {mega(hi)} | "
+                     f"{'—'} |" + " |" * len(own))
+    if uuid7 is not None:
+        u = uuid7["ids_per_s"]
+        lines.append(f"| `idbudget generate --scheme uuid7` | UUIDv7, 36 chars | idbudget CLI (Swift) | {mega(u['min'])} | "
+                     f"{mega(u['median'])} | {mega(u['max'])} | {uuid7.get('repeats', '—')} |" + " |" * len(own))
+    for p in sorted(peers, key=lambda p: -p["ids_per_s"]["median"] if "ids_per_s" in p else 0):
+        if "ids_per_s" not in p:
+            lines.append(f"| {p['name']} | {p.get('format', '')} | {p.get('runtime', '')} | not measured: "
+                         f"{p.get('error', 'no figures')} | | | |" + " |" * len(own))
+            continue
+        s = p["ids_per_s"]
+        ratios = "".join(f" {mid / s['median']:.1f}× |" for _, (_, mid, _) in own)
+        lines.append(f"| {p['name']} | {p['format']} | {p['runtime']} | {mega(s['min'])} | {mega(s['median'])} | "
+                     f"{mega(s['max'])} | {p.get('repeats', '')} |{ratios}")
+    if not measured_peers:
+        lines += ["", "No peer could be measured in this run (see the rows above)."]
+    lines.append("")
+lines += [
+    "## Targets",
+    "",
     "| target | measured | goal | met |",
     "|---|---:|---:|---|",
 ]
-for name, value, goal in targets:
-    met = value <= goal if "< 2 s" in name else value >= goal
-    lines.append(f"| {name} | {value:.2f} | {goal} | {'yes' if met else 'NO'} |")
-lines += ["", "| generator | space | n | expected duplicates | observed (mean of trials) | combined z |", "|---|---|---:|---:|---:|---:|"]
+for name, value, goal, kind, unit in targets:
+    if value is None:
+        lines.append(f"| {name} | {unit} | {goal_text(goal, kind, '×')} | not measured |")
+    else:
+        lines.append(f"| {name} | {shown(value, goal, kind, unit)} | {goal_text(goal, kind, unit)} | "
+                     f"{'yes' if met(value, goal, kind) else 'MISSED'} |")
+lines += ["", "## Collisions against theory", ""]
+if not groups:
+    lines.append(f"No collision experiments: {out}/collisions.json is missing.")
+else:
+    lines += ["| generator | space | n | expected duplicates | observed (mean of trials) | combined z |",
+              "|---|---|---:|---:|---:|---:|"]
 for (gen, alph, length), rs in groups.items():
     z = sum(r["z"] for r in rs) / math.sqrt(len(rs))
     obs = sum(r["observed"] for r in rs) / len(rs)
     lines.append(f"| {gen} | {alph}^{length} | {rs[0]['count']} | {rs[0]['expected']:.1f} | {obs:.1f} | {z:+.2f} |")
 report = "\n".join(lines) + "\n"
 open(os.path.join(out, "benchmark-report.md"), "w").write(report)
-json.dump({"tokens_per_second": rate, "targets": [{"name": n, "measured": v, "goal": g} for n, v, g in targets]},
+json.dump({"tokens_per_second": rate,
+           "tokens_per_second_spread": {k: {"min": v[0], "median": v[1], "max": v[2]} for k, v in spreads.items() if v},
+           "targets": [{"name": n, "measured": v, "goal": g, "kind": k,
+                        "met": None if v is None else met(v, g, k),
+                        **({"note": u} if v is None else {})} for n, v, g, k, u in targets],
+           "peers_file": "peers.json" if peers_doc is not None else None},
           open(os.path.join(out, "benchmark.json"), "w"), indent=1)
 print(report)
