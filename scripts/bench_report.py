@@ -33,7 +33,8 @@ if runs is None:
 score = {r["benchmark"].split("TokenThroughput.", 1)[1]: r["primaryMetric"]["score"] for r in runs}
 # package-benchmark reports closure calls per second; each call handles 1000 tokens (bytes), or 10^6 bytes
 # for the SecureRandom ceiling.
-scale = {name: (1_000_000 if name == "CSPRNG.SecureRandom.bytes" else 1000) for name in score}
+scale = {name: (1_000_000 if name == "CSPRNG.SecureRandom.bytes" else 100_000 if "Shared2Threads" in name else 1000)
+         for name in score}
 rate = {name: score[name] * scale[name] for name in score}
 
 
@@ -81,6 +82,12 @@ for name, size, length in [("base62x22", 62, 22), ("hex32", 16, 32), ("base64url
                         rate[f"Generator.String.{name}"] / rate["Peer.UUID.uuidString"], 20, ">=", "×"))
         targets.append(("Bulk API ≥ ½ of CSPRNG bytes/s ÷ bytes per token",
                         rate[f"Generator.Bulk.{name}"] / ceiling, 0.5, ">=", "%"))
+for key in ["Generator.Shared.base62x22", "Generator.Shared2Threads.base62x22"]:
+    if key in rate:
+        rows.append((key, rate[key], rate[key] * 22, rate[key] / rate["Peer.UUID.uuidString"], None))
+if "Generator.Shared2Threads.base62x22" in rate:
+    targets.append(("SharedTokenGenerator, 2 threads ≥ 1.3× one thread's `next()`",
+                    rate["Generator.Shared2Threads.base62x22"] / rate["Generator.String.base62x22"], 1.3, ">=", "×"))
 for key in ["Peer.UUID.uuidString", "Peer.Naive.randomElement.base62x22"]:
     rows.append((key, rate[key], rate[key] * (36 if "UUID" in key else 22), 1.0 * rate[key] / rate["Peer.UUID.uuidString"], None))
 

@@ -52,6 +52,20 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Generator.String.base64urlx22", closure: strings(.base64url, length: 22))
     Benchmark("Generator.Bulk.base64urlx22", closure: bulk(.base64url, length: 22))
 
+    // The Sendable generator a server keeps in a `static let`: one thread, then two threads at once
+    // (each call mints 2 × 50,000 tokens with DispatchQueue.concurrentPerform; bench_report scales it).
+    let shared = try! SharedTokenGenerator(alphabet: .base62, length: 22)
+    Benchmark("Generator.Shared.base62x22") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(shared.next()) }
+    }
+    Benchmark("Generator.Shared2Threads.base62x22", configuration: .init(scalingFactor: .one)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                for _ in 0..<50_000 { blackHole(shared.next()) }
+            }
+        }
+    }
+
     // What a Swift user would write instead.
     Benchmark("Peer.UUID.uuidString") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(UUID().uuidString) }

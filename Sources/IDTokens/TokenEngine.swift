@@ -94,6 +94,9 @@ final class TokenEngine {
         }
     }
 
+    /// Where the state lives (tests read the kernel's flags for it).
+    var regionAddress: UnsafeMutableRawPointer { region.base }
+
     /// Whether the kernel zeroes this state in a forked child.
     var wipesOnFork: Bool { region.wipesOnFork }
 
@@ -121,13 +124,12 @@ final class TokenEngine {
         }
     }
 
-    /// Tops the run of ready symbols up to at least `symbolTarget`, keeping the unused ones and erasing
-    /// the used ones.
+    /// Tops the run of ready symbols up to at least `symbolTarget`, keeping the unused ones; every used
+    /// symbol is overwritten or erased.
     private func sample() {
         let start = cursor[0], end = cursor[1]
         var n = end - start
         if n > 0 && start > 0 { symbols.update(from: symbols + start, count: n) }
-        if end > n { idt_erase(symbols + n, end - n) }
         let raw = UnsafeMutableRawBufferPointer(start: pool, count: Self.poolBytes)
         let random = UnsafePointer(pool.assumingMemoryBound(to: UInt8.self))
         while n < Self.symbolTarget {
@@ -154,6 +156,9 @@ final class TokenEngine {
             }
         }
         idt_erase(pool, Self.poolBytes)
+        // Every old symbol is now overwritten, by the unused ones moved down or by new ones, except
+        // any past the new end: erase those.
+        if end > n { idt_erase(symbols + n, end - n) }
         cursor[0] = 0
         cursor[1] = n
     }
@@ -207,7 +212,8 @@ final class TokenEngine {
         let start = cursor[0]
         if _fastPath(cursor[1] - start >= length) {
             out.update(from: symbols + start, count: length)
-            if erase { idt_erase(symbols + start, length) }
+            // A plain store suffices: the region outlives the call, so the compiler cannot drop it.
+            if erase { (symbols + start).update(repeating: 0, count: length) }
             cursor[0] = start + length
             return
         }
@@ -241,7 +247,7 @@ final class TokenEngine {
                 out.update(from: symbols + start, count: length)
                 start += length
             } else {
-                if erase { idt_erase(symbols + begin, start - begin) }
+                // No erasing here: the refill inside overwrites or erases every symbol used so far.
                 cursor[0] = start
                 slowToken(out)
                 start = cursor[0]

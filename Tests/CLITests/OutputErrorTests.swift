@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func auditToAFullDiskIsExit74() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-audit-\(getpid()).txt")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-full-disk-\(UUID().uuidString).txt")
         try Data("a1\nb2\nc3\n".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try CLI.run(["audit", file.path], output: try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full")))

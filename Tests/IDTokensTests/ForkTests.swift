@@ -109,3 +109,24 @@ import Testing
         #expect(Set(parent).isDisjoint(with: child))
     }
 }
+
+extension ForkTests {
+    /// The kernel's own record of the state pages: `wf` (wipe on fork) and `dd` (not in core dumps).
+    @Test func statePagesAreWipeOnForkAndNotDumped() throws {
+        let generator = try TokenGenerator(alphabet: .base62, length: 22)
+        _ = generator.next()
+        let address = UInt(bitPattern: generator.engine.regionAddress)
+        let smaps = String(decoding: try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps")).readToEnd() ?? Data(), as: UTF8.self)
+        var inRegion = false, flags: [Substring] = []
+        for line in smaps.split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), let start = UInt(line[..<dash], radix: 16),
+               let end = UInt(line[line.index(after: dash)...].prefix { $0 != " " }, radix: 16) {
+                inRegion = start <= address && address < end
+            } else if inRegion, line.hasPrefix("VmFlags:") {
+                flags = line.dropFirst(8).split(separator: " ")
+            }
+        }
+        #expect(flags.contains("wf"), "VmFlags: \(flags)")
+        #expect(flags.contains("dd"), "VmFlags: \(flags)")
+    }
+}
