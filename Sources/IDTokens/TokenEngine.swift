@@ -44,6 +44,7 @@ final class TokenEngine {
     var refill: ((UnsafeMutableRawBufferPointer) -> Void)?
 
     private let region: StateRegion
+    private let checksEpoch: Bool
     /// [0] the first ready symbol, [1] one past the last: both 0 in a freshly wiped region.
     private let cursor: UnsafeMutablePointer<Int>
     private let pool: UnsafeMutableRawPointer
@@ -82,6 +83,7 @@ final class TokenEngine {
         // Room for the target plus one pool's worth of chunks past it (1-bit chunks: 8 per byte), and SIMD slack.
         symbolCapacity = Self.symbolTarget + Self.poolBytes * 8 + 32
         region = StateRegion(bytes: 64 + Self.poolBytes + 16 + symbolCapacity, protection: protection)
+        checksEpoch = region.checksEpoch
         cursor = region.body.assumingMemoryBound(to: Int.self)
         pool = region.body + 64
         symbols = (region.body + 64 + Self.poolBytes + 16).assumingMemoryBound(to: UInt8.self)
@@ -118,7 +120,7 @@ final class TokenEngine {
     /// Forgets state inherited through a fork (epoch mode; wiped pages are empty already).
     @inline(__always)
     private func checkFork() {
-        if _slowPath(region.inherited) {
+        if _slowPath(checksEpoch && region.inherited) {
             region.erase(offset: 0, count: region.byteCount - StateRegion.headerBytes)
             region.stamp()
         }
@@ -205,6 +207,20 @@ final class TokenEngine {
         return n &+ Int(truncatingIfNeeded: 1 &- (e &>> 8))
     }
 
+    /// Zeroes `count` bytes with word stores (the last one overlapping) instead of a memset call; plain
+    /// stores suffice, as the region outlives the call and is read again, so they cannot be dropped.
+    @inline(__always)
+    private static func zero(_ p: UnsafeMutablePointer<UInt8>, _ count: Int) {
+        guard count >= 8 else { p.update(repeating: 0, count: count); return }
+        let raw = UnsafeMutableRawPointer(p)
+        var i = 0
+        while i + 8 <= count {
+            raw.storeBytes(of: 0, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        raw.storeBytes(of: 0, toByteOffset: count - 8, as: UInt64.self)
+    }
+
     /// Writes one token of `length` symbols at `out` and erases them from the state.
     @inline(__always)
     func writeToken(_ out: UnsafeMutablePointer<UInt8>) {
@@ -212,8 +228,7 @@ final class TokenEngine {
         let start = cursor[0]
         if _fastPath(cursor[1] - start >= length) {
             out.update(from: symbols + start, count: length)
-            // A plain store suffices: the region outlives the call, so the compiler cannot drop it.
-            if erase { (symbols + start).update(repeating: 0, count: length) }
+            if erase { Self.zero(symbols + start, length) }
             cursor[0] = start + length
             return
         }
