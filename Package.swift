@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(
             name: "IDBudgetTests",
             dependencies: [
-                "IDBudget", "Precise",
+                "IDBudget", "IDTokens", "Precise",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Reference"]

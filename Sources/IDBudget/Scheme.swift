@@ -1,3 +1,4 @@
+import IDTokens
 import Precise
 
 /// An identifier format people actually use, described by what makes two of them collide.
@@ -33,27 +34,26 @@ public struct Scheme: Sendable {
     /// The space a collision is drawn from: 2^randomBits.
     public var space: BigInt { BigInt.power(2, randomBits) }
 
-    public static let all: [Scheme] = [
-        Scheme(
-            name: "uuid4", randomBits: 122, encoding: "hex 8-4-4-4-12", length: 36, bytes: 36, bucket: nil,
-            notes: "128 bits, 6 of them fixed (version 4, variant 10).",
-            source: "RFC 9562 §5.4"),
-        Scheme(
-            name: "uuid7", randomBits: 74, encoding: "hex 8-4-4-4-12", length: 36, bytes: 36, bucket: .millisecond,
-            notes: "48-bit Unix-ms timestamp, then rand_a (12) + rand_b (62) = 74 random bits: only ids of the same millisecond can collide. Monotonic variants (RFC 9562 §6.2, methods 1-3) spend rand_a and part of rand_b on a counter or sub-ms time: one generator cannot repeat itself, but across generators fewer bits are random; model them with --bits.",
-            source: "RFC 9562 §5.7, §6.2"),
-        Scheme(
-            name: "ulid", randomBits: 80, encoding: "Crockford base32", length: 26, bytes: 26, bucket: .millisecond,
-            notes: "48-bit ms timestamp + 80 random bits. The monotonic variant increments the random part within a millisecond instead of drawing it again.",
-            source: "ULID spec (github.com/ulid/spec)"),
-        Scheme(
-            name: "ksuid", randomBits: 128, encoding: "base62", length: 27, bytes: 27, bucket: .second,
-            notes: "32-bit timestamp (seconds since 2014-05-13) + 128-bit random payload; 20 bytes binary.",
-            source: "segmentio/ksuid README"),
-        Scheme(
-            name: "nanoid", randomBits: 126, encoding: "A-Za-z0-9_- (64 symbols)", length: 21, bytes: 21, bucket: nil,
-            notes: "Default Nano ID: 21 symbols of 64, 6 bits each.",
-            source: "ai/nanoid README"),
+    /// A format ``IDGenerator`` mints: its bits, bucket and size come from the generator's catalogue.
+    public init(format: IDFormat) {
+        self.init(
+            name: format.rawValue, randomBits: format.randomBits, encoding: format.encoding, length: format.length,
+            bytes: format.length, bucket: format.bucket.flatMap { Bucket(rawValue: $0.rawValue) },
+            notes: format.notes + " Minted by `idbudget generate --scheme \(format.rawValue)`.", source: format.source)
+    }
+
+    public init(name: String, randomBits: Int, encoding: String, length: Int, bytes: Int, bucket: Bucket?, notes: String, source: String) {
+        self.name = name
+        self.randomBits = randomBits
+        self.encoding = encoding
+        self.length = length
+        self.bytes = bytes
+        self.bucket = bucket
+        self.notes = notes
+        self.source = source
+    }
+
+    public static let all: [Scheme] = IDFormat.allCases.map(Scheme.init(format:)) + [
         Scheme(
             name: "apns-id", randomBits: 122, encoding: "UUID, hex 8-4-4-4-12", length: 36, bytes: 36, bucket: nil,
             notes: "The apns-id request header: a canonical UUID (APNs makes one if omitted); a version-4 UUID has 122 random bits.",

@@ -5,66 +5,102 @@ import IDTokens
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Stream random tokens to stdout, one per line (ChaCha20 CSPRNG seeded by the kernel).",
-        discussion: "Example: idbudget generate --alphabet base62 --length 22 --count 1000000 > ids.txt"
+        abstract: "Stream random tokens or standard ids to stdout, one per line (ChaCha20 CSPRNG seeded by the kernel).",
+        discussion: """
+            Examples:
+              idbudget generate --alphabet base62 --length 22 --count 1000000 > ids.txt
+              idbudget generate --scheme uuid7 --count 1000
+            """
     )
 
-    @Option(help: "A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).")
+    @Option(help: ArgumentHelp("A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).", valueName: "name"),
+            completion: .list(Alphabet.builtIns.compactMap(\.name)))
     var alphabet: String?
 
-    @Option(help: "Custom single-byte symbols, e.g. 'ACGT'.")
+    @Option(help: ArgumentHelp("Custom single-byte printable symbols, e.g. 'ACGT'.", valueName: "symbols"))
     var symbols: String?
 
-    @Option(help: "Symbols per token.")
-    var length: String = "22"
+    @Option(help: ArgumentHelp("Symbols per token (default 22).", valueName: "n"))
+    var length: String?
 
-    @Option(help: "How many tokens.")
+    @Option(help: ArgumentHelp("A standard id format instead of an alphabet: \(IDFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"),
+            completion: .list(IDFormat.allCases.map(\.rawValue)))
+    var scheme: String?
+
+    @Flag(inversion: .prefixedNo, help: "Order uuid7/ulid ids within a millisecond (default: on for uuid7, off for ulid).")
+    var monotonic: Bool?
+
+    @Option(help: ArgumentHelp("How many tokens.", valueName: "n"))
     var count: String = "1"
 
-    @Option(help: "NOT SECURE: a 64-bit seed for reproducible output (tests and demos only).")
+    @Option(help: ArgumentHelp("NOT SECURE: a 64-bit seed for reproducible tokens (tests and demos only).", valueName: "n"))
     var seed: String?
+
+    /// What to mint.
+    private enum Kind {
+        case tokens(Alphabet, length: Int, seed: UInt64?)
+        case format(IDFormat, monotonic: Bool?)
+    }
 
     func validate() throws { _ = try settings() }
 
-    private func settings() throws -> (alphabet: Alphabet, length: Int, count: Int, seed: UInt64?) {
+    private func settings() throws -> (kind: Kind, count: Int) {
+        let n = try parseInteger(count, argument: "--count", example: "1000000")
+        guard let count = n.intValue else { throw UsageError(argument: "--count", message: "'\(count)' is absurdly many; give at most \(Int.max)") }
+        if let scheme {
+            let format = try IDFormat.named(scheme).orUsage(
+                "--scheme", "unknown scheme '\(scheme.prefix(40))'; generate mints \(IDFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            for (given, name) in [(alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed")] where given != nil {
+                throw UsageError(argument: name, message: "does not apply to --scheme \(format.rawValue) (its layout is fixed); drop \(name)")
+            }
+            if monotonic != nil && !format.hasMonotonicMode {
+                throw UsageError(argument: "--monotonic", message: "only uuid7 and ulid have a monotonic mode")
+            }
+            return (.format(format, monotonic: monotonic), count)
+        }
+        if monotonic != nil { throw UsageError(argument: "--monotonic", message: "applies to --scheme uuid7 or ulid only") }
         let chosen = try resolveSymbols(alphabet: alphabet ?? (symbols == nil ? "base62" : nil), symbols: symbols, alphabetSize: nil)
         guard case .alphabet(let a) = chosen else { throw UsageError(argument: "--alphabet", message: "give --alphabet or --symbols") }
         guard a.isSingleByte else {
             throw UsageError(argument: "--symbols", message: "the generator needs single-byte (ASCII) symbols; e.g. --symbols ACGT")
         }
-        let length = try parseLength(length)
+        let length = try parseLength(length ?? "22")
         guard length <= 1 << 20 else { throw UsageError(argument: "--length", message: "'\(length)' is absurdly long; give at most 1048576") }
-        let n = try parseInteger(count, argument: "--count", example: "1000000")
-        guard let count = n.intValue else { throw UsageError(argument: "--count", message: "'\(count)' is absurdly many; give at most \(Int.max)") }
         var seed: UInt64?
         if let text = self.seed {
-            seed = try UInt64(text).orUsage("--seed", "'\(text)' is not a whole number from 0 to \(UInt64.max); e.g. --seed 42")
+            seed = try UInt64(text).orUsage("--seed", "'\(text.prefix(40))' is not a whole number from 0 to \(UInt64.max); e.g. --seed 42")
         }
-        return (a, length, count, seed)
+        return (.tokens(a, length: length, seed: seed), count)
     }
 
     func run() throws {
-        let (alphabet, length, count, seed) = try settings()
-        if let seed {
+        let (kind, count) = try settings()
+        switch kind {
+        case .format(let format, let monotonic):
+            let ids = IDGenerator(format, monotonic: monotonic)
+            try stream(length: ids.length, count: count) { ids.fill($0) }
+        case .tokens(let alphabet, let length, let seed?):
             Output.diagnostic("idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
-            try stream(TokenGenerator(alphabet: alphabet, length: length, source: SeededRandom(seed: seed)), count: count)
-        } else {
-            try stream(TokenGenerator(alphabet: alphabet, length: length), count: count)
+            let tokens = try TokenGenerator(alphabet: alphabet, length: length, source: SeededRandom(seed: seed))
+            try stream(length: length, count: count) { tokens.fill($0) }
+        case .tokens(let alphabet, let length, nil):
+            let tokens = try TokenGenerator(alphabet: alphabet, length: length)
+            try stream(length: length, count: count) { tokens.fill($0) }
         }
     }
 
     /// Fills a large buffer at a time and writes it whole; a closed pipe (`| head`) ends quietly, any
     /// other write error with exit status 74.
-    private func stream<S>(_ generator: TokenGenerator<S>, count: Int) throws {
+    private func stream(length: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) throws {
         signal(SIGPIPE, SIG_IGN)
-        let stride = generator.length + 1
+        let stride = length + 1
         let capacity = Swift.max(stride, (1 << 16) / stride * stride)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
         defer { buffer.deallocate() }
         var remaining = count
         while remaining > 0 {
             let tokens = Swift.min(remaining, capacity / stride)
-            let written = generator.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(tokens * stride)]))
+            let written = fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(tokens * stride)]))
             remaining -= written
             do {
                 try Output.write(UnsafeRawBufferPointer(rebasing: buffer[..<(written * stride)]))

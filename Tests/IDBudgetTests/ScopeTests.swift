@@ -55,3 +55,17 @@ import Testing
         #expect(try Birthday.probability(space: d, count: c + BigInt(1), scopes: scopes, digits: 40).probability > bound)
     }
 }
+
+import IDTokens
+
+/// The schemes the math uses for minted formats come from the generator's own catalogue.
+@Suite struct SchemeCatalogueTests {
+    @Test func schemesReadTheGeneratorsBits() {
+        for format in IDFormat.allCases {
+            let scheme = Scheme.named(format.rawValue)
+            #expect(scheme?.randomBits == format.randomBits)
+            #expect(scheme?.length == format.length)
+            #expect(scheme?.bucket?.rawValue == format.bucket?.rawValue)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Mints identifiers of a standard format — UUIDv4, UUIDv7, ULID, KSUID, Nano ID — from the same
+/// CSPRNG as ``TokenGenerator``, with the same fork safety.
+///
+/// ```swift
+/// let ids = IDGenerator(.uuid7)          // monotonic within a millisecond
+/// let id = ids.next()                     // "019ab2c4-5e6f-7a81-9b2c-3d4e5f607182"
+/// ```
+///
+/// Time-ordered formats (``IDFormat/uuid7``, ``IDFormat/ulid``) can be monotonic: within one
+/// millisecond each id is the previous one's random field plus a step, so one generator's ids sort in
+/// minting order; if the field would overflow, the timestamp advances by 1 ms (ids never fail and never
+/// go backwards, even when the clock does). Monotonic generators keep the last id's random field —
+/// they must, to increment it — so the "nothing handed out stays in memory" guarantee of
+/// ``TokenGenerator`` holds for the other formats and for non-monotonic ones.
+///
+/// Not `Sendable`: one per thread or task, or ``SharedIDGenerator``.
+public final class IDGenerator {
+    public let format: IDFormat
+    /// Whether ids within one time bucket are ordered (time-ordered formats only).
+    public let monotonic: Bool
+    /// Bytes per id in text form.
+    public var length: Int { format.length }
+
+    private let keystream: Keystream
+    private let tokens: TokenGenerator<SecureRandom>?
+    /// [0] the last id's timestamp (ms), [1] and [2] its random field (high, low); zero after a fork.
+    private let region: StateRegion
+    private let state: UnsafeMutablePointer<UInt64>
+    /// Tests only: where "now" comes from.
+    var clock: () -> UInt64 = IDGenerator.unixMilliseconds
+
+    /// A generator of `format`; `monotonic` defaults to ``IDFormat/isMonotonicByDefault`` and is
+    /// ignored by formats without a monotonic mode.
+    public convenience init(_ format: IDFormat, monotonic: Bool? = nil) {
+        self.init(format, monotonic: monotonic, forkProtection: .automatic)
+    }
+
+    init(_ format: IDFormat, monotonic: Bool?, forkProtection: ForkProtection) {
+        self.format = format
+        self.monotonic = format.hasMonotonicMode && (monotonic ?? format.isMonotonicByDefault)
+        let random = SecureRandom(forkProtection: forkProtection)
+        keystream = random.stream
+        if format == .nanoid {
+            tokens = try? TokenGenerator(bytes: FormatEncoding.nanoid, length: 21, source: random,
+                                         options: TokenEngine.Options(forkProtection: forkProtection))
+        } else {
+            tokens = nil
+        }
+        region = StateRegion(bytes: 64, protection: forkProtection)
+        state = region.body.assumingMemoryBound(to: UInt64.self)
+    }
+
+    /// Milliseconds since the Unix epoch, from the real-time clock.
+    static func unixMilliseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return UInt64(max(0, ts.tv_sec)) &* 1000 &+ UInt64(max(0, ts.tv_nsec)) / 1_000_000
+    }
+
+    /// Forgets state inherited through a fork (epoch mode; wiped pages read as "no last id").
+    @inline(__always)
+    private func checkFork() {
+        if _slowPath(region.inherited) {
+            region.erase(offset: 0, count: 64)
+            region.stamp()
+        }
+    }
+
+    /// The timestamp and random field for the next time-ordered id: `bits` random bits (74 or 80).
+    @inline(__always)
+    private func nextTimed(bits: Int, step: () -> UInt64) -> (millis: UInt64, random: UInt128) {
+        checkFork()
+        let now = clock()
+        let limit = UInt128(1) << UInt128(bits)
+        let last = state[0]
+        if monotonic && last != 0 && now <= last {
+            let previous = UInt128(state[1]) << 64 | UInt128(state[2])
+            let (sum, _) = previous.addingReportingOverflow(UInt128(step()))
+            if sum < limit {
+                store(millis: last, random: sum)
+                return (last, sum)
+            }
+            return fresh(millis: last + 1, bits: bits)  // overflow: run ahead of the clock by 1 ms
+        }
+        return fresh(millis: monotonic ? max(now, last) : now, bits: bits)
+    }
+
+    @inline(__always)
+    private func fresh(millis: UInt64, bits: Int) -> (millis: UInt64, random: UInt128) {
+        let random = (UInt128(keystream.next()) << 64 | UInt128(keystream.next())) & ((UInt128(1) << UInt128(bits)) - 1)
+        if monotonic { store(millis: millis, random: random) }
+        return (millis, random)
+    }
+
+    @inline(__always)
+    private func store(millis: UInt64, random: UInt128) {
+        state[0] = millis
+        state[1] = UInt64(truncatingIfNeeded: random >> 64)
+        state[2] = UInt64(truncatingIfNeeded: random)
+    }
+
+    /// Tests only: pretend the last id had this timestamp and random field.
+    func setLast(millis: UInt64, random: UInt128) { store(millis: millis, random: random) }
+
+    /// Writes one id (``length`` bytes) at `out`.
+    @inline(__always)
+    func write(_ out: UnsafeMutablePointer<UInt8>) {
+        switch format {
+        case .uuid4:
+            var v = UInt128(keystream.next()) << 64 | UInt128(keystream.next())
+            v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (UInt128(0x4000) << 64 | UInt128(0x8000) << 48)
+            FormatEncoding.uuid(v, into: out)
+        case .uuid7:
+            let (millis, r) = nextTimed(bits: 74) { 1 + (keystream.next() & 0x7FFF_FFFF) }
+            // unix_ts_ms (48) | ver 0111 | rand_a (12) | var 10 | rand_b (62)
+            let randA = r >> 62, randB = r & ((UInt128(1) << 62) - 1)
+            let v = UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | randA << 64 | UInt128(2) << 62 | randB
+            FormatEncoding.uuid(v, into: out)
+        case .ulid:
+            let (millis, r) = nextTimed(bits: 80) { 1 }
+            FormatEncoding.crockford(UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | r, into: out)
+        case .ksuid:
+            var bytes = (UInt64(0), UInt64(0), UInt64(0))  // 20 of 24 bytes used
+            withUnsafeMutableBytes(of: &bytes) { raw in
+                let seconds = clock() / 1000
+                let stamp = UInt32(truncatingIfNeeded: seconds &- 1_400_000_000)
+                raw.storeBytes(of: stamp.bigEndian, toByteOffset: 0, as: UInt32.self)
+                raw.storeBytes(of: keystream.next(), toByteOffset: 4, as: UInt64.self)
+                raw.storeBytes(of: keystream.next(), toByteOffset: 12, as: UInt64.self)
+                FormatEncoding.base62(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), into: out)
+                raw.storeBytes(of: 0, toByteOffset: 4, as: UInt64.self)
+                raw.storeBytes(of: 0, toByteOffset: 12, as: UInt64.self)
+            }
+        case .nanoid:
+            tokens?.engine.writeToken(out)
+        }
+    }
+
+    /// One id.
+    public func next() -> String {
+        String(unsafeUninitializedCapacity: length) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            write(base)
+            return length
+        }
+    }
+
+    /// `count` ids, in minting order.
+    public func next(_ count: Int) -> [String] {
+        (0..<Swift.max(0, count)).map { _ in next() }
+    }
+
+    /// Writes as many whole ids as fit into `buffer`, each followed by `separator` when given, and
+    /// returns how many it wrote. Nothing is allocated.
+    @discardableResult
+    public func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) -> Int {
+        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        if let tokens { return tokens.fill(buffer, separator: separator) }
+        let stride = length + (separator == nil ? 0 : 1)
+        let count = buffer.count / stride
+        var out = base
+        for _ in 0..<count {
+            write(out)
+            if let separator { out[length] = separator }
+            out += stride
+        }
+        return count
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// `idbudget generate --scheme …`, checked by independent decoders (Python's uuid, python-ulid,
+/// cyksuid; scripts/check_formats.py, which first proves it catches broken streams).
+@Suite struct FormatCLITests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/check_formats.py").path
+
+    static func check(_ arguments: [String], _ checks: [String]) throws -> (status: Int32, output: String) {
+        let ids = try CLI.run(["generate"] + arguments)
+        guard ids.status == 0 else { return (ids.status, ids.stderr) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script] + checks
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(ids.stdout.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func checkerCatchesBrokenStreams() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script, "--selftest"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test(arguments: [
+        (["--scheme", "uuid4"], ["uuid4", "--random"]),
+        (["--scheme", "uuid7"], ["uuid7", "--sorted"]),
+        (["--scheme", "uuid7", "--no-monotonic"], ["uuid7", "--random"]),
+        (["--scheme", "ulid"], ["ulid", "--random"]),
+        (["--scheme", "ulid", "--monotonic"], ["ulid", "--sorted"]),
+        (["--scheme", "ksuid"], ["ksuid", "--random"]),
+        (["--scheme", "nanoid"], ["nanoid", "--random"]),
+    ])
+    func decodersAcceptEveryId(arguments: [String], checks: [String]) throws {
+        let r = try Self.check(arguments + ["--count", "20000"], checks)
+        #expect(r.status == 0, "\(r.output)")
+    }
+
+    @Test(arguments: [
+        (["--scheme", "uuid9"], "--scheme"),
+        (["--scheme", "uuid4", "--length", "10"], "--length"),
+        (["--scheme", "uuid4", "--seed", "1"], "--seed"),
+        (["--scheme", "ksuid", "--monotonic"], "--monotonic"),
+        (["--alphabet", "hex", "--no-monotonic"], "--monotonic"),
+    ])
+    func badCombinationsAreRefused(arguments: [String], argument: String) throws {
+        let r = try CLI.run(["generate"] + arguments)
+        #expect(r.status == 64 && r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import IDTokens
+
+/// The formats `IDGenerator` mints: layout, ordering, overflow, the random bits it really draws, fork
+/// safety and the shared form. Decoders here are written from the specs, independently of the
+/// generator's encoders; `CLIFormatTests` checks the same ids with Python's decoders.
+@Suite struct FormatTests {
+    /// The id's bits as a big-endian bit string (128 for UUIDs and ULIDs, 160 for KSUIDs, 126 for Nano IDs).
+    static func bits(_ format: IDFormat, _ text: String) -> [Bool] {
+        func digits(_ alphabet: String, width: Int, _ s: String) -> [Bool] {
+            let a = Array(alphabet.utf8)
+            return s.utf8.flatMap { c -> [Bool] in
+                let v = a.firstIndex(of: c)!
+                return (0..<width).reversed().map { (v >> $0) & 1 == 1 }
+            }
+        }
+        switch format {
+        case .uuid4, .uuid7:
+            return digits("0123456789abcdef", width: 4, String(text.filter { $0 != "-" }))
+        case .ulid:
+            return Array(digits("0123456789ABCDEFGHJKMNPQRSTVWXYZ", width: 5, text).dropFirst(2))
+        case .nanoid:
+            return digits("useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict", width: 6, text)
+        case .ksuid:
+            // Base62 to 160 bits by schoolbook multiplication on 32-bit limbs.
+            var limbs = [UInt64](repeating: 0, count: 5)
+            let a = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+            for c in text.utf8 {
+                var carry = UInt64(a.firstIndex(of: c)!)
+                for i in (0..<5).reversed() {
+                    let v = limbs[i] * 62 + carry
+                    limbs[i] = v & 0xFFFF_FFFF
+                    carry = v >> 32
+                }
+            }
+            return limbs.flatMap { l in (0..<32).reversed().map { (l >> UInt64($0)) & 1 == 1 } }
+        }
+    }
+
+    static func number(_ bits: ArraySlice<Bool>) -> UInt64 { bits.reduce(0) { $0 << 1 | ($1 ? 1 : 0) } }
+
+    /// Bits that are the timestamp, and so vary with time rather than randomness.
+    static func timestampBits(_ format: IDFormat) -> Range<Int> {
+        switch format {
+        case .uuid7, .ulid: 0..<48
+        case .ksuid: 0..<32
+        case .uuid4, .nanoid: 0..<0
+        }
+    }
+
+    /// The catalogue's random bits are the bits that vary: across 4000 ids (non-monotonic), exactly
+    /// `randomBits` non-timestamp bit positions take both values and the rest never change.
+    @Test(arguments: IDFormat.allCases)
+    func randomBitsAreTheBitsThatVary(format: IDFormat) {
+        let ids = IDGenerator(format, monotonic: false).next(4000)
+        let rows = ids.map { Self.bits(format, $0) }
+        let width = rows[0].count
+        let skip = Self.timestampBits(format)
+        let varying = (0..<width).filter { b in !skip.contains(b) && Set(rows.map { $0[b] }).count == 2 }.count
+        #expect(varying == format.randomBits, "\(format): \(varying) varying bits")
+        #expect(ids.allSatisfy { $0.utf8.count == format.length })
+    }
+
+    @Test func uuidVersionsVariantsAndTime() {
+        let now = Double(IDGenerator.unixMilliseconds())
+        for (format, version) in [(IDFormat.uuid4, 4), (.uuid7, 7)] {
+            for id in IDGenerator(format).next(500) {
+                let b = Self.bits(format, id)
+                #expect(Self.number(b[48..<52]) == UInt64(version), "\(id)")
+                #expect(b[64] && !b[65], "\(id): variant")
+                #expect(Array(id).enumerated().filter { $0.element == "-" }.map(\.offset) == [8, 13, 18, 23])
+                if format == .uuid7 { #expect(abs(Double(Self.number(b[0..<48])) - now) < 60_000) }
+            }
+        }
+    }
+
+    @Test func ulidAndKsuidTimestampsAreNow() {
+        let now = Double(IDGenerator.unixMilliseconds())
+        for id in IDGenerator(.ulid).next(100) {
+            #expect(abs(Double(Self.number(Self.bits(.ulid, id)[0..<48])) - now) < 60_000, "\(id)")
+        }
+        for id in IDGenerator(.ksuid).next(100) {
+            let seconds = Double(Self.number(Self.bits(.ksuid, id)[0..<32])) + 1_400_000_000
+            #expect(abs(seconds * 1000 - now) < 60_000, "\(id)")
+        }
+    }
+
+    /// One monotonic generator's ids sort in minting order, also when the clock stands still or goes back.
+    @Test(arguments: [IDFormat.uuid7, .ulid])
+    func monotonicIdsSortInMintingOrder(format: IDFormat) {
+        let generator = IDGenerator(format, monotonic: true)
+        let ids = generator.next(50_000)
+        #expect(ids == ids.sorted())
+        #expect(Set(ids).count == ids.count)
+        var t: UInt64 = 1_800_000_000_000
+        generator.clock = { t }
+        var more = generator.next(1000)
+        t -= 5000  // the clock goes back 5 s
+        more += generator.next(1000)
+        #expect(more == more.sorted())
+        #expect(Set(more).count == more.count)
+    }
+
+    /// When the random field would overflow within a millisecond, the timestamp advances by 1 ms.
+    @Test(arguments: [(IDFormat.uuid7, 74), (.ulid, 80)])
+    func overflowAdvancesTheTimestamp(format: IDFormat, bits: Int) {
+        let generator = IDGenerator(format, monotonic: true)
+        let t: UInt64 = 1_800_000_000_000
+        generator.clock = { t }
+        generator.setLast(millis: t, random: (UInt128(1) << UInt128(bits)) - 1)
+        let before = generator.next()  // overflows at once
+        let after = generator.next()
+        let stamp = { (id: String) in Self.number(Self.bits(format, id)[0..<48]) }
+        #expect(stamp(before) == t + 1)
+        #expect(stamp(after) == t + 1)
+        #expect(before < after)
+        // Without monotonic mode nothing carries over.
+        let plain = IDGenerator(format, monotonic: false)
+        plain.clock = { t }
+        #expect(stamp(plain.next()) == t)
+    }
+
+    @Test func defaultsFollowTheCatalogue() {
+        #expect(IDGenerator(.uuid7).monotonic)
+        #expect(!IDGenerator(.ulid).monotonic)
+        #expect(IDGenerator(.ulid, monotonic: true).monotonic)
+        #expect(!IDGenerator(.uuid4, monotonic: true).monotonic)
+    }
+
+    @Test func fillWritesWholeIds() {
+        for format in IDFormat.allCases {
+            let generator = IDGenerator(format)
+            var buffer = [UInt8](repeating: 0, count: (format.length + 1) * 100 + 3)
+            let n = buffer.withUnsafeMutableBytes { generator.fill($0) }
+            #expect(n == 100)
+            let lines = String(decoding: buffer.prefix((format.length + 1) * 100), as: UTF8.self).split(separator: "\n")
+            #expect(lines.count == 100 && lines.allSatisfy { $0.count == format.length })
+        }
+    }
+
+    /// A forked child mints different ids, including a monotonic uuid7 mid-millisecond.
+    @Test(arguments: [(IDFormat.uuid4, ForkProtection.automatic), (.uuid7, .automatic), (.uuid7, .forkEpoch), (.ulid, .forkEpoch)])
+    func forkedChildDoesNotRepeat(format: IDFormat, protection: ForkProtection) {
+        let generator = IDGenerator(format, monotonic: true, forkProtection: protection)
+        let t: UInt64 = 1_800_000_000_000
+        generator.clock = { t }
+        _ = generator.next(10)
+        let length = format.length
+        var buffer = [UInt8](repeating: 0, count: length * 50)
+        var fds: [Int32] = [0, 0]
+        precondition(pipe(&fds) == 0)
+        let pid = fork()
+        if pid == 0 {
+            buffer.withUnsafeMutableBytes { raw in
+                _ = generator.fill(raw, separator: nil)
+                _ = write(fds[1], raw.baseAddress!, raw.count)
+            }
+            _exit(0)
+        }
+        close(fds[1])
+        var child = [UInt8](repeating: 0, count: length * 50)
+        var got = 0
+        child.withUnsafeMutableBytes { raw in
+            while got < raw.count {
+                let n = read(fds[0], raw.baseAddress! + got, raw.count - got)
+                if n <= 0 { break }
+                got += n
+            }
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        _ = buffer.withUnsafeMutableBytes { generator.fill($0, separator: nil) }
+        let split = { (b: [UInt8]) in Set(stride(from: 0, to: b.count, by: length).map { String(decoding: b[$0..<$0 + length], as: UTF8.self) }) }
+        #expect(got == child.count)
+        #expect(split(buffer).isDisjoint(with: split(child)))
+    }
+
+    @Test func sharedGeneratorFromManyThreads() {
+        let shared = SharedIDGenerator(.uuid7)
+        let results = Mutex([[String]](repeating: [], count: 4))
+        SharedGeneratorTests.together(4) { i in
+            let ids = shared.next(20_000)
+            results.withLock { $0[i] = ids }
+        }
+        let perThread = results.withLock { $0 }
+        #expect(perThread.allSatisfy { $0 == $0.sorted() })
+        let all = perThread.flatMap { $0 }
+        #expect(Set(all).count == 80_000)
+    }
+}
