@@ -81,8 +81,58 @@ int idt_sample6_available(void) {
     return __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("popcnt");
 }
 
-__attribute__((target("ssse3,sse4.1,popcnt")))
+int idt_sample6_avx512_available(void) {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
+}
+
+// AVX-512 VBMI/VBMI2: four 12-byte groups (48 bytes) at a time give 64 chunks in the same order as the
+// SSSE3 kernel: vpermb spreads each 3-byte group b0 b1 b2 into the dword (b1 b0 b2 b1), vpmultishiftqb
+// cuts the four 6-bit fields out of it (the shifts base64 encoders use), vpermb looks the symbols up,
+// and vpcompressb left-packs the accepted ones.
+static const uint8_t spread48[64] = {
+    1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,
+    13, 12, 14, 13, 16, 15, 17, 16, 19, 18, 20, 19, 22, 21, 23, 22,
+    25, 24, 26, 25, 28, 27, 29, 28, 31, 30, 32, 31, 34, 33, 35, 34,
+    37, 36, 38, 37, 40, 39, 41, 40, 43, 42, 44, 43, 46, 45, 47, 46,
+};
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
+static size_t sample6_avx512(const uint8_t *random, size_t blocks, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    const __m512i table = _mm512_loadu_si512((const void *)symbols);
+    const __m512i spread = _mm512_loadu_si512((const void *)spread48);
+    const __m512i shifts = _mm512_set1_epi64(0x3036242a1016040aLL);
+    const __m512i six = _mm512_set1_epi8(0x3f);
+    const __m512i limitv = _mm512_set1_epi8((char)limit);
+    size_t n = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        __m512i in = _mm512_maskz_loadu_epi8(0x0000ffffffffffffULL, random + 48 * b);
+        __m512i c = _mm512_and_si512(_mm512_multishift_epi64_epi8(shifts, _mm512_permutexvar_epi8(spread, in)), six);
+        __mmask64 accept = _mm512_cmplt_epu8_mask(c, limitv);
+        __m512i s = _mm512_maskz_compress_epi8(accept, _mm512_permutexvar_epi8(c, table));
+        _mm512_storeu_si512((void *)(out + n), s);
+        n += (size_t)__builtin_popcountll(accept);
+    }
+    return n;
+}
+
 size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    size_t n = 0, g = 0;
+    if (idt_sample6_avx512_available()) {
+        n = sample6_avx512(random, groups / 4, symbols, limit, out);
+        g = groups / 4 * 4;
+    }
+    return n + idt_sample6_ssse3(random + 12 * g, groups - g, symbols, limit, out + n);
+}
+
+size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    size_t n = sample6_avx512(random, groups / 4, symbols, limit, out);
+    size_t g = groups / 4 * 4;
+    return n + idt_sample6_ssse3(random + 12 * g, groups - g, symbols, limit, out + n);
+}
+
+__attribute__((target("ssse3,sse4.1,popcnt")))
+size_t idt_sample6_ssse3(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
     const __m128i t0 = _mm_loadu_si128((const __m128i *)(symbols + 0));
     const __m128i t1 = _mm_loadu_si128((const __m128i *)(symbols + 16));
     const __m128i t2 = _mm_loadu_si128((const __m128i *)(symbols + 32));
@@ -134,6 +184,15 @@ void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16]
     }
 }
 int idt_sample6_available(void) { return 0; }
+int idt_sample6_avx512_available(void) { return 0; }
+size_t idt_sample6_ssse3(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    (void)random; (void)groups; (void)symbols; (void)limit; (void)out;
+    return 0;
+}
+size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    (void)random; (void)groups; (void)symbols; (void)limit; (void)out;
+    return 0;
+}
 size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
     (void)random; (void)groups; (void)symbols; (void)limit; (void)out;
     return 0;

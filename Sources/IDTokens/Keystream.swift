@@ -86,6 +86,25 @@ final class Keystream {
         }
     }
 
+    /// Bytes one refill can hand out: the buffer less the 32 that become the next key.
+    static let usableBytes = bufferBytes - 32
+
+    /// Hands `body` the next `count` (at most ``usableBytes``) random bytes in place, contiguous, and
+    /// erases them afterwards: the same stream as ``fill(_:)`` without copying it. Bytes left at the end
+    /// of a refill too few for `count` are skipped.
+    @inline(__always)
+    func withNextBytes<R>(_ count: Int, _ body: (UnsafePointer<UInt8>) -> R) -> R {
+        var p = position
+        if _slowPath(p == 0 || p + count > Self.bufferBytes || region.inherited) {
+            refill()
+            p = position
+        }
+        let result = body(UnsafePointer((buffer + p).assumingMemoryBound(to: UInt8.self)))
+        (buffer + p).initializeMemory(as: UInt8.self, repeating: 0, count: count)
+        position = p + count
+        return result
+    }
+
     private func refill() {
         if secure {
             let seeded = page.load(fromByteOffset: Self.magicOffset, as: UInt64.self) == Self.magic

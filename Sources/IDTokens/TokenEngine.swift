@@ -23,9 +23,13 @@ import Musl
 /// So a seed gives the same tokens with and without SIMD.
 final class TokenEngine {
     static let maxLength = 1 << 20
-    static let poolBytes = 512
-    /// 6-bit reading: 42 groups of 12 bytes use 504 of the pool's 512 bytes.
-    static let groups6 = poolBytes / 12
+    /// Random bytes taken per sampling round: 8 rounds use one keystream refill (4064 bytes) exactly.
+    static let poolBytes = Keystream.usableBytes / 8
+    /// 6-bit reading: 42 groups of 12 bytes (504 bytes; the SIMD loads read 4 bytes further).
+    static let groups6 = 42
+    /// Other chunk sizes: 62 little-endian words (496 bytes), which the 16-symbol kernel reads as 31
+    /// groups of 16 bytes.
+    static let words = 62
     /// Symbols are sampled until at least this many are ready.
     static let symbolTarget = 4096
 
@@ -110,11 +114,12 @@ final class TokenEngine {
         }
     }
 
-    /// Expected random bits spent per symbol, counting bits left unused in each word or pool.
+    /// Expected random bits spent per symbol: the bits a sampling round takes from the stream, over the
+    /// symbols it accepts on average.
     var bitsPerSymbol: Double {
-        guard bits == 6 else { return sampler.bitsPerSymbol }
-        let chunks = Double(Self.groups6 * 16)
-        return Double(Self.poolBytes * 8) / chunks * 64 / Double(alphabetSize)
+        let chunks = bits == 6 ? Self.groups6 * 16 : Self.words * (64 / bits)
+        let accepted = Double(alphabetSize) * Double(table.count / alphabetSize) / Double(table.count)
+        return Double(Self.poolBytes * 8) / (Double(chunks) * accepted)
     }
 
     /// Forgets state inherited through a fork (epoch mode; wiped pages are empty already).
@@ -132,32 +137,16 @@ final class TokenEngine {
         let start = cursor[0], end = cursor[1]
         var n = end - start
         if n > 0 && start > 0 { symbols.update(from: symbols + start, count: n) }
-        let raw = UnsafeMutableRawBufferPointer(start: pool, count: Self.poolBytes)
-        let random = UnsafePointer(pool.assumingMemoryBound(to: UInt8.self))
         while n < Self.symbolTarget {
-            if let keystream { keystream.fill(raw) } else { refill?(raw) }
-            switch kernel {
-            case .simd4(let t):
-                idt_sample4(random, Self.poolBytes / 16, t, symbols + n)
-                n += Self.poolBytes * 2
-            case .simd6(let t):
-                // The SIMD loads read 4 bytes past each group: the pool has 8 spare bytes.
-                n += idt_sample6(random, Self.groups6, t, UInt8(alphabetSize), symbols + n)
-            case .scalar6:
-                n = table.withUnsafeBufferPointer { Self.sampleGroups6(random, $0.baseAddress!, symbols, n) }
-            case .scalar:
-                // Constant chunk sizes let the compiler unroll the inner loop for the common alphabets.
-                n = table.withUnsafeBufferPointer { t in
-                    switch bits {
-                    case 4: Self.sampleWords(pool, t.baseAddress!, symbols, n, bits: 4)
-                    case 5: Self.sampleWords(pool, t.baseAddress!, symbols, n, bits: 5)
-                    case 8: Self.sampleWords(pool, t.baseAddress!, symbols, n, bits: 8)
-                    default: Self.sampleWords(pool, t.baseAddress!, symbols, n, bits: bits)
-                    }
-                }
+            if let keystream {
+                // Sample straight from the keystream's buffer, which erases the bytes afterwards.
+                n = keystream.withNextBytes(Self.poolBytes) { sampleRound($0, n) }
+            } else {
+                refill?(UnsafeMutableRawBufferPointer(start: pool, count: Self.poolBytes))
+                n = sampleRound(UnsafePointer(pool.assumingMemoryBound(to: UInt8.self)), n)
             }
         }
-        idt_erase(pool, Self.poolBytes)
+        if keystream == nil { idt_erase(pool, Self.poolBytes) }
         // Every old symbol is now overwritten, by the unused ones moved down or by new ones, except
         // any past the new end: erase those.
         if end > n { idt_erase(symbols + n, end - n) }
@@ -165,16 +154,41 @@ final class TokenEngine {
         cursor[1] = n
     }
 
+    /// Samples one round of random bytes into symbols from position `n`; returns the new end.
+    @inline(__always)
+    private func sampleRound(_ random: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        switch kernel {
+        case .simd4(let t):
+            idt_sample4(random, Self.words / 2, t, symbols + n)
+            return n + Self.words * 16
+        case .simd6(let t):
+            return n + idt_sample6(random, Self.groups6, t, UInt8(alphabetSize), symbols + n)
+        case .scalar6:
+            return table.withUnsafeBufferPointer { Self.sampleGroups6(random, $0.baseAddress!, symbols, n) }
+        case .scalar:
+            // Constant chunk sizes let the compiler unroll the inner loop for the common alphabets.
+            return table.withUnsafeBufferPointer { t in
+                switch bits {
+                case 4: Self.sampleWords(random, t.baseAddress!, symbols, n, bits: 4)
+                case 5: Self.sampleWords(random, t.baseAddress!, symbols, n, bits: 5)
+                case 8: Self.sampleWords(random, t.baseAddress!, symbols, n, bits: 8)
+                default: Self.sampleWords(random, t.baseAddress!, symbols, n, bits: bits)
+                }
+            }
+        }
+    }
+
     /// Chunks of `bits` bits from little-endian 64-bit words, low bits first.
     @inline(__always)
     private static func sampleWords(
-        _ pool: UnsafeMutableRawPointer, _ table: UnsafePointer<UInt16>, _ symbols: UnsafeMutablePointer<UInt8>,
+        _ random: UnsafePointer<UInt8>, _ table: UnsafePointer<UInt16>, _ symbols: UnsafeMutablePointer<UInt8>,
         _ start: Int, bits: Int
     ) -> Int {
         var n = start
         let mask = (UInt64(1) << UInt64(bits)) - 1
-        for w in 0..<(poolBytes / 8) {
-            var x = UInt64(littleEndian: pool.load(fromByteOffset: 8 * w, as: UInt64.self))
+        let pool = UnsafeRawPointer(random)
+        for w in 0..<words {
+            var x = UInt64(littleEndian: pool.loadUnaligned(fromByteOffset: 8 * w, as: UInt64.self))
             for _ in 0..<(64 / bits) {
                 n = put(table[Int(truncatingIfNeeded: x & mask)], symbols, n)
                 x &>>= UInt64(bits)
@@ -207,6 +221,19 @@ final class TokenEngine {
         return n &+ Int(truncatingIfNeeded: 1 &- (e &>> 8))
     }
 
+    /// Copies `count` bytes with word loads and stores (the last pair overlapping) instead of a memcpy call.
+    @inline(__always)
+    private static func copy(_ destination: UnsafeMutablePointer<UInt8>, _ source: UnsafePointer<UInt8>, _ count: Int) {
+        guard count >= 8 else { destination.update(from: source, count: count); return }
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+        var i = 0
+        while i + 8 <= count {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8, as: UInt64.self)
+    }
+
     /// Zeroes `count` bytes with word stores (the last one overlapping) instead of a memset call; plain
     /// stores suffice, as the region outlives the call and is read again, so they cannot be dropped.
     @inline(__always)
@@ -227,7 +254,7 @@ final class TokenEngine {
         checkFork()
         let start = cursor[0]
         if _fastPath(cursor[1] - start >= length) {
-            out.update(from: symbols + start, count: length)
+            Self.copy(out, symbols + start, length)
             if erase { Self.zero(symbols + start, length) }
             cursor[0] = start + length
             return
@@ -259,7 +286,7 @@ final class TokenEngine {
         var start = begin, end = cursor[1]
         for _ in 0..<count {
             if _fastPath(end - start >= length) {
-                out.update(from: symbols + start, count: length)
+                Self.copy(out, symbols + start, length)
                 start += length
             } else {
                 // No erasing here: the refill inside overwrites or erases every symbol used so far.

@@ -12,19 +12,31 @@ import Testing
         }
     }
 
-    @Test(arguments: [64, 62, 58, 33])
-    func matchesScalarExtraction(limit: Int) throws {
+    /// Each kernel on its own (SSSE3; AVX-512 VBMI2 in blocks of four groups, with an SSSE3 tail), and
+    /// the dispatcher, on group counts that leave every tail length.
+    @Test(arguments: [64, 62, 58, 33], [0, 1, 2])
+    func matchesScalarExtraction(limit: Int, kernel: Int) throws {
         guard idt_sample6_available() != 0 else { return }
-        var rng = SeededRandom(seed: UInt64(limit))
-        let groups = 40
+        if kernel == 1 && idt_sample6_avx512_available() == 0 { return }
+        for groups in [40, 41, 42, 43, 3] {
+            try Self.check(limit: limit, groups: groups, kernel: kernel)
+        }
+    }
+
+    static func check(limit: Int, groups: Int, kernel: Int) throws {
+        var rng = SeededRandom(seed: UInt64(limit * 100 + groups))
         var random = [UInt8](repeating: 0, count: groups * 12 + 4)
         random.withUnsafeMutableBytes { rng.fill($0) }
         let identity = (0..<64).map { UInt8($0) }
-        var out = [UInt8](repeating: 0, count: groups * 16 + 16)
+        var out = [UInt8](repeating: 0, count: groups * 16 + 64)
         let n = random.withUnsafeBufferPointer { r in
             identity.withUnsafeBufferPointer { t in
                 out.withUnsafeMutableBufferPointer { o in
-                    idt_sample6(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                    switch kernel {
+                    case 0: idt_sample6_ssse3(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                    case 1: idt_sample6_avx512(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                    default: idt_sample6(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                    }
                 }
             }
         }

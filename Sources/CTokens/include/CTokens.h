@@ -36,7 +36,13 @@ int idt_sample6_available(void);
 /// values c (big-endian bit order, as base64 reads them); c < limit is accepted as symbols[c], the
 /// rest are dropped. Reads groups * 12 bytes from random (plus 4 bytes of slack that are not used),
 /// writes the accepted symbols to out (which needs groups * 16 + 16 bytes of room), returns how many.
+/// Uses AVX-512 VBMI/VBMI2 for whole blocks of four groups where the CPU has them (the output is the
+/// same), and needs 64 bytes of room past the last accepted symbol then.
 size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
+/// The two kernels on their own, for the tests (each only where its availability check says so).
+int idt_sample6_avx512_available(void);
+size_t idt_sample6_ssse3(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
+size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
 
 /// For exactly 16-symbol alphabets (4-bit chunks, nothing rejected): every random byte gives two
 /// symbols, symbols[low nibble] then symbols[high nibble]. Reads groups * 16 bytes, writes groups * 32.
