@@ -20,9 +20,11 @@ for i, code in enumerate(blocks, 1):
     names.append(name)
     (pkg / "Sources" / name).mkdir(parents=True)
     (pkg / "Sources" / name / "main.swift").write_text(code)
+# A path dependency's package identity is its folder's name, whatever the clone was called.
+identity = pathlib.Path.cwd().name.lower()
 targets = ",\n".join(
-    f'        .executableTarget(name: "{n}", dependencies: [.product(name: "IDBudget", package: "idbudget"), '
-    f'.product(name: "IDTokens", package: "idbudget")])' for n in names)
+    f'        .executableTarget(name: "{n}", dependencies: [.product(name: "IDBudget", package: "{identity}"), '
+    f'.product(name: "IDTokens", package: "{identity}")])' for n in names)
 (pkg / "Package.swift").write_text(f'''// swift-tools-version:6.1
 import PackageDescription
 
