@@ -15,6 +15,12 @@ public struct ExactDecimal: Sendable, Equatable {
     /// Parses `123`, `1.5`, `.5`, `3.1536e14`, `1E-11`, `1_000_000`; `nil` for anything else.
     /// Only non-negative values; exponents beyond ±10^6 are refused as absurd.
     public init?(_ text: some StringProtocol) {
+        // `_` groups digits: it must stand between two digits (`1_000`, not `5_` or `_5`).
+        let chars = Array(text.utf8)
+        for (i, c) in chars.enumerated() where c == UInt8(ascii: "_") {
+            let isDigit = { (j: Int) in j >= 0 && j < chars.count && chars[j] >= 48 && chars[j] <= 57 }
+            guard isDigit(i - 1) && isDigit(i + 1) else { return nil }
+        }
         let s = text.replacingOccurrences(of: "_", with: "")
         var mantissa = Substring(s)
         var exp = 0

@@ -14,7 +14,8 @@ struct AuditCommand: ParsableCommand {
             alphabet and length mix, the space they imply, the duplicates expected if ids were uniform \
             over it, the z-score and p-value, and the effective entropy. Empty lines, CRLF endings, \
             invalid UTF-8 and overlong lines are counted, never fatal.
-            Example: idbudget generate --count 1000000 --length 6 | idbudget audit
+            Example:
+              idbudget generate --count 1000000 --length 6 | idbudget audit
             """
     )
 

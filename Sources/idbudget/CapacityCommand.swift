@@ -7,7 +7,7 @@ struct CapacityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capacity",
         abstract: "The most identifiers a space holds within a collision budget, and how long that lasts.",
-        discussion: "Example: idbudget capacity --bits 122 --max-probability 1e-18 --rate 1e6/s"
+        discussion: "Example:\n  idbudget capacity --bits 122 --max-probability 1e-18 --rate 1e6/s"
     )
 
     @OptionGroup var space: SpaceOptions

@@ -7,6 +7,7 @@ import Foundation
 enum Entry {
     static func main() {
         do {
+            try checkArguments(Array(CommandLine.arguments.dropFirst()))
             var command = try IDBudgetCommand.parseAsRoot()
             try command.run()
             try Output.flush()
@@ -32,8 +33,26 @@ enum Entry {
         }
     }
 
+    /// What the parser would let slip: an option given twice (it would keep the last silently) and help
+    /// for a subcommand that does not exist (it would print the overview and exit 0).
+    static func checkArguments(_ arguments: [String]) throws {
+        var seen = Set<String>()
+        for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") && argument != "--help" {
+            let name = String(argument.prefix { $0 != "=" })
+            if !seen.insert(name).inserted {
+                throw UsageError(argument: name, message: "given more than once; give it once")
+            }
+        }
+        if arguments.first == "help", arguments.count > 1 {
+            let names = IDBudgetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+            guard names.contains(arguments[1]) else {
+                throw UsageError(argument: "help", message: "no subcommand '\(arguments[1].prefix(40))'; use one of \(names.joined(separator: ", "))")
+            }
+        }
+    }
+
     static func fail(_ message: String) -> Never {
-        Output.diagnostic("idbudget: error: \(message)")
+        Output.diagnostic("idbudget: error: \(message.escapingControlCharacters)")
         exit(64)
     }
 }
@@ -46,6 +65,23 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String {
         let text = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
         return "\(argument): \(text)"
+    }
+}
+
+extension String {
+    /// Control characters (a CR or LF inside a value, an ESC) shown as `\u{…}`, so that an error stays
+    /// one line and never drives the terminal.
+    var escapingControlCharacters: String {
+        var out = ""
+        for u in unicodeScalars {
+            switch u.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .format:
+                out += "\\u{\(String(u.value, radix: 16))}"
+            default:
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 }
 

@@ -6,7 +6,7 @@ struct LengthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "length",
         abstract: "The shortest identifier that keeps the collision probability within budget.",
-        discussion: "Example: idbudget length --alphabet base62 --rate 1e6/s --lifetime 10y --max-probability 1e-11"
+        discussion: "Example:\n  idbudget length --alphabet base62 --count 3.1536e14 --max-probability 1e-11"
     )
 
     @OptionGroup var symbols: AlphabetOptions

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import IDBudget
 import IDTokens
@@ -168,8 +169,20 @@ func parseLength(_ text: String) throws -> Int {
     return n
 }
 
-/// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`.
+/// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`, `2^64`.
 func parseInteger(_ text: String, argument: String, example: String) throws -> BigInt {
+    if let caret = text.firstIndex(of: "^") {
+        // b^k, e.g. 2^64: exact, as large as the counts the math accepts.
+        guard let base = Int(text[..<caret]), base >= 1, base <= 1_000_000,
+              let k = Int(text[text.index(after: caret)...]), k >= 0
+        else {
+            throw UsageError(argument: argument, message: "'\(text)' is not a power b^k with whole b from 1 to 1000000 and k ≥ 0; e.g. 2^64")
+        }
+        guard Double(k) * log10(Double(base)) < Double(Limits.maxCountDigits) else {
+            throw UsageError(argument: argument, message: "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+        }
+        return BigInt.power(base, k)
+    }
     if text.hasPrefix("-") {
         throw UsageError(
             argument: argument,

@@ -10,7 +10,8 @@ struct PlanCommand: ParsableCommand {
         discussion: """
             Each row: the shortest length that keeps p within budget, its bytes and bits, the p it \
             achieves, and whether it fits an apns-collapse-id (at most 64 bytes).
-            Example: idbudget plan --rate 1e6/s --lifetime 10y --max-probability 1e-11
+            Example:
+              idbudget plan --rate 1e6/s --lifetime 10y --max-probability 1e-11
             """
     )
 

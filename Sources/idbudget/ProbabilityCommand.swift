@@ -5,7 +5,7 @@ struct ProbabilityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probability",
         abstract: "The exact chance that some two of N identifiers collide.",
-        discussion: "Example: idbudget probability --alphabet base62 --length 22 --rate 1e6/s --lifetime 10y"
+        discussion: "Example:\n  idbudget probability --alphabet base62 --length 22 --rate 1e6/s --lifetime 10y"
     )
 
     @OptionGroup var space: SpaceOptions

@@ -5,7 +5,7 @@ struct SchemesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schemes",
         abstract: "Known identifier formats: random bits, encoding, size, time buckets, and sources.",
-        discussion: "Use a name with --scheme, e.g. idbudget probability --scheme uuid7 --rate 1e6/s --lifetime 10y"
+        discussion: "Use a name with --scheme, e.g.\n  idbudget probability --scheme uuid7 --rate 1e6/s --lifetime 10y"
     )
 
     @OptionGroup var output: FormatOptions
