@@ -3,9 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "idbudget",
-    platforms: [.macOS(.v13)],
     products: [
-        .library(name: "IDBudget", targets: ["IDBudget"]),
+        .library(name: "IDBudget", targets: ["IDBudget", "Precise"]),
         .library(name: "IDTokens", targets: ["IDTokens"]),
         .executable(name: "idbudget", targets: ["idbudget"]),
     ],

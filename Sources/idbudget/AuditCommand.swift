@@ -79,35 +79,60 @@ struct AuditCommand: ParsableCommand {
         progress?.clear()
 
         let r = auditor.report(claimedSpace: claimed.map { BigInt.power(2, $0) }, claim: claimed.map { "claimed 2^\($0)" })
-        var report = Report()
-        report.add("lines", "lines read", .int(auditor.lines), text: String(auditor.lines))
-        report.add("ids", "ids", .int(auditor.ids), text: String(auditor.ids))
-        report.add("distinct", "distinct", .int(auditor.distinct), text: String(auditor.distinct))
-        report.add("duplicate_ids", "ids seen more than once", .int(auditor.duplicateIDs), text: String(auditor.duplicateIDs))
-        report.add("extra_occurrences", "extra occurrences", .int(auditor.extraOccurrences), text: String(auditor.extraOccurrences))
-        report.add("empty_lines", "empty lines", .int(auditor.emptyLines), text: String(auditor.emptyLines))
-        report.add("crlf_lines", "CRLF lines", .int(auditor.crlfLines), text: String(auditor.crlfLines))
-        report.add("invalid_utf8_lines", "invalid UTF-8 lines", .int(auditor.invalidUTF8Lines), text: String(auditor.invalidUTF8Lines))
-        report.add("overlong_lines", "overlong lines (> \(maxLine) B)", .int(auditor.overlongLines), text: String(auditor.overlongLines))
-        let symbols = auditor.observedSymbols
-        report.add("observed_symbols", "symbols seen", .string(symbols), text: "\(symbols.unicodeScalars.count): \(symbols.prefix(80))")
-        report.add("alphabet", "alphabet", .string(r.alphabet), text: "\(r.alphabet) (\(r.alphabetSize) symbols)")
+        let symbols = auditor.observedSymbols.escapingControlCharacters
         let lengths = auditor.lengths.sorted { $0.key < $1.key }
-        report.add("lengths", "lengths", .object(lengths.map { (String($0.key), .int($0.value)) }),
-                   text: lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
-        report.add("space", "implied space", .string(r.space.description), text: "\(r.spaceDescription) (\(String(format: "%.1f", r.space.log2Magnitude)) bits)")
-        report.add("expected_duplicates", "expected if uniform", .number(r.expectedDuplicates), text: String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
-        report.add("z", "z-score", .number(r.z.isFinite ? r.z : 1e308), text: String(format: "%+.2f", r.z))
-        report.add("p_value", "p-value (one-sided)", .number(r.pValue), text: String(format: "%.3g", r.pValue))
-        report.add("effective_bits", r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
-                   .number(Render.roundTo(r.effectiveBits, 3)), text: (r.effectiveBitsIsLowerBound ? "≥ " : "") + String(format: "%.1f bits", r.effectiveBits))
-        report.add("effective_bits_lower_bound", "", .bool(r.effectiveBitsIsLowerBound))
-        report.add("suspicious", "verdict", .bool(r.suspicious), text: r.suspicious
+        let verdict = r.suspicious
             ? "SUSPICIOUS: far more duplicates than a uniform generator over this space makes (z > 5)"
-            : "consistent with uniform random ids over this space")
-        report.add("fingerprint_table_bytes", "fingerprint table", .int(auditor.tableBytes), text: "\(auditor.tableBytes / 1_048_576) MiB")
-        Output.print(report.render(output.format))
+            : "consistent with uniform random ids over this space"
+        var report = Report()
+        report.add("lines read", String(auditor.lines))
+        report.add("ids", String(auditor.ids))
+        report.add("distinct", String(auditor.distinct))
+        report.add("ids seen more than once", String(auditor.duplicateIDs))
+        report.add("extra occurrences", String(auditor.extraOccurrences))
+        report.add("empty lines", String(auditor.emptyLines))
+        report.add("CRLF lines", String(auditor.crlfLines))
+        report.add("invalid UTF-8 lines", String(auditor.invalidUTF8Lines))
+        report.add("overlong lines (> \(maxLine) B)", String(auditor.overlongLines))
+        report.add("symbols seen", "\(auditor.observedSymbols.unicodeScalars.count): \(symbols.prefix(80))")
+        report.add("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)")
+        report.add("lengths", lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
+        report.add("implied space", "\(r.spaceDescription) (\(String(format: "%.1f", r.space.log2Magnitude)) bits)")
+        report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
+        report.add("z-score", String(format: "%+.2f", r.z))
+        report.add("p-value (one-sided)", String(format: "%.3g", r.pValue))
+        report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
+                   (r.effectiveBitsIsLowerBound ? "≥ " : "") + String(format: "%.1f bits", r.effectiveBits))
+        report.add("verdict", verdict)
+        report.add("fingerprint table", "\(auditor.tableBytes / 1_048_576) MiB")
+        switch output.format {
+        case .text: Output.print(report.renderText())
+        case .json:
+            let count = { (n: Int) in JSON.string(String(n)) }
+            let json = JSON.object([
+                ("schema_version", .int(outputSchemaVersion)), ("command", .string("audit")),
+                ("lines", count(auditor.lines)), ("ids", count(auditor.ids)), ("distinct", count(auditor.distinct)),
+                ("duplicate_ids", count(auditor.duplicateIDs)), ("extra_occurrences", count(auditor.extraOccurrences)),
+                ("empty_lines", count(auditor.emptyLines)), ("crlf_lines", count(auditor.crlfLines)),
+                ("invalid_utf8_lines", count(auditor.invalidUTF8Lines)), ("overlong_lines", count(auditor.overlongLines)),
+                ("observed_symbols", .string(auditor.observedSymbols)), ("alphabet", .string(r.alphabet)),
+                ("lengths", .object(lengths.map { (String($0.key), count($0.value)) })),
+                ("space", .object([("size", .string(r.space.description)), ("bits", .number(Render.round(r.space.log2Magnitude))),
+                                   ("summary", .string(r.spaceDescription))])),
+                ("expected_duplicates", .number(r.expectedDuplicates)), ("sd", .number(r.sd)),
+                ("z", r.z.isFinite ? .number(r.z) : .null), ("p_value", .number(r.pValue)),
+                ("effective_bits", .number(Render.round(r.effectiveBits))), ("effective_bits_lower_bound", .bool(r.effectiveBitsIsLowerBound)),
+                ("suspicious", .bool(r.suspicious)), ("verdict", .string(verdict)),
+                ("fingerprint_table_bytes", count(auditor.tableBytes)),
+                ("notes", .array([.string("expected_duplicates, sd, z, p_value and effective_bits are approximate (doubles); z is null when infinite.")])),
+            ])
+            Output.print(try json.jsonText())
+        }
     }
+}
+
+enum Render {
+    static func round(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
 }
 
 /// A one-line progress display on stderr, redrawn at most ten times a second.

@@ -28,34 +28,15 @@ struct LengthCommand: ParsableCommand {
     }
 
     func run() throws {
-        let symbols = try symbols.resolve()
         let volume = try volume.resolve()
         let budget = try parseBudget(maxProbability)
         let limit = try parseMaxBytes(maxBytes)
-        let length = try Birthday.minimumLength(alphabetSize: symbols.count, count: volume.count, scopes: volume.groups, budget: budget)
-        let space = try symbols.space(length: length)
-
-        var report = Report()
-        report.add("alphabet", "alphabet", .string(symbols.name), text: "\(symbols.name) (\(symbols.count) symbols)")
-        report.add("length", "minimum length", .int(length), text: String(length))
-        let bytes = symbols.bytes(length: length)
-        report.add("bytes", "bytes (UTF-8)", .int(bytes), text: String(bytes))
-        Render.spaceFields(&report, space)
-        Render.volumeFields(&report, volume)
-        report.add("budget", "budget", .string(budget.text), text: "p ≤ \(budget.text)")
-        try Render.probabilityFields(&report, space: space, count: volume.count, scopes: volume.groups)
-        if length > 1 {
-            // The proof of minimality: one symbol fewer breaks the budget.
-            let shorter = try symbols.space(length: length - 1)
-            let (p, _) = try Birthday.probability(space: shorter.size, count: volume.count, scopes: volume.groups)
-            report.add("shorter_probability", "with \(length - 1) symbols", .string(p.description), text: "\(p)  (over budget)")
+        let answer: LengthAnswer
+        switch try symbols.resolve() {
+        case .alphabet(let a): answer = try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: limit)
+        case .size(let n): answer = try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: limit)
         }
-        if let limit {
-            report.add("max_bytes", "max bytes", .int(limit), text: String(limit))
-            report.add("fits_max_bytes", "fits", .bool(bytes <= limit),
-                       text: bytes <= limit ? "yes (\(bytes) ≤ \(limit) bytes)" : "NO: \(bytes) bytes > \(limit)")
-        }
-        Output.print(report.render(output.format))
+        try Text.emit(answer, output.format, text: Text.render)
     }
 }
 

@@ -226,58 +226,46 @@ struct VolumeOptions: ParsableArguments {
     @Option(name: .customLong("count-per-scope"), help: "Identifiers live in each scope (with --scopes).")
     var countPerScope: String?
 
-    @Option(help: "Nodes that each mint at --rate (fleet volume).")
+    @Option(help: ArgumentHelp("Nodes that each mint the --count or --rate into the same space (fleet volume = nodes × it).", valueName: "n"))
     var nodes: String?
 
-    @Option(name: .customLong("peak-rate"), help: "For time-bucketed schemes: the burst rate to budget every bucket at.")
+    @Option(name: .customLong("peak-rate"), help: ArgumentHelp("For time-bucketed schemes: the burst rate (at least --rate) to budget every bucket at.", valueName: "rate"))
     var peakRate: String?
 
     func resolve(scheme: Scheme? = nil) throws -> Volume {
-        var notes: [String] = []
         let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
         let nodes = try nodes.map { try parseInteger($0, argument: "--nodes", example: "12") } ?? BigInt(1)
         if countPerScope != nil && count != nil {
             throw UsageError(argument: "--count-per-scope", message: "give --count or --count-per-scope, not both")
         }
-        if nodes > BigInt(1) {
-            notes.append("--nodes \(nodes): every node mints into the same space, so the fleet is one volume of \(nodes) × the rate. A format whose bits include a node id (Snowflake, UUIDv1) cannot collide across nodes: model it as --scopes \(nodes) with the per-node rate and its random bits.")
-        }
+        let workload: Workload
         if let fixed = count ?? countPerScope {
             let argument = count != nil ? "--count" : "--count-per-scope"
             guard rate == nil, lifetime == nil, peakRate == nil else {
                 throw UsageError(argument: argument, message: "give either \(argument) or --rate with --lifetime, not both")
             }
             let n = try parseInteger(fixed, argument: argument, example: "1000000 or 3.1536e14")
-            if let scheme, scheme.bucket != nil {
-                notes.append("\(scheme.name) ids collide only within one \(scheme.bucket!.rawValue); with a bare count, all of them are assumed to share one (the worst case). Give --rate and --lifetime to spread them.")
+            workload = Workload(count: n, nodes: nodes, scopes: scopes)
+        } else {
+            guard let rateText = rate else {
+                throw UsageError(argument: "--count", message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
             }
-            return Volume(count: n * (count != nil ? nodes : BigInt(1)), scopes: scopes, buckets: BigInt(1), rate: nil, lifetime: nil, notes: notes)
+            guard let lifetimeText = lifetime else {
+                throw UsageError(argument: "--lifetime", message: "a rate needs a lifetime; add e.g. --lifetime 10y")
+            }
+            let lifetime: Lifetime
+            do { lifetime = try Lifetime(parsing: lifetimeText) } catch {
+                throw UsageError(argument: "--lifetime", message: error.message)
+            }
+            var peak: Rate?
+            if let text = peakRate {
+                do { peak = try Rate(parsing: text) } catch { throw UsageError(argument: "--peak-rate", message: error.message) }
+            }
+            workload = Workload(rate: try parseRate(rateText), lifetime: lifetime, nodes: nodes, peakRate: peak, scopes: scopes)
         }
-        guard let rateText = rate else {
-            throw UsageError(argument: "--count", message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
+        do { return try workload.volume(scheme: scheme) } catch {
+            throw UsageError(argument: "--\(error.field.rawValue)", message: error.message)
         }
-        guard let lifetimeText = lifetime else {
-            throw UsageError(argument: "--lifetime", message: "a rate needs a lifetime; add e.g. --lifetime 10y")
-        }
-        let rate = try parseRate(rateText).times(nodes)
-        let lifetime: Lifetime
-        do { lifetime = try Lifetime(parsing: lifetimeText) } catch {
-            throw UsageError(argument: "--lifetime", message: error.message)
-        }
-        if let scheme, scheme.bucket != nil {
-            let busiest = try peakRate.map { try parseRate($0).times(nodes) } ?? rate
-            let (buckets, perBucket) = scheme.bucketing(rate: busiest, lifetime: lifetime)!
-            notes.append("\(scheme.name): only ids minted in the same \(scheme.bucket!.rawValue) can collide; arrivals are taken as uniform at \(busiest) (\(perBucket) per \(scheme.bucket!.rawValue)) over \(buckets) buckets, p_total = 1 − (1 − p_bucket)^buckets\(peakRate == nil ? "; for bursts give --peak-rate" : "").")
-            return Volume(count: perBucket, scopes: scopes, buckets: buckets, rate: rate, lifetime: lifetime, notes: notes)
-        }
-        if peakRate != nil {
-            throw UsageError(argument: "--peak-rate", message: "a peak rate matters only for time-bucketed schemes; add --scheme uuid7, ulid or ksuid")
-        }
-        let n = rate.count(over: lifetime)
-        guard n.decimalDigitCount <= Limits.maxCountDigits else {
-            throw UsageError(argument: "--rate", message: "\(rateText) over \(lifetimeText) is absurdly many identifiers (≥ 1e\(Limits.maxCountDigits))")
-        }
-        return Volume(count: n, scopes: scopes, buckets: BigInt(1), rate: rate, lifetime: lifetime, notes: notes)
     }
 }
 
@@ -290,28 +278,5 @@ func parseRate(_ text: String) throws -> Rate {
 func parseBudget(_ text: String) throws -> Budget {
     do { return try Budget(parsing: text) } catch {
         throw UsageError(argument: "--max-probability", message: error.message)
-    }
-}
-
-struct Volume {
-    /// Identifiers that can collide with each other: per scope, per time bucket.
-    let count: BigInt
-    /// Independent scopes, each holding `count` identifiers per bucket.
-    let scopes: BigInt
-    /// Time buckets (1 unless the scheme is time-bucketed).
-    let buckets: BigInt
-    let rate: Rate?
-    let lifetime: Lifetime?
-    let notes: [String]
-
-    /// Independent groups of `count`: scopes × buckets.
-    var groups: BigInt { scopes * buckets }
-
-    var summary: String {
-        var s = count.description
-        if let rate, let lifetime, buckets == BigInt(1) { s += " (\(rate) for \(lifetime))" }
-        if buckets > BigInt(1) { s += " per bucket, \(buckets) buckets" }
-        if scopes > BigInt(1) { s += " in each of \(scopes) scopes" }
-        return s
     }
 }

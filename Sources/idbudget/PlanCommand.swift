@@ -30,38 +30,7 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let volume = try volume.resolve()
-        let budget = try parseBudget(maxProbability)
-
-        var report = Report()
-        Render.volumeFields(&report, volume)
-        report.add("budget", "budget", .string(budget.text), text: "p ≤ \(budget.text)")
-        var rows: [[String]] = [], json: [JSON] = []
-        for alphabet in Alphabet.builtIns {
-            let length = try Birthday.minimumLength(alphabetSize: alphabet.count, count: volume.count, scopes: volume.groups, budget: budget)
-            let space = try Space(alphabet: alphabet, length: length)
-            let (p, _) = try Birthday.probability(space: space.size, count: volume.count, scopes: volume.groups)
-            let bytes = alphabet.maxBytes(length: length)
-            let fits = bytes <= Self.apnsCollapseIDBytes
-            // One symbol fewer breaks the budget: that is why this length is the minimum.
-            let shorter = length > 1
-                ? try Birthday.probability(space: try Space(alphabet: alphabet, length: length - 1).size, count: volume.count, scopes: volume.groups).probability
-                : nil
-            rows.append([alphabet.name!, String(length), String(bytes), String(format: "%.1f", space.bits), p.short(4), p.oneIn,
-                         shorter.map { $0.short(4) } ?? "-", fits ? "yes" : "no"])
-            json.append(.object([
-                ("alphabet", .string(alphabet.name!)), ("length", .int(length)), ("bytes", .int(bytes)),
-                ("bits", .number(Render.roundTo(space.bits, 4))), ("space", .string(space.size.description)),
-                ("probability", .string(p.description)),
-                ("shorter_probability", shorter.map { .string($0.description) } ?? .null),
-                ("fits_apns_collapse_id", .bool(fits)),
-            ]))
-        }
-        report.table = (["alphabet", "length", "bytes", "bits", "probability", "odds", "p at length-1", "apns-collapse-id"], rows, json)
-        report.notes += [
-            "probability: exact, at the minimum length (30 digits with --format json); p at length-1 exceeds the budget.",
-            "apns-collapse-id: at most \(Self.apnsCollapseIDBytes) bytes; a later push with the same id replaces the earlier one.",
-        ]
-        Output.print(report.render(output.format))
+        let answer = try Planner.plan(volume: try volume.resolve(), budget: try parseBudget(maxProbability), maxBytes: Self.apnsCollapseIDBytes)
+        try Text.emit(answer, output.format, text: Text.render)
     }
 }

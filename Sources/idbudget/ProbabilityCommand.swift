@@ -19,16 +19,7 @@ struct ProbabilityCommand: ParsableCommand {
 
     func run() throws {
         let scheme = try space.resolveScheme()
-        let space = try space.resolve()
-        let volume = try volume.resolve(scheme: scheme)
-        var report = Report()
-        Render.spaceFields(&report, space)
-        Render.volumeFields(&report, volume)
-        try Render.probabilityFields(&report, space: space, count: volume.count, scopes: volume.groups)
-        let draws = Birthday.expectedDrawsToFirstCollision(space: space.size)
-        report.add("expected_draws_to_first_collision", "expected ids to first collision", .string(draws.description),
-                   text: draws.short(6))
-        if let scheme { report.notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]") }
-        Output.print(report.render(output.format))
+        let answer = try Planner.probability(space: try space.resolve(), volume: try volume.resolve(scheme: scheme), scheme: scheme)
+        try Text.emit(answer, output.format, text: Text.render)
     }
 }

@@ -54,6 +54,13 @@ enum CLI {
 
     struct CLIFailure: Error { let message: String }
 
+    /// The value at a dotted path, e.g. `collision.probability`.
+    static func at(_ json: [String: Any], _ path: String) -> Any? {
+        var node: Any? = json
+        for key in path.split(separator: ".") { node = (node as? [String: Any])?[String(key)] }
+        return node
+    }
+
     /// The mpmath reference values (shared with the library tests).
     nonisolated(unsafe) static let reference: [String: Any] = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

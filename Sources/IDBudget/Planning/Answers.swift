@@ -1,0 +1,196 @@
+import Foundation
+import IDTokens
+import Precise
+
+/// The version of the JSON every answer encodes to (`docs/schema/idbudget-output.schema.json`). Exact
+/// values are strings (30 significant digits, or whole integers); JSON numbers appear only where the
+/// schema marks a value approximate (`bits`, `double_approximation`) or small (lengths, bytes).
+public let outputSchemaVersion = 1
+
+/// A space of identifiers, as an answer reports it.
+public struct SpaceFigures: Codable, Sendable, Equatable {
+    /// The number of values, exactly (a decimal integer string).
+    public let size: String
+    /// log2(size), approximate.
+    public let bits: Double
+    /// How the space was given: `base62^22`, `2^128`, `uuid7: 2^74 per millisecond`.
+    public let summary: String
+
+    public init(_ space: Space) {
+        size = space.size.description
+        bits = (space.bits * 10_000).rounded() / 10_000
+        summary = space.summary
+    }
+}
+
+/// A volume, as an answer reports it. Counts are exact decimal strings.
+public struct VolumeFigures: Codable, Sendable, Equatable {
+    public let count: String
+    public let scopes: String
+    public let buckets: String
+    public let nodes: String
+    public let rate: String?
+    public let lifetime: String?
+    public let summary: String
+
+    public init(_ volume: Volume) {
+        count = volume.count.description
+        scopes = volume.scopes.description
+        buckets = volume.buckets.description
+        nodes = volume.nodes.description
+        rate = volume.rate?.text
+        lifetime = volume.lifetime?.text
+        summary = volume.summary
+    }
+}
+
+/// The collision figures for `count` ids in each of `groups` independent groups of a space.
+public struct CollisionFigures: Codable, Sendable, Equatable {
+    /// p that some two ids collide in any group: 30 certified significant digits.
+    public let probability: String
+    /// 1 − p, 30 certified digits.
+    public let complement: String
+    /// p as odds, rounded: `1 in 5.45e10`.
+    public let oneIn: String
+    /// Expected colliding pairs over all groups, C(n, 2)/d × groups.
+    public let expectedCollisions: String
+    /// p within one scope or bucket, when there are several.
+    public let groupProbability: String?
+    /// What double-precision calculators print, 1 − exp(−n(n−1)/2d × groups): approximate, and absent
+    /// where doubles cannot hold the space.
+    public let doubleApproximation: Double?
+
+    public init(space: BigInt, count: BigInt, groups: BigInt) throws {
+        let (p, c) = try Birthday.probability(space: space, count: count, scopes: groups)
+        probability = p.description
+        complement = c.description
+        oneIn = p.oneIn
+        expectedCollisions = Birthday.expectedCollisions(space: space, count: count, scopes: groups).description
+        groupProbability = groups > BigInt(1) ? try Birthday.probability(space: space, count: count).probability.description : nil
+        // A double cannot hold d ≥ 2^1024: what a calculator prints there (0, nan) is noise, not a figure.
+        let approx = Birthday.doubleApproximation(space: space, count: count, scopes: groups)
+        doubleApproximation = approx.isFinite && space.bitWidth <= 1024 ? approx : nil
+    }
+}
+
+/// `idbudget probability`: p for a space and a volume.
+public struct ProbabilityAnswer: Codable, Sendable {
+    public var schemaVersion = outputSchemaVersion
+    public var command = "probability"
+    public let space: SpaceFigures
+    public let volume: VolumeFigures
+    public let collision: CollisionFigures
+    /// Expected ids drawn until the first collision in one group (scope or bucket); 15 digits.
+    public let expectedDrawsToFirstCollision: String
+    public let notes: [String]
+}
+
+/// `idbudget length`: the shortest length within budget.
+public struct LengthAnswer: Codable, Sendable {
+    public var schemaVersion = outputSchemaVersion
+    public var command = "length"
+    public let alphabet: String
+    public let alphabetSize: Int
+    public let length: Int
+    /// UTF-8 bytes of one id at that length.
+    public let bytes: Int
+    public let space: SpaceFigures
+    public let volume: VolumeFigures
+    public let budget: String
+    public let collision: CollisionFigures
+    /// p one symbol shorter: over budget, which is why `length` is the minimum.
+    public let shorterProbability: String?
+    public let maxBytes: Int?
+    public let fitsMaxBytes: Bool?
+    public let notes: [String]
+}
+
+/// How long a capacity lasts at a rate.
+public struct DurationFigures: Codable, Sendable, Equatable {
+    /// Seconds, exact to 30 significant digits.
+    public let seconds: String
+    /// The same in the largest sensible unit: `9.42e8 years`.
+    public let text: String
+    /// What the duration means, in words.
+    public let meaning: String
+}
+
+/// `idbudget capacity`: the most ids within budget, and how long they last.
+public struct CapacityAnswer: Codable, Sendable {
+    public var schemaVersion = outputSchemaVersion
+    public var command = "capacity"
+    public let space: SpaceFigures
+    public let budget: String
+    public let scopes: String
+    /// The largest count per scope (per bucket, for bucketed schemes) with p ≤ budget.
+    public let capacity: String
+    public let collision: CollisionFigures
+    /// p with one more id: over budget, which is why `capacity` is the maximum.
+    public let nextProbability: String
+    public let rate: String?
+    public let lasts: DurationFigures?
+    public let notes: [String]
+}
+
+/// One alphabet's row of `idbudget plan`.
+public struct PlanRow: Codable, Sendable {
+    public let alphabet: String
+    public let length: Int
+    public let bytes: Int
+    public let space: SpaceFigures
+    public let collision: CollisionFigures
+    public let shorterProbability: String?
+    public let maxBytes: Int
+    public let fitsMaxBytes: Bool
+}
+
+/// `idbudget plan`: the minimum length in every named alphabet.
+public struct PlanAnswer: Codable, Sendable {
+    public var schemaVersion = outputSchemaVersion
+    public var command = "plan"
+    public let volume: VolumeFigures
+    public let budget: String
+    public let rows: [PlanRow]
+    public let notes: [String]
+}
+
+/// One format of `idbudget schemes`.
+public struct SchemeRow: Codable, Sendable {
+    public let name: String
+    /// Random bits per id (per bucket for time-ordered formats): the space is 2^bits.
+    public let bits: Int
+    public let bucket: String?
+    public let encoding: String
+    public let length: Int
+    public let bytes: Int
+    public let notes: String
+    public let source: String
+    /// Whether `idbudget generate --scheme NAME` mints it.
+    public let mintable: Bool
+}
+
+/// `idbudget schemes`.
+public struct SchemesAnswer: Codable, Sendable {
+    public var schemaVersion = outputSchemaVersion
+    public var command = "schemes"
+    public let rows: [SchemeRow]
+    public let notes: [String]
+
+    public init() {
+        rows = Scheme.all.map {
+            SchemeRow(name: $0.name, bits: $0.randomBits, bucket: $0.bucket?.rawValue, encoding: $0.encoding, length: $0.length,
+                      bytes: $0.bytes, notes: $0.notes, source: $0.source, mintable: IDFormat.named($0.name) != nil)
+        }
+        notes = []
+    }
+}
+
+extension Encodable {
+    /// This answer as idbudget's JSON: snake_case keys, sorted, pretty-printed.
+    public func jsonText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

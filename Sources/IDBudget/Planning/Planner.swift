@@ -1,0 +1,140 @@
+import Foundation
+import IDTokens
+import Precise
+
+/// The questions the CLI answers, asked from code: each returns a `Codable` answer whose JSON is the
+/// CLI's `--format json` output.
+///
+/// ```swift
+/// let volume = try Workload(count: BigInt(1_000_000_000)).volume()
+/// let answer = try Planner.length(alphabet: .base62, volume: volume, budget: try Budget(parsing: "1e-12"))
+/// print(answer.length)   // 12
+/// ```
+public enum Planner {
+    /// p for `volume` ids in `space`.
+    public static func probability(space: Space, volume: Volume, scheme: Scheme? = nil) throws -> ProbabilityAnswer {
+        var notes = volume.notes
+        if volume.groups > BigInt(1) {
+            notes.append("expected ids to first collision: within one scope or bucket.")
+        }
+        if let scheme { notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]") }
+        let collision = try CollisionFigures(space: space.size, count: volume.count, groups: volume.groups)
+        if collision.doubleApproximation == nil { notes.append(doubleRangeNote) }
+        return ProbabilityAnswer(
+            space: SpaceFigures(space), volume: VolumeFigures(volume), collision: collision,
+            expectedDrawsToFirstCollision: Birthday.expectedDrawsToFirstCollision(space: space.size).description,
+            notes: notes)
+    }
+
+    /// The shortest length of `alphabet` that keeps p ≤ budget, with the proof (p one symbol shorter).
+    public static func length(alphabet: Alphabet, volume: Volume, budget: Budget, maxBytes: Int? = nil) throws -> LengthAnswer {
+        try length(size: alphabet.count, name: alphabet.name ?? "custom(\(alphabet.count))", symbolBytes: alphabet.maxSymbolBytes,
+                   space: { try Space(alphabet: alphabet, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
+    }
+
+    /// The same for an alphabet known only by its size (one byte per symbol).
+    public static func length(alphabetSize: Int, volume: Volume, budget: Budget, maxBytes: Int? = nil) throws -> LengthAnswer {
+        try length(size: alphabetSize, name: "\(alphabetSize) symbols", symbolBytes: 1,
+                   space: { try Space(alphabetSize: alphabetSize, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
+    }
+
+    private static func length(size: Int, name: String, symbolBytes: Int, space make: (Int) throws -> Space,
+                               volume: Volume, budget: Budget, maxBytes: Int?) throws -> LengthAnswer {
+        let length = try Birthday.minimumLength(alphabetSize: size, count: volume.count, scopes: volume.groups, budget: budget)
+        let space = try make(length)
+        let shorter = length > 1
+            ? try Birthday.probability(space: try make(length - 1).size, count: volume.count, scopes: volume.groups).probability.description
+            : nil
+        let bytes = length * symbolBytes
+        let collision = try CollisionFigures(space: space.size, count: volume.count, groups: volume.groups)
+        return LengthAnswer(
+            alphabet: name, alphabetSize: size, length: length, bytes: bytes, space: SpaceFigures(space),
+            volume: VolumeFigures(volume), budget: budget.text, collision: collision, shorterProbability: shorter,
+            maxBytes: maxBytes, fitsMaxBytes: maxBytes.map { bytes <= $0 },
+            notes: volume.notes + (collision.doubleApproximation == nil ? [doubleRangeNote] : []))
+    }
+
+    /// The most ids per scope with p ≤ budget over all `scopes`, and with a rate, how long they last:
+    /// for a time-bucketed scheme, until p over all buckets reaches the budget.
+    public static func capacity(space: Space, budget: Budget, scopes: BigInt = BigInt(1), rate: Rate? = nil,
+                                scheme: Scheme? = nil) throws -> CapacityAnswer {
+        let capacity = try Birthday.capacity(space: space.size, scopes: scopes, budget: budget)
+        let collision = try CollisionFigures(space: space.size, count: capacity, groups: scopes)
+        let next = try Birthday.probability(space: space.size, count: capacity + BigInt(1), scopes: scopes).probability
+        var notes: [String] = collision.doubleApproximation == nil ? [doubleRangeNote] : []
+        var lasts: DurationFigures?
+        if let rate, let scheme, let bucket = scheme.bucket {
+            lasts = try bucketedLifetime(space: space, budget: budget, scopes: scopes, rate: rate, bucket: bucket, scheme: scheme)
+            notes.append("\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long a uniform \(rate) can run before p over all buckets reaches the budget.")
+        } else if let rate {
+            let (num, den) = rate.seconds(toReach: capacity)
+            lasts = duration(num, den, meaning: "time to mint the capacity at \(rate)\(scopes > BigInt(1) ? " in each scope" : "")")
+        } else if let scheme, let bucket = scheme.bucket {
+            notes.append("\(scheme.name) ids collide only within one \(bucket.rawValue): this is the capacity of a single \(bucket.rawValue); give a rate to learn how long the budget lasts across buckets.")
+        }
+        return CapacityAnswer(
+            space: SpaceFigures(space), budget: budget.text, scopes: scopes.description, capacity: capacity.description,
+            collision: collision, nextProbability: next.description, rate: rate?.text, lasts: lasts, notes: notes)
+    }
+
+    /// The largest number of buckets B with p(d, ⌈rate × bucket⌉, B × scopes) ≤ budget, as a duration.
+    private static func bucketedLifetime(space: Space, budget: Budget, scopes: BigInt, rate: Rate, bucket: Scheme.Bucket,
+                                         scheme: Scheme) throws -> DurationFigures {
+        let (bn, bd) = bucket.seconds
+        let perBucket = BigInt.ceilingQuotient(rate.perSecond.numerator * bn, rate.perSecond.denominator * bd)
+        if perBucket <= BigInt(1) {
+            return DurationFigures(seconds: "inf", text: "for ever",
+                                   meaning: "at \(rate) no two ids share a \(bucket.rawValue), so they cannot collide")
+        }
+        guard try Birthday.isWithin(space: space.size, count: perBucket, scopes: scopes, budget: budget) else {
+            let p = try Birthday.probability(space: space.size, count: perBucket, scopes: scopes).probability
+            return DurationFigures(seconds: "0", text: "not even one \(bucket.rawValue)",
+                                   meaning: "one \(bucket.rawValue) at \(rate) (\(perBucket) ids) already has p = \(p.short(4)), over the budget")
+        }
+        // Exponential search, then bisection: within(B) holds for B ≤ B* and fails beyond.
+        let within = { (b: BigInt) throws -> Bool in try Birthday.isWithin(space: space.size, count: perBucket, scopes: scopes * b, budget: budget) }
+        var lo = BigInt(1), hi = BigInt(2)
+        while try within(hi) {
+            lo = hi
+            hi = hi * BigInt(2)
+            guard hi.bitWidth < 4 * Limits.maxSpaceBits else { break }
+        }
+        while hi - lo > BigInt(1) {
+            let mid = (lo + hi) / BigInt(2)
+            if try within(mid) { lo = mid } else { hi = mid }
+        }
+        return duration(lo * bn, bd, meaning: "\(lo) \(bucket.rawValue)s of \(perBucket) ids each at \(rate) before p over all buckets reaches the budget")
+    }
+
+    /// `plan`: the minimum length in every built-in alphabet, and whether it fits `maxBytes`.
+    public static func plan(volume: Volume, budget: Budget, maxBytes: Int = 64) throws -> PlanAnswer {
+        let rows = try Alphabet.builtIns.map { alphabet -> PlanRow in
+            let a = try length(alphabet: alphabet, volume: volume, budget: budget, maxBytes: maxBytes)
+            return PlanRow(alphabet: a.alphabet, length: a.length, bytes: a.bytes, space: a.space, collision: a.collision,
+                           shorterProbability: a.shorterProbability, maxBytes: maxBytes, fitsMaxBytes: a.bytes <= maxBytes)
+        }
+        return PlanAnswer(volume: VolumeFigures(volume), budget: budget.text, rows: rows, notes: volume.notes + [
+            "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
+            "max_bytes \(maxBytes): an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one.",
+        ])
+    }
+
+    static let doubleRangeNote = "double_approximation: absent, because the space is beyond what a double holds (2^1024); double-precision calculators print nan or 0 here."
+
+    /// An exact duration of num/den seconds, in words too.
+    static func duration(_ num: BigInt, _ den: BigInt, meaning: String) -> DurationFigures {
+        let seconds = ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: Birthday.significantDigits)
+        let units: [(String, Int)] = [("years", 31_536_000), ("days", 86_400), ("hours", 3600), ("minutes", 60), ("seconds", 1)]
+        let value = seconds.doubleValue
+        var text = "\(seconds.short(3)) seconds"
+        if value.isFinite {
+            if let (name, size) = units.first(where: { value >= Double($0.1) }) {
+                text = "\(String(format: "%.3g", value / Double(size))) \(name)"
+            }
+        } else {
+            let years = ScientificDecimal.exact(numerator: num, denominator: den * BigInt(31_536_000), significantDigits: 3)
+            text = "\(years.short(3)) years"
+        }
+        return DurationFigures(seconds: seconds.description, text: text, meaning: meaning)
+    }
+}

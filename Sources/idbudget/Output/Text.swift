@@ -1,0 +1,108 @@
+import Foundation
+import IDBudget
+
+/// The text form of each answer: labelled rows for people. (The JSON form is the answer itself.)
+enum Text {
+    static func space(_ report: inout Report, _ s: SpaceFigures) {
+        report.add("space", s.summary == s.size ? s.summary : "\(s.summary) = \(abbreviated(s.size))")
+        report.add("bits", String(format: "%.2f", s.bits))
+    }
+
+    static func volume(_ report: inout Report, _ v: VolumeFigures) {
+        report.add("count", v.summary)
+    }
+
+    static func collision(_ report: inout Report, _ c: CollisionFigures) {
+        if let g = c.groupProbability { report.add("p in one scope/bucket", "\(g)  (\(oneIn(g)))") }
+        report.add("collision probability", "\(c.probability)  (\(c.oneIn))")
+        report.add("no collision (1 - p)", c.complement)
+        report.add("expected colliding pairs", c.expectedCollisions)
+        report.add("double 1-exp(-n(n-1)/2d)", c.doubleApproximation.map { "\($0)  (what double-precision calculators print)" }
+            ?? "n/a: the space is beyond a double's range (calculators print nan)")
+    }
+
+    static func oneIn(_ p: String) -> String { ScientificDecimal(p)?.oneIn ?? "" }
+
+    static func abbreviated(_ s: String) -> String {
+        s.count <= 60 ? s : "\(s.prefix(25))…\(s.suffix(25)) (\(s.count) digits)"
+    }
+
+    static func short(_ p: String, _ digits: Int = 6) -> String { ScientificDecimal(p)?.short(digits) ?? p }
+
+    static func render(_ a: ProbabilityAnswer) -> Report {
+        var r = Report()
+        space(&r, a.space)
+        volume(&r, a.volume)
+        collision(&r, a.collision)
+        r.add(a.volume.scopes != "1" || a.volume.buckets != "1" ? "expected ids to first collision (per scope/bucket)" : "expected ids to first collision",
+              short(a.expectedDrawsToFirstCollision))
+        r.notes = a.notes
+        return r
+    }
+
+    static func render(_ a: LengthAnswer) -> Report {
+        var r = Report()
+        r.add("alphabet", "\(a.alphabet) (\(a.alphabetSize) symbols)")
+        r.add("minimum length", String(a.length))
+        r.add("bytes (UTF-8)", String(a.bytes))
+        space(&r, a.space)
+        volume(&r, a.volume)
+        r.add("budget", "p ≤ \(a.budget)")
+        collision(&r, a.collision)
+        if let s = a.shorterProbability { r.add("with \(a.length - 1) symbols", "\(s)  (over budget)") }
+        if let limit = a.maxBytes, let fits = a.fitsMaxBytes {
+            r.add("max bytes", String(limit))
+            r.add("fits", fits ? "yes (\(a.bytes) ≤ \(limit) bytes)" : "NO: \(a.bytes) bytes > \(limit)")
+        }
+        r.notes = a.notes
+        return r
+    }
+
+    static func render(_ a: CapacityAnswer) -> Report {
+        var r = Report()
+        space(&r, a.space)
+        r.add("budget", "p ≤ \(a.budget)")
+        if a.scopes != "1" { r.add("scopes", a.scopes) }
+        r.add(a.scopes != "1" ? "capacity per scope" : "capacity", abbreviated(a.capacity))
+        collision(&r, a.collision)
+        r.add("with one more", "\(a.nextProbability)  (over budget)")
+        if let rate = a.rate { r.add("rate", rate) }
+        if let lasts = a.lasts {
+            r.add("lasts", lasts.text)
+            r.add("lasts (seconds)", lasts.seconds)
+            r.add("meaning", lasts.meaning)
+        }
+        r.notes = a.notes
+        return r
+    }
+
+    static func render(_ a: PlanAnswer) -> Report {
+        var r = Report()
+        r.add("count", a.volume.summary)
+        r.add("budget", "p ≤ \(a.budget)")
+        let rows = a.rows.map { row in
+            [row.alphabet, String(row.length), String(row.bytes), String(format: "%.1f", row.space.bits), short(row.collision.probability, 4),
+             row.collision.oneIn, row.shorterProbability.map { short($0, 4) } ?? "-", row.fitsMaxBytes ? "yes" : "no"]
+        }
+        r.table = (["alphabet", "length", "bytes", "bits", "probability", "odds", "p at length-1", "apns-collapse-id"], rows)
+        r.notes = a.notes
+        return r
+    }
+
+    static func render(_ a: SchemesAnswer) -> Report {
+        var r = Report()
+        r.table = (["scheme", "random bits", "collide", "encoding", "chars", "bytes", "source"], a.rows.map { s in
+            [s.name, String(s.bits), s.bucket.map { "per \($0)" } ?? "per id", s.encoding, String(s.length), String(s.bytes), s.source]
+        })
+        r.notes = a.rows.map { "\($0.name): \($0.notes)" }
+        return r
+    }
+
+    /// Text or JSON for an answer.
+    static func emit<A: Encodable>(_ answer: A, _ format: OutputFormat, text: (A) -> Report) throws {
+        switch format {
+        case .json: Output.print(try answer.jsonText())
+        case .text: Output.print(text(answer).renderText())
+        }
+    }
+}

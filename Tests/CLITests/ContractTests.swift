@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// Every subcommand's JSON against the one schema document, with a real validator (Python jsonschema,
+/// Draft 2020-12: scripts/validate_json.py), in the shapes users hit: scopes, buckets, huge spaces,
+/// rates, byte limits.
+@Suite struct SchemaTests {
+    static let validator = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/validate_json.py").path
+
+    static func validate(_ json: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", validator]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(json.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test(arguments: [
+        ["probability", "--alphabet", "base62", "--length", "22", "--rate", "1e6/s", "--lifetime", "10y"],
+        ["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y", "--nodes", "3"],
+        ["probability", "--bits", "4096", "--count", "2^64", "--scopes", "1e6"],
+        ["length", "--symbols", "🍎🍌🍒🍇", "--count", "1000", "--max-probability", "1e-6", "--max-bytes", "64"],
+        ["length", "--alphabet-size", "62", "--count", "1"],
+        ["capacity", "--bits", "122", "--max-probability", "1e-18", "--rate", "1e6/s"],
+        ["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s"],
+        ["capacity", "--scheme", "uuid7", "--max-probability", "1e-30", "--rate", "1e9/s"],
+        ["capacity", "--bits", "3000", "--max-probability", "1e-9", "--rate", "1e6/s", "--scopes", "10"],
+        ["plan", "--count", "1e9", "--max-probability", "1e-9"],
+        ["schemes"],
+    ])
+    func outputMatchesTheSchema(arguments: [String]) throws {
+        var args = arguments
+        if arguments[0] == "length" && arguments.count == 5 { args += ["--max-probability", "1e-9"] }
+        let r = try CLI.run(args + ["--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let v = try Self.validate(r.stdout)
+        #expect(v.status == 0, "\(arguments): \(v.output)")
+    }
+
+    @Test func auditMatchesTheSchema() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-schema-\(UUID().uuidString).txt")
+        try Data("a1\nb2\na1\n\nzz\r\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["audit", file.path, "--format", "json"])
+        let v = try Self.validate(r.stdout)
+        #expect(v.status == 0, "\(v.output)")
+    }
+
+    /// The validator is real: a document with a drifted key fails.
+    @Test func driftIsCaught() throws {
+        let r = try CLI.run(["schemes", "--format", "json"])
+        let drifted = r.stdout.replacingOccurrences(of: "\"bits\"", with: "\"random_bits\"")
+        #expect(try Self.validate(drifted).status != 0)
+        #expect(try Self.validate(r.stdout.replacingOccurrences(of: "\"schema_version\" : 1", with: "\"schema_version\" : 2")).status != 0)
+    }
+}
+
+/// Answers that used to mislead, and inputs that used to slip through.
+@Suite struct AnswerContractTests {
+    @Test func peakBelowTheRateIsRefused() throws {
+        let r = try CLI.run(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--peak-rate", "1e3/s", "--lifetime", "10y"])
+        #expect(r.status == 64 && r.stdout.isEmpty && r.stderr.contains("--peak-rate"))
+    }
+
+    /// A bucketed capacity with a rate says how long until p over all buckets reaches the budget.
+    /// uuid7 at 1e6/s: 1000 ids per ms, p per ms = C(1000,2)/2^74 ≈ 2.6443e-17, so 1e-9 lasts about
+    /// 1e-9 / 2.6443e-17 ms ≈ 37,817 s (independently: the pairs count, exact to the digits compared).
+    @Test func bucketedCapacityLastsAcrossBuckets() throws {
+        let json = try CLI.json(["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s"])
+        let seconds = Double(CLI.at(json, "lasts.seconds") as? String ?? "") ?? 0
+        let pairs: Double = 1000.0 * 999.0 / 2.0 / 18_889_465_931_478_580_854_784.0
+        #expect(abs(seconds - 1e-9 / pairs / 1000) < 2, "\(seconds)")
+        #expect((CLI.at(json, "lasts.meaning") as? String)?.contains("milliseconds") == true)
+    }
+
+    @Test func hugeDurationsAreNotInfinite() throws {
+        let r = try CLI.run(["capacity", "--bits", "262144", "--max-probability", "1e-9", "--rate", "1e6/s"])
+        #expect(r.status == 0)
+        let lasts = r.stdout.split(separator: "\n").filter { $0.hasPrefix("lasts") }
+        #expect(lasts.count == 2 && lasts.allSatisfy { !$0.contains("inf") && !$0.contains("nan") }, "\(lasts)")
+        #expect(lasts.first?.contains("years") == true)
+    }
+
+    @Test func doubleColumnBeyondRangeSaysSo() throws {
+        let r = try CLI.run(["probability", "--bits", "2048", "--count", "1e9"])
+        #expect(!r.stdout.lowercased().contains("nan  (what") && r.stdout.contains("beyond a double"))
+        let json = try CLI.json(["probability", "--bits", "2048", "--count", "1e9"])
+        #expect(CLI.at(json, "collision.double_approximation") == nil)
+    }
+
+    @Test func nodesMultiplyACountTooAndSaySo() throws {
+        let json = try CLI.json(["probability", "--bits", "64", "--count", "1e9", "--nodes", "10"])
+        #expect(CLI.at(json, "volume.count") as? String == "10000000000")
+        #expect((json["notes"] as? [String])?.contains { $0.contains("10 nodes") } == true)
+    }
+
+    @Test func firstCollisionIsLabelledPerGroup() throws {
+        let r = try CLI.run(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "1d"])
+        #expect(r.stdout.contains("expected ids to first collision (per scope/bucket)"))
+    }
+
+    @Test(arguments: [
+        (["probability", "--bits", "64", "--count", "5_"], "--count"),
+        (["probability", "--bits", "64", "--count", "_5"], "--count"),
+        (["probability", "--bits", "64", "--count", "5", "--count", "6"], "--count"),
+        (["help", "nonsense"], "help"),
+        (["probability", "--bits", "64", "--count", "12\r\n3"], "--count"),
+        (["probability", "--bits", "64", "--rate", "1e6/s", "--lifetime", "1y\u{1b}[31m"], "--lifetime"),
+    ])
+    func refusedInOneLine(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64 && r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        #expect(!r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "raw control bytes in \(r.stderr)")
+    }
+
+    @Test func powersAreCounts() throws {
+        let json = try CLI.json(["probability", "--bits", "200", "--count", "2^64"])
+        #expect(CLI.at(json, "volume.count") as? String == "18446744073709551616")
+    }
+
+    /// Help examples fit 80 columns, so copying a line copies a whole command.
+    @Test func helpExamplesFit80Columns() throws {
+        for command in [[], ["probability"], ["length"], ["capacity"], ["plan"], ["schemes"], ["generate"], ["audit"]] {
+            let r = try CLI.run(command + ["--help"], environment: ["COLUMNS": "80"])
+            for line in r.stdout.split(separator: "\n") where line.contains("idbudget ") && line.hasPrefix("  idbudget") {
+                #expect(line.count <= 80, "\(line)")
+            }
+        }
+    }
+}
