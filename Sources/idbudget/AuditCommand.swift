@@ -19,13 +19,13 @@ struct AuditCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A file of ids, one per line; '-' or nothing reads standard input.")
+    @Argument(help: ArgumentHelp("A file of ids, one per line; '-' or nothing reads standard input.", valueName: "file"), completion: .file())
     var file: String?
 
-    @Option(name: .customLong("max-line-bytes"), help: "Longer lines are counted as overlong and skipped.")
+    @Option(name: .customLong("max-line-bytes"), help: ArgumentHelp("Longer lines are counted as overlong and skipped.", valueName: "bytes"))
     var maxLineBytes: String = "4096"
 
-    @Option(help: "The space the ids claim, in random bits (instead of the one their symbols imply).")
+    @Option(help: ArgumentHelp("The space the ids claim, in random bits (instead of the one their symbols imply).", valueName: "bits"))
     var bits: String?
 
     @OptionGroup var output: FormatOptions

@@ -12,13 +12,13 @@ struct CapacityCommand: ParsableCommand {
 
     @OptionGroup var space: SpaceOptions
 
-    @Option(name: .customLong("max-probability"), help: "The collision budget, strictly between 0 and 1: 1e-11.")
+    @Option(name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
     var maxProbability: String
 
-    @Option(help: "Identifiers per unit of time, to say how long the capacity lasts: 1e6/s.")
+    @Option(help: ArgumentHelp("Identifiers per unit of time, to say how long the capacity lasts: 1e6/s.", valueName: "rate"))
     var rate: String?
 
-    @Option(help: "Independent scopes (devices, tenants) that each hold the capacity; the budget is for all of them.")
+    @Option(help: ArgumentHelp("Independent scopes (devices, tenants) that each hold the capacity; the budget is for all of them.", valueName: "n"))
     var scopes: String?
 
     @OptionGroup var output: FormatOptions

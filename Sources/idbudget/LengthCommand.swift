@@ -12,10 +12,10 @@ struct LengthCommand: ParsableCommand {
     @OptionGroup var symbols: AlphabetOptions
     @OptionGroup var volume: VolumeOptions
 
-    @Option(name: .customLong("max-probability"), help: "The collision budget, strictly between 0 and 1: 1e-11.")
+    @Option(name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
     var maxProbability: String
 
-    @Option(name: .customLong("max-bytes"), help: "A byte limit to check, e.g. 64 for an apns-collapse-id.")
+    @Option(name: .customLong("max-bytes"), help: ArgumentHelp("A byte limit to check, e.g. 64 for an apns-collapse-id.", valueName: "bytes"))
     var maxBytes: String?
 
     @OptionGroup var output: FormatOptions

@@ -9,20 +9,20 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 struct FormatOptions: ParsableArguments {
-    @Option(help: "Output format: text (a table) or json (stable keys, exact strings).")
+    @Option(help: ArgumentHelp("Output format: text (a table) or json (schema docs/schema/idbudget-output.schema.json).", valueName: "format"))
     var format: OutputFormat = .text
 }
 
 /// The alphabet a length is counted in.
 struct AlphabetOptions: ParsableArguments {
-    @Option(
-        help: "A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).")
+    @Option(help: ArgumentHelp("A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).", valueName: "name"),
+            completion: .list(Alphabet.builtIns.compactMap(\.name)))
     var alphabet: String?
 
-    @Option(help: "Custom symbols, e.g. 'ACGT' (at least 2, no duplicates).")
+    @Option(help: ArgumentHelp("Custom symbols, e.g. 'ACGT' (at least 2, no duplicates, printable).", valueName: "symbols"))
     var symbols: String?
 
-    @Option(name: .customLong("alphabet-size"), help: "Just the number of symbols.")
+    @Option(name: .customLong("alphabet-size"), help: ArgumentHelp("Just the number of symbols.", valueName: "n"))
     var alphabetSize: String?
 
     var given: Bool { alphabet != nil || symbols != nil || alphabetSize != nil }
@@ -104,16 +104,17 @@ enum Symbols {
 struct SpaceOptions: ParsableArguments {
     @OptionGroup var symbols: AlphabetOptions
 
-    @Option(help: "Identifier length in symbols (with an alphabet).")
+    @Option(help: ArgumentHelp("Identifier length in symbols (with an alphabet).", valueName: "n"))
     var length: String?
 
-    @Option(help: "Random bits per identifier: the space is 2^bits.")
+    @Option(help: ArgumentHelp("Random bits per identifier: the space is 2^bits.", valueName: "bits"))
     var bits: String?
 
-    @Option(name: .customLong("space-size"), help: "The number of possible identifiers, e.g. 1e12.")
+    @Option(name: .customLong("space-size"), help: ArgumentHelp("The number of possible identifiers, e.g. 1e12 or 2^96.", valueName: "n"))
     var spaceSize: String?
 
-    @Option(help: "A known format (see `idbudget schemes`): \(Scheme.all.map(\.name).joined(separator: ", ")).")
+    @Option(help: ArgumentHelp("A known format (see `idbudget schemes`): \(Scheme.all.map(\.name).joined(separator: ", ")).", valueName: "name"),
+            completion: .list(Scheme.all.map(\.name)))
     var scheme: String?
 
     /// The named scheme, if one was given.
@@ -211,19 +212,19 @@ func parseInteger(_ text: String, argument: String, example: String) throws -> B
 
 /// How many identifiers: a count, or a rate over a lifetime; optionally per scope, per node, per bucket.
 struct VolumeOptions: ParsableArguments {
-    @Option(help: "Number of identifiers, exact: 1000000 or 3.1536e14.")
+    @Option(help: ArgumentHelp("Number of identifiers, exact: 1000000, 3.1536e14 or 2^40.", valueName: "n"))
     var count: String?
 
-    @Option(help: "Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d.")
+    @Option(help: ArgumentHelp("Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d.", valueName: "rate"))
     var rate: String?
 
-    @Option(help: "How long identifiers live (or must stay unique): 10y, 30d, 36h, 90m, 1.5y. A year is 365 days.")
+    @Option(help: ArgumentHelp("How long identifiers live (or must stay unique): 10y, 30d, 36h, 90m, 1.5y. A year is 365 days.", valueName: "time"))
     var lifetime: String?
 
-    @Option(help: "Independent scopes that each hold the volume (devices, tenants): p is that any of them collides.")
+    @Option(help: ArgumentHelp("Independent scopes that each hold the volume (devices, tenants): p is that any of them collides.", valueName: "n"))
     var scopes: String?
 
-    @Option(name: .customLong("count-per-scope"), help: "Identifiers live in each scope (with --scopes).")
+    @Option(name: .customLong("count-per-scope"), help: ArgumentHelp("Identifiers live in each scope (with --scopes).", valueName: "n"))
     var countPerScope: String?
 
     @Option(help: ArgumentHelp("Nodes that each mint the --count or --rate into the same space (fleet volume = nodes × it).", valueName: "n"))

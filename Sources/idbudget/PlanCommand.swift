@@ -19,7 +19,7 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var volume: VolumeOptions
 
-    @Option(name: .customLong("max-probability"), help: "The collision budget, strictly between 0 and 1: 1e-11.")
+    @Option(name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
     var maxProbability: String
 
     @OptionGroup var output: FormatOptions
