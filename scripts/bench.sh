@@ -27,6 +27,18 @@ for _ in 1 2 3; do
   t=$(( (e - s) / 1000000 )); if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
 done
 echo "{\"generate_10M_ms\": $best}" > results/generate.json
+# uuid7 through the CLI: 5 runs of 10^7 ids into /dev/null, as ids/s.
+python3 - <<'PY'
+import json, statistics, subprocess, time
+rates = []
+for _ in range(5):
+    start = time.perf_counter()
+    subprocess.run([".build/release/idbudget", "generate", "--scheme", "uuid7", "--count", "10000000"],
+                   stdout=subprocess.DEVNULL, check=True)
+    rates.append(1e7 / (time.perf_counter() - start))
+json.dump({"ids_per_s": {"min": min(rates), "median": statistics.median(rates), "max": max(rates)},
+           "repeats": len(rates), "samples": rates}, open("results/generate-uuid7.json", "w"))
+PY
 # Real peers (PyPI packages, Python stdlib, Node's crypto.randomUUID()), measured in this run; a stale
 # file from an earlier run must not pass for this one. The report says so if this step fails.
 rm -f results/peers.json

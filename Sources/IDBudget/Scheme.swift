@@ -34,7 +34,7 @@ public struct Scheme: Sendable {
     /// The space a collision is drawn from: 2^randomBits.
     public var space: BigInt { BigInt.power(2, randomBits) }
 
-    /// A format ``IDGenerator`` mints: its bits, bucket and size come from the generator's catalogue.
+    /// A format `IDGenerator` (IDTokens) mints: its bits, bucket and size come from the generator's catalogue.
     public init(format: IDFormat) {
         self.init(
             name: format.rawValue, randomBits: format.randomBits, encoding: format.encoding, length: format.length,
