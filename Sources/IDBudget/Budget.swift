@@ -26,8 +26,18 @@ public struct Budget: Sendable, CustomStringConvertible {
     public var description: String { text }
 
     /// Bounds on λ = −log(1 − P): p(d, n) ≤ P exactly when L(d, n) ≤ λ.
+    ///
+    /// Below ½, from P with log1p; from ½ on, from the complement 1 − P = (den − num)/den held exactly,
+    /// so a budget within 10^−3000 of 1 costs no more precision than one near 0.
     func logComplementBounds(precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
         let (num, den) = value.fraction
+        if num.shifted(1) >= den {
+            let c = den - num
+            let cLo = BigFloat(numerator: c, denominator: den, precision: p, rounding: .down)
+            let cHi = BigFloat(numerator: c, denominator: den, precision: p, rounding: .up)
+            // −log(c) falls as c rises.
+            return (cHi.log(precision: p, rounding: .up).negated, cLo.log(precision: p, rounding: .down).negated)
+        }
         let pLo = BigFloat(numerator: num, denominator: den, precision: p, rounding: .down)
         let pHi = BigFloat(numerator: num, denominator: den, precision: p, rounding: .up)
         // −log1p(−x) rises with x.
@@ -38,6 +48,12 @@ public struct Budget: Sendable, CustomStringConvertible {
     /// λ as a Double, or its log when λ underflows; for first guesses only.
     var log2LogComplement: Double {
         let x = value.doubleValue
+        if x >= 0.5 {
+            // Near 1 a double rounds P to 1: take λ from the exact complement instead.
+            let (num, den) = value.fraction
+            let lambda = (den.log2Magnitude - (den - num).log2Magnitude) * M_LN2
+            return log2(Swift.max(lambda, 0.5))
+        }
         if x > 1e-300 { return log2(-log1p(-x)) }
         return value.log10Magnitude / 0.30102999566398120
     }

@@ -39,9 +39,10 @@ extension Birthday {
         let log2a = log2(Double(a))
         // d ≈ S·n²/(2λ) is where p ≈ budget; start there and step to the exact answer.
         let log2d = 2 * n.log2Magnitude - 1 - budget.log2LogComplement + scopes.log2Magnitude
-        var length = Swift.max(1, Int((log2d / log2a).rounded(.up)))
         let maxLength = Int(Double(Limits.maxSpaceBits) / log2a)
-        length = Swift.min(length, maxLength)
+        // A first guess only: any finite value will do, and a non-finite one must not trap.
+        let guess = (log2d / log2a).rounded(.up)
+        var length = guess.isFinite ? Int(Swift.min(Swift.max(guess, 1), Double(maxLength))) : 1
         while length > 1, try isWithin(space: BigInt.power(a, length - 1), count: n, scopes: scopes, budget: budget) {
             length -= 1
         }

@@ -31,7 +31,7 @@ public struct Space: Sendable, CustomStringConvertible {
         guard length >= 1 else { throw InputError("length must be at least 1") }
         let bits = Double(length) * log2(Double(alphabetSize))
         guard bits <= Double(Limits.maxSpaceBits) else {
-            throw InputError("\(name ?? String(alphabetSize))^\(length) is about 2^\(Int(bits)), beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use a shorter length")
+            throw InputError("\(name ?? String(alphabetSize))^\(length) is about 2^\(String(format: "%.3g", bits)), beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use a shorter length")
         }
         self.init(size: BigInt.power(alphabetSize, length), summary: "\(name ?? String(alphabetSize))^\(length)")
     }
