@@ -5,11 +5,14 @@ public struct Lifetime: Sendable, CustomStringConvertible {
     public let seconds: (numerator: BigInt, denominator: BigInt)
     public let text: String
 
-    /// Parses `10y`, `30d`, `36h`, `90m`, `45s`, `250ms`, `2w`, `1.5y`. A year is 365 days.
+    /// Parses `10y`, `30d`, `36h`, `90m`, `45s`, `250ms`, `2w`, `1.5y`, `1e3h`. A year is 365 days.
     public init(parsing text: String) throws(InputError) {
         let trimmed = text.trimmingSpaces
-        guard let split = trimmed.firstIndex(where: { $0.isLetter }) else {
-            throw InputError("'\(text)' has no unit; write e.g. 10y, 30d, 36h, 90m, 45s or 250ms")
+        // The unit is the run of letters at the end, so exponents stay with the number: 1e3h, 2.5E2d.
+        guard let last = trimmed.last, last.isLetter,
+              let split = trimmed.lastIndex(where: { !$0.isLetter }).map({ trimmed.index(after: $0) })
+        else {
+            throw InputError("'\(text)' is not an amount with a unit; write e.g. 10y, 1e3h, 30d, 36h, 90m, 45s or 250ms")
         }
         let unitText = String(trimmed[split...])
         guard let unit = TimeUnit(unitText) else {
