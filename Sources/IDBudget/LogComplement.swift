@@ -1,3 +1,4 @@
+import Foundation
 import Precise
 
 /// Rigorous bounds on L(d, n) = −log(1 − p(d, n)) = −Σ_{i<n} log(1 − i/d), for 2 ≤ n ≤ d.
@@ -19,9 +20,20 @@ enum LogComplement {
     enum Method { case series, direct, lgamma }
 
     static func method(space d: BigInt, count n: BigInt) -> Method {
-        if n.shifted(8) <= d { return .series }
-        if n <= BigInt(4096) { return .direct }
+        if n.shifted(8) <= d {
+            // The series gains log2(d/n) bits a term; past ~96 terms (n near d/256 at a huge d) its power
+            // sums get costly, and the lgamma form is cheaper.
+            let ratioBits = d.log2Magnitude - (n - BigInt(1)).log2Magnitude
+            let bits = Double(seriesPrecision(space: d, count: n, digits: Birthday.significantDigits))
+            if bits / ratioBits <= 96 { return .series }
+        }
+        if n <= BigInt(4096) && d < BigInt(1 << 20) { return .direct }
         return .lgamma
+    }
+
+    private static func seriesPrecision(space d: BigInt, count n: BigInt, digits: Int) -> Int {
+        // L ≈ n²/2d; 1 − p = e^−L needs L to absolute accuracy, i.e. log2(L) more bits.
+        Int(Double(digits) * 3.33) + 40 + Swift.max(0, Int(2 * n.log2Magnitude - d.log2Magnitude))
     }
 
     /// Bounds on S·L(d, n): the log-complement for S independent scopes (or time buckets), since
@@ -38,12 +50,16 @@ enum LogComplement {
         let log2n = n.log2Magnitude, log2d = d.log2Magnitude
         switch method(space: d, count: n) {
         case .series:
-            // L ≈ n²/2d; 1 − p = e^−L needs L to absolute accuracy, i.e. log2(L) more bits.
-            return need + Swift.max(0, Int(2 * log2n - log2d))
+            return seriesPrecision(space: d, count: n, digits: digits) + scopes.bitWidth - 1
         case .direct:
             return need + 16
         case .lgamma:
-            return need + Int(log2n) + Int(log2d) + 2 * Int(Double(log2d).squareRoot()) + 24
+            // The terms are about d·ln d while L ≥ n(n−1)/2d, so about log2(2d²·ln d / n²) bits cancel;
+            // and 1 − p = e^−L needs L to absolute accuracy: log2(L) ≤ log2(n·ln d) bits more.
+            let lnd = Swift.max(1, log2d * 0.6931471805599453)
+            let cancel = Swift.max(0, 1 + 2 * log2d - 2 * log2n + log2(lnd))
+            let size = Swift.max(0, log2n + log2(lnd))
+            return need + Int(cancel + size) + 24
         }
     }
 
@@ -117,14 +133,29 @@ enum LogComplement {
         let logDHi = BigFloat(d, precision: exact, rounding: .up).log(precision: p, rounding: .up)
         let aLo = logDLo.multiplied(by: n, precision: p, rounding: .down)
         let aHi = logDHi.multiplied(by: n, precision: p, rounding: .up)
-        // lgamma is increasing on [2, ∞) and lgamma(1) = 0, so for integer arguments ≥ 1 these bound it.
-        let small = BigFloat(d - n + BigInt(1), precision: exact, rounding: .nearest)
-        let large = BigFloat(d + BigInt(1), precision: exact, rounding: .nearest)
-        let bLo = small.lgamma(precision: p, rounding: .down), bHi = small.lgamma(precision: p, rounding: .up)
-        let cLo = large.lgamma(precision: p, rounding: .down), cHi = large.lgamma(precision: p, rounding: .up)
+        let (bLo, bHi) = lgammaOfInteger(d - n + BigInt(1), precision: p, exact: exact)
+        let (cLo, cHi) = lgammaOfInteger(d + BigInt(1), precision: p, exact: exact)
         let lo = aLo.adding(bLo, precision: p, rounding: .down).subtracting(cHi, precision: p, rounding: .down)
         let hi = aHi.adding(bHi, precision: p, rounding: .up).subtracting(cLo, precision: p, rounding: .up)
         return (lo, hi)
+    }
+}
+
+extension LogComplement {
+    /// Bounds on lgamma(x) = log((x − 1)!) for an integer x ≥ 1.
+    ///
+    /// MPFR's lgamma slows by about ten times per doubling of the precision when x is small next to
+    /// it (lgamma(6) at 33,000 bits takes 40 s), so small x take the exact factorial and one log.
+    static func lgammaOfInteger(_ x: BigInt, precision p: Int, exact: Int) -> (lo: BigFloat, hi: BigFloat) {
+        if let small = x.intValue, small <= 60_000 {
+            if small <= 2 { return (BigFloat(0, precision: p), BigFloat(0, precision: p)) }
+            let f = BigInt.fallingFactorial(BigInt(small - 1), small - 1)  // (x − 1)!
+            let fLo = BigFloat(f, precision: p, rounding: .down), fHi = BigFloat(f, precision: p, rounding: .up)
+            return (fLo.log(precision: p, rounding: .down), fHi.log(precision: p, rounding: .up))
+        }
+        // lgamma is increasing on [2, ∞): the argument is held exactly, only the value is rounded.
+        let a = BigFloat(x, precision: exact, rounding: .nearest)
+        return (a.lgamma(precision: p, rounding: .down), a.lgamma(precision: p, rounding: .up))
     }
 }
 
