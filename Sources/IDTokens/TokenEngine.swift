@@ -34,9 +34,12 @@ final class TokenEngine {
     static let symbolTarget = 4096
 
     /// Switches the tests use to reach every path and to show that their checks can fail.
-    /// `IDTOKENS_NO_SIMD=1` in the environment turns the SIMD kernels off (the output is the same).
+    /// `IDTOKENS_NO_SIMD=1` (any value but empty or 0) turns the SIMD kernels off (the output is the same).
     struct Options {
-        var simd = getenv("IDTOKENS_NO_SIMD") == nil
+        var simd = { () -> Bool in
+            guard let v = getenv("IDTOKENS_NO_SIMD") else { return true }
+            return v.pointee == 0 || String(cString: v) == "0"
+        }()
         var forkProtection = ForkProtection.automatic
         var erase = true
     }
@@ -264,6 +267,7 @@ final class TokenEngine {
 
     /// A token that straddles a refill; erases what it takes.
     private func slowToken(_ out: UnsafeMutablePointer<UInt8>) {
+        defer { if erase { idt_clear_registers() } }
         var written = 0
         while written < length {
             if cursor[1] == cursor[0] { sample() }
@@ -299,7 +303,11 @@ final class TokenEngine {
             if let separator { out[length] = separator }
             out += stride
         }
-        if erase { idt_erase(symbols + begin, start - begin) }
+        if erase {
+            idt_erase(symbols + begin, start - begin)
+            // Copies in registers and in the frames of the calls that just returned go too.
+            idt_scrub_stack()
+        }
         cursor[0] = start
         return count
     }

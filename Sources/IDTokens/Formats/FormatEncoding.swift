@@ -1,3 +1,5 @@
+internal import CTokens
+
 /// The text encodings of the id formats, written straight into an output buffer.
 enum FormatEncoding {
     static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -64,5 +66,10 @@ enum FormatEncoding {
                 }
             }
         }
+        // The digits and the payload words are the id: leave no copy on the stack.
+        digits = (0, 0, 0, 0, 0, 0, 0, 0)
+        w = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { idt_erase($0.baseAddress, $0.count) }
+        withUnsafeMutableBytes(of: &w) { idt_erase($0.baseAddress, $0.count) }
     }
 }

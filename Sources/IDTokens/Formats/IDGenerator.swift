@@ -1,3 +1,5 @@
+internal import CTokens
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -170,6 +172,7 @@ public final class IDGenerator {
             if let separator { out[length] = separator }
             out += stride
         }
+        idt_scrub_stack()
         return count
     }
 }
