@@ -8,9 +8,6 @@ import Testing
 /// whole writable memory through /proc/PID/mem and looks for every token. The control, with erasure
 /// switched off, finds them, so the scan can fail.
 @Suite(.serialized) struct ErasureTests {
-    /// glibc's memmem (Swift's Glibc module leaves out this GNU extension).
-    @_silgen_name("memmem")
-    static func memmem(_ haystack: UnsafeRawPointer?, _ haystackLength: Int, _ needle: UnsafeRawPointer?, _ needleLength: Int) -> UnsafeMutableRawPointer?
 
     /// How many of the child's tokens (of `length` symbols over `symbols`) are still in its memory.
     static func tokensLeftInMemory(erase: Bool, symbols: [UInt8] = Alphabet.base62.bytes!, length: Int = 22, count: Int = 100) throws -> Int {
@@ -67,6 +64,22 @@ import Testing
         let mem = open("/proc/\(pid)/mem", O_RDONLY)
         try #require(mem >= 0, "cannot open /proc/\(pid)/mem")
         defer { close(mem) }
+        // Look for every token's first and last 16 bytes (a half token is a leak too): one pass over
+        // memory, a 16-bit filter on each 8-byte window, then an exact comparison.
+        let chunk = Swift.min(16, length)
+        var starts: [UInt64: [(token: Int, offset: Int)]] = [:]
+        let filter = UnsafeMutablePointer<Bool>.allocate(capacity: 65536)
+        filter.initialize(repeating: false, count: 65536)
+        defer { filter.deallocate() }
+        tokens.withUnsafeBytes { t in
+            for i in 0..<count {
+                for offset in Set([0, length - chunk]) {
+                    let key = t.loadUnaligned(fromByteOffset: i * length + offset, as: UInt64.self)
+                    starts[key, default: []].append((i, offset))
+                    filter[Int(key & 0xFFFF)] = true
+                }
+            }
+        }
         var found = Set<Int>()
         for line in maps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -75,14 +88,20 @@ import Testing
             let range = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
             guard range.count == 2 else { continue }
             let size = Int(range[1] - range[0])
-            var region = [UInt8](repeating: 0, count: size)
-            let n = region.withUnsafeMutableBytes { pread(mem, $0.baseAddress, size, off_t(Int64(range[0]))) }
-            guard n > 0 else { continue }
-            region.withUnsafeBytes { r in
-                tokens.withUnsafeBytes { t in
-                    for i in 0..<count where !found.contains(i) {
-                        if memmem(r.baseAddress, n, t.baseAddress! + i * length, length) != nil { found.insert(i) }
+            let region = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            defer { region.deallocate() }
+            let n = pread(mem, region.baseAddress, size, off_t(Int64(range[0])))
+            guard n >= chunk, let base = region.baseAddress else { continue }
+            tokens.withUnsafeBytes { t in
+                var i = 0
+                while i + chunk <= n {
+                    let key = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    if filter[Int(key & 0xFFFF)], let candidates = starts[key] {
+                        for c in candidates where memcmp(base + i, t.baseAddress! + c.token * length + c.offset, chunk) == 0 {
+                            found.insert(c.token)
+                        }
                     }
+                    i += 1
                 }
             }
         }
