@@ -52,7 +52,7 @@ else
   echo "ent (control: biased bytes): rejected, as it must be"
 fi
 
-# dieharder tests by number: birthdays, 32x32 binary rank, count-the-1s (stream), runs, monobit, STS runs.
+# dieharder tests by number: birthdays, 6x8 binary rank, count-the-1s (stream), runs, STS monobit, STS runs.
 for d in 0 3 8 15 100 101; do
   line=$(bytes | dieharder -g 200 -d "$d" 2>/dev/null | grep -E 'PASSED|WEAK|FAILED' || true)
   echo "dieharder: ${line:-no result for test $d}"

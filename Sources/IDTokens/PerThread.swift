@@ -18,13 +18,12 @@ final class PerThread<Value: AnyObject>: @unchecked Sendable {
     private let slots = Slots()
     private let make: @Sendable () -> Value
 
-    init(_ make: @escaping @Sendable () -> Value) {
+    /// `nil` when the process is out of thread-specific keys (PTHREAD_KEYS_MAX, 1024 on glibc, shared
+    /// with everything else in the process): shared generators are meant to be few and long-lived.
+    init?(_ make: @escaping @Sendable () -> Value) {
         self.make = make
         var key = pthread_key_t()
-        // Out of keys (PTHREAD_KEYS_MAX, at least 128) means a program making generators in a loop.
-        guard pthread_key_create(&key, { Slot.threadExited($0) }) == 0 else {
-            fatalError("idbudget: pthread_key_create failed: too many shared generators alive")
-        }
+        guard pthread_key_create(&key, { Slot.threadExited($0) }) == 0 else { return nil }
         self.key = key
     }
 

@@ -9,7 +9,8 @@
 /// Each thread that calls it gets its own kernel-seeded ``TokenGenerator`` on its first call, so the
 /// hot path takes no lock and threads never share a stream. A thread's generator, with its erased
 /// state, goes when the thread exits or when this object does. Every guarantee of ``TokenGenerator``
-/// (fork safety, erasure, unbiased symbols) holds per thread.
+/// (fork safety, erasure, unbiased symbols) holds per thread. Each one takes a thread-specific key, of
+/// which a process has about a thousand: make a few, long-lived ones (creating more throws).
 public final class SharedTokenGenerator: Sendable {
     /// Symbols per token.
     public let length: Int
@@ -31,12 +32,14 @@ public final class SharedTokenGenerator: Sendable {
         _ = try TokenGenerator(bytes: bytes, length: length, source: SecureRandom())
         self.length = length
         self.symbols = bytes
-        local = PerThread {
+        let local = PerThread {
             guard let generator = try? TokenGenerator(bytes: bytes, length: length, source: SecureRandom()) else {
                 fatalError("idbudget: a validated generator failed to build")
             }
             return generator
         }
+        guard let local else { throw .tooManySharedGenerators }
+        self.local = local
     }
 
     /// One token.

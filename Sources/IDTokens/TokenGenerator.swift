@@ -101,11 +101,14 @@ extension TokenGenerator where Source == SecureRandom {
 public enum TokenGeneratorError: Error, Equatable, CustomStringConvertible {
     case alphabet(AlphabetError)
     case invalidLength(Int)
+    /// The process is out of thread-specific keys: too many shared generators alive at once.
+    case tooManySharedGenerators
 
     public var description: String {
         switch self {
         case .alphabet(let e): e.description
         case .invalidLength(let n): "length \(n) is outside 1...\(TokenEngine.maxLength)"
+        case .tooManySharedGenerators: "too many shared generators alive (each takes a thread-specific key); keep a few long-lived ones"
         }
     }
 }

@@ -180,7 +180,7 @@ import Testing
     }
 
     @Test func sharedGeneratorFromManyThreads() {
-        let shared = SharedIDGenerator(.uuid7)
+        let shared = try! SharedIDGenerator(.uuid7)
         let results = Mutex([[String]](repeating: [], count: 4))
         SharedGeneratorTests.together(4) { i in
             let ids = shared.next(20_000)

@@ -64,3 +64,30 @@ import Testing
 }
 
 import Synchronization
+
+extension SharedGeneratorTests {
+    /// Out of thread-specific keys, making one more shared generator throws instead of trapping, and
+    /// the ones alive go on working. In a forked child, so no other test runs short of keys.
+    @Test func runningOutOfKeysThrows() throws {
+        let pid = fork()
+        if pid == 0 {
+            var alive: [SharedTokenGenerator] = []
+            var failure: TokenGeneratorError?
+            for _ in 0..<5000 {
+                do { alive.append(try SharedTokenGenerator(alphabet: .hex, length: 8)) } catch {
+                    failure = error
+                    break
+                }
+            }
+            guard failure == .tooManySharedGenerators else { _exit(1) }
+            guard (try? SharedIDGenerator(.uuid4)) == nil else { _exit(2) }
+            guard alive.first?.next().count == 8 else { _exit(3) }
+            alive.removeAll()
+            guard (try? SharedIDGenerator(.uuid4))?.next().count == 36 else { _exit(4) }
+            _exit(0)
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(status == 0, "child exit status \(status >> 8)")
+    }
+}

@@ -1,7 +1,7 @@
 /// An ``IDGenerator`` that any thread or task may call: keep one in a `static let`.
 ///
 /// ```swift
-/// let orderIDs = SharedIDGenerator(.uuid7)
+/// let orderIDs = try SharedIDGenerator(.uuid7)
 /// let id = orderIDs.next()   // from any thread or task
 /// ```
 ///
@@ -13,11 +13,13 @@ public final class SharedIDGenerator: Sendable {
     public let monotonic: Bool
     private let local: PerThread<IDGenerator>
 
-    public init(_ format: IDFormat, monotonic: Bool? = nil) {
+    /// Throws only when the process is out of thread-specific keys (about a thousand shared generators
+    /// alive at once): make a few, long-lived ones.
+    public init(_ format: IDFormat, monotonic: Bool? = nil) throws(TokenGeneratorError) {
         self.format = format
-        let generator = IDGenerator(format, monotonic: monotonic)
-        self.monotonic = generator.monotonic
-        local = PerThread { IDGenerator(format, monotonic: monotonic) }
+        self.monotonic = format.hasMonotonicMode && (monotonic ?? format.isMonotonicByDefault)
+        guard let local = PerThread({ IDGenerator(format, monotonic: monotonic) }) else { throw .tooManySharedGenerators }
+        self.local = local
     }
 
     /// One id.

@@ -25,6 +25,12 @@ enum Output {
             let n = Foundation.write(descriptor, base + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    // A non-blocking descriptor from the parent: wait until it takes more.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
                 throw WriteError(code: errno)
             }
             offset += n
