@@ -53,6 +53,13 @@ let package = Package(
             path: "Benchmarks/TokenThroughput",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // `swift package benchmark --target MathSpeed`: the math core's speed targets.
+        .executableTarget(
+            name: "MathSpeed",
+            dependencies: ["IDBudget", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/MathSpeed",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Empirical collision counts against the exact expectation, written as JSON and CSV.
         .executableTarget(
             name: "collision-experiments",

@@ -16,6 +16,11 @@ swift package --allow-writing-to-package-directory benchmark --target TokenThrou
   --format jmh --path .build-bench-out --no-progress > results/benchmark-raw.log 2>&1 || {
   cat results/benchmark-raw.log; exit 1; }
 cp .build-bench-out/*.jmh.json results/throughput.jmh.json
+rm -rf .build-bench-out
+swift package --allow-writing-to-package-directory benchmark --target MathSpeed \
+  --format jmh --path .build-bench-out --no-progress > results/benchmark-math-raw.log 2>&1 || {
+  cat results/benchmark-math-raw.log; exit 1; }
+cp .build-bench-out/*.jmh.json results/math.jmh.json
 swift build -c release --product collision-experiments >&2
 swift build -c release --product idbudget >&2
 .build/release/collision-experiments results $short > results/collisions.txt

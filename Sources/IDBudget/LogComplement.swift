@@ -19,13 +19,13 @@ import Precise
 enum LogComplement {
     enum Method { case series, direct, lgamma }
 
-    static func method(space d: BigInt, count n: BigInt) -> Method {
+    /// The cheapest method at working precision `p`: the series gains log2(d/n) bits a term, and past
+    /// ~96 terms (n near d/256 at a huge d, or a precision raised by many scopes) its power sums cost
+    /// more than the lgamma form.
+    static func method(space d: BigInt, count n: BigInt, precision p: Int) -> Method {
         if n.shifted(8) <= d {
-            // The series gains log2(d/n) bits a term; past ~96 terms (n near d/256 at a huge d) its power
-            // sums get costly, and the lgamma form is cheaper.
             let ratioBits = d.log2Magnitude - (n - BigInt(1)).log2Magnitude
-            let bits = Double(seriesPrecision(space: d, count: n, digits: Birthday.significantDigits))
-            if bits / ratioBits <= 96 { return .series }
+            if Double(p) / ratioBits <= 96 { return .series }
         }
         if n <= BigInt(4096) && d < BigInt(1 << 20) { return .direct }
         return .lgamma
@@ -48,9 +48,10 @@ enum LogComplement {
     static func startPrecision(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int) -> Int {
         let need = Int(Double(digits) * 3.33) + 40 + scopes.bitWidth - 1
         let log2n = n.log2Magnitude, log2d = d.log2Magnitude
-        switch method(space: d, count: n) {
+        let series = seriesPrecision(space: d, count: n, digits: digits) + scopes.bitWidth - 1
+        switch method(space: d, count: n, precision: series) {
         case .series:
-            return seriesPrecision(space: d, count: n, digits: digits) + scopes.bitWidth - 1
+            return series
         case .direct:
             return need + 16
         case .lgamma:
@@ -64,7 +65,7 @@ enum LogComplement {
     }
 
     static func bounds(space d: BigInt, count n: BigInt, precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
-        switch method(space: d, count: n) {
+        switch method(space: d, count: n, precision: p) {
         case .series: series(d, n, p)
         case .direct: direct(d, n.intValue!, p)
         case .lgamma: lgamma(d, n, p)
