@@ -38,7 +38,9 @@ enum Entry {
     static func checkArguments(_ arguments: [String]) throws {
         var seen = Set<String>()
         for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") && argument != "--help" {
-            let name = String(argument.prefix { $0 != "=" })
+            // --monotonic and --no-monotonic are one option given twice.
+            let given = String(argument.prefix { $0 != "=" })
+            let name = given.hasPrefix("--no-") ? "--" + given.dropFirst(5) : given
             if !seen.insert(name).inserted {
                 throw UsageError(argument: name, message: "given more than once; give it once")
             }

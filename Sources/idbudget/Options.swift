@@ -163,6 +163,9 @@ struct SpaceOptions: ParsableArguments {
 }
 
 func parseLength(_ text: String) throws -> Int {
+    if !text.isEmpty, text.allSatisfy(\.isASCIIDigit), Int(text) == nil {
+        throw UsageError(argument: "--length", message: "'\(text.prefix(40))' is absurdly long; give at most 1048576")
+    }
     guard let n = Int(text), n >= 1 else {
         throw UsageError(
             argument: "--length", message: "'\(text)' is not a whole number ≥ 1; e.g. --length 22")
@@ -280,4 +283,8 @@ func parseBudget(_ text: String) throws -> Budget {
     do { return try Budget(parsing: text) } catch {
         throw UsageError(argument: "--max-probability", message: error.message)
     }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
