@@ -9,11 +9,12 @@ struct AuditCommand: ParsableCommand {
         commandName: "audit",
         abstract: "Audit real ids (one per line): duplicates against what uniform randomness predicts.",
         discussion: """
-            Streams the input with bounded memory (a 16-byte fingerprint per distinct id: 2 GiB for 10^8 \
-            distinct ids, 3 GiB while the table last grows). Reports ids, distinct, duplicates, the \
-            alphabet and length mix, the space they imply, the duplicates expected if ids were uniform \
-            over it, the z-score and p-value, and the effective entropy. Empty lines, CRLF endings, \
-            invalid UTF-8 and overlong lines are counted, never fatal.
+            Streams the input; memory grows with the distinct ids (a 16-byte fingerprint each: 2 GiB \
+            for 10^8 distinct ids, 3 GiB while the table last grows). Reports ids, distinct, duplicates, \
+            the alphabet and length mix, the space they imply, the duplicates expected if ids were \
+            uniform over it, p-values for too many and too few duplicates (Poisson tails with an error \
+            bound, or a normal approximation, as it says), and the effective entropy. Empty lines, \
+            CRLF endings, invalid UTF-8 and overlong lines are counted, never fatal.
             Example:
               idbudget generate --count 1000000 --length 6 | idbudget audit
             """
@@ -81,9 +82,15 @@ struct AuditCommand: ParsableCommand {
         let r = auditor.report(claimedSpace: claimed.map { BigInt.power(2, $0) }, claim: claimed.map { "claimed 2^\($0)" })
         let symbols = auditor.observedSymbols.escapingControlCharacters
         let lengths = auditor.lengths.sorted { $0.key < $1.key }
-        let verdict = r.suspicious
-            ? "SUSPICIOUS: far more duplicates than a uniform generator over this space makes (z > 5)"
-            : "consistent with uniform random ids over this space"
+        let verdict: String
+        switch r.test.verdict {
+        case .tooMany: verdict = "SUSPICIOUS: more duplicates than a uniform generator over this space makes (p = \(String(format: "%.3g", r.test.pValueHigh)))"
+        case .tooFew: verdict = "SUSPICIOUS: fewer duplicates than uniform random ids over this space would show (p = \(String(format: "%.3g", r.test.pValueLow))): structured, sequential or counter-based ids?"
+        case .consistent: verdict = "consistent with uniform random ids over this space"
+        }
+        let method = r.test.method == .poisson
+            ? "Poisson tails, error ≤ \(String(format: "%.2g", r.test.errorBound ?? 0)) (Chen–Stein)"
+            : "normal approximation with the exact mean and variance (n is not small against the space; no error bound)"
         var report = Report()
         report.add("lines read", String(auditor.lines))
         report.add("ids", String(auditor.ids))
@@ -100,7 +107,8 @@ struct AuditCommand: ParsableCommand {
         report.add("implied space", "\(r.spaceDescription) (\(String(format: "%.1f", r.space.log2Magnitude)) bits)")
         report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
         report.add("z-score", String(format: "%+.2f", r.z))
-        report.add("p-value (one-sided)", String(format: "%.3g", r.pValue))
+        report.add("p-values", String(format: "more duplicates: %.3g, fewer: %.3g", r.test.pValueHigh, r.test.pValueLow))
+        report.add("test", method)
         report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
                    (r.effectiveBitsIsLowerBound ? "≥ " : "") + String(format: "%.1f bits", r.effectiveBits))
         report.add("verdict", verdict)
@@ -120,11 +128,13 @@ struct AuditCommand: ParsableCommand {
                 ("space", .object([("size", .string(r.space.description)), ("bits", .number(Render.round(r.space.log2Magnitude))),
                                    ("summary", .string(r.spaceDescription))])),
                 ("expected_duplicates", .number(r.expectedDuplicates)), ("sd", .number(r.sd)),
-                ("z", r.z.isFinite ? .number(r.z) : .null), ("p_value", .number(r.pValue)),
+                ("z", r.z.isFinite ? .number(r.z) : .null), ("p_value_high", .number(r.test.pValueHigh)),
+                ("p_value_low", .number(r.test.pValueLow)), ("test_method", .string(r.test.method.rawValue)),
+                ("error_bound", r.test.errorBound.map { .number($0) } ?? .null), ("verdict_code", .string(r.test.verdict.rawValue)),
                 ("effective_bits", .number(Render.round(r.effectiveBits))), ("effective_bits_lower_bound", .bool(r.effectiveBitsIsLowerBound)),
                 ("suspicious", .bool(r.suspicious)), ("verdict", .string(verdict)),
                 ("fingerprint_table_bytes", count(auditor.tableBytes)),
-                ("notes", .array([.string("expected_duplicates, sd, z, p_value and effective_bits are approximate (doubles); z is null when infinite.")])),
+                ("notes", .array([.string("expected_duplicates, sd, z, p_value_high/low and effective_bits are approximate (doubles); z is null when infinite. Test: \(method).")])),
             ])
             Output.print(try json.jsonText())
         }

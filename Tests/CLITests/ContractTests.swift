@@ -138,3 +138,57 @@ import Testing
         }
     }
 }
+
+/// Audits of streams whose right answer is known.
+@Suite struct AuditVerdictTests {
+    static func audit(_ lines: [String]) throws -> [String: Any] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-verdict-\(UUID().uuidString).txt")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["audit", file.path, "--format", "json"])
+        guard r.status == 0 else { throw CLI.CLIFailure(message: r.stderr) }
+        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+    }
+
+    static func ids(_ arguments: [String]) throws -> [String] {
+        try CLI.run(["generate"] + arguments).stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// 300,000 hex×10 ids with 2 planted duplicates: P(D ≥ 2) = 1 − e^−λ(1 + λ) with λ = C(n,2)/16^10
+    /// is 8.15e-4 (the closed form, not the tool's sum), so this is no alarm.
+    @Test func twoDuplicatesAmongManyHexIdsAreNoAlarm() throws {
+        var lines = try Self.ids(["--alphabet", "hex", "--length", "10", "--count", "300000", "--seed", "3"])
+        lines[1] = lines[0]
+        lines[3] = lines[2]
+        let json = try Self.audit(lines)
+        let lambda: Double = 300_000.0 * 299_999.0 / 2.0 / 1_099_511_627_776.0  // 16^10
+        let exact: Double = 1.0 - Foundation.exp(-lambda) * (1.0 + lambda)
+        let p = json["p_value_high"] as! Double
+        #expect(abs(p - exact) < 1e-6, "\(p) vs \(exact)")
+        #expect(json["verdict_code"] as? String == "consistent" && json["test_method"] as? String == "poisson")
+    }
+
+    @Test func sequentialIdsHaveTooFewDuplicates() throws {
+        let json = try Self.audit((0..<100_000).map { String(format: "%05d", $0) })
+        #expect(json["verdict_code"] as? String == "too-few-duplicates")
+        #expect((json["effective_bits"] as! Double) <= (CLI.at(json, "space.bits") as! Double) + 1e-9)
+    }
+
+    @Test func upperCaseHexIsHexNotBase32() throws {
+        let lines = try Self.ids(["--symbols", "0123456789ABCDEF", "--length", "8", "--count", "200000", "--seed", "9"])
+        let json = try Self.audit(lines)
+        #expect(json["alphabet"] as? String == "HEX")
+        #expect(json["verdict_code"] as? String == "consistent")
+    }
+
+    /// A generator that only ever uses 2^20 of base62^6's values is caught by its duplicates.
+    @Test func aWeakGeneratorHasTooManyDuplicates() throws {
+        let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        let weak = try Self.ids(["--alphabet", "hex", "--length", "5", "--count", "100000", "--seed", "4"]).map { hex in
+            var v = Int(hex, radix: 16)!
+            return String((0..<6).map { _ in defer { v /= 62 }; return digits[v % 62] })
+        }
+        let json = try Self.audit(weak)
+        #expect(json["verdict_code"] as? String == "too-many-duplicates")
+    }
+}

@@ -157,8 +157,9 @@ public final class Auditor {
             alphabetName = "hex (UUID)"
             alphabetSize = 16
         } else {
-            // The smallest built-in alphabet that holds every symbol seen: a sample may miss a few symbols.
-            if let a = Alphabet.builtIns.filter({ a in observed.allSatisfy { a.symbols.contains($0) } }).min(by: { $0.count < $1.count }) {
+            // The smallest alphabet that holds every symbol seen (a sample may miss a few symbols), case
+            // included: upper-case hex is 16 symbols, not Crockford base32's 32.
+            if let a = Self.candidates.filter({ a in observed.allSatisfy { a.symbols.contains($0) } }).min(by: { $0.count < $1.count }) {
                 alphabetName = a.name!
                 alphabetSize = a.count
             }
@@ -167,17 +168,19 @@ public final class Auditor {
             spaceText = ls.count == 1 ? "\(alphabetName)^\(ls[0])" : "Σ \(alphabetName)^L over lengths \(ls.map(String.init).joined(separator: ","))"
         }
         if space < BigInt(2) { space = BigInt(2) }
-        let n = BigInt(ids)
-        let (mean, variance) = ids > 0 ? Birthday.duplicateStatistics(space: space, count: n) : (0, 0)
-        let sd = variance.squareRoot()
-        let z = sd > 0 ? (Double(extraOccurrences) - mean) / sd : (extraOccurrences > 0 ? .infinity : 0)
+        let test = DuplicateTest(space: space, count: ids, observed: extraOccurrences)
         return AuditReport(
-            alphabet: alphabetName, alphabetSize: alphabetSize, space: space, spaceDescription: spaceText,
-            expectedDuplicates: mean, sd: sd, z: z,
-            pValue: 0.5 * erfc(z / 2.0.squareRoot()),
-            effectiveBits: Self.effectiveBits(ids: ids, duplicates: extraOccurrences),
+            alphabet: alphabetName, alphabetSize: alphabetSize, space: space, spaceDescription: spaceText, test: test,
+            // A uniform generator cannot have more entropy than the space it draws from.
+            effectiveBits: Swift.min(Self.effectiveBits(ids: ids, duplicates: extraOccurrences), space.log2Magnitude),
             effectiveBitsIsLowerBound: extraOccurrences == 0)
     }
+
+    /// Alphabets an audit recognises: the built-ins and the upper-case forms of hex and base36.
+    static let candidates: [Alphabet] = Alphabet.builtIns + [
+        (try? Alphabet(symbols: "0123456789ABCDEF", name: "HEX")),
+        (try? Alphabet(symbols: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", name: "BASE36")),
+    ].compactMap { $0 }
 
     /// log2 of the space a uniform generator would need to make this many duplicates among n ids
     /// (solving E[dup](d) = D); with none seen, the 95% lower bound (E[dup](d) = 3).
@@ -205,16 +208,15 @@ public struct AuditReport: Sendable {
     public let alphabetSize: Int
     public let space: BigInt
     public let spaceDescription: String
-    public let expectedDuplicates: Double
-    public let sd: Double
-    /// (observed − expected)/sd for the extra occurrences.
-    public let z: Double
-    /// One-sided: the chance a uniform generator makes at least this many duplicates.
-    public let pValue: Double
-    /// Effective entropy in bits implied by the duplicate rate.
+    /// The duplicate count judged against uniform draws from `space`, both tails.
+    public let test: DuplicateTest
+    /// Effective entropy in bits implied by the duplicate rate (never above log2 of the space).
     public let effectiveBits: Double
     public let effectiveBitsIsLowerBound: Bool
 
-    /// Too many duplicates for a uniform generator over this space (z > 5).
-    public var suspicious: Bool { z > 5 }
+    public var expectedDuplicates: Double { test.mean }
+    public var sd: Double { test.sd }
+    public var z: Double { test.z }
+    /// Too many or too few duplicates for a uniform generator over this space.
+    public var suspicious: Bool { test.verdict != .consistent }
 }
