@@ -51,9 +51,15 @@ public enum Birthday {
         return sameDigits(pLo, pHi, digits, shift: BigInt(0))
     }
 
-    /// 1 − p = e^−L = 10^t with t = −L/ln 10 = e + f, e = ⌊t⌋: the digits are those of 10^f ∈ [1, 10).
-    /// Going through log10 keeps any exponent printable, however far below MPFR's range.
+    /// 1 − p = e^−L, directly while that is inside MPFR's exponent range; beyond, as 10^t with
+    /// t = −L/ln 10 = e + f, e = ⌊t⌋: the digits are those of 10^f ∈ [1, 10), so any exponent prints.
     private static func complementDigits(_ lo: BigFloat, _ hi: BigFloat, _ p: Int, _ digits: Int) -> ScientificDecimal? {
+        // While e^−L is well inside MPFR's exponent range, take it directly: falls with L.
+        if hi < BigFloat(100_000_000, precision: 64) {
+            let cLo = hi.negated.exp(precision: p, rounding: .down)
+            let cHi = lo.negated.exp(precision: p, rounding: .up)
+            return sameDigits(cLo, cHi, digits, shift: BigInt(0))
+        }
         let ln10Lo = BigFloat.ln10(precision: p, rounding: .down)
         let ln10Hi = BigFloat.ln10(precision: p, rounding: .up)
         let tLo = hi.divided(by: ln10Lo, precision: p, rounding: .up).negated

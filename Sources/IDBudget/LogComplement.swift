@@ -33,7 +33,8 @@ enum LogComplement {
 
     private static func seriesPrecision(space d: BigInt, count n: BigInt, digits: Int) -> Int {
         // L ≈ n²/2d; 1 − p = e^−L needs L to absolute accuracy, i.e. log2(L) more bits.
-        Int(Double(digits) * 3.33) + 40 + Swift.max(0, Int(2 * n.log2Magnitude - d.log2Magnitude))
+        // 24 guard bits keep 30 digits (100 bits) within two 64-bit limbs; a rare miss just retries.
+        Int(Double(digits) * 3.33) + 24 + Swift.max(0, Int(2 * n.log2Magnitude - d.log2Magnitude))
     }
 
     /// Bounds on S·L(d, n): the log-complement for S independent scopes (or time buckets), since
