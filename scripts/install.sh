@@ -6,8 +6,8 @@
 #   scripts/install.sh                 # into ~/.local
 #   PREFIX=/usr/local scripts/install.sh
 set -euo pipefail
+prefix=$(realpath -m "${PREFIX:-$HOME/.local}")  # before cd, so a relative PREFIX means the caller's
 cd "$(dirname "$0")/.."
-prefix=${PREFIX:-$HOME/.local}
 scripts/setup.sh
 swift build -c release --product idbudget >&2
 bin=.build/release/idbudget

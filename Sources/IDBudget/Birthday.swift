@@ -25,7 +25,8 @@ public enum Birthday {
     /// With `scopes` S > 1, the chance that any of S independent scopes (devices, tenants, time buckets)
     /// of n identifiers each sees a collision: 1 − (1 − p)^S, computed as exactly as S = 1.
     public static func probability(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int = significantDigits) throws -> (probability: ScientificDecimal, complement: ScientificDecimal) {
-        precondition(scopes >= BigInt(1))
+        guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
+        guard n.signum >= 0 else { throw InputError("a count cannot be negative") }
         if n <= BigInt(1) { return (.zero, .one(significantDigits: digits)) }
         if n > d { return (.one(significantDigits: digits), .zero) }
         var precision = LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: digits)

@@ -6,11 +6,11 @@ extension Birthday {
     ///
     /// With q₁ = 1 − 1/d and q₂ = 1 − 2/d (classical occupancy):
     /// E = n − d + d·q₁ⁿ and Var = d·q₁ⁿ + d(d−1)·q₂ⁿ − d²·q₁²ⁿ.
-    /// Both cancel heavily (terms ~d, result ~n²/2d), so they are evaluated at 2·log2(d) + log2(n) + 96
-    /// bits and only then rounded to `Double`.
+    /// Both cancel heavily (the variance's terms are ~d² while it can be as small as ~n²/2d), so they are
+    /// evaluated at 3·log2(d) + log2(n) + 96 bits and only then rounded to `Double`.
     public static func duplicateStatistics(space d: BigInt, count n: BigInt) -> (mean: Double, variance: Double) {
         precondition(d >= BigInt(2) && n.signum >= 0)
-        let p = 2 * d.bitWidth + n.bitWidth + 96
+        let p = 3 * d.bitWidth + n.bitWidth + 96
         func f(_ z: BigInt) -> BigFloat { BigFloat(z, precision: p, rounding: .nearest) }
         let one = BigInt(1), two = BigInt(2)
         let dd = f(d), nn = f(n)

@@ -35,7 +35,10 @@ extension Birthday {
 
     /// The shortest length L ≥ 1 with p(alphabetSize^L, count) ≤ budget (over all `scopes`).
     public static func minimumLength(alphabetSize a: Int, count n: BigInt, scopes: BigInt = BigInt(1), budget: Budget) throws -> Int {
-        precondition(a >= 2)
+        guard a >= 2 else { throw InputError("an alphabet needs at least 2 symbols") }
+        guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
+        // One id (or none) never collides: the shortest length is always within budget.
+        if n <= BigInt(1) { return 1 }
         let log2a = log2(Double(a))
         // d ≈ S·n²/(2λ) is where p ≈ budget; start there and step to the exact answer.
         let log2d = 2 * n.log2Magnitude - 1 - budget.log2LogComplement + scopes.log2Magnitude
@@ -58,6 +61,8 @@ extension Birthday {
     /// The largest count n (per scope) with p(d, n) ≤ budget over all `scopes`:
     /// p(d, n) ≤ budget < p(d, n + 1).
     public static func capacity(space d: BigInt, scopes: BigInt = BigInt(1), budget: Budget) throws -> BigInt {
+        guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
+        guard d >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
         let ok = { (n: BigInt) throws -> Bool in
             try isWithin(space: d, count: n, scopes: scopes, budget: budget, minimumPrecision: n.bitWidth + 64)
         }

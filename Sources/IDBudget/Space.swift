@@ -43,6 +43,12 @@ public struct Space: Sendable, CustomStringConvertible {
         self.init(size: BigInt.power(2, bits), summary: summary ?? "2^\(bits)")
     }
 
+    /// The space a scheme's collisions are drawn from: 2^randomBits (per bucket for time-ordered ones),
+    /// described as the CLI describes it (`uuid7: 2^74 per millisecond`).
+    public init(scheme: Scheme) throws(InputError) {
+        try self.init(bits: scheme.randomBits, summary: "\(scheme.name): 2^\(scheme.randomBits)\(scheme.bucket.map { " per \($0.rawValue)" } ?? "")")
+    }
+
     /// An explicit size.
     public init(size: BigInt) throws(InputError) {
         guard size >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }

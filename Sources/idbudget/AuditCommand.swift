@@ -106,7 +106,7 @@ struct AuditCommand: ParsableCommand {
         report.add("lengths", lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
         report.add("implied space", "\(r.spaceDescription) (\(String(format: "%.1f", r.space.log2Magnitude)) bits)")
         report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
-        report.add("z-score", String(format: "%+.2f", r.z))
+        report.add("z-score", r.z.isFinite ? String(format: "%+.2f", r.z) : "off the scale (the spread is all but 0)")
         report.add("p-values", String(format: "more duplicates: %.3g, fewer: %.3g", r.test.pValueHigh, r.test.pValueLow))
         report.add("test", method)
         report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",

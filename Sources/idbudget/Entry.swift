@@ -27,8 +27,8 @@ enum Entry {
                 }
                 exit(0)
             }
-            let message = IDBudgetCommand.message(for: error)
-                .split(separator: "\n").first.map(String.init) ?? "invalid input"
+            // One line: a value with a newline in it must not cut the message short.
+            let message = IDBudgetCommand.message(for: error).split(separator: "\n").joined(separator: "; ").escapingControlCharacters
             fail(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
         }
     }
@@ -66,7 +66,7 @@ struct UsageError: Error, CustomStringConvertible {
     /// One line, short enough to read even when the offending input was enormous.
     var description: String {
         let text = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
-        return "\(argument): \(text)"
+        return "\(argument): \(text)".escapingControlCharacters
     }
 }
 

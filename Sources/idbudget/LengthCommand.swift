@@ -32,9 +32,13 @@ struct LengthCommand: ParsableCommand {
         let budget = try parseBudget(maxProbability)
         let limit = try parseMaxBytes(maxBytes)
         let answer: LengthAnswer
-        switch try symbols.resolve() {
-        case .alphabet(let a): answer = try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: limit)
-        case .size(let n): answer = try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: limit)
+        do {
+            switch try symbols.resolve() {
+            case .alphabet(let a): answer = try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: limit)
+            case .size(let n): answer = try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: limit)
+            }
+        } catch let error as InputError {
+            throw UsageError(argument: "--max-probability", message: error.message)
         }
         try Text.emit(answer, output.format, text: Text.render)
     }

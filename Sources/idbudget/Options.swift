@@ -135,7 +135,7 @@ struct SpaceOptions: ParsableArguments {
             )
         }
         if let scheme = try resolveScheme() {
-            return try Space(bits: scheme.randomBits, summary: "\(scheme.name): 2^\(scheme.randomBits)\(scheme.bucket.map { " per \($0.rawValue)" } ?? "")")
+            return try Space(scheme: scheme)
         }
         do {
             if let bits {

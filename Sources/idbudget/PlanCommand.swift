@@ -30,7 +30,11 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let answer = try Planner.plan(volume: try volume.resolve(), budget: try parseBudget(maxProbability), maxBytes: Self.apnsCollapseIDBytes)
+        let volume = try volume.resolve(), budget = try parseBudget(maxProbability)
+        let answer: PlanAnswer
+        do { answer = try Planner.plan(volume: volume, budget: budget, maxBytes: Self.apnsCollapseIDBytes) } catch let error as InputError {
+            throw UsageError(argument: "--max-probability", message: error.message)
+        }
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

@@ -192,3 +192,41 @@ import Testing
         #expect(json["verdict_code"] as? String == "too-many-duplicates")
     }
 }
+
+/// The library answers the CLI's questions with the same JSON.
+@Suite struct LibraryParityTests {
+    @Test func readmeQuestionsAgreeWithTheCLI() throws {
+        // The CLI side of README's "From Swift" block; the library side runs in scripts/readme-snippets.sh.
+        let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y"])
+        #expect(CLI.at(json, "space.summary") as? String == "uuid7: 2^74 per millisecond")
+        #expect((json["notes"] as? [String])?.contains { $0.hasPrefix("uuid7:") } == true)
+    }
+
+    @Test(arguments: [
+        (["length", "--alphabet", "hex", "--count", "1e60", "--max-probability", "1e-100000"], "--max-probability"),
+        (["plan", "--count", "1e60", "--max-probability", "1e-100000"], "--max-probability"),
+        (["probability", "--bits", "1\n2", "--count", "5"], "--bits"),
+        (["probability", "--bits", "122", "--count", "5", "--format", "js\non"], "--format"),
+    ])
+    func errorsNameTheArgumentInOneLine(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64 && r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+
+    @Test func trivialQuestionsAreQuick() throws {
+        let r = try CLI.run(["plan", "--count", "1", "--max-probability", "1e-100000"])
+        #expect(r.status == 0 && r.seconds < 2, "\(r.seconds) s")
+    }
+
+    /// Tiny variances stay positive: 99 ids of 99 different lengths over Σ 36^L.
+    @Test func auditOfTinyVarianceStaysInTheSchema() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-tiny-\(UUID().uuidString).txt")
+        try Data((1..<100).map { String(repeating: "x", count: $0) + "\n" }.joined().utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["audit", file.path, "--format", "json"])
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect((json["sd"] as? Double ?? 0) > 0)
+        #expect(try SchemaTests.validate(r.stdout).status == 0)
+    }
+}

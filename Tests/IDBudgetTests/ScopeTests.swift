@@ -69,3 +69,19 @@ import IDTokens
         }
     }
 }
+
+/// Public calls with nonsense arguments throw; none traps.
+@Suite struct LibraryInputTests {
+    @Test func nonsenseThrows() throws {
+        let budget = try Budget(parsing: "1e-9")
+        let volume = try Workload(count: BigInt(10)).volume()
+        #expect(throws: (any Error).self) { try Planner.length(alphabetSize: 1, volume: volume, budget: budget) }
+        #expect(throws: (any Error).self) { try Birthday.minimumLength(alphabetSize: 0, count: BigInt(5), budget: budget) }
+        #expect(throws: (any Error).self) { try Planner.capacity(space: try Space(bits: 64), budget: budget, scopes: BigInt(0)) }
+        #expect(throws: (any Error).self) { try Planner.probability(space: try Space(bits: 64), volume: Volume(count: BigInt(10), scopes: BigInt(-3))) }
+        #expect(throws: (any Error).self) {
+            try Planner.capacity(space: try Space(bits: 64), budget: budget, rate: try Rate(parsing: "1/s").times(BigInt(0)))
+        }
+        #expect(throws: (any Error).self) { try Workload(count: BigInt(-5)).volume() }
+    }
+}

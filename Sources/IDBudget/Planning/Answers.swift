@@ -107,8 +107,8 @@ public struct LengthAnswer: Codable, Sendable {
 
 /// How long a capacity lasts at a rate.
 public struct DurationFigures: Codable, Sendable, Equatable {
-    /// Seconds, exact to 30 significant digits.
-    public let seconds: String
+    /// Seconds, exact to 30 significant digits; absent when the ids can never collide ("for ever").
+    public let seconds: String?
     /// The same in the largest sensible unit: `9.42e8 years`.
     public let text: String
     /// What the duration means, in words.

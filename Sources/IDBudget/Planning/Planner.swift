@@ -13,6 +13,7 @@ import Precise
 public enum Planner {
     /// p for `volume` ids in `space`.
     public static func probability(space: Space, volume: Volume, scheme: Scheme? = nil) throws -> ProbabilityAnswer {
+        try check(volume)
         var notes = volume.notes
         if volume.groups > BigInt(1) {
             notes.append("expected ids to first collision: within one scope or bucket.")
@@ -40,6 +41,8 @@ public enum Planner {
 
     private static func length(size: Int, name: String, symbolBytes: Int, space make: (Int) throws -> Space,
                                volume: Volume, budget: Budget, maxBytes: Int?) throws -> LengthAnswer {
+        try check(volume)
+        guard size >= 2 else { throw InputError("an alphabet needs at least 2 symbols") }
         let length = try Birthday.minimumLength(alphabetSize: size, count: volume.count, scopes: volume.groups, budget: budget)
         let space = try make(length)
         let shorter = length > 1
@@ -58,6 +61,10 @@ public enum Planner {
     /// for a time-bucketed scheme, until p over all buckets reaches the budget.
     public static func capacity(space: Space, budget: Budget, scopes: BigInt = BigInt(1), rate: Rate? = nil,
                                 scheme: Scheme? = nil) throws -> CapacityAnswer {
+        guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
+        if let rate, rate.perSecond.numerator.signum <= 0 || rate.perSecond.denominator.signum <= 0 {
+            throw InputError("a rate must be positive")
+        }
         let capacity = try Birthday.capacity(space: space.size, scopes: scopes, budget: budget)
         let collision = try CollisionFigures(space: space.size, count: capacity, groups: scopes)
         let next = try Birthday.probability(space: space.size, count: capacity + BigInt(1), scopes: scopes).probability
@@ -83,7 +90,7 @@ public enum Planner {
         let (bn, bd) = bucket.seconds
         let perBucket = BigInt.ceilingQuotient(rate.perSecond.numerator * bn, rate.perSecond.denominator * bd)
         if perBucket <= BigInt(1) {
-            return DurationFigures(seconds: "inf", text: "for ever",
+            return DurationFigures(seconds: nil, text: "for ever",
                                    meaning: "at \(rate) no two ids share a \(bucket.rawValue), so they cannot collide")
         }
         guard try Birthday.isWithin(space: space.size, count: perBucket, scopes: scopes, budget: budget) else {
@@ -108,6 +115,7 @@ public enum Planner {
 
     /// `plan`: the minimum length in every built-in alphabet, and whether it fits `maxBytes`.
     public static func plan(volume: Volume, budget: Budget, maxBytes: Int = 64) throws -> PlanAnswer {
+        try check(volume)
         let rows = try Alphabet.builtIns.map { alphabet -> PlanRow in
             let a = try length(alphabet: alphabet, volume: volume, budget: budget, maxBytes: maxBytes)
             return PlanRow(alphabet: a.alphabet, length: a.length, bytes: a.bytes, space: a.space, collision: a.collision,
@@ -117,6 +125,14 @@ public enum Planner {
             "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
             "max_bytes \(maxBytes): an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one.",
         ])
+    }
+
+    /// A volume built by hand must still make sense.
+    static func check(_ volume: Volume) throws {
+        guard volume.count.signum >= 0 else { throw InputError("a count cannot be negative") }
+        guard volume.scopes >= BigInt(1), volume.buckets >= BigInt(1), volume.nodes >= BigInt(1) else {
+            throw InputError("scopes, buckets and nodes must each be at least 1")
+        }
     }
 
     static let doubleRangeNote = "double_approximation: absent, because the space is beyond what a double holds (2^1024); double-precision calculators print nan or 0 here."

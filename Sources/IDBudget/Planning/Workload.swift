@@ -44,6 +44,7 @@ public struct Workload: Sendable {
         var notes: [String] = []
         switch amount {
         case .count(let n):
+            guard n.signum >= 0 else { throw WorkloadError(.count, "cannot be negative") }
             guard peakRate == nil else { throw WorkloadError(.peakRate, "needs a rate and a lifetime, not a fixed count") }
             if nodes > BigInt(1) {
                 notes.append("nodes: \(nodes) nodes each mint \(n) ids into the same space: \(nodes * n) in all. A format whose bits include a node id cannot collide across nodes: model it with scopes instead.")

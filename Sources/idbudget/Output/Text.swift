@@ -69,7 +69,7 @@ enum Text {
         if let rate = a.rate { r.add("rate", rate) }
         if let lasts = a.lasts {
             r.add("lasts", lasts.text)
-            r.add("lasts (seconds)", lasts.seconds)
+            if let seconds = lasts.seconds { r.add("lasts (seconds)", seconds) }
             r.add("meaning", lasts.meaning)
         }
         r.notes = a.notes

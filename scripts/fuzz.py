@@ -1,0 +1,1343 @@
+#!/usr/bin/env python3
+"""Differential fuzzer for idbudget's math core: `probability`, `length` and `capacity` against an
+independent reference.
+
+The reference never touches idbudget's code. It is exact (gmpy2 integers: the falling factorial over
+d^n, raised to the number of scopes/buckets) wherever that is affordable, and otherwise mpmath with a
+rigorous error bound carried along, in the style of scripts/reference.py:
+
+* A  n ≤ 4000:   L = Σ_{i<n} −log1p(−i/d), all terms positive (relative error ≤ (n+32)·2^−P);
+* C  n ≤ d/16:   L = Σ_k S_k(n)/(k·d^k), power sums by Faulhaber (the measured cancellation is
+                 charged), the tail bounded by n·r^(K+1)/((K+1)(K+2)(1−r)), r = n/d;
+* B  otherwise:  L = n·log d + lgamma(d−n+1) − lgamma(d+1), the cancellation paid for in precision
+                 (log2 of the magnitudes over L), computed at two precisions that must agree;
+
+L = −log(1 − p) is multiplied by the groups (scopes × time buckets), and p = −expm1(−L) and
+1 − p = 10^(−L/ln 10) are rounded to 30 digits (half-even) only when the error bound keeps the
+value away from a rounding boundary; otherwise the precision doubles (Ziv), then exact fractions are
+tried, and a field the reference cannot certify is counted as "unverified", never compared.
+Budgets are decided the same way: p ≤ P exactly when L ≤ −log(1 − P).
+
+Usage:
+  python3 scripts/fuzz.py --seed 1 --cases 150 --timeout 5      # CI mode (deterministic, < 2 min)
+  python3 scripts/fuzz.py --cases 5000 --timeout 30             # longer local run (bigger inputs)
+  python3 scripts/fuzz.py --selftest                            # proves each failure kind is caught
+  python3 scripts/fuzz.py --verify-reference 200                # reference methods against exact
+Binary: --binary PATH, else $IDBUDGET, else .build/release/idbudget.
+Exit status 1 when any case fails; the last line is `fuzz: N passed, M failed`.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal, Context, ROUND_HALF_EVEN, MAX_EMAX, MIN_EMIN
+from fractions import Fraction
+
+import gmpy2
+from gmpy2 import mpz
+import mpmath
+from mpmath import mpf
+
+sys.set_int_max_str_digits(0)
+DIGITS = 30
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TEN29 = mpz(10) ** 29
+TEN30 = TEN29 * 10
+
+# Spec values, from the formats' own documents (RFC 9562, ULID spec, KSUID README, Nano ID README,
+# Apple's APNs docs as the README describes them): random bits, and bucket length in seconds.
+SCHEMES = {
+    "uuid4": (122, None), "uuid7": (74, Fraction(1, 1000)), "ulid": (80, Fraction(1, 1000)),
+    "ksuid": (128, Fraction(1)), "nanoid": (126, None), "apns-id": (122, None),
+    "apns-collapse-id": (384, None), "notification-request-id": (122, None),
+}
+ALPHABETS = {"base64url": 64, "base62": 62, "base58": 58, "base36": 36, "base32": 32, "hex": 16, "decimal": 10}
+UNITS = {"ms": Fraction(1, 1000), "s": Fraction(1), "min": Fraction(60), "m": Fraction(60), "h": Fraction(3600),
+         "d": Fraction(86400), "w": Fraction(604800), "y": Fraction(365 * 86400)}
+MAX_SPACE_BITS = 262144
+MAX_COUNT_DIGITS = 80000
+
+
+# ----------------------------------------------------------------------------------------------
+# Formatting: 30 significant digits, round half to even, d.ddd…e±X (the schema's "exact" pattern)
+# ----------------------------------------------------------------------------------------------
+
+def sci(q, e):
+    s = str(q)
+    return f"{s[0]}.{s[1:]}e{'+' if e >= 0 else '-'}{abs(e)}"
+
+
+def fmt_frac(num, den):
+    """num/den (integers, num ≥ 0, den > 0) to 30 significant digits, exactly, half-even."""
+    num, den = mpz(num), mpz(den)
+    if num == 0:
+        return "0"
+    e = int(math.floor((num.bit_length() - den.bit_length()) * 0.30102999566398120))
+    while True:
+        s = 29 - e
+        a, b = (num * mpz(10) ** s, den) if s >= 0 else (num, den * mpz(10) ** (-s))
+        q, r = gmpy2.f_divmod(a, b)
+        if q >= TEN30:
+            e += 1
+            continue
+        if q < TEN29:
+            e -= 1
+            continue
+        if 2 * r > b or (2 * r == b and q % 2 == 1):
+            q += 1
+        if q == TEN30:
+            q, e = TEN29, e + 1
+        return sci(q, e)
+
+
+def fmt_frac_decimal(num, den):
+    """The same through libmpdec (a second, independent rounding), for the self-test."""
+    if num == 0:
+        return "0"
+    ctx = Context(prec=DIGITS, rounding=ROUND_HALF_EVEN, Emax=MAX_EMAX, Emin=MIN_EMIN)
+    sign, digits, exp = ctx.divide(Decimal(int(num)), Decimal(int(den))).as_tuple()
+    s = "".join(map(str, digits)).ljust(DIGITS, "0")[:DIGITS]
+    return sci(int(s), exp + len(digits) - 1)
+
+
+def is_tie(num, den):
+    """Whether num/den lies exactly halfway between two 30-digit values."""
+    if num == 0:
+        return False
+    num, den = mpz(num), mpz(den)
+    e = int(math.floor((num.bit_length() - den.bit_length()) * 0.30102999566398120))
+    while True:
+        s = 29 - e
+        a, b = (num * mpz(10) ** s, den) if s >= 0 else (num, den * mpz(10) ** (-s))
+        q, r = gmpy2.f_divmod(a, b)
+        if q >= TEN30:
+            e += 1
+        elif q < TEN29:
+            e -= 1
+        else:
+            return 2 * r == b
+
+
+ONE = fmt_frac(1, 1)
+
+
+def round_certified(m, e, rel):
+    """m·10^e rounded to 30 digits, or None when a relative error `rel` could move it across a
+    rounding boundary. m is an mpf near [1, 10); runs in the caller's working precision."""
+    u = mpf(2) ** (-mpmath.mp.prec)
+    n = m * mpf(10) ** 29
+    while n >= mpf(10) ** 30:
+        n, e = n / 10, e + 1
+    while n < mpf(10) ** 29:
+        n, e = n * 10, e - 1
+    fl = int(mpmath.floor(n))
+    frac = n - fl
+    err = n * (rel + 16 * u)
+    if abs(frac - mpf(0.5)) <= err:
+        return None
+    q = fl + (1 if frac > 0.5 else 0)
+    if q == TEN30:
+        q, e = TEN29, e + 1
+    return sci(q, e)
+
+
+def log2i(x):
+    """log2 of a positive integer of any size, as a float."""
+    return math.log2(x) if x > 0 else float("-inf")
+
+
+# ----------------------------------------------------------------------------------------------
+# The reference
+# ----------------------------------------------------------------------------------------------
+
+def prod_range(a, b):
+    """∏_{a ≤ x < b} x as an mpz, by a product tree."""
+    if b - a <= 0:
+        return mpz(1)
+    if b - a <= 16:
+        r = mpz(a)
+        for x in range(a + 1, b):
+            r *= x
+        return r
+    m = (a + b) // 2
+    return prod_range(a, m) * prod_range(m, b)
+
+
+class RefError(Exception):
+    pass
+
+
+class Reference:
+    EXACT_BITS = 1 << 23
+    MAX_TARGET = 1 << 21          # relative-precision bits at which the reference gives up
+
+    def __init__(self):
+        self.L = {}
+        self.exact_cache = {}
+        self.stats = {"exact": 0, "A": 0, "B": 0, "C": 0, "uncertain": 0}
+
+    # -- exact ----------------------------------------------------------------------------------
+    def exact_affordable(self, d, n, S):
+        return 1 < n <= min(d, 100_000) and S <= 1_000_000 and n * d.bit_length() * S <= self.EXACT_BITS
+
+    def exact(self, d, n, S):
+        """(1 − p) = num/den exactly, with num = (d)_n^S, den = d^(nS)."""
+        key = (d, n, S)
+        if key not in self.exact_cache:
+            if len(self.exact_cache) > 64:
+                self.exact_cache.clear()
+            ff = prod_range(d - n + 1, d + 1)
+            self.exact_cache[key] = (ff ** S, mpz(d) ** (n * S))
+        return self.exact_cache[key]
+
+    # -- L = −log(1 − p) for one group, with a relative error bound ------------------------------
+    @staticmethod
+    def choose(d, n, target):
+        if n <= 4000 and n * (target + 64) <= 4000 * 4096:
+            return "A"
+        lr = log2i(d) - log2i(n)
+        if lr >= 4 and (target + 40) / lr + 3 <= 300:
+            return "C"
+        return "B"
+
+    def logc(self, d, n, target, method=None):
+        """(L, rel, method) with |L̃ − L| ≤ rel·L, rel ≈ 2^−target; mpf values at ≥ target+64 bits."""
+        method = method or self.choose(d, n, target)
+        key = (d, n, target, method)
+        if key in self.L:
+            return self.L[key]
+        if len(self.L) > 4096:
+            self.L.clear()
+        f = {"A": self._direct, "B": self._lgamma, "C": self._series}[method]
+        out = f(d, n, target) + (method,)
+        self.stats[method] += 1
+        self.L[key] = out
+        return out
+
+    @staticmethod
+    def _direct(d, n, target):
+        prec = target + 24 + n.bit_length()
+        with mpmath.workprec(prec):
+            D = mpf(d)
+            terms = []
+            for i in range(1, n):
+                if 2 * i <= d:
+                    terms.append(-mpmath.log1p(-mpf(i) / D))
+                else:
+                    terms.append(-mpmath.log(mpf(d - i) / D))
+            L = mpmath.fsum(terms)
+            rel = mpf(n + 32) * mpf(2) ** (-prec)
+        return L, rel
+
+    @staticmethod
+    def _series(d, n, target):
+        lr = log2i(d) - log2i(n)
+        K = int((target + 40) / lr) + 3
+        prec = target + 40 + 2 * K.bit_length()
+        with mpmath.workprec(prec):
+            u = mpf(2) ** (-prec)
+            N, D = mpf(n), mpf(d)
+            r = N / D
+            B = [mpmath.bernoulli(j) for j in range(K + 1)]
+            Np = [mpf(1)]
+            for _ in range(K + 1):
+                Np.append(Np[-1] * N)
+            total, worst, Dk = mpf(0), mpf(1), mpf(1)
+            for k in range(1, K + 1):
+                Dk *= D
+                parts = [math.comb(k + 1, j) * B[j] * Np[k + 1 - j] for j in range(k + 1) if B[j] != 0]
+                s = mpmath.fsum(parts)
+                if s <= 0:
+                    raise RefError(f"series: power sum S_{k}({n}) ≤ 0")
+                worst = max(worst, mpmath.fsum(abs(t) for t in parts) / s)
+                total += s / ((k + 1) * k * Dk)
+            tail = N * r ** (K + 1) / ((K + 1) * (K + 2) * (1 - r))
+            rel = (4 * K + 64) * worst * u + tail / total
+        return total, rel
+
+    @staticmethod
+    def _lgamma_at(d, n, prec):
+        def lgamma_int(m):            # log Γ(m) = log((m − 1)!)
+            return mpmath.log(gmpy2.fac(m - 1)) if m <= 3000 else mpmath.loggamma(m)
+        with mpmath.workprec(prec):
+            a = n * mpmath.log(d)
+            b = lgamma_int(d - n + 1)
+            c = lgamma_int(d + 1)
+            L = a + b - c
+            M = abs(a) + abs(b) + abs(c)
+            return L, M * 32 * mpf(2) ** (-prec)
+
+    def _lgamma(self, d, n, target):
+        l2L = log2i(n) + log2i(n - 1) - 1 - log2i(d)       # L ≥ n(n−1)/2d
+        l2M = log2i(n + d + 2) + math.log2(math.log(d + 2) + 1) + 2
+        prec = target + 40 + int(max(0.0, l2M - l2L))
+        L1, e1 = self._lgamma_at(d, n, prec)
+        L2, e2 = self._lgamma_at(d, n, prec + 48)
+        if L2 <= 0:
+            raise RefError(f"lgamma: L ≤ 0 for d={d}, n={n}")
+        with mpmath.workprec(prec + 48):
+            if abs(L1 - L2) > e1 + e2:
+                raise RefError(f"lgamma: the two precisions disagree beyond their bounds (d={d}, n={n})")
+            return L2, (e2 + abs(L1 - L2)) / L2
+
+    # -- digits ---------------------------------------------------------------------------------
+    @staticmethod
+    def start_target(d, n, S):
+        l2L = 2 * log2i(n) - log2i(d) + 1
+        if 2 * n > d:
+            l2L = max(l2L, log2i(n) + math.log2(math.log(d) + 1))
+        return 128 + int(max(0.0, l2L + log2i(S)))
+
+    def digits(self, d, n, S=1, method=None, allow_exact=True):
+        """(p, 1 − p) as 30-digit strings; either may be None when it cannot be certified."""
+        if n <= 1:
+            return "0", ONE
+        if n > d:
+            return ONE, "0"
+        if allow_exact and method is None and self.exact_affordable(d, n, S):
+            num, den = self.exact(d, n, S)
+            self.stats["exact"] += 1
+            return fmt_frac(den - num, den), fmt_frac(num, den)
+        p = c = None
+        target = self.start_target(d, n, S)
+        while target <= self.MAX_TARGET:
+            L, rel, m = self.logc(d, n, target, method)
+            with mpmath.workprec(target + 64 + int(max(0.0, log2i(S)))):
+                u = mpf(2) ** (-mpmath.mp.prec)
+                Lt = L * S
+                relt = rel + 4 * u
+                if p is None:
+                    pv = -mpmath.expm1(-Lt)
+                    if pv > 0:
+                        e = int(mpmath.floor(mpmath.log10(pv)))
+                        p = round_certified(pv / mpf(10) ** e, e, relt + 16 * u)
+                if c is None:
+                    t = -Lt / mpmath.ln10
+                    if abs(t) < mpf(2) ** (mpmath.mp.prec - 80):
+                        terr = (relt * Lt + 8 * u * Lt) / mpmath.ln10 + 8 * u * (abs(t) + 1)
+                        e = int(mpmath.floor(t))
+                        mv = mpmath.power(10, t - e)
+                        c = round_certified(mv, e, 3 * terr + 16 * u)
+            if p is not None and c is not None:
+                return p, c
+            target *= 2
+        if allow_exact and method is None and n <= 200_000 and n * d.bit_length() * S <= 8 * self.EXACT_BITS:
+            num, den = self.exact(d, n, S)      # an exact tie, or a value within 2^-MAX_TARGET of one
+            self.stats["exact"] += 1
+            return fmt_frac(den - num, den), fmt_frac(num, den)
+        self.stats["uncertain"] += 1
+        return p, c
+
+    # -- budgets --------------------------------------------------------------------------------
+    def within(self, d, n, S, budget, method=None, allow_exact=True):
+        """p(d, n) over S groups ≤ budget (a Fraction in (0, 1)): True, False or None (undecided)."""
+        if n <= 1:
+            return True
+        if n > d:
+            return False
+        bn, bd = budget.numerator, budget.denominator
+        if allow_exact and method is None and self.exact_affordable(d, n, S) and bd.bit_length() < 4 * self.EXACT_BITS:
+            num, den = self.exact(d, n, S)
+            self.stats["exact"] += 1
+            return (den - num) * bd <= bn * den
+        target = self.start_target(d, n, S) - 64
+        while target <= self.MAX_TARGET:
+            L, rel, m = self.logc(d, n, target, method)
+            with mpmath.workprec(target + 64 + int(max(0.0, log2i(S)))):
+                u = mpf(2) ** (-mpmath.mp.prec)
+                Lt = L * S
+                if 2 * bn < bd:
+                    lam = -mpmath.log1p(-mpf(bn) / bd)
+                else:
+                    lam = -mpmath.log(mpf(bd - bn) / bd)
+                diff = Lt - lam
+                margin = (rel + 8 * u) * Lt + 16 * u * lam
+                if diff > margin:
+                    return False
+                if diff < -margin:
+                    return True
+                need = int(mpmath.log(margin / abs(diff), 2)) + 64 if diff != 0 else target
+            target = max(2 * target, target + need)
+        if allow_exact and method is None and n <= 200_000 and n * d.bit_length() * S <= 8 * self.EXACT_BITS:
+            num, den = self.exact(d, n, S)
+            self.stats["exact"] += 1
+            return (den - num) * bd <= bn * den
+        self.stats["uncertain"] += 1
+        return None
+
+    def max_groups(self, d, n, S, budget):
+        """The largest G with p(d, n) over S·G groups ≤ budget: floor(λ / (S·L)), certified, or None."""
+        bn, bd = budget.numerator, budget.denominator
+        target = 160
+        while target <= self.MAX_TARGET:
+            L, rel, _ = self.logc(d, n, target)
+            with mpmath.workprec(target + 64):
+                u = mpf(2) ** (-mpmath.mp.prec)
+                lam = -mpmath.log1p(-mpf(bn) / bd) if 2 * bn < bd else -mpmath.log(mpf(bd - bn) / bd)
+                g = lam / (L * S)
+                fl = int(mpmath.floor(g))
+                err = g * (rel + 32 * u)
+                if g - fl > err and fl + 1 - g > err:
+                    if target < log2i(fl + 1) + 64:      # the working precision must resolve fl itself
+                        target *= 2
+                        continue
+                    return fl
+            target *= 2
+        self.stats["uncertain"] += 1
+        return None
+
+
+REF = Reference()
+
+
+# ----------------------------------------------------------------------------------------------
+# Cases
+# ----------------------------------------------------------------------------------------------
+
+class Case:
+    def __init__(self, regime, command, args, valid=True, **exp):
+        self.regime, self.command, self.args, self.valid, self.exp = regime, command, args, valid, exp
+        self.index = None
+
+    def argv(self, binary):
+        return [binary, self.command] + self.args + ([] if not self.valid or self.exp.get("text") else ["--format", "json"])
+
+
+def int_text(rng, n):
+    """An exact text for the whole number n that --count/--space-size/--scopes accept."""
+    s = str(n)
+    z = len(s) - len(s.rstrip("0"))
+    r = rng.random()
+    if z >= 2 and len(s) < 60 and r < 0.45:
+        m = s.rstrip("0")
+        return f"{m[0]}.{m[1:]}e{len(s) - 1}" if len(m) > 1 else f"{m}e{len(s) - 1}"
+    if 5 <= len(s) < 40 and r > 0.85:
+        head = len(s) % 3 or 3
+        return s[:head] + "".join("_" + s[i:i + 3] for i in range(head, len(s), 3))
+    return s
+
+
+def power_text(b, k):
+    return f"{b}^{k}"
+
+
+def log_uniform_int(rng, lo, hi):
+    """A whole number in [lo, hi], log-uniformly (works for huge bounds)."""
+    lo, hi = max(1, lo), max(1, hi)
+    if hi <= lo:
+        return lo
+    bl = rng.uniform(log2i(lo), log2i(hi))
+    bits = max(1, int(bl))
+    x = (1 << (bits - 1)) | rng.getrandbits(bits - 1) if bits > 1 else 1
+    return min(hi, max(lo, x))
+
+
+class Gen:
+    def __init__(self, rng, profile):
+        self.rng, self.long = rng, profile == "long"
+        self.max_bits = MAX_SPACE_BITS if self.long else 65536
+
+    def pick_bits(self, big_ok=True):
+        r = self.rng.random()
+        if big_ok and r < (0.10 if self.long else 0.04):
+            return self.rng.choice([8192, 16384, 65536] + ([131072, 262144] if self.long else []))
+        if r < 0.6:
+            return self.rng.randint(1, 200)
+        return self.rng.randint(1, 4096)
+
+    def space(self, bits=None, named_schemes=True):
+        """(args, d, summary) for a random space."""
+        rng = self.rng
+        b = bits or self.pick_bits()
+        form = rng.choice(["bits", "bits", "pow", "dec", "1e", "alpha", "symbols", "asize"] + (["scheme"] if named_schemes else []))
+        if form == "bits":
+            return ["--bits", str(b)], 1 << b
+        if form == "pow":
+            base = rng.choice([2, 3, 7, 10, 16, 36, 62, 999_983, 1_000_000])
+            k = max(1, int(b / math.log2(base)))
+            return ["--space-size", power_text(base, k)], base ** k
+        if form == "dec":
+            d = (1 << (b - 1)) | rng.getrandbits(b - 1) if b > 1 else rng.randint(1, 3)
+            return ["--space-size", int_text(rng, d)], d
+        if form == "1e":
+            k = max(0, int(b / 3.3220))
+            return ["--space-size", f"1e{k}"], 10 ** k
+        if form == "scheme":
+            name = rng.choice(["uuid4", "nanoid", "apns-id", "apns-collapse-id", "notification-request-id"])
+            return ["--scheme", name], 1 << SCHEMES[name][0]
+        a_args, a, _ = self.alphabet()
+        L = max(1, int(b / math.log2(a)))
+        return a_args + ["--length", str(L)], a ** L
+
+    def alphabet(self):
+        """(args, size, bytes per symbol)."""
+        rng = self.rng
+        form = rng.choice(["named", "named", "symbols", "asize"])
+        if form == "named":
+            name = rng.choice(list(ALPHABETS))
+            return ["--alphabet", name], ALPHABETS[name], 1
+        if form == "symbols":
+            pool = "ACGTUXYZabcdefghjkmnpqrstuvwxyz0123456789"
+            k = rng.randint(2, len(pool))
+            sym = "".join(rng.sample(pool, k))
+            return ["--symbols", sym], k, 1
+        a = rng.choice([2, 3, 5, 7, 11, 26, 100, 256, 1000, 65536, 1 << 20, rng.randint(2, 1 << 20)])
+        return ["--alphabet-size", str(a)], a, 1
+
+    def count_for(self, d, lo_exp=-40, hi_exp=12):
+        """A count around √d·2^u, in [1, d + 2]."""
+        rng = self.rng
+        r = rng.random()
+        if r < 0.08:
+            return rng.randint(1, 3)
+        if r < 0.14:
+            return max(1, d - rng.randint(0, 5))
+        root = gmpy2.isqrt(mpz(d))
+        u = rng.randint(lo_exp, hi_exp)
+        n = int(root << u if u >= 0 else root >> -u)
+        n += rng.randint(-3, 3)
+        return int(max(1, min(n, d + 2, 10 ** 300 if not self.long else 10 ** 79_999)))
+
+    def budget(self, deep=False):
+        rng = self.rng
+        r = rng.random()
+        if r < 0.35:
+            k = rng.randint(1, 40)
+            t = f"1e-{k}"
+        elif r < 0.5:
+            t = f"{rng.randint(2, 9)}e-{rng.randint(1, 30)}"
+        elif r < 0.6:
+            t = f"{rng.randint(1, 9)}.{rng.randint(0, 99):02d}e-{rng.randint(2, 25)}"
+        elif r < 0.72:
+            t = rng.choice(["0.5", "0.25", "0.1", "0.001", "0.9", "0.99", "0.999999", "0.75", "1e-1"])
+        elif r < 0.82:
+            t = "0." + "9" * rng.randint(2, 60 if not deep else 800)
+        elif r < 0.9:
+            t = f"1e-{rng.randint(40, 300 if not deep else 5000)}"
+        else:
+            t = f"{rng.randint(1, 999)}e-{rng.randint(3, 18)}"
+        return t, Fraction(t.replace("_", ""))
+
+    def rate(self, big=False):
+        """(text, per-second Fraction)."""
+        rng = self.rng
+        unit = rng.choice(["s", "s", "min", "ms", "h", "d"])
+        r = rng.random()
+        if r < 0.08:
+            amount = ""
+        elif r < 0.4:
+            amount = f"1e{rng.randint(0, 12 if not big else 60)}"
+        elif r < 0.6:
+            amount = str(rng.choice([2, 5, 10, 100, 2000, 12345, 999]))
+        elif r < 0.8:
+            amount = f"{rng.randint(1, 99)}.{rng.randint(1, 9)}"
+        else:
+            amount = f"{rng.randint(1, 9)}.{rng.randint(0, 9)}e{rng.randint(1, 9)}"
+        value = Fraction(amount) if amount else Fraction(1)
+        return f"{amount}/{unit}", value / UNITS[unit]
+
+    def lifetime(self, big=False):
+        rng = self.rng
+        unit = rng.choice(["y", "y", "d", "h", "m", "s", "ms"])
+        r = rng.random()
+        if r < 0.5:
+            amount = str(rng.choice([1, 2, 3, 5, 10, 30, 36, 90, 100]))
+        elif r < 0.75:
+            amount = f"{rng.randint(1, 20)}.{rng.randint(1, 9)}"
+        else:
+            amount = f"1e{rng.randint(0, 6 if not big else 39)}"
+        return f"{amount}{unit}", Fraction(amount) * UNITS[unit]
+
+
+def ceil_frac(q):
+    return -((-q.numerator) // q.denominator)
+
+
+def probability_case(regime, space_args, d, n_text, n, scopes=1, scope_form="count"):
+    args = list(space_args)
+    if scopes > 1 or scope_form == "per-scope":
+        args += ["--scopes", str(scopes) if isinstance(scopes, int) else scopes]
+        args += ["--count-per-scope" if scope_form == "per-scope" else "--count", n_text]
+    else:
+        args += ["--count", n_text]
+    return Case(regime, "probability", args, d=d, n=n, scopes=scopes, buckets=1, nodes=1)
+
+
+# -- the regimes ---------------------------------------------------------------------------------
+
+def g_small_exact(g):
+    rng = g.rng
+    d = log_uniform_int(rng, 2, 10 ** 6)
+    n = rng.choice([1, 2, 3, rng.randint(1, min(d + 2, 5000)), max(1, d - rng.randint(0, 3)), d, d + 1,
+                    int(math.isqrt(d) * rng.uniform(0.5, 4)) + 1])
+    return probability_case("small-exact", ["--space-size", int_text(rng, d)], d, int_text(rng, n), n)
+
+
+def g_series_boundary(g):
+    rng = g.rng
+    d = log_uniform_int(rng, 1 << 12, 1 << (200 if not g.long else 3000))
+    div = rng.choice([256, 256, 256, 128, 64, 16])
+    n = max(1, d // div + rng.choice([-1, 0, 1, 2]))
+    return probability_case("series-boundary", ["--space-size", int_text(rng, d)], d, int_text(rng, n), n)
+
+
+def g_direct_boundary(g):
+    rng = g.rng
+    n = rng.choice([4094, 4095, 4096, 4097, 4098])
+    d = rng.choice([rng.randint(n, (1 << 20) + 8), rng.randint(n, 256 * n + 300), 256 * n + rng.randint(-2, 2),
+                    rng.randint(n, 3 * n)])
+    return probability_case("direct-4096", ["--space-size", int_text(rng, d)], d, int_text(rng, n), n)
+
+
+def g_near_2_20(g):
+    rng = g.rng
+    d = (1 << 20) + rng.randint(-4, 4)
+    n = rng.choice([2, 4095, 4096, 4097, d // 256 - 1, d // 256, d // 256 + 1, rng.randint(2, d),
+                    d - rng.randint(0, 8), d, d + 1, int(math.isqrt(d) * rng.uniform(1, 8))])
+    return probability_case("d~2^20", ["--space-size", int_text(rng, d)], d, int_text(rng, n), n)
+
+
+def g_near_d(g):
+    rng = g.rng
+    r = rng.random()
+    if r < 0.3:
+        b = None
+        d = log_uniform_int(rng, 2, 10 ** 7)
+        sp = ["--space-size", int_text(rng, d)]
+    else:
+        b = rng.choice([8, 20, 33, 64, 128, 333, 1024, 4096] + ([16384, 65536] if rng.random() < 0.3 else []))
+        if g.long and rng.random() < 0.15:
+            b = rng.choice([131072, 262144])
+        d = 1 << b
+        sp = ["--bits", str(b)]
+    k = rng.choice([0, 0, 1, 2, 3, 5, 8, 12, -1, -2])
+    n = max(1, d - k)
+    nt = power_text(2, b) if (b and n == d and rng.random() < 0.5) else str(n)
+    return probability_case("n~d", sp, d, nt, n)
+
+
+def g_trivial(g):
+    rng = g.rng
+    c = rng.randint(0, 4)
+    if c == 0:
+        return probability_case("n<=1", ["--space-size", "1"], 1, "1", 1)
+    if c == 1:
+        return probability_case("n<=1", ["--space-size", "1"], 1, "2", 2)
+    if c == 2:
+        return probability_case("n<=1", ["--space-size", "2"], 2, "2", 2)
+    sp, d = g.space()
+    return probability_case("n<=1", sp, d, rng.choice(["1", "1e0", "2^0", "1^5"]), 1)
+
+
+def g_tiny_p(g):
+    rng = g.rng
+    sp, d = g.space(bits=rng.choice([122, 128, 200, 384, 1024, 4096, 65536] + ([262144] if g.long else [])))
+    n = rng.choice([2, 3, 10, 1000, 10 ** 6, 10 ** 9, rng.randint(2, 10 ** 12)])
+    n = min(n, d)
+    return probability_case("tiny-p", sp, d, int_text(rng, n), n)
+
+
+def g_p_near_1(g):
+    rng = g.rng
+    d = log_uniform_int(rng, 1000, 1 << 200)
+    n = min(d, int(gmpy2.isqrt(mpz(d))) * rng.randint(5, 3000) + rng.randint(0, 9))
+    return probability_case("p~1", ["--space-size", int_text(rng, d)], d, int_text(rng, n), n)
+
+
+def g_huge_space(g):
+    rng = g.rng
+    bits = rng.choice([1024, 4096, 16384, 65536] + ([131072, 262144] if g.long else []))
+    sp, d = g.space(bits=bits, named_schemes=False)
+    n = g.count_for(d, -60, 10)
+    return probability_case("huge-space", sp, d, int_text(rng, n), n)
+
+
+def g_alphabet(g):
+    rng = g.rng
+    a_args, a, _ = g.alphabet()
+    L = rng.randint(1, max(1, int((4096 if not g.long else 60000) / math.log2(a))))
+    if rng.random() < 0.6:
+        L = rng.randint(1, max(1, int(200 / math.log2(a))))
+    d = a ** L
+    n = g.count_for(d)
+    return probability_case("alphabet", a_args + ["--length", str(L)], d, int_text(rng, n), n)
+
+
+def g_scopes(g):
+    rng = g.rng
+    sp, d = g.space(bits=g.rng.choice([32, 48, 64, 100, 128, 200, 1024]))
+    n = g.count_for(d, -30, 2)
+    hi = 10 ** (40 if not g.long else 2000)
+    S = log_uniform_int(rng, 2, hi)
+    if g.long and rng.random() < 0.05:
+        S = 10 ** rng.choice([5000, 20000])                # known slow area
+    st = int_text(rng, S)
+    form = rng.choice(["per-scope", "per-scope", "count"])
+    c = probability_case("scopes", sp, d, int_text(rng, n), n, scopes=S, scope_form=form)
+    c.args[c.args.index("--scopes") + 1] = st
+    return c
+
+
+def g_rate_lifetime(g):
+    rng = g.rng
+    sp, d = g.space(bits=rng.choice([48, 64, 80, 96, 122, 128, 160, 256, 1024]))
+    rt, rv = g.rate(big=g.long)
+    lt, lv = g.lifetime(big=g.long)
+    nodes = rng.choice([1, 1, 1, 2, 12, 1000])
+    args = sp + ["--rate", rt, "--lifetime", lt]
+    if nodes > 1:
+        args += ["--nodes", str(nodes)]
+    scopes = 1
+    if rng.random() < 0.2:
+        scopes = rng.randint(2, 10 ** 6)
+        args += ["--scopes", str(scopes)]
+    n = ceil_frac(rv * nodes * lv)
+    return Case("rate-lifetime", "probability", args, d=d, n=n, scopes=scopes, buckets=1, nodes=nodes)
+
+
+def g_bucketed(g):
+    rng = g.rng
+    name = rng.choice(["uuid7", "uuid7", "ulid", "ksuid"])
+    bits, bucket = SCHEMES[name]
+    d = 1 << bits
+    nodes = rng.choice([1, 1, 1, 3, 16])
+    scopes = rng.choice([1, 1, 1, 2, 10 ** 6])
+    args = ["--scheme", name]
+    if rng.random() < 0.12:
+        n = rng.choice([2, 1000, 10 ** 6, 10 ** 9])
+        args += ["--count", int_text(rng, n)]
+        if nodes > 1:
+            args += ["--nodes", str(nodes)]
+        if scopes > 1:
+            args += ["--scopes", str(scopes)]
+        return Case("bucketed", "probability", args, d=d, n=n * nodes, scopes=scopes, buckets=1, nodes=nodes)
+    rt, rv = g.rate()
+    lt, lv = g.lifetime()
+    if lv / bucket > 10 ** 15:
+        lt, lv = "10y", 10 * UNITS["y"]
+    args += ["--rate", rt, "--lifetime", lt]
+    busiest = rv
+    if rng.random() < 0.3:
+        amount, unit = rt.split("/")
+        k = rng.choice([1, 2, 10, 100])
+        pa = Decimal(amount or "1") * k
+        pt = f"{format(pa, 'f')}/{unit}"
+        pv = Fraction(pa) / UNITS[unit]
+        args += ["--peak-rate", pt]
+        busiest = pv
+    if nodes > 1:
+        args += ["--nodes", str(nodes)]
+    if scopes > 1:
+        args += ["--scopes", str(scopes)]
+    per = ceil_frac(busiest * nodes * bucket)
+    buckets = ceil_frac(lv / bucket)
+    return Case("bucketed", "probability", args, d=d, n=per, scopes=scopes, buckets=buckets, nodes=nodes)
+
+
+_TIES = None
+
+
+def tie_pool():
+    """(d-args, d, n, S) whose p or 1 − p lies exactly halfway between two 30-digit values."""
+    global _TIES
+    if _TIES is None:
+        _TIES = []
+        for kind, rng_ in (("bits", range(1, 140)), ("ten", range(1, 36))):
+            for e in rng_:
+                d = (1 << e) if kind == "bits" else 10 ** e
+                for n in (2, 3, 4):
+                    if n > d:
+                        continue
+                    for S in (1, 2, 3, 44, 45, 46):
+                        num, den = prod_range(d - n + 1, d + 1) ** S, mpz(d) ** (n * S)
+                        if is_tie(den - num, den) or is_tie(num, den):
+                            sp = ["--bits", str(e)] if kind == "bits" else ["--space-size", f"1e{e}"]
+                            _TIES.append((sp, d, n, S))
+    return _TIES
+
+
+def g_ties(g):
+    sp, d, n, S = g.rng.choice(tie_pool())
+    return probability_case("ties", sp, d, str(n), n, scopes=S, scope_form="per-scope" if S > 1 else "count")
+
+
+def g_length(g):
+    rng = g.rng
+    a_args, a, sb = g.alphabet()
+    scopes, buckets, nodes = 1, 1, 1
+    args = list(a_args)
+    r = rng.random()
+    if r < 0.5:
+        n = log_uniform_int(rng, 1, 10 ** rng.choice([3, 9, 15, 30, 60]))
+        args += ["--count", int_text(rng, n)]
+    elif r < 0.75:
+        rt, rv = g.rate()
+        lt, lv = g.lifetime()
+        args += ["--rate", rt, "--lifetime", lt]
+        n = ceil_frac(rv * lv)
+    else:
+        n = rng.randint(2, 10 ** 4)
+        scopes = log_uniform_int(rng, 2, 10 ** 12)
+        args += ["--scopes", int_text(rng, scopes), "--count-per-scope", str(n)]
+    deep = g.long and rng.random() < 0.2
+    while True:
+        bt, bv = g.budget(deep)
+        need = 2 * log2i(max(n, 2)) + log2i(scopes) - log2i(bv.numerator) + log2i(bv.denominator)
+        if need < (4000 if not g.long else 200000):
+            break
+    args += ["--max-probability", bt]
+    mb = None
+    if rng.random() < 0.3:
+        mb = rng.choice([8, 16, 22, 64, 128])
+        args += ["--max-bytes", str(mb)]
+    return Case("length", "length", args, a=a, sb=sb, n=n, scopes=scopes, buckets=buckets, nodes=nodes,
+                budget=bv, max_bytes=mb)
+
+
+def g_capacity(g):
+    rng = g.rng
+    bucket = None
+    if rng.random() < 0.25:
+        name = rng.choice(["uuid7", "ulid", "ksuid", "uuid4"])
+        sp, d, bucket = ["--scheme", name], 1 << SCHEMES[name][0], SCHEMES[name][1]
+    else:
+        sp, d = g.space(bits=rng.choice([8, 16, 20, 32, 64, 100, 128, 256, 1024, rng.randint(1, 300)]
+                                        + ([4096, 65536] if rng.random() < 0.15 else [])))
+    args = list(sp)
+    bt, bv = g.budget(g.long and rng.random() < 0.2)
+    args += ["--max-probability", bt]
+    scopes = 1
+    if rng.random() < 0.3:
+        scopes = log_uniform_int(rng, 2, 10 ** 9)
+        args += ["--scopes", int_text(rng, scopes)]
+    rate = None
+    if rng.random() < 0.5:
+        rt, rate = g.rate()
+        args += ["--rate", rt]
+    return Case("capacity", "capacity", args, d=d, scopes=scopes, budget=bv, rate=rate, bucket=bucket)
+
+
+def g_budget_equal(g):
+    """Budgets that p meets exactly: p(10^k, 2) = 10^−k."""
+    rng = g.rng
+    k = rng.randint(1, 60)
+    if rng.random() < 0.5:
+        return Case("budget-equal", "capacity", ["--space-size", f"1e{k}", "--max-probability", f"1e-{k}"],
+                    d=10 ** k, scopes=1, budget=Fraction(1, 10 ** k), rate=None, bucket=None)
+    return Case("budget-equal", "length", ["--alphabet", "decimal", "--count", "2", "--max-probability", f"1e-{k}"],
+                a=10, sb=1, n=2, scopes=1, buckets=1, nodes=1, budget=Fraction(1, 10 ** k), max_bytes=None)
+
+
+README_CASES = [
+    ("probability", "--alphabet base62 --length 22 --rate 1e6/s --lifetime 10y", dict(d=62 ** 22, n=315360000000000, scopes=1, buckets=1, nodes=1)),
+    ("probability", "--alphabet base62 --length 8 --scopes 1e8 --count-per-scope 500", dict(d=62 ** 8, n=500, scopes=10 ** 8, buckets=1, nodes=1)),
+    ("probability", "--scheme uuid7 --rate 1e6/s --lifetime 10y", dict(d=1 << 74, n=1000, scopes=1, buckets=315360000000, nodes=1)),
+    ("probability", "--bits 122 --count 1e9", dict(d=1 << 122, n=10 ** 9, scopes=1, buckets=1, nodes=1)),
+    ("probability", "--bits 65536 --count 1e40", dict(d=1 << 65536, n=10 ** 40, scopes=1, buckets=1, nodes=1)),
+    ("probability", "--space-size 1e40 --count 1e40", dict(d=10 ** 40, n=10 ** 40, scopes=1, buckets=1, nodes=1)),
+    ("length", "--alphabet base62 --scopes 1e8 --count-per-scope 500 --max-probability 1e-6 --max-bytes 64",
+     dict(a=62, sb=1, n=500, scopes=10 ** 8, buckets=1, nodes=1, budget=Fraction(1, 10 ** 6), max_bytes=64)),
+    ("length", "--alphabet base62 --count 3.1536e14 --max-probability 1e-11",
+     dict(a=62, sb=1, n=315360000000000, scopes=1, buckets=1, nodes=1, budget=Fraction(1, 10 ** 11), max_bytes=None)),
+    ("length", "--alphabet base62 --count 1e9 --max-probability 1e-1000",
+     dict(a=62, sb=1, n=10 ** 9, scopes=1, buckets=1, nodes=1, budget=Fraction(1, 10 ** 1000), max_bytes=None)),
+    ("capacity", "--bits 122 --max-probability 1e-18 --rate 1e6/s",
+     dict(d=1 << 122, scopes=1, budget=Fraction(1, 10 ** 18), rate=Fraction(10 ** 6), bucket=None)),
+    ("capacity", "--bits 65536 --max-probability 1e-18", dict(d=1 << 65536, scopes=1, budget=Fraction(1, 10 ** 18), rate=None, bucket=None)),
+    ("capacity", "--scheme uuid7 --max-probability 1e-9 --rate 1e6/s",
+     dict(d=1 << 74, scopes=1, budget=Fraction(1, 10 ** 9), rate=Fraction(10 ** 6), bucket=Fraction(1, 1000))),
+    ("capacity", "--space-size 1e6 --max-probability 1e-6", dict(d=10 ** 6, scopes=1, budget=Fraction(1, 10 ** 6), rate=None, bucket=None)),
+]
+
+
+def g_readme(g):
+    cmd, a, exp = g.rng.choice(README_CASES)
+    return Case("readme", cmd, a.split(), **exp)
+
+
+INVALID = [
+    "probability --bits 64 --count 10 --count 10",
+    "probability --bits 64 --bits 64 --count 10",
+    "length --alphabet base62 --count 1e9 --max-probability 0",
+    "length --alphabet base62 --count 1e9 --max-probability 1",
+    "length --alphabet base62 --count 1e9 --max-probability 1.5",
+    "capacity --bits 64 --max-probability -1e-3",
+    "probability --alphabet base99 --length 8 --count 10",
+    "probability --bits 64 --count 1.5",
+    "probability --bits 64 --rate 5/fortnight --lifetime 1y",
+    "probability --scheme uuid7 --rate 1e6/s --peak-rate 1e5/s --lifetime 1y",
+    "probability --space-size 2^262145 --count 2",
+    "probability --bits 262145 --count 2",
+    "probability --alphabet-size 1 --length 8 --count 2",
+    "probability --bits 64 --count 1e80000",
+]
+
+
+def g_invalid(g):
+    cmd = g.rng.choice(INVALID).split()
+    return Case("invalid", cmd[0], cmd[1:], valid=False)
+
+
+REGIMES = [
+    ("small-exact", g_small_exact, 2), ("series-boundary", g_series_boundary, 2), ("direct-4096", g_direct_boundary, 2),
+    ("d~2^20", g_near_2_20, 2), ("n~d", g_near_d, 2), ("n<=1", g_trivial, 1), ("tiny-p", g_tiny_p, 2),
+    ("p~1", g_p_near_1, 2), ("huge-space", g_huge_space, 1), ("alphabet", g_alphabet, 2), ("scopes", g_scopes, 2),
+    ("rate-lifetime", g_rate_lifetime, 2), ("bucketed", g_bucketed, 2), ("ties", g_ties, 1), ("length", g_length, 3),
+    ("capacity", g_capacity, 3), ("budget-equal", g_budget_equal, 1), ("readme", g_readme, 1), ("invalid", g_invalid, 1),
+]
+
+
+def generate(seed, count, profile, only=None):
+    regimes = [r for r in REGIMES if not only or r[0] in only]
+    wheel = [r for r in regimes for _ in range(r[2])]
+    cases = []
+    for i in range(count):
+        rng = random.Random(f"{seed}:{i}")
+        name, fn, _ = wheel[i % len(wheel)]
+        c = fn(Gen(rng, profile))
+        c.index = i
+        cases.append(c)
+    return cases
+
+
+# ----------------------------------------------------------------------------------------------
+# Running and checking
+# ----------------------------------------------------------------------------------------------
+
+class Result:
+    def __init__(self, rc=None, out=b"", err=b"", seconds=0.0, timeout=False):
+        self.rc, self.out, self.err, self.seconds, self.timeout = rc, out, err, seconds, timeout
+
+
+def run_cli(argv, timeout):
+    t0 = time.monotonic()
+    try:
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    except OSError as e:
+        return Result(rc=127, err=str(e).encode(), seconds=0.0)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        return Result(p.returncode, out, err, time.monotonic() - t0)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)      # the session this call started, nothing else
+        except ProcessLookupError:
+            pass
+        out, err = p.communicate()
+        return Result(None, out, err, time.monotonic() - t0, timeout=True)
+
+
+class Checker:
+    def __init__(self, case, j):
+        self.case, self.j, self.failures, self.unverified = case, j, [], []
+
+    def fail(self, kind, msg):
+        self.failures.append((kind, msg))
+
+    def get(self, *path):
+        x = self.j
+        for p in path:
+            if not isinstance(x, dict) or p not in x:
+                self.fail("bad-output", f"missing key {'.'.join(path)}")
+                return None
+            x = x[p]
+        return x
+
+    def eq(self, label, got, want, kind="wrong-digits"):
+        if want is None:
+            self.unverified.append(label)
+        elif got != want:
+            self.fail(kind, f"{label} got {got} want {want}")
+
+    def decided(self, label, got_ok, want):
+        """got_ok: reference's decision; want: what the CLI's answer implies it must be."""
+        if got_ok is None:
+            self.unverified.append(label)
+        elif got_ok != want:
+            self.fail("wrong-answer", label)
+
+
+def check_probability(c, ck):
+    e = c.exp
+    d, n, S = e["d"], e["n"], e["scopes"] * e["buckets"]
+    ck.eq("space.size", ck.get("space", "size"), str(d), "wrong-answer")
+    ck.eq("volume.count", ck.get("volume", "count"), str(n), "wrong-answer")
+    ck.eq("volume.scopes", ck.get("volume", "scopes"), str(e["scopes"]), "wrong-answer")
+    ck.eq("volume.buckets", ck.get("volume", "buckets"), str(e["buckets"]), "wrong-answer")
+    ck.eq("volume.nodes", ck.get("volume", "nodes"), str(e["nodes"]), "wrong-answer")
+    if ck.failures:
+        return
+    p, q = REF.digits(d, n, S)
+    ck.eq("collision.probability", ck.get("collision", "probability"), p)
+    ck.eq("collision.complement", ck.get("collision", "complement"), q)
+    ck.eq("collision.expected_collisions", ck.get("collision", "expected_collisions"),
+          fmt_frac(S * n * (n - 1), 2 * d) if n > 1 else "0")
+    if S > 1:
+        ck.eq("collision.group_probability", ck.get("collision", "group_probability"), REF.digits(d, n, 1)[0])
+    elif "group_probability" in (ck.j.get("collision") or {}):
+        ck.fail("wrong-answer", "group_probability present with one group")
+
+
+def check_length(c, ck):
+    e = c.exp
+    a, n, S, B = e["a"], e["n"], e["scopes"] * e["buckets"], e["budget"]
+    ck.eq("volume.count", ck.get("volume", "count"), str(n), "wrong-answer")
+    L = ck.get("length")
+    if not isinstance(L, int) or L < 1:
+        ck.fail("bad-output", f"length {L!r}")
+        return
+    if L * math.log2(a) > MAX_SPACE_BITS + 64:
+        ck.fail("wrong-answer", f"length {L} is beyond the largest space idbudget handles")
+        return
+    ck.eq("bytes", ck.get("bytes"), L * e["sb"], "wrong-answer")
+    ck.eq("alphabet_size", ck.get("alphabet_size"), a, "wrong-answer")
+    ck.eq("space.size", ck.get("space", "size"), str(a ** L), "wrong-answer")
+    if e.get("max_bytes") is not None:
+        ck.eq("fits_max_bytes", ck.get("fits_max_bytes"), L * e["sb"] <= e["max_bytes"], "wrong-answer")
+    ck.decided(f"length {L}: p(len {L}) ≤ budget must hold", REF.within(a ** L, n, S, B), True)
+    if L > 1:
+        ck.decided(f"length {L} is not minimal: p(len {L - 1}) ≤ budget", REF.within(a ** (L - 1), n, S, B), False)
+    p, q = REF.digits(a ** L, n, S)
+    ck.eq("collision.probability", ck.get("collision", "probability"), p)
+    ck.eq("collision.complement", ck.get("collision", "complement"), q)
+    if L > 1:
+        ck.eq("shorter_probability", ck.get("shorter_probability"), REF.digits(a ** (L - 1), n, S)[0])
+
+
+def check_capacity(c, ck):
+    e = c.exp
+    d, S, B = e["d"], e["scopes"], e["budget"]
+    ck.eq("space.size", ck.get("space", "size"), str(d), "wrong-answer")
+    ck.eq("scopes", ck.get("scopes"), str(S), "wrong-answer")
+    raw = ck.get("capacity")
+    if not isinstance(raw, str) or not raw.isdigit():
+        ck.fail("bad-output", f"capacity {raw!r}")
+        return
+    N = int(raw)
+    if not 1 <= N <= d:
+        ck.fail("wrong-answer", f"capacity {N} outside [1, d]")
+        return
+    ck.decided(f"capacity {N}: p({N}) ≤ budget must hold", REF.within(d, N, S, B), True)
+    ck.decided(f"capacity {N} is not maximal: p({N + 1}) ≤ budget", REF.within(d, N + 1, S, B), False)
+    p, q = REF.digits(d, N, S)
+    ck.eq("collision.probability", ck.get("collision", "probability"), p)
+    ck.eq("collision.complement", ck.get("collision", "complement"), q)
+    ck.eq("next_probability", ck.get("next_probability"), REF.digits(d, N + 1, S)[0])
+    rate, bucket = e.get("rate"), e.get("bucket")
+    if rate is None:
+        return
+    got = ck.get("lasts", "seconds")
+    if bucket is None:
+        ck.eq("lasts.seconds", got, fmt_frac(N * rate.denominator, rate.numerator), "wrong-answer")
+        return
+    m = ceil_frac(rate * bucket)
+    if m <= 1:
+        ck.eq("lasts.seconds", got, "inf", "wrong-answer")
+        return
+    ok = REF.within(d, m, S, B)
+    if ok is None:
+        ck.unverified.append("lasts.seconds")
+    elif not ok:
+        ck.eq("lasts.seconds", got, "0", "wrong-answer")
+    else:
+        G = REF.max_groups(d, m, S, B)
+        want = None if G is None else fmt_frac(G * bucket.numerator, bucket.denominator)
+        ck.eq("lasts.seconds", got, want, "wrong-answer")
+
+
+CHECKS = {"probability": check_probability, "length": check_length, "capacity": check_capacity}
+
+
+def check(case, res, timeout):
+    """[(kind, message)], [unverified field labels]."""
+    if res.timeout:
+        return [("timeout", f"no answer within {timeout:g} s")], []
+    err = res.err.decode("utf-8", "replace")
+    first = err.strip().splitlines()[0] if err.strip() else ""
+    if "Fatal error" in err or res.rc is None or res.rc not in (0, 64):
+        sig = f" (signal {-res.rc})" if res.rc is not None and res.rc < 0 else ""
+        return [("crash", f"exit {res.rc}{sig}: {first[:300]}")], []
+    if not case.valid:
+        if res.rc != 64 or res.out.strip() or len(err.strip().splitlines()) != 1:
+            return [("accepted-invalid", f"exit {res.rc}, {len(res.out)} bytes on stdout, stderr {first[:200]!r}")], []
+        return [], []
+    if res.rc == 64:
+        return [("rejected-valid", f"exit 64: {first[:300]}")], []
+    try:
+        j = json.loads(res.out)
+    except ValueError as e:
+        return [("bad-output", f"not JSON: {e}")], []
+    if not isinstance(j, dict) or j.get("schema_version") != 1 or j.get("command") != case.command:
+        return [("bad-output", "schema_version/command")], []
+    ck = Checker(case, j)
+    try:
+        CHECKS[case.command](case, ck)
+    except RefError as e:
+        ck.unverified.append(f"reference: {e}")
+    return ck.failures, ck.unverified
+
+
+def summarize_argv(argv, limit):
+    s = shlex.join(argv)
+    return s if limit is None or len(s) <= limit else s[:limit] + f"… ({len(s)} chars)"
+
+
+def fuzz(binary, cases, timeout, jobs=1, slow=1.0, quiet=False, cmd_limit=None, out=sys.stdout):
+    stats = {}
+    failures, slow_cases, unverified_total = [], [], 0
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = [pool.submit(run_cli, c.argv(binary), timeout) for c in cases]
+        for c, f in zip(cases, futures):
+            res = f.result()
+            fails, unver = check(c, res, timeout)
+            st = stats.setdefault(c.regime, {"cases": 0, "passed": 0, "failed": 0, "unverified": 0, "max_s": 0.0})
+            st["cases"] += 1
+            st["failed" if fails else "passed"] += 1
+            st["unverified"] += len(unver)
+            st["max_s"] = max(st["max_s"], res.seconds)
+            unverified_total += len(unver)
+            argv = c.argv(binary)
+            if res.seconds >= slow and not res.timeout:
+                slow_cases.append((res.seconds, c, argv))
+            for kind, msg in fails:
+                line = f"FAIL #{c.index} [{kind}] {c.regime}: {msg} :: {summarize_argv(argv, cmd_limit)}"
+                failures.append((kind, c, line))
+                print(line, file=out, flush=True)
+            if unver and not quiet:
+                print(f"note #{c.index} {c.regime}: unverified {', '.join(unver)} :: {summarize_argv(argv, 300)}", file=out)
+    elapsed = time.monotonic() - t0
+    if not quiet:
+        for s, c, argv in sorted(slow_cases, key=lambda x: -x[0]):
+            print(f"slow #{c.index} {s:.2f} s {c.regime} :: {summarize_argv(argv, 300)}", file=out)
+        print(f"{'regime':<16} {'cases':>5} {'passed':>6} {'failed':>6} {'unverif':>7} {'max s':>6}", file=out)
+        for name, _, _ in REGIMES:
+            if name in stats:
+                s = stats[name]
+                print(f"{name:<16} {s['cases']:>5} {s['passed']:>6} {s['failed']:>6} {s['unverified']:>7} {s['max_s']:>6.2f}", file=out)
+        print(f"reference: {REF.stats}; {unverified_total} unverified fields; {elapsed:.1f} s", file=out)
+    passed = sum(s["passed"] for s in stats.values())
+    failed = sum(s["failed"] for s in stats.values())
+    print(f"fuzz: {passed} passed, {failed} failed", file=out, flush=True)
+    return failures, passed, failed
+
+
+# ----------------------------------------------------------------------------------------------
+# Verifying the reference, and the self-test
+# ----------------------------------------------------------------------------------------------
+
+def verify_reference(count, seed=7, out=sys.stdout):
+    """Every mpmath method against exact fractions on random affordable cases; also the two roundings."""
+    rng = random.Random(seed)
+    bad, checked = [], 0
+    for i in range(count):
+        kind = rng.random()
+        if kind < 0.3:
+            d = log_uniform_int(rng, 2, 10 ** 7)
+            n = rng.randint(2, min(d, 3000))
+        elif kind < 0.6:
+            d = log_uniform_int(rng, 1 << 20, 1 << 4096)
+            n = rng.randint(2, 60)
+        elif kind < 0.8:
+            d = log_uniform_int(rng, 1 << 16, 1 << 40)
+            n = max(2, min(d, int(math.isqrt(d) * rng.uniform(0.01, 3))))
+        else:
+            d = rng.randint(2, 5000)
+            n = max(2, d - rng.randint(0, 10))
+        S = rng.choice([1, 1, 2, 7, 100])
+        if not REF.exact_affordable(d, n, S):
+            continue
+        num, den = REF.exact(d, n, S)
+        want = (fmt_frac(den - num, den), fmt_frac(num, den))
+        if fmt_frac_decimal(den - num, den) != want[0] or fmt_frac_decimal(num, den) != want[1]:
+            bad.append(f"rounding disagrees with libmpdec for d={d} n={n} S={S}")
+        methods = ["B"]
+        if n <= 4000:
+            methods.append("A")
+        if log2i(d) - log2i(n) >= 4:
+            methods.append("C")
+        pq = Fraction(int(den - num), int(den))
+        budgets = [pq, pq * (1 + Fraction(1, 10 ** 12)), pq * (1 - Fraction(1, 10 ** 12))]
+        for m in methods:
+            try:
+                got = REF.digits(d, n, S, method=m, allow_exact=False)
+                for g_, w_, what in zip(got, want, ("p", "1-p")):
+                    if g_ is not None and g_ != w_:
+                        bad.append(f"method {m} {what}: {g_} != exact {w_} for d={d} n={n} S={S}")
+                for B in budgets:
+                    if not 0 < B < 1:
+                        continue
+                    ok = REF.within(d, n, S, B, method=m, allow_exact=False)
+                    if ok is not None and ok != (pq <= B):
+                        bad.append(f"method {m} budget decision wrong for d={d} n={n} S={S} B={float(B)!r}")
+            except RefError as e:
+                bad.append(f"method {m}: {e}")
+            checked += 1
+    print(f"reference: {checked} method checks against exact fractions, {len(bad)} disagreements", file=out)
+    for b in bad[:20]:
+        print("  " + b, file=out)
+    return not bad
+
+
+FAKE = r'''#!{python}
+import json, os, signal, subprocess, sys, time
+MODE, REAL = {mode!r}, {real!r}
+if MODE == "sleep":
+    time.sleep(120)
+if MODE == "crash":
+    sys.stderr.write("idbudget/LogComplement.swift:42: Fatal error: Unexpectedly found nil\n"); sys.stderr.flush()
+    os.kill(os.getpid(), signal.SIGILL)
+    time.sleep(5)
+if MODE == "reject":
+    sys.stderr.write("idbudget: error: --count: refused\n"); sys.exit(64)
+if MODE == "exit1":
+    sys.stderr.write("Error: could not certify 30 digits\n"); sys.exit(1)
+r = subprocess.run([REAL] + sys.argv[1:], capture_output=True)
+out, err = r.stdout, r.stderr
+def bump(s):
+    i = s.index("e") - 1
+    return s[:i] + str((int(s[i]) + 1) % 10) + s[i + 1:]
+if r.returncode == 0 and MODE not in ("fatal0", "accept"):
+    j = json.loads(out)
+    if MODE == "digit-p":
+        j["collision"]["probability"] = bump(j["collision"]["probability"])
+    elif MODE == "digit-c":
+        j["collision"]["complement"] = bump(j["collision"]["complement"])
+    elif MODE == "capacity+1":
+        j["capacity"] = str(int(j["capacity"]) + 1)
+    elif MODE == "capacity-1":
+        j["capacity"] = str(int(j["capacity"]) - 1)
+    elif MODE == "length-1":
+        j["length"] = j["length"] - 1
+    elif MODE == "length+1":
+        j["length"] = j["length"] + 1
+    elif MODE == "count+1":
+        j["volume"]["count"] = str(int(j["volume"]["count"]) + 1)
+    out = json.dumps(j).encode()
+if MODE == "fatal0":
+    err += b"Fatal error: Division by zero\n"
+if MODE == "accept":
+    sys.stdout.write("{{}}\n"); sys.exit(0)
+sys.stdout.buffer.write(out); sys.stderr.buffer.write(err); sys.exit(r.returncode)
+'''
+
+SELFTEST_CASES = [
+    ("probability", "--bits 122 --count 1e9", dict(d=1 << 122, n=10 ** 9, scopes=1, buckets=1, nodes=1)),
+    ("probability", "--space-size 1000003 --count 4097", dict(d=1000003, n=4097, scopes=1, buckets=1, nodes=1)),
+    ("probability", "--space-size 365 --count 23", dict(d=365, n=23, scopes=1, buckets=1, nodes=1)),
+    ("probability", "--bits 44 --count 2", dict(d=1 << 44, n=2, scopes=1, buckets=1, nodes=1)),
+    ("probability", "--bits 4096 --count 2^2047", dict(d=1 << 4096, n=1 << 2047, scopes=1, buckets=1, nodes=1)),
+    ("probability", "--scheme uuid7 --rate 1e6/s --lifetime 10y", dict(d=1 << 74, n=1000, scopes=1, buckets=315360000000, nodes=1)),
+    ("probability", "--alphabet base62 --length 8 --scopes 1e8 --count-per-scope 500", dict(d=62 ** 8, n=500, scopes=10 ** 8, buckets=1, nodes=1)),
+    ("length", "--alphabet base62 --count 3.1536e14 --max-probability 1e-11",
+     dict(a=62, sb=1, n=315360000000000, scopes=1, buckets=1, nodes=1, budget=Fraction(1, 10 ** 11), max_bytes=None)),
+    ("length", "--alphabet hex --count 1e6 --max-probability 1e-30",
+     dict(a=16, sb=1, n=10 ** 6, scopes=1, buckets=1, nodes=1, budget=Fraction(1, 10 ** 30), max_bytes=None)),
+    ("capacity", "--bits 64 --max-probability 1e-11", dict(d=1 << 64, scopes=1, budget=Fraction(1, 10 ** 11), rate=None, bucket=None)),
+    ("capacity", "--space-size 365 --max-probability 0.5", dict(d=365, scopes=1, budget=Fraction(1, 2), rate=None, bucket=None)),
+    ("capacity", "--bits 4096 --max-probability 1e-18", dict(d=1 << 4096, scopes=1, budget=Fraction(1, 10 ** 18), rate=None, bucket=None)),
+]
+
+# fake mode → (commands it applies to, the failure kind it must produce)
+SELFTEST_MODES = {
+    "digit-p": ("probability length capacity", "wrong-digits"),
+    "digit-c": ("probability length capacity", "wrong-digits"),
+    "capacity+1": ("capacity", "wrong-answer"),
+    "capacity-1": ("capacity", "wrong-answer"),
+    "length-1": ("length", "wrong-answer"),
+    "length+1": ("length", "wrong-answer"),
+    "count+1": ("probability", "wrong-answer"),
+    "sleep": ("probability length capacity", "timeout"),
+    "crash": ("probability length capacity", "crash"),
+    "fatal0": ("probability length capacity", "crash"),
+    "exit1": ("probability length capacity", "crash"),
+    "reject": ("probability length capacity", "rejected-valid"),
+    "accept": ("invalid", "accepted-invalid"),
+}
+
+
+def selftest(binary):
+    ok = True
+    print("selftest: roundings and reference methods against exact fractions")
+    ok &= verify_reference(80)
+    cases = [Case("selftest", cmd, a.split(), **exp) for cmd, a, exp in SELFTEST_CASES]
+    for i, c in enumerate(cases):
+        c.index = i
+    invalid = [Case("invalid", s.split()[0], s.split()[1:], valid=False) for s in INVALID[:3]]
+    for i, c in enumerate(invalid):
+        c.index = 100 + i
+    sink = open(os.devnull, "w")
+    print("selftest: the real binary passes the self-test cases (control)")
+    fails, _, _ = fuzz(binary, cases + invalid, 10, out=sink, quiet=True)
+    if fails:
+        ok = False
+        for _, _, line in fails:
+            print("  control failed: " + line)
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode, (applies, kind) in SELFTEST_MODES.items():
+            fake = os.path.join(tmp, f"idbudget-{mode}")
+            with open(fake, "w") as f:
+                f.write(FAKE.format(python=sys.executable, mode=mode, real=os.path.abspath(binary)))
+            os.chmod(fake, 0o755)
+            subset = [c for c in cases + invalid if (c.regime == "invalid") == (applies == "invalid")
+                      and (applies == "invalid" or c.command in applies.split())]
+            if mode == "sleep":
+                subset = subset[:2]
+            fails, _, _ = fuzz(fake, subset, 1.5 if mode == "sleep" else 20, out=sink, quiet=True)
+            caught = {(c.index) for k, c, _ in fails if k == kind}
+            missed = [c for c in subset if c.index not in caught]
+            status = "ok" if not missed else "MISSED"
+            print(f"selftest: fake '{mode}' → {kind}: {len(caught)}/{len(subset)} caught {status}")
+            for c in missed:
+                ok = False
+                print(f"  not caught: {shlex.join(c.argv(fake))}")
+            if fails and mode == "digit-p":
+                print("  e.g. " + fails[0][2][:220])
+    sink.close()
+    print("selftest: " + ("ok" if ok else "FAILED"))
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock, printed)")
+    ap.add_argument("--cases", type=int, default=150)
+    ap.add_argument("--timeout", type=float, default=5.0, help="seconds per CLI run")
+    ap.add_argument("--profile", choices=["auto", "ci", "long"], default="auto",
+                    help="input sizes: ci (fast, what CI runs) or long (up to 2^262144, 1e20000 scopes); auto: long when --timeout ≥ 20")
+    ap.add_argument("--binary", default=os.environ.get("IDBUDGET", os.path.join(ROOT, ".build", "release", "idbudget")))
+    ap.add_argument("--jobs", type=int, default=1, help="CLI runs in flight (the reference runs alongside)")
+    ap.add_argument("--regime", action="append", help="only these regimes (repeatable)")
+    ap.add_argument("--case", type=int, action="append", help="only these case numbers (from a FAIL line)")
+    ap.add_argument("--slow", type=float, default=1.0, help="report CLI runs slower than this (seconds)")
+    ap.add_argument("--selftest", action="store_true")
+    ap.add_argument("--verify-reference", type=int, metavar="N")
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args()
+    if a.verify_reference:
+        return 0 if verify_reference(a.verify_reference, seed=a.seed or 7) else 1
+    if not os.access(a.binary, os.X_OK):
+        print(f"fuzz: no executable at {a.binary}; build it or pass --binary", file=sys.stderr)
+        return 2
+    if a.selftest:
+        return 0 if selftest(a.binary) else 1
+    seed = a.seed if a.seed is not None else int(time.time())
+    profile = a.profile if a.profile != "auto" else ("long" if a.timeout >= 20 else "ci")
+    print(f"fuzz: seed {seed}, {a.cases} cases, profile {profile}, timeout {a.timeout:g} s, binary {a.binary}", flush=True)
+    cases = generate(seed, a.cases, profile, a.regime)
+    if a.case:
+        cases = [c for c in cases if c.index in a.case]
+    _, _, failed = fuzz(a.binary, cases, a.timeout, a.jobs, a.slow, a.quiet)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
