@@ -27,12 +27,7 @@ import Testing
         if pid == 0 {
             buffer.withUnsafeMutableBytes { raw in
                 _ = fill(raw)
-                var offset = 0
-                while offset < raw.count {
-                    let n = write(fds[1], raw.baseAddress! + offset, raw.count - offset)
-                    if n <= 0 { _exit(1) }
-                    offset += n
-                }
+                if !Pipes.write(fds[1], UnsafeRawBufferPointer(raw)) { _exit(1) }
                 explicit_bzero(raw.baseAddress!, raw.count)
             }
             raise(SIGSTOP)
@@ -44,17 +39,9 @@ import Testing
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        var tokens = [UInt8](repeating: 0, count: count * length)
-        var got = 0
-        tokens.withUnsafeMutableBytes { raw in
-            while got < raw.count {
-                let n = read(fds[0], raw.baseAddress! + got, raw.count - got)
-                if n <= 0 { break }
-                got += n
-            }
-        }
+        let tokens = Pipes.read(fds[0], count: count * length)
         close(fds[0])
-        try #require(got == tokens.count)
+        try #require(tokens.count == count * length)
         var status: Int32 = 0
         waitpid(pid, &status, WUNTRACED)
         try #require(status & 0xff == 0x7f, "the child did not stop")

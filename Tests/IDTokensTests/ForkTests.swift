@@ -26,30 +26,16 @@ import Testing
         if pid == 0 {
             // The child: only async-signal-safe work on memory allocated before the fork.
             _ = buffer.withUnsafeMutableBytes { fill($0) }
-            var offset = 0
-            buffer.withUnsafeBytes { raw in
-                while offset < raw.count {
-                    let n = write(fds[1], raw.baseAddress! + offset, raw.count - offset)
-                    if n <= 0 { _exit(1) }
-                    offset += n
-                }
-            }
-            _exit(0)
+            let sent = buffer.withUnsafeBytes { Pipes.write(fds[1], $0) }
+            _exit(sent ? 0 : 1)
         }
         close(fds[1])
-        var child = [UInt8](repeating: 0, count: length * tokens)
-        var got = 0
-        child.withUnsafeMutableBytes { raw in
-            while got < raw.count {
-                let n = read(fds[0], raw.baseAddress! + got, raw.count - got)
-                if n <= 0 { break }
-                got += n
-            }
-        }
+        let child = Pipes.read(fds[0], count: length * tokens)
+        let got = child.count
         close(fds[0])
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        precondition(got == child.count, "the child wrote \(got) bytes")
+        precondition(got == length * tokens, "the child wrote \(got) bytes")
         _ = buffer.withUnsafeMutableBytes { fill($0) }
         func split(_ bytes: [UInt8]) -> [String] {
             stride(from: 0, to: bytes.count, by: length).map { String(decoding: bytes[$0..<$0 + length], as: UTF8.self) }

@@ -161,21 +161,13 @@ import Testing
             _exit(0)
         }
         close(fds[1])
-        var child = [UInt8](repeating: 0, count: length * 50)
-        var got = 0
-        child.withUnsafeMutableBytes { raw in
-            while got < raw.count {
-                let n = read(fds[0], raw.baseAddress! + got, raw.count - got)
-                if n <= 0 { break }
-                got += n
-            }
-        }
+        let child = Pipes.read(fds[0], count: length * 50)
         close(fds[0])
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         _ = buffer.withUnsafeMutableBytes { generator.fill($0, separator: nil) }
         let split = { (b: [UInt8]) in Set(stride(from: 0, to: b.count, by: length).map { String(decoding: b[$0..<$0 + length], as: UTF8.self) }) }
-        #expect(got == child.count)
+        #expect(child.count == length * 50)
         #expect(split(buffer).isDisjoint(with: split(child)))
     }
 

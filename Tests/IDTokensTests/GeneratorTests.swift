@@ -61,28 +61,4 @@ import Testing
         #expect(base62 > 5.95 && base62 < 6.7)
         #expect(abs(try TokenGenerator(alphabet: .hex, length: 22).bitsPerSymbol - 508.0 * 8 / 992) < 1e-9)
     }
-
-    /// A forked child must not replay its parent's buffered stream.
-    @Test func forkedChildDoesNotRepeatTheParent() throws {
-        var rng = SecureRandom()
-        _ = rng.next()  // seed and fill the buffer before forking
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        let pid = fork()
-        if pid == 0 {
-            var values = (0..<16).map { _ in rng.next() }
-            _ = write(fds[1], &values, 16 * 8)
-            _exit(0)
-        }
-        close(fds[1])
-        var child = [UInt64](repeating: 0, count: 16)
-        let got = read(fds[0], &child, 16 * 8)
-        close(fds[0])
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        let parent = (0..<16).map { _ in rng.next() }
-        #expect(got == 16 * 8)
-        #expect(parent != child)
-        #expect(Set(parent).isDisjoint(with: child))
-    }
 }
