@@ -54,6 +54,25 @@ enum CLI {
 
     struct CLIFailure: Error { let message: String }
 
+    /// Runs a script from scripts/ with python3, `input` on its stdin; its exit status and output.
+    static func python(_ script: String, _ arguments: [String] = [], input: String = "") throws -> (status: Int32, output: String) {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/\(script)").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", path] + arguments
+        let stdin = Pipe(), output = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     /// The value at a dotted path, e.g. `collision.probability`.
     static func at(_ json: [String: Any], _ path: String) -> Any? {
         var node: Any? = json

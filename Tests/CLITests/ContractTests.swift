@@ -5,23 +5,8 @@ import Testing
 /// Draft 2020-12: scripts/validate_json.py), in the shapes users hit: scopes, buckets, huge spaces,
 /// rates, byte limits.
 @Suite struct SchemaTests {
-    static let validator = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/validate_json.py").path
-
     static func validate(_ json: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", validator]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(json.utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try CLI.python("validate_json.py", input: json)
     }
 
     @Test(arguments: [

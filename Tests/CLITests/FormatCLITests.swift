@@ -4,34 +4,14 @@ import Testing
 /// `idbudget generate --scheme …`, checked by independent decoders (Python's uuid, python-ulid,
 /// cyksuid; scripts/check_formats.py, which first proves it catches broken streams).
 @Suite struct FormatCLITests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/check_formats.py").path
-
     static func check(_ arguments: [String], _ checks: [String]) throws -> (status: Int32, output: String) {
         let ids = try CLI.run(["generate"] + arguments)
         guard ids.status == 0 else { return (ids.status, ids.stderr) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script] + checks
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(ids.stdout.utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        return try CLI.python("check_formats.py", checks, input: ids.stdout)
     }
 
     @Test func checkerCatchesBrokenStreams() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, "--selftest"]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try CLI.python("check_formats.py", ["--selftest"]).status == 0)
     }
 
     @Test(arguments: [
