@@ -1,0 +1,497 @@
+#!/usr/bin/env python3
+"""Reference implementation of the audit summary (docs/audit-summary.md), standard library only.
+
+It is the oracle the tests compare other implementations against (the Spark job in
+examples/spark/audit_summary.py, `idbudget audit --emit-summary`), so it is written plainly: one
+pass over the lines, a Counter of the ids, and the fields computed from that. It keeps every
+distinct id in memory; it is for test-sized inputs, not for production streams.
+
+Usage:
+  audit_summary_ref.py summarise FILE [-o S.json] [--max-line-bytes N] [--label-shard k/K]
+  audit_summary_ref.py summarise --rows ROWS.jsonl [-o S.json]
+  audit_summary_ref.py merge A.json B.json [...] -o C.json
+  audit_summary_ref.py compare A.json B.json [--ignore FIELD ...]
+  audit_summary_ref.py selftest
+
+summarise FILE
+    The contract's line rules, byte for byte: only b"\\n" ends a line, a last line without one
+    counts, one trailing b"\\r" is removed (crlf_lines), then empty / longer than max_line_bytes /
+    not valid UTF-8 / id, in that order. A UTF-8 byte order mark is not special: it is part of
+    the first line.
+--rows ROWS.jsonl
+    Table semantics (what the Spark job does for `--column`): each line of ROWS.jsonl is one JSON
+    value, a string (one row, one id) or null. No line rules: no CR stripping, no length limit,
+    a row may contain "\\n"; "" and null count as empty_lines; `lines` counts rows.
+--label-shard k/K
+    Only writes {"count": K, "indexes": [k]} into `shards`. It does not select ids: sharding by
+    the fingerprint is the Swift tool's business. The caller splits the input (every id wholly
+    in one part, non-id lines in part 0) so that the parts merge to the whole.
+merge
+    Merges summaries per the contract's merge column; refuses different kind, schema_version,
+    max_line_bytes or shard count, and overlapping shard indexes.
+compare
+    Exit 0 if the two summaries are equal field by field (after JSON parsing; key order and
+    whitespace don't matter, but "3" and 3 differ); otherwise prints one line per differing
+    field, naming it, and exits 1.
+selftest
+    Known answers (the doc's example and hand-checked edge cases), merge, and a deliberately
+    wrong summary that compare must report.
+"""
+import argparse
+import collections
+import json
+import sys
+import uuid
+
+KIND = "idbudget-audit-summary"
+SCHEMA_VERSION = 1
+DEFAULT_MAX_LINE_BYTES = 4096
+POSITIONS = 64
+SAMPLE_SIZE = 32
+BUCKET_KEY_LIMIT = 1_048_576
+FORMATS = ("uuid7", "ulid", "ksuid", "uuid1")
+
+HEX = set("0123456789abcdefABCDEF")
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+COUNT_FIELDS = ("lines", "ids", "empty_lines", "crlf_lines", "invalid_utf8_lines", "overlong_lines")
+
+
+# ---------------------------------------------------------------- time formats
+
+def _hex_value(text):
+    value = 0
+    for c in text:
+        if c not in HEX:
+            return None
+        value = value * 16 + int(c, 16)
+    return value
+
+
+def _uuid_parts(s):
+    """(version char, text) if s has the 8-4-4-4-12 hex shape with variant 8/9/a/b at 19."""
+    if len(s) != 36:
+        return None
+    for i, c in enumerate(s):
+        if i in (8, 13, 18, 23):
+            if c != "-":
+                return None
+        elif c not in HEX:
+            return None
+    if s[19] not in "89abAB":
+        return None
+    return s[14]
+
+
+def time_bucket(s):
+    """(format, bucket) if the id parses as one of the time formats, else None."""
+    version = _uuid_parts(s)
+    if version == "7":
+        return "uuid7", _hex_value(s[0:8] + s[9:13])
+    if version == "1":
+        time_low, time_mid, time_hi = _hex_value(s[0:8]), _hex_value(s[9:13]), _hex_value(s[14:18])
+        return "uuid1", (time_hi & 0x0FFF) << 48 | time_mid << 32 | time_low
+    if len(s) == 26 and s[0] in "01234567":
+        digits = [CROCKFORD.find(c.upper()) if c.isascii() else -1 for c in s]
+        if all(d >= 0 for d in digits):
+            value = 0
+            for d in digits[:10]:
+                value = value * 32 + d
+            return "ulid", value
+    if len(s) == 27:
+        value = 0
+        for c in s:
+            d = BASE62.find(c) if c.isascii() else -1
+            if d < 0:
+                return None
+            value = value * 62 + d
+        if value < 1 << 160:
+            return "ksuid", value >> 128
+    return None
+
+
+# ---------------------------------------------------------------- summarising
+
+class Summariser:
+    def __init__(self, max_line_bytes=DEFAULT_MAX_LINE_BYTES):
+        self.max_line_bytes = max_line_bytes
+        self.counts = dict.fromkeys(COUNT_FIELDS, 0)
+        self.ids = collections.Counter()  # id bytes -> occurrences
+
+    def line(self, raw):
+        """One line of a text input, without its b"\\n"."""
+        self.counts["lines"] += 1
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+            self.counts["crlf_lines"] += 1
+        if raw == b"":
+            self.counts["empty_lines"] += 1
+            return
+        if len(raw) > self.max_line_bytes:
+            self.counts["overlong_lines"] += 1
+            return
+        try:
+            raw.decode("utf-8", errors="strict")
+        except UnicodeDecodeError:
+            self.counts["invalid_utf8_lines"] += 1
+            return
+        self.counts["ids"] += 1
+        self.ids[raw] += 1
+
+    def row(self, value):
+        """One row of a table input: a str, or None."""
+        self.counts["lines"] += 1
+        if value is None or value == "":
+            self.counts["empty_lines"] += 1
+            return
+        self.counts["ids"] += 1
+        self.ids[value.encode("utf-8")] += 1
+
+    def summary(self, shards=(1, [0])):
+        multiplicities = collections.Counter()
+        lengths = collections.Counter()
+        symbols = set()
+        positions = []
+        formats = {f: {"ids": 0, "buckets": collections.Counter()} for f in FORMATS}
+        for raw, n in self.ids.items():
+            s = raw.decode("utf-8")
+            multiplicities[n] += 1
+            lengths[len(s)] += n
+            symbols.update(s)
+            for i, c in enumerate(s[:POSITIONS]):
+                if i == len(positions):
+                    positions.append(collections.Counter())
+                positions[i][c] += n
+            parsed = time_bucket(s)
+            if parsed is not None:
+                fmt, bucket = parsed
+                formats[fmt]["ids"] += n
+                formats[fmt]["buckets"][bucket] += n
+        time_formats = {}
+        for f in FORMATS:
+            buckets = formats[f]["buckets"]
+            truncated = len(buckets) > BUCKET_KEY_LIMIT
+            time_formats[f] = {
+                "ids": str(formats[f]["ids"]),
+                "buckets": {} if truncated else _count_map(buckets),
+                "truncated": truncated,
+            }
+        out = {
+            "kind": KIND,
+            "schema_version": SCHEMA_VERSION,
+            "max_line_bytes": self.max_line_bytes,
+            "shards": {"count": shards[0], "indexes": list(shards[1])},
+        }
+        for f in COUNT_FIELDS:
+            out[f] = str(self.counts[f])
+        out["multiplicities"] = _count_map(multiplicities)
+        out["lengths"] = _count_map(lengths)
+        out["symbols"] = "".join(sorted(symbols, key=ord))
+        out["positions"] = [{c: str(n) for c, n in sorted(p.items(), key=lambda kv: ord(kv[0]))}
+                            for p in positions]
+        out["time_formats"] = time_formats
+        out["sample"] = [raw.decode("utf-8") for raw in sorted(self.ids)[:SAMPLE_SIZE]]
+        return out
+
+
+def _count_map(counter):
+    return {str(k): str(v) for k, v in sorted(counter.items())}
+
+
+def summarise_bytes(data, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0])):
+    s = Summariser(max_line_bytes)
+    pieces = data.split(b"\n")
+    if pieces[-1] == b"":  # the input ended with "\n" (or was empty): no line after it
+        pieces.pop()
+    for raw in pieces:
+        s.line(raw)
+    return s.summary(shards)
+
+
+def summarise_file(path, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0])):
+    s = Summariser(max_line_bytes)
+    with open(path, "rb") as f:
+        for raw in f:  # binary mode: only b"\n" ends a line; the last one may lack it
+            s.line(raw[:-1] if raw.endswith(b"\n") else raw)
+    return s.summary(shards)
+
+
+def summarise_rows(values, shards=(1, [0])):
+    s = Summariser()
+    for v in values:
+        s.row(v)
+    return s.summary(shards)
+
+
+# ---------------------------------------------------------------- merging
+
+class MergeError(ValueError):
+    pass
+
+
+def _sum_maps(a, b):
+    out = collections.Counter({k: int(v) for k, v in a.items()})
+    for k, v in b.items():
+        out[k] += int(v)
+    return out
+
+
+def merge(a, b):
+    for f in ("kind", "schema_version", "max_line_bytes"):
+        if a[f] != b[f]:
+            raise MergeError(f"{f} differs: {a[f]!r} vs {b[f]!r}")
+    if a["shards"]["count"] != b["shards"]["count"]:
+        raise MergeError(f"shards.count differs: {a['shards']['count']} vs {b['shards']['count']}")
+    common = set(a["shards"]["indexes"]) & set(b["shards"]["indexes"])
+    if common:
+        raise MergeError(f"shard indexes overlap: {sorted(common)}")
+    out = {f: a[f] for f in ("kind", "schema_version", "max_line_bytes")}
+    out["shards"] = {"count": a["shards"]["count"],
+                     "indexes": sorted(a["shards"]["indexes"] + b["shards"]["indexes"])}
+    for f in COUNT_FIELDS:
+        out[f] = str(int(a[f]) + int(b[f]))
+    out["multiplicities"] = {str(k): str(v) for k, v in
+                             sorted(_sum_maps(a["multiplicities"], b["multiplicities"]).items(), key=lambda kv: int(kv[0]))}
+    out["lengths"] = {str(k): str(v) for k, v in
+                      sorted(_sum_maps(a["lengths"], b["lengths"]).items(), key=lambda kv: int(kv[0]))}
+    out["symbols"] = "".join(sorted(set(a["symbols"]) | set(b["symbols"]), key=ord))
+    positions = []
+    for i in range(max(len(a["positions"]), len(b["positions"]))):
+        pa = a["positions"][i] if i < len(a["positions"]) else {}
+        pb = b["positions"][i] if i < len(b["positions"]) else {}
+        positions.append({c: str(n) for c, n in sorted(_sum_maps(pa, pb).items(), key=lambda kv: ord(kv[0]))})
+    out["positions"] = positions
+    out["time_formats"] = {}
+    for f in FORMATS:
+        ta, tb = a["time_formats"][f], b["time_formats"][f]
+        truncated = ta["truncated"] or tb["truncated"]
+        buckets = {} if truncated else _sum_maps(ta["buckets"], tb["buckets"])
+        if len(buckets) > BUCKET_KEY_LIMIT:
+            truncated, buckets = True, {}
+        out["time_formats"][f] = {
+            "ids": str(int(ta["ids"]) + int(tb["ids"])),
+            "buckets": {k: str(v) for k, v in sorted(buckets.items(), key=lambda kv: int(kv[0]))},
+            "truncated": truncated,
+        }
+    union = set(a["sample"]) | set(b["sample"])
+    out["sample"] = sorted(union, key=lambda s: s.encode("utf-8"))[:SAMPLE_SIZE]
+    return out
+
+
+# ---------------------------------------------------------------- comparing
+
+def _show(v, limit=80):
+    text = json.dumps(v, ensure_ascii=True)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def compare(a, b, ignore=()):
+    """Differences between two summaries, one human-readable line each, naming the field."""
+    diffs = []
+
+    def walk(path, x, y):
+        if type(x) is not type(y):
+            diffs.append(f"{path}: {_show(x)} vs {_show(y)} (types differ)")
+        elif isinstance(x, dict):
+            for k in sorted(set(x) | set(y), key=str):
+                where = f"{path}.{k}" if path else k
+                if path == "" and k in ignore:
+                    continue
+                if k not in x:
+                    diffs.append(f"{where}: missing in the first, {_show(y[k])} in the second")
+                elif k not in y:
+                    diffs.append(f"{where}: {_show(x[k])} in the first, missing in the second")
+                else:
+                    walk(where, x[k], y[k])
+        elif isinstance(x, list) and path != "sample" and path != "shards.indexes":
+            if len(x) != len(y):
+                diffs.append(f"{path}: {len(x)} entries vs {len(y)}")
+            for i in range(min(len(x), len(y))):
+                walk(f"{path}[{i}]", x[i], y[i])
+        elif x != y:
+            diffs.append(f"{path}: {_show(x)} vs {_show(y)}")
+
+    walk("", a, b)
+    return diffs
+
+
+# ---------------------------------------------------------------- selftest
+
+DOC_EXAMPLE = {
+    "kind": "idbudget-audit-summary", "schema_version": 1, "max_line_bytes": 4096,
+    "shards": {"count": 1, "indexes": [0]},
+    "lines": "4", "ids": "3", "empty_lines": "1", "crlf_lines": "0", "invalid_utf8_lines": "0",
+    "overlong_lines": "0",
+    "multiplicities": {"1": "1", "2": "1"},
+    "lengths": {"3": "3"},
+    "symbols": "abcx",
+    "positions": [{"a": "2", "x": "1"}, {"b": "2", "x": "1"}, {"c": "2", "x": "1"}],
+    "time_formats": {
+        "uuid7": {"ids": "0", "buckets": {}, "truncated": False},
+        "ulid": {"ids": "0", "buckets": {}, "truncated": False},
+        "ksuid": {"ids": "0", "buckets": {}, "truncated": False},
+        "uuid1": {"ids": "0", "buckets": {}, "truncated": False},
+    },
+    "sample": ["abc", "xxx"],
+}
+
+
+def selftest():
+    failures = []
+
+    def check(name, cond):
+        if not cond:
+            failures.append(name)
+
+    # The doc's example, byte for byte (and the same input as a file).
+    got = summarise_bytes(b"abc\nxxx\n\nabc\n")
+    check("doc example", compare(got, DOC_EXAMPLE) == [])
+
+    # Line rules.
+    s = summarise_bytes(b"\xef\xbb\xbfa\r\n\r\n\r\r\nx\xff\n" + b"y" * 5 + b"\r\n" + b"z" * 6 + b"\nlast",
+                        max_line_bytes=5)
+    check("lines", s["lines"] == "7")
+    check("crlf", s["crlf_lines"] == "4")  # "\ufeffa\r", "\r", "\r\r", "yyyyy\r"
+    check("empty", s["empty_lines"] == "1")
+    check("invalid", s["invalid_utf8_lines"] == "1")
+    check("overlong", s["overlong_lines"] == "1")  # 6 z's; 5 y's + CR is fine
+    check("ids", s["ids"] == "4")  # "\ufeffa", "\r", "yyyyy", "last"
+    check("sample order", s["sample"] == ["\r", "last", "yyyyy", "\ufeffa"])
+    check("bom kept", s["symbols"] == "\ralsty\ufeff")
+    check("no trailing line", summarise_bytes(b"a\n")["lines"] == "1")
+    check("empty input", summarise_bytes(b"")["lines"] == "0" and summarise_bytes(b"")["positions"] == [])
+    check("lone newline", summarise_bytes(b"\n")["empty_lines"] == "1")
+    check("surrogate invalid", summarise_bytes(b"\xed\xa0\x80\n")["invalid_utf8_lines"] == "1")
+    check("scalars", summarise_bytes("e\u0301\U0001F642\n".encode())["lengths"] == {"3": "1"})
+
+    # Time formats (shapes and traps).
+    check("uuid7", time_bucket("0189C2A4-5B6D-7ABC-8DEF-0123456789AB") == ("uuid7", 0x0189C2A45B6D))
+    check("uuid7 variant", time_bucket("0189c2a4-5b6d-7abc-cdef-0123456789ab") is None)
+    check("uuid7 underscore", time_bucket("0189c2a4-5b6d-7abc-8def-0123456789a_") is None)
+    check("uuid1", time_bucket("c232ab00-9414-11ec-b3c8-9e6bdeced846")
+          == ("uuid1", 0x1EC << 48 | 0x9414 << 32 | 0xC232AB00))
+    u1 = "c232ab00-9414-11ec-b3c8-9e6bdeced846"
+    check("uuid1 = stdlib time", time_bucket(u1)[1] == uuid.UUID(u1).time)
+    check("uuid4 not timed", time_bucket("c232ab00-9414-41ec-b3c8-9e6bdeced846") is None)
+    check("ulid", time_bucket("01arz3ndektsv4rrffq69g5fav") == ("ulid", 1469922850259))
+    check("ulid overflow", time_bucket("8ZZZZZZZZZZZZZZZZZZZZZZZZZ") is None)
+    check("ulid no I", time_bucket("01ARZ3NDEKTSV4RRFFQ69G5FAI") is None)
+    check("ksuid max", time_bucket("aWgEPTl1tmebfsQzFP4bxwgy80V") == ("ksuid", 0xFFFFFFFF))
+    check("ksuid 2^160", time_bucket("aWgEPTl1tmebfsQzFP4bxwgy80W") is None)
+    check("ksuid zero", time_bucket("0" * 27) == ("ksuid", 0))
+    check("ksuid space", time_bucket(" " + "0" * 26) is None)
+
+    # Rows.
+    r = summarise_rows(["a\nb", "", None, "x\r", "a\nb"])
+    check("rows", (r["lines"], r["ids"], r["empty_lines"], r["crlf_lines"]) == ("5", "3", "2", "0"))
+    check("rows multiplicities", r["multiplicities"] == {"1": "1", "2": "1"})
+
+    # Merge: parts with disjoint ids merge to the whole (shards aside).
+    whole = summarise_bytes(b"abc\nxxx\n\nabc\nq\xff\n")
+    a = summarise_bytes(b"abc\n\nabc\nq\xff\n", shards=(2, [0]))
+    b = summarise_bytes(b"xxx\n", shards=(2, [1]))
+    m = merge(a, b)
+    check("merge", compare(m, whole, ignore=("shards",)) == [])
+    check("merge shards", m["shards"] == {"count": 2, "indexes": [0, 1]})
+    try:
+        merge(whole, whole)
+        check("merge refuses overlapping shards", False)
+    except MergeError:
+        pass
+
+    # A test must be able to fail: one count changed is reported, naming the field.
+    for field, value in (("lines", "5"), ("multiplicities", {"1": "1", "2": "2"}),
+                         ("positions", [{"a": "2", "x": "1"}, {"b": "2", "x": "1"}, {"c": "3", "x": "1"}])):
+        wrong = json.loads(json.dumps(DOC_EXAMPLE))
+        wrong[field] = value
+        diffs = compare(got, wrong)
+        check(f"wrong {field} reported", len(diffs) == 1 and diffs[0].startswith(field))
+    wrong = json.loads(json.dumps(DOC_EXAMPLE))
+    wrong["ids"] = 3  # a number where the contract wants a string
+    check("type difference reported", compare(got, wrong) != [])
+    wrong = json.loads(json.dumps(DOC_EXAMPLE))
+    wrong["sample"] = ["xxx", "abc"]
+    check("sample order reported", compare(got, wrong) != [])
+
+    if failures:
+        print("selftest FAILED: " + ", ".join(failures))
+        return 1
+    print("selftest: ok")
+    return 0
+
+
+# ---------------------------------------------------------------- CLI
+
+def _write(summary, path):
+    # One top-level field a line: readable in a diff, still plain JSON.
+    text = "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+                               for k, v in summary.items()) + "\n}\n"
+    if path in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def _load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("summarise", help="summarise a file of ids (or --rows)")
+    s.add_argument("file", nargs="?")
+    s.add_argument("--rows", help="JSON lines, one string or null each: table semantics")
+    s.add_argument("-o", "--output")
+    s.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES)
+    s.add_argument("--label-shard", metavar="k/K", help="only sets the shards field")
+    m = sub.add_parser("merge", help="merge summaries")
+    m.add_argument("inputs", nargs="+")
+    m.add_argument("-o", "--output")
+    c = sub.add_parser("compare", help="exit 1 and name the fields unless equal")
+    c.add_argument("a")
+    c.add_argument("b")
+    c.add_argument("--ignore", action="append", default=[], help="a top-level field to skip")
+    sub.add_parser("selftest")
+    args = p.parse_args(argv)
+
+    if args.cmd == "selftest":
+        return selftest()
+    if args.cmd == "summarise":
+        shards = (1, [0])
+        if args.label_shard:
+            k, K = (int(x) for x in args.label_shard.split("/"))
+            shards = (K, [k])
+        if args.rows:
+            with open(args.rows, encoding="utf-8") as f:
+                values = [json.loads(line) for line in f if line.strip()]
+            _write(summarise_rows(values, shards), args.output)
+        elif args.file:
+            _write(summarise_file(args.file, args.max_line_bytes, shards), args.output)
+        else:
+            p.error("summarise needs FILE or --rows")
+        return 0
+    if args.cmd == "merge":
+        try:
+            out = _load(args.inputs[0])
+            for path in args.inputs[1:]:
+                out = merge(out, _load(path))
+        except MergeError as e:
+            print(f"merge: {e}", file=sys.stderr)
+            return 2
+        _write(out, args.output)
+        return 0
+    if args.cmd == "compare":
+        diffs = compare(_load(args.a), _load(args.b), ignore=set(args.ignore))
+        for d in diffs[:50]:
+            print(f"differs: {d}")
+        if len(diffs) > 50:
+            print(f"… and {len(diffs) - 50} more differences")
+        return 1 if diffs else 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
