@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""The audit summary of docs/audit-summary.md, computed by Spark.
+
+    python3 examples/spark/audit_summary.py --input ids.txt --output S.json
+    python3 examples/spark/audit_summary.py --input ids.parquet --column id --output S.json
+    python3 examples/spark/audit_summary.py --table db.events --column id --output S.json
+    idbudget audit --summary S.json            # the verdict, as `idbudget audit ids.txt` gives it
+
+Options: --master (default local[2]), --max-line-bytes (default 4096, rule 3), --input-format
+(with --column; default parquet), --conf KEY=VALUE (any Spark setting, repeatable).
+Needs pyspark (pip install pyspark) and Java 17+.
+
+How the contract maps onto Spark
+--------------------------------
+Text input (--input FILE without --column): spark.read.text with lineSep="\\n", so only b"\\n"
+ends a line and a last line without it is still a row; CR, lone or not, stays in the row. The
+row is taken as bytes (CAST(value AS BINARY) gives back the file's bytes unchanged: the text
+reader does not decode), so the rules run on bytes:
+  1. a trailing b"\\r" is cut off and counted (crlf_lines),
+  2. empty -> empty_lines, 3. more than --max-line-bytes bytes -> overlong_lines,
+  4. not valid UTF-8 (is_valid_utf8: strict, as Python's decoder: no surrogates, no overlong
+     forms, nothing above U+10FFFF) -> invalid_utf8_lines, 5. otherwise an id, compared as bytes.
+One catch: Hadoop's line reader drops a UTF-8 byte order mark at the start of a file, and the
+contract keeps it (it is the id's first character). So the driver reads the head of every input
+file (through Hadoop's FileSystem, decompressed if the file is); for a file that starts with a
+BOM it takes the first line with the BOM from there and swaps it in for Spark's copy (EXCEPT ALL
+one row, UNION one row: one extra shuffle, only when some file has a BOM).
+
+Table input (--column COL, with --input PATH [--input-format parquet|orc|json|...] or --table
+NAME): each row is one id and there are no line rules: no CR cutting, no length limit (a row may
+hold "\\n" or be longer than --max-line-bytes; max_line_bytes is still written, as the contract
+wants the field). `lines` counts rows; an empty string and a null both count in empty_lines; a
+value that is not valid UTF-8 (a binary column, or a string column holding bad bytes) counts in
+invalid_utf8_lines, since an id is text. A column of another type is cast to string.
+
+Then, with ids the DataFrame of id bytes:
+  grouped = ids.groupBy(id).count()              Spark's exact GROUP BY; persisted, and every
+                                                 per-id field below is a weighted sum over it
+  multiplicities = grouped.groupBy(count).count()
+  lengths        = grouped by char_length(id) (Unicode scalars), summing count
+  positions      = posexplode of substring(id, i+1, 1) for i < min(length, 64), summed by (i, char)
+  symbols        = distinct characters of all ids, sorted by code point in the driver
+  time_formats   = uuid7/uuid1/ulid by anchored regexes (\\A...\\z: Java's $ would accept a
+                   trailing \\r or U+2028) and conv() of the time digits (Crockford base32
+                   translated to conv's base-32 digits); ksuid by a Python UDF (a 160-bit base62
+                   number is past conv's 64 bits), run only on 27-character base62 candidates;
+                   then grouped by (format, bucket). A format with more than 1,048,576 buckets
+                   is written with {} and truncated: true.
+  sample         = the 32 smallest ids ordered as binary (unsigned bytes, i.e. UTF-8 order)
+Counts are Spark longs (exact to 2^63) written as JSON strings.
+
+Huge inputs: the text reader splits files into partitions (uncompressed ones at any byte; a line
+belongs to the split it starts in), so nothing is read whole; one line must fit in a task's
+memory (a JVM array: < 2 GiB). The grouped ids are persisted MEMORY_AND_DISK: size them like
+the distinct ids plus a long each. The driver collects only the small results (histograms,
+positions, symbols, up to 4 x 1,048,576 buckets, 32 samples). Globs and directories work as
+in spark.read.text.
+"""
+import argparse
+import json
+import os
+import sys
+
+from pyspark import StorageLevel
+from pyspark.sql import SparkSession, functions as F, types as T
+
+KIND = "idbudget-audit-summary"
+SCHEMA_VERSION = 1
+POSITIONS = 64
+SAMPLE_SIZE = 32
+BUCKET_KEY_LIMIT = 1_048_576
+FORMATS = ("uuid7", "ulid", "ksuid", "uuid1")
+BOM = b"\xef\xbb\xbf"
+
+HEX = "[0-9a-fA-F]"
+UUID_RE = rf"\A{HEX}{{8}}-{HEX}{{4}}-[17]{HEX}{{3}}-[89abAB]{HEX}{{3}}-{HEX}{{12}}\z"
+ULID_RE = r"\A[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}\z"
+KSUID_RE = r"\A[0-9A-Za-z]{27}\z"
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+BASE32_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUV"  # what conv(x, 32, 10) reads
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def ksuid_bucket(s):
+    """Top 32 bits of the 160-bit base62 value, as a decimal string; None if not a KSUID."""
+    if s is None or len(s) != 27:
+        return None
+    value = 0
+    for c in s:
+        d = BASE62.find(c)
+        if d < 0:
+            return None
+        value = value * 62 + d
+    return str(value >> 128) if value < 1 << 160 else None
+
+
+# ---------------------------------------------------------------- reading
+
+def read_file_head(spark, name, n):
+    """The first n bytes of a file as Spark's text reader sees it (decompressed)."""
+    jvm = spark._jvm
+    conf = spark._jsc.hadoopConfiguration()
+    path = jvm.org.apache.hadoop.fs.Path(jvm.java.net.URI(name))
+    stream = path.getFileSystem(conf).open(path)
+    try:
+        codec = jvm.org.apache.hadoop.io.compress.CompressionCodecFactory(conf).getCodec(path)
+        if codec is not None:
+            stream = codec.createInputStream(stream)
+        return bytes(stream.readNBytes(n))
+    finally:
+        stream.close()
+
+
+def text_lines(spark, path, max_line_bytes):
+    """One row per line, column `raw`: the line's bytes without b"\\n", BOM included."""
+    text = spark.read.option("lineSep", "\n").text(path)
+    lines = text.select(F.col("value").cast("binary").alias("raw"))
+    spark_copies, true_lines = [], []
+    for name in text.inputFiles():
+        # Enough to see the whole first line, or to know it is overlong with or without the BOM.
+        head = read_file_head(spark, name, max_line_bytes + 5)
+        if not head.startswith(BOM):
+            continue
+        first = head.split(b"\n", 1)[0]
+        if b"\n" not in head and len(head) == max_line_bytes + 5:
+            continue  # overlong either way, and the same CR: nothing to fix
+        true_lines.append((first,))
+        if head != BOM:  # a file of just the 3 BOM bytes gives Spark no row at all
+            spark_copies.append((first[len(BOM):],))
+    if true_lines:
+        schema = T.StructType([T.StructField("raw", T.BinaryType())])
+        if spark_copies:
+            lines = lines.exceptAll(spark.createDataFrame(spark_copies, schema))
+        lines = lines.unionByName(spark.createDataFrame(true_lines, schema))
+    return lines
+
+
+def classify_lines(lines, max_line_bytes):
+    """Adds crlf (0/1) and kind (empty, overlong, invalid, id) and `id` (bytes) per the rules."""
+    crlf = F.coalesce(F.substring("raw", -1, 1) == F.lit(bytearray(b"\r")), F.lit(False))
+    body = F.when(crlf, F.expr("substring(raw, 1, length(raw) - 1)")).otherwise(F.col("raw"))
+    return (lines
+            .select(crlf.cast("int").alias("crlf"), body.alias("id"))
+            .withColumn("kind",
+                        F.when(F.length("id") == 0, "empty")
+                        .when(F.length("id") > max_line_bytes, "overlong")
+                        .when(~F.is_valid_utf8(F.col("id").cast("string")), "invalid")
+                        .otherwise("id")))
+
+
+def classify_rows(frame, column):
+    """Table input: a row is an id; null and "" are empty; bytes that aren't UTF-8 are invalid."""
+    field = frame.schema[column]
+    value = F.col(column) if isinstance(field.dataType, T.BinaryType) else F.col(column).cast("string")
+    return (frame
+            .select(F.lit(0).alias("crlf"), value.cast("binary").alias("id"))
+            .withColumn("kind",
+                        F.when(F.col("id").isNull() | (F.length("id") == 0), "empty")
+                        .when(~F.is_valid_utf8(F.col("id").cast("string")), "invalid")
+                        .otherwise("id")))
+
+
+# ---------------------------------------------------------------- summarising
+
+def count_map(rows, key=0, value=1):
+    return {str(r[key]): str(r[value]) for r in sorted(rows, key=lambda r: int(r[key]))}
+
+
+def time_buckets(grouped):
+    """(format, bucket, ids) for the ids that parse as a time format."""
+    s = F.col("s")
+    crockford_head = F.translate(F.upper(F.substring(s, 1, 10)), CROCKFORD, BASE32_DIGITS)
+    is7 = F.substring(s, 15, 1) == "7"
+    uuids = grouped.filter(s.rlike(UUID_RE)).select(
+        F.when(is7, "uuid7").otherwise("uuid1").alias("format"),
+        F.when(is7, F.conv(F.concat(F.substring(s, 1, 8), F.substring(s, 10, 4)), 16, 10))
+         .otherwise(F.conv(F.concat(F.substring(s, 16, 3), F.substring(s, 10, 4), F.substring(s, 1, 8)), 16, 10))
+         .alias("bucket"),
+        "count")
+    ulids = grouped.filter(s.rlike(ULID_RE)).select(
+        F.lit("ulid").alias("format"), F.conv(crockford_head, 32, 10).alias("bucket"), "count")
+    ksuids = (grouped.filter(s.rlike(KSUID_RE))
+              .select(F.lit("ksuid").alias("format"), F.udf(ksuid_bucket, "string", useArrow=False)(s).alias("bucket"), "count")
+              .filter(F.col("bucket").isNotNull()))
+    return (uuids.unionByName(ulids).unionByName(ksuids)
+            .groupBy("format", "bucket").agg(F.sum("count").alias("ids")))
+
+
+def summarise(classified, max_line_bytes):
+    counts = classified.agg(
+        F.count(F.lit(1)).alias("lines"),
+        F.sum(F.when(F.col("kind") == "id", 1).otherwise(0)).alias("ids"),
+        F.sum(F.when(F.col("kind") == "empty", 1).otherwise(0)).alias("empty_lines"),
+        F.sum("crlf").alias("crlf_lines"),
+        F.sum(F.when(F.col("kind") == "invalid", 1).otherwise(0)).alias("invalid_utf8_lines"),
+        F.sum(F.when(F.col("kind") == "overlong", 1).otherwise(0)).alias("overlong_lines"),
+    ).first()
+
+    grouped = (classified.filter(F.col("kind") == "id")
+               .groupBy("id").count()
+               .withColumn("s", F.col("id").cast("string"))
+               .persist(StorageLevel.MEMORY_AND_DISK))
+
+    multiplicities = grouped.groupBy(F.col("count").alias("m")).count().collect()
+    lengths = grouped.groupBy(F.char_length("s").alias("n")).agg(F.sum("count")).collect()
+    positions = (grouped
+                 .select(F.posexplode(F.expr(
+                     f"transform(sequence(0, least(char_length(s), {POSITIONS}) - 1), i -> substring(s, i + 1, 1))")),
+                     "count")
+                 .groupBy("pos", "col").agg(F.sum("count").alias("n"))
+                 .collect())
+    symbols = (grouped
+               .select(F.explode(F.expr(
+                   "array_distinct(transform(sequence(1, char_length(s)), i -> substring(s, i, 1)))")).alias("c"))
+               .distinct().collect())
+    buckets = time_buckets(grouped)
+    per_format = {r["format"]: r for r in buckets.groupBy("format")
+                  .agg(F.count(F.lit(1)).alias("keys"), F.sum("ids").alias("ids")).collect()}
+    kept = [f for f, r in per_format.items() if r["keys"] <= BUCKET_KEY_LIMIT]
+    bucket_rows = buckets.filter(F.col("format").isin(kept)).collect() if kept else []
+    sample = grouped.select("id").orderBy("id").limit(SAMPLE_SIZE).collect()
+    grouped.unpersist()
+
+    out = {
+        "kind": KIND,
+        "schema_version": SCHEMA_VERSION,
+        "max_line_bytes": max_line_bytes,
+        "shards": {"count": 1, "indexes": [0]},
+    }
+    for field in ("lines", "ids", "empty_lines", "crlf_lines", "invalid_utf8_lines", "overlong_lines"):
+        out[field] = str(counts[field] or 0)
+    out["multiplicities"] = count_map(multiplicities)
+    out["lengths"] = count_map(lengths)
+    out["symbols"] = "".join(sorted((r["c"] for r in symbols), key=ord))
+    by_position = [{} for _ in range(max((r["pos"] + 1 for r in positions), default=0))]
+    for r in sorted(positions, key=lambda r: (r["pos"], ord(r["col"]))):
+        by_position[r["pos"]][r["col"]] = str(r["n"])
+    out["positions"] = by_position
+    out["time_formats"] = {}
+    for f in FORMATS:
+        r = per_format.get(f)
+        truncated = r is not None and r["keys"] > BUCKET_KEY_LIMIT
+        out["time_formats"][f] = {
+            "ids": str(r["ids"] if r else 0),
+            "buckets": {} if truncated else count_map(
+                [(b["bucket"], b["ids"]) for b in bucket_rows if b["format"] == f]),
+            "truncated": truncated,
+        }
+    out["sample"] = [bytes(r["id"]).decode("utf-8") for r in sample]
+    return out
+
+
+# ---------------------------------------------------------------- CLI
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="The audit summary (docs/audit-summary.md) of a stream of ids, by Spark.")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--input", help="a text file of ids (or, with --column, a parquet/orc/... path)")
+    source.add_argument("--table", help="a Spark table name (needs --column)")
+    p.add_argument("--column", help="the id column of a table input")
+    p.add_argument("--input-format", default="parquet", help="format of --input with --column (default parquet)")
+    p.add_argument("--output", required=True, help="where to write the summary JSON ('-' for stdout)")
+    p.add_argument("--max-line-bytes", type=int, default=4096)
+    p.add_argument("--master", default="local[2]")
+    p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
+    args = p.parse_args(argv)
+    if args.table and not args.column:
+        p.error("--table needs --column")
+    if args.max_line_bytes < 1:
+        p.error("--max-line-bytes must be positive")
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the UDF's workers: this Python
+    builder = (SparkSession.builder.master(args.master).appName("idbudget-audit-summary")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false"))
+    if args.master.startswith("local"):
+        builder = builder.config("spark.sql.shuffle.partitions", "4")  # not 200 tiny tasks per GROUP BY
+    for kv in args.conf:
+        key, _, value = kv.partition("=")
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        if args.column:
+            frame = spark.table(args.table) if args.table else spark.read.format(args.input_format).load(args.input)
+            classified = classify_rows(frame, args.column)
+        else:
+            classified = classify_lines(text_lines(spark, args.input, args.max_line_bytes), args.max_line_bytes)
+        summary = summarise(classified, args.max_line_bytes)
+    finally:
+        spark.stop()
+
+    text = "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+                             for k, v in summary.items()) + "\n}\n"
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
