@@ -29,6 +29,7 @@ public enum Birthday {
         guard n.signum >= 0 else { throw InputError("a count cannot be negative") }
         if n <= BigInt(1) { return (.zero, .one(significantDigits: digits)) }
         if n > d { return (.one(significantDigits: digits), .zero) }
+        if let tiny = tinyComplement(space: d, count: n, scopes: scopes, digits: digits) { return tiny }
         var precision = LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: digits)
         var attempts = 0
         while precision <= maxPrecision {
@@ -43,6 +44,29 @@ public enum Birthday {
             precision *= 2
         }
         throw InputError("could not certify \(digits) digits for this space and count within \(maxPrecision) bits")
+    }
+
+    /// S·L from which 1 − p = e^−SL is written 10^−x (x = SL/ln 10 ≥ 10^1232): its mantissa would need
+    /// SL to absolute accuracy, log2(SL) bits more (two million at 2^(2^21)), for digits nobody reads.
+    static let powerFormBits = 4096
+
+    /// p = 1 and 1 − p = 10^−x with x to `digits` digits, when S·L ≥ 2^4096; nil otherwise. Works at the
+    /// precision relative accuracy needs, so it costs no more for 2^(2^21) values than for 2^64.
+    private static func tinyComplement(space d: BigInt, count n: BigInt, scopes: BigInt, digits: Int) -> (probability: ScientificDecimal, complement: ScientificDecimal)? {
+        var precision = LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: digits, absolute: false)
+        let threshold = BigFloat(BigInt.power(2, powerFormBits), precision: 64, rounding: .nearest)
+        while precision <= maxPrecision {
+            let (lo, hi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)
+            guard lo >= threshold else { return nil }
+            // x = SL/ln 10 rises with SL.
+            let xLo = lo.divided(by: BigFloat.ln10(precision: precision, rounding: .up), precision: precision, rounding: .down)
+            let xHi = hi.divided(by: BigFloat.ln10(precision: precision, rounding: .down), precision: precision, rounding: .up)
+            if let x = sameDigits(xLo, xHi, digits, shift: BigInt(0)) {
+                return (.one(significantDigits: digits), ScientificDecimal(digits: x.digits, exponent: x.exponent, isPowerOfTen: true))
+            }
+            precision *= 2
+        }
+        return nil
     }
 
     /// p rises with L: round the low end of −expm1(−L) down and the high end up.
@@ -79,9 +103,17 @@ public enum Birthday {
         return ScientificDecimal(digits: a.digits, exponent: shift + BigInt(a.exponent - 1))
     }
 
-    /// (1 − p)^S = (d(d−1)…(d−n+1)/d^n)^S as an exact fraction, when that is affordable.
+    /// The size in bits of the exact fraction (1 − p)^S, or nil when it would pass 2^23 bits.
+    static func exactCost(space d: BigInt, count n: BigInt, scopes: BigInt) -> Int? {
+        guard let count = n.intValue, let s = scopes.intValue, count <= 1 << 23, s <= 1 << 23 else { return nil }
+        let (bits, overflow) = count.multipliedReportingOverflow(by: d.bitWidth * s)
+        return !overflow && bits <= 1 << 23 ? bits : nil
+    }
+
+    /// (1 − p)^S = (d(d−1)…(d−n+1)/d^n)^S as an exact fraction, when that is affordable (≤ 2^23 bits,
+    /// whatever the count: the cost is the size of the fraction, not the number of factors).
     static func exactComplement(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1)) -> (numerator: BigInt, denominator: BigInt)? {
-        guard let count = n.intValue, let s = scopes.intValue, count <= 20_000, count * d.bitWidth * s <= 1 << 23 else { return nil }
+        guard exactCost(space: d, count: n, scopes: scopes) != nil, let count = n.intValue, let s = scopes.intValue else { return nil }
         return (BigInt.fallingFactorial(d, count).power(s), d.power(count * s))
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Precise
 
 /// A decimal literal held exactly: `significand × 10^exponent`.
@@ -12,9 +13,28 @@ public struct ExactDecimal: Sendable, Equatable {
         self.exponent = exponent
     }
 
-    /// Parses `123`, `1.5`, `.5`, `3.1536e14`, `1E-11`, `1_000_000`; `nil` for anything else.
-    /// Only non-negative values; exponents beyond ±10^6 are refused as absurd.
+    /// Parses `123`, `1.5`, `.5`, `3.1536e14`, `1E-11`, `1e+6`, `1_000_000`, and powers `2^64`, `2^-40`,
+    /// `10^-12`; `nil` for anything else. A negative power is taken only when it is a terminating decimal
+    /// (the base has no prime factors but 2 and 5), so it is still held exactly. Only non-negative
+    /// values; exponents beyond ±10^6 are refused as absurd.
     public init?(_ text: some StringProtocol) {
+        if let caret = text.firstIndex(of: "^") {
+            // b^k, b^k+m or b^k-m (m whole): 2^64-1, 2^2097152-5, which no shell could pass as digits.
+            let rest = text[text.index(after: caret)...]
+            var exponentText = String(rest), offset: BigInt? = nil, negative = false
+            if let sign = rest.dropFirst().firstIndex(where: { $0 == "+" || $0 == "-" }) {
+                exponentText = String(rest[..<sign])
+                let m = rest[rest.index(after: sign)...]
+                guard !m.isEmpty, m.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let v = BigInt(decimal: String(m)) else { return nil }
+                offset = v
+                negative = rest[sign] == "-"
+            }
+            guard let power = Self.power(String(text[..<caret]), exponentText) else { return nil }
+            guard let offset else { self = power; return }
+            guard power.exponent == 0, !negative || offset <= power.significand else { return nil }
+            self = ExactDecimal(significand: negative ? power.significand - offset : power.significand + offset, exponent: 0)
+            return
+        }
         // `_` groups digits: it must stand between two digits (`1_000`, not `5_` or `_5`).
         let chars = Array(text.utf8)
         for (i, c) in chars.enumerated() where c == UInt8(ascii: "_") {
@@ -41,6 +61,22 @@ public struct ExactDecimal: Sendable, Equatable {
         else { return nil }
         significand = digits
         exponent = exp - fraction.count
+    }
+
+    /// b^k for a whole base 1…10^6 and a whole k with |k·log10 b| ≤ 10^6.
+    private static func power(_ baseText: String, _ kText: String) -> ExactDecimal? {
+        guard baseText.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let b = Int(baseText), b >= 1, b <= 1_000_000,
+              let k = Int(kText), k.magnitude <= 100_000_000,
+              Double(k.magnitude) * log10(Double(b)) <= 1_000_000
+        else { return nil }
+        if k >= 0 { return ExactDecimal(significand: BigInt.power(b, k), exponent: 0) }
+        // 1/(2^a·5^c)^m = 2^(c·m)·5^(a·m) / 10^((a+c)·m)
+        var rest = b, a = 0, c = 0
+        while rest % 2 == 0 { rest /= 2; a += 1 }
+        while rest % 5 == 0 { rest /= 5; c += 1 }
+        guard rest == 1 else { return nil }
+        let m = Int(k.magnitude)
+        return ExactDecimal(significand: BigInt.power(2, c * m) * BigInt.power(5, a * m), exponent: -(a + c) * m)
     }
 
     public var isZero: Bool { significand.isZero }

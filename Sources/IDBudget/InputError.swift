@@ -7,10 +7,11 @@ public struct InputError: Error, Equatable, CustomStringConvertible {
 
 /// The sizes beyond which idbudget answers with an error instead of a number.
 public enum Limits {
-    /// Largest identifier space: 2^262144 (e.g. base62 up to 44,028 symbols).
-    public static let maxSpaceBits = 262_144
-    /// Counts must be below 10^80000 (any count above the space is certain to collide anyway).
-    public static let maxCountDigits = 80_000
+    /// Largest identifier space: 2^2097152 = 2^(2^21) (e.g. base62 up to 352,222 symbols).
+    public static let maxSpaceBits = 2_097_152
+    /// Counts must be below 10^640000 (past 2^2097152 ≈ 10^631306; any count above the space is certain
+    /// to collide anyway).
+    public static let maxCountDigits = 640_000
     /// Budgets must be at least 10^−100000.
     public static let minProbabilityExponent = -100_000
 }

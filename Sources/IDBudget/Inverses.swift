@@ -17,6 +17,15 @@ extension Birthday {
         if n > d { return false }
         var precision = Swift.max(minimumPrecision, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: 20)
             + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01)))
+        // A first look at relative accuracy settles most cases far from the budget (S·L of 2^(2^20)
+        // against λ < 2^18, say) for a fraction of the absolute-accuracy cost.
+        let relative = LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: 20, absolute: false)
+        if relative * 4 < precision {
+            let (lLo, lHi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: relative)
+            let (bLo, bHi) = budget.logComplementBounds(precision: relative)
+            if lHi <= bLo { return true }
+            if lLo > bHi { return false }
+        }
         var attempts = 0
         while precision <= maxPrecision {
             let (lLo, lHi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)
@@ -24,7 +33,10 @@ extension Birthday {
             if lHi <= bLo { return true }
             if lLo > bHi { return false }
             attempts += 1
-            if attempts >= 3, let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
+            // Intervals that stay apart are usually an exact tie: settle it with rationals at once when
+            // they are small (an MPFR lgamma at doubled precision can cost far more), else after a few tries.
+            let cheap = (exactCost(space: d, count: n, scopes: scopes) ?? Int.max) <= 1 << 21
+            if attempts >= (cheap ? 1 : 3), let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
                 let (bNum, bDen) = budget.value.fraction
                 return (den - num) * bDen <= bNum * den
             }

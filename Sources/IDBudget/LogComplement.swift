@@ -46,10 +46,14 @@ enum LogComplement {
     }
 
     /// A precision that usually suffices for `digits` significant digits of p and 1 − p on the first try.
-    static func startPrecision(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int) -> Int {
-        let need = Int(Double(digits) * 3.33) + 40 + scopes.bitWidth - 1
+    ///
+    /// `absolute` (the default) asks for S·L to absolute accuracy, which 1 − p = e^−SL needs; otherwise
+    /// to relative accuracy only, which is all p, comparisons far from a budget and 10^−(SL/ln 10) need.
+    static func startPrecision(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int, absolute: Bool = true) -> Int {
+        let scopeBits = absolute ? scopes.bitWidth - 1 : 0
+        let need = Int(Double(digits) * 3.33) + 40 + scopeBits
         let log2n = n.log2Magnitude, log2d = d.log2Magnitude
-        let series = seriesPrecision(space: d, count: n, digits: digits) + scopes.bitWidth - 1
+        let series = (absolute ? seriesPrecision(space: d, count: n, digits: digits) : Int(Double(digits) * 3.33) + 24) + scopeBits
         switch method(space: d, count: n, precision: series) {
         case .series:
             return series
@@ -60,7 +64,7 @@ enum LogComplement {
             // and 1 − p = e^−L needs L to absolute accuracy: log2(L) ≤ log2(n·ln d) bits more.
             let lnd = Swift.max(1, log2d * 0.6931471805599453)
             let cancel = Swift.max(0, 1 + 2 * log2d - 2 * log2n + log2(lnd))
-            let size = Swift.max(0, log2n + log2(lnd))
+            let size = absolute ? Swift.max(0, log2n + log2(lnd)) : 0
             return need + Int(cancel + size) + 24
         }
     }

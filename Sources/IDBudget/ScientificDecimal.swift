@@ -10,12 +10,17 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
     public let digits: String
     /// The power of ten of the first digit; unbounded, since 1 − p can be 10^−(10^40).
     public let exponent: BigInt
+    /// When true the value is 10^−x, x = d.ddd… × 10^exponent: how a complement too small to write as
+    /// d.ddd × 10^e is given. (Its mantissa would need x to absolute accuracy — millions of bits at
+    /// 2^(2^21) — and tell a reader nothing the exponent does not.) Printed `10^-4.34…e+19728`.
+    public let isPowerOfTen: Bool
 
     public static let zero = ScientificDecimal(digits: "", exponent: 0)
 
-    public init(digits: String, exponent: BigInt) {
+    public init(digits: String, exponent: BigInt, isPowerOfTen: Bool = false) {
         self.digits = digits
         self.exponent = exponent
+        self.isPowerOfTen = isPowerOfTen && !digits.isEmpty
     }
 
     public init(digits: String, exponent: Int) {
@@ -30,7 +35,7 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
     public var isZero: Bool { digits.isEmpty }
 
     /// `1.83639477847277033856633261466e-11`; `0` for zero.
-    public var description: String { format(digits) }
+    public var description: String { (isPowerOfTen ? "10^-" : "") + format(digits) }
 
     private func format(_ d: String) -> String {
         guard let first = d.first else { return "0" }
@@ -40,7 +45,7 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
     }
 
     /// The nearest `Double` (0 or ∞ beyond its range).
-    public var doubleValue: Double { isZero ? 0 : Double(description) ?? .nan }
+    public var doubleValue: Double { isZero || isPowerOfTen ? 0 : Double(description) ?? .nan }
 
     /// The value rounded half-up to `count` significant digits, for display.
     public func rounded(to count: Int) -> ScientificDecimal {
@@ -53,7 +58,7 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
             while i >= 0 && kept[i] == UInt8(ascii: "9") { kept[i] = UInt8(ascii: "0"); i -= 1 }
             if i >= 0 { kept[i] += 1 } else { kept.insert(UInt8(ascii: "1"), at: 0); kept.removeLast(); exponent = exponent + BigInt(1) }
         }
-        return ScientificDecimal(digits: String(decoding: kept, as: UTF8.self), exponent: exponent)
+        return ScientificDecimal(digits: String(decoding: kept, as: UTF8.self), exponent: exponent, isPowerOfTen: isPowerOfTen)
     }
 
     /// A short form for tables: `1.84e-11`.
@@ -61,12 +66,13 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
         let r = rounded(to: count)
         var d = r.digits
         while d.count > 1 && d.hasSuffix("0") { d.removeLast() }
-        return ScientificDecimal(digits: d, exponent: r.exponent).description
+        return ScientificDecimal(digits: d, exponent: r.exponent, isPowerOfTen: isPowerOfTen).description
     }
 
     /// "1 in X" for a probability: X = 1/self to three significant digits.
     public var oneIn: String {
         guard !isZero else { return "never" }
+        if isPowerOfTen { return "1 in 10^\(format(digits))" }
         // 1/(m·10^e) = (1/m)·10^−e with m in [1, 10).
         let m = Double("\(digits.prefix(17).first!).\(digits.dropFirst().prefix(16))") ?? 1
         var inverse = 1 / m
@@ -123,17 +129,20 @@ extension ScientificDecimal: Comparable, Hashable {
 
     /// Numeric equality, whatever the number of digits written.
     public static func == (a: ScientificDecimal, b: ScientificDecimal) -> Bool {
-        a.isZero == b.isZero && (a.isZero || (a.exponent == b.exponent && a.significant == b.significant))
+        a.isZero == b.isZero && (a.isZero || (a.isPowerOfTen == b.isPowerOfTen && a.exponent == b.exponent && a.significant == b.significant))
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(isZero)
+        hasher.combine(isPowerOfTen)
         if !isZero { hasher.combine(exponent); hasher.combine(significant) }
     }
 
     /// Numeric order (digit strings of different lengths compare as if zero-padded).
     public static func < (a: ScientificDecimal, b: ScientificDecimal) -> Bool {
         if a.isZero || b.isZero { return !b.isZero }
+        if a.isPowerOfTen != b.isPowerOfTen { return a.isPowerOfTen }  // 10^−x here is below 10^−(10^1000)
+        if a.isPowerOfTen { return ScientificDecimal(digits: b.digits, exponent: b.exponent) < ScientificDecimal(digits: a.digits, exponent: a.exponent) }
         if a.exponent != b.exponent { return a.exponent < b.exponent }
         let n = Swift.max(a.digits.count, b.digits.count)
         func pad(_ s: String) -> String { s + String(repeating: "0", count: n - s.count) }
@@ -143,6 +152,11 @@ extension ScientificDecimal: Comparable, Hashable {
     /// Parses the form ``description`` prints (and any plain decimal), exactly.
     public init?(_ text: String) {
         if text == "0" { self = .zero; return }
+        if text.hasPrefix("10^-") {
+            guard let x = ScientificDecimal(String(text.dropFirst(4))), !x.isPowerOfTen, !x.isZero else { return nil }
+            self.init(digits: x.digits, exponent: x.exponent, isPowerOfTen: true)
+            return
+        }
         guard let value = ExactDecimal(text), !value.isZero else { return nil }
         var digits = value.significand.description
         let exponent = value.exponent + digits.count - 1

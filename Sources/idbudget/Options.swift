@@ -173,19 +173,17 @@ func parseLength(_ text: String) throws -> Int {
     return n
 }
 
-/// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`, `2^64`.
+/// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`, `2^64`, `2^64-1`.
 func parseInteger(_ text: String, argument: String, example: String) throws -> BigInt {
-    if let caret = text.firstIndex(of: "^") {
-        // b^k, e.g. 2^64: exact, as large as the counts the math accepts.
-        guard let base = Int(text[..<caret]), base >= 1, base <= 1_000_000,
-              let k = Int(text[text.index(after: caret)...]), k >= 0
-        else {
-            throw UsageError(argument: argument, message: "'\(text)' is not a power b^k with whole b from 1 to 1000000 and k ≥ 0; e.g. 2^64")
+    if text.contains("^") {
+        // b^k, b^k±m, e.g. 2^64, 2^64-1: exact, as large as the counts the math accepts.
+        guard let value = ExactDecimal(text), let n = value.integerValue, value.log10Magnitude < Double(Limits.maxCountDigits) else {
+            throw UsageError(argument: argument, message: "'\(text)' is not a power b^k or b^k±m (whole b from 1 to 1000000, k ≥ 0) below 1e\(Limits.maxCountDigits); e.g. 2^64 or 2^64-1")
         }
-        guard Double(k) * log10(Double(base)) < Double(Limits.maxCountDigits) else {
-            throw UsageError(argument: argument, message: "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+        guard n >= BigInt(1) else {
+            throw UsageError(argument: argument, message: "'\(text)' must be at least 1; give e.g. \(example)")
         }
-        return BigInt.power(base, k)
+        return n
     }
     if text.hasPrefix("-") {
         throw UsageError(
