@@ -7,14 +7,15 @@ pass over the lines, a Counter of the ids, and the fields computed from that. It
 distinct id in memory; it is for test-sized inputs, not for production streams.
 
 Usage:
-  audit_summary_ref.py summarise FILE [-o S.json] [--max-line-bytes N] [--label-shard k/K]
+  audit_summary_ref.py summarise FILE [FILE ...] [-o S.json] [--max-line-bytes N] [--label-shard k/K]
   audit_summary_ref.py summarise --rows ROWS.jsonl [-o S.json]
   audit_summary_ref.py merge A.json B.json [...] -o C.json
   audit_summary_ref.py compare A.json B.json [--ignore FIELD ...]
   audit_summary_ref.py selftest
 
-summarise FILE
-    The contract's line rules, byte for byte: only b"\\n" ends a line, a last line without one
+summarise FILE [FILE ...]
+    The lines of the files (each file's last line ends with the file). The contract's line
+    rules, byte for byte: only b"\\n" ends a line, a last line without one
     counts, one trailing b"\\r" is removed (crlf_lines), then empty / longer than max_line_bytes /
     not valid UTF-8 / id, in that order. A UTF-8 byte order mark is not special: it is part of
     the first line.
@@ -208,11 +209,12 @@ def summarise_bytes(data, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0])
     return s.summary(shards)
 
 
-def summarise_file(path, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0])):
+def summarise_files(paths, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0])):
     s = Summariser(max_line_bytes)
-    with open(path, "rb") as f:
-        for raw in f:  # binary mode: only b"\n" ends a line; the last one may lack it
-            s.line(raw[:-1] if raw.endswith(b"\n") else raw)
+    for path in paths:
+        with open(path, "rb") as f:
+            for raw in f:  # binary mode: only b"\n" ends a line; the last one may lack it
+                s.line(raw[:-1] if raw.endswith(b"\n") else raw)
     return s.summary(shards)
 
 
@@ -294,7 +296,8 @@ def compare(a, b, ignore=()):
             diffs.append(f"{path}: {_show(x)} vs {_show(y)} (types differ)")
         elif isinstance(x, dict):
             for k in sorted(set(x) | set(y), key=str):
-                where = f"{path}.{k}" if path else k
+                name = json.dumps(k, ensure_ascii=True)[1:-1]  # "\r" or U+2028 shown escaped
+                where = f"{path}.{name}" if path else name
                 if path == "" and k in ignore:
                     continue
                 if k not in x:
@@ -442,7 +445,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("summarise", help="summarise a file of ids (or --rows)")
-    s.add_argument("file", nargs="?")
+    s.add_argument("files", nargs="*", metavar="FILE")
     s.add_argument("--rows", help="JSON lines, one string or null each: table semantics")
     s.add_argument("-o", "--output")
     s.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES)
@@ -468,8 +471,8 @@ def main(argv=None):
             with open(args.rows, encoding="utf-8") as f:
                 values = [json.loads(line) for line in f if line.strip()]
             _write(summarise_rows(values, shards), args.output)
-        elif args.file:
-            _write(summarise_file(args.file, args.max_line_bytes, shards), args.output)
+        elif args.files:
+            _write(summarise_files(args.files, args.max_line_bytes, shards), args.output)
         else:
             p.error("summarise needs FILE or --rows")
         return 0

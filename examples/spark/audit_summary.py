@@ -252,7 +252,7 @@ def summarise(classified, max_line_bytes):
 
 # ---------------------------------------------------------------- CLI
 
-def main(argv=None):
+def parse_args(argv=None):
     p = argparse.ArgumentParser(description="The audit summary (docs/audit-summary.md) of a stream of ids, by Spark.")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--input", help="a text file of ids (or, with --column, a parquet/orc/... path)")
@@ -268,7 +268,30 @@ def main(argv=None):
         p.error("--table needs --column")
     if args.max_line_bytes < 1:
         p.error("--max-line-bytes must be positive")
+    return args
 
+
+def read_input(spark, args):
+    """The classified lines (or rows) of the input the arguments name."""
+    if args.column:
+        frame = spark.table(args.table) if args.table else spark.read.format(args.input_format).load(args.input)
+        return classify_rows(frame, args.column)
+    return classify_lines(text_lines(spark, args.input, args.max_line_bytes), args.max_line_bytes)
+
+
+def write_summary(summary, path):
+    # One top-level field a line: readable in a diff, still plain JSON.
+    text = "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+                             for k, v in summary.items()) + "\n}\n"
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def main(argv=None):
+    args = parse_args(argv)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the UDF's workers: this Python
     builder = (SparkSession.builder.master(args.master).appName("idbudget-audit-summary")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false"))
@@ -280,22 +303,10 @@ def main(argv=None):
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     try:
-        if args.column:
-            frame = spark.table(args.table) if args.table else spark.read.format(args.input_format).load(args.input)
-            classified = classify_rows(frame, args.column)
-        else:
-            classified = classify_lines(text_lines(spark, args.input, args.max_line_bytes), args.max_line_bytes)
-        summary = summarise(classified, args.max_line_bytes)
+        summary = summarise(read_input(spark, args), args.max_line_bytes)
     finally:
         spark.stop()
-
-    text = "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
-                             for k, v in summary.items()) + "\n}\n"
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+    write_summary(summary, args.output)
     return 0
 
 
