@@ -1277,6 +1277,7 @@ def fuzz(binary, cases, timeout, jobs=1, slow=1.0, quiet=False, cmd_limit=None, 
     stats = {}
     failures, slow_cases, unverified_total = [], [], 0
     t0 = time.monotonic()
+    walls = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [pool.submit(run_cli, c.argv(binary), timeout) for c in cases]
         for c, f in zip(cases, futures):
@@ -1287,6 +1288,8 @@ def fuzz(binary, cases, timeout, jobs=1, slow=1.0, quiet=False, cmd_limit=None, 
             st["failed" if fails else "passed"] += 1
             st["unverified"] += len(unver)
             st["max_s"] = max(st["max_s"], res.seconds)
+            if c.regime != "invalid" and not res.timeout:
+                walls.append(res.seconds)
             unverified_total += len(unver)
             argv = c.argv(binary)
             if res.seconds >= slow and not res.timeout:
@@ -1307,6 +1310,11 @@ def fuzz(binary, cases, timeout, jobs=1, slow=1.0, quiet=False, cmd_limit=None, 
                 s = stats[name]
                 print(f"{name:<16} {s['cases']:>5} {s['passed']:>6} {s['failed']:>6} {s['unverified']:>7} {s['max_s']:>6.2f}", file=out)
         print(f"reference: {REF.stats}; {unverified_total} unverified fields; {elapsed:.1f} s", file=out)
+        if walls:
+            walls.sort()
+            pick = lambda q: walls[min(len(walls) - 1, int(q * len(walls)))]
+            print(f"CLI wall per query (valid input, {len(walls)} runs, {jobs} at a time): median {pick(0.5) * 1000:.0f} ms, "
+                  f"p99 {pick(0.99) * 1000:.0f} ms, max {walls[-1] * 1000:.0f} ms", file=out)
     passed = sum(s["passed"] for s in stats.values())
     failed = sum(s["failed"] for s in stats.values())
     print(f"fuzz: {passed} passed, {failed} failed", file=out, flush=True)
@@ -1499,7 +1507,7 @@ def main():
     ap.add_argument("--cases", type=int, default=150)
     ap.add_argument("--timeout", type=float, default=5.0, help="seconds per CLI run")
     ap.add_argument("--profile", choices=["auto", "ci", "long"], default="auto",
-                    help="input sizes: ci (fast, what CI runs) or long (up to 2^262144, 1e20000 scopes); auto: long when --timeout ≥ 20")
+                    help="input sizes: ci (fast, what CI runs) or long (up to 2^2097152, 1e20000 scopes); auto: long when --timeout ≥ 20")
     ap.add_argument("--binary", default=os.environ.get("IDBUDGET", os.path.join(ROOT, ".build", "release", "idbudget")))
     ap.add_argument("--jobs", type=int, default=1, help="CLI runs in flight (the reference runs alongside)")
     ap.add_argument("--regime", action="append", help="only these regimes (repeatable)")

@@ -31,6 +31,8 @@ public struct Budget: Sendable, CustomStringConvertible {
     /// so a budget within 10^−3000 of 1 costs no more precision than one near 0.
     func logComplementBounds(precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
         let (num, den) = value.fraction
+        // λ = log(den/(den − num)); at high precision binary splitting beats MPFR's AGM log.
+        if p > 20_000, let bounds = LogOfRatio.bounds(den, den - num, precision: p) { return bounds }
         if num.shifted(1) >= den {
             let c = den - num
             let cLo = BigFloat(numerator: c, denominator: den, precision: p, rounding: .down)

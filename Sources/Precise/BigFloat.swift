@@ -76,6 +76,11 @@ public struct BigFloat: Sendable {
         self = .make(precision) { _ = mpfr_set_q($0, q, rounding.mpfr) }
     }
 
+    /// ln 2 (MPFR's binary splitting: milliseconds even at millions of bits).
+    public static func ln2(precision: Int, rounding: Rounding) -> BigFloat {
+        .make(precision) { _ = mpfr_const_log2($0, rounding.mpfr) }
+    }
+
     /// ln 10.
     public static func ln10(precision: Int, rounding: Rounding) -> BigFloat {
         let ten = BigFloat(10, precision: 8)

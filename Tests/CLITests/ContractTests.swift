@@ -13,6 +13,8 @@ import Testing
         ["probability", "--alphabet", "base62", "--length", "22", "--rate", "1e6/s", "--lifetime", "10y"],
         ["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y", "--nodes", "3"],
         ["probability", "--bits", "4096", "--count", "2^64", "--scopes", "1e6"],
+        ["probability", "--bits", "2097152", "--count", "2^2097152-5"],
+        ["probability", "--bits", "64", "--count-per-scope", "2", "--scopes", "1e600000"],
         ["length", "--symbols", "🍎🍌🍒🍇", "--count", "1000", "--max-probability", "1e-6", "--max-bytes", "64"],
         ["length", "--alphabet-size", "62", "--count", "1"],
         ["capacity", "--bits", "122", "--max-probability", "1e-18", "--rate", "1e6/s"],

@@ -40,7 +40,7 @@ import Testing
         #expect(try Space(alphabet: .base62, length: 22).size == BigInt.power(62, 22))
         #expect(try Space(bits: 65536).size == BigInt.power(2, 65536))
         #expect(throws: InputError.self) { try Space(alphabet: .base62, length: 0) }
-        #expect(throws: InputError.self) { try Space(bits: 1 << 20) }
+        #expect(throws: InputError.self) { try Space(bits: (1 << 21) + 1) }
         #expect(throws: InputError.self) { try Space(alphabetSize: 62, length: 1 << 20) }
     }
 
