@@ -5,6 +5,8 @@ import Precise
 public struct Budget: Sendable, CustomStringConvertible {
     public let value: ExactDecimal
     public let text: String
+    /// λ's bounds by precision: `capacity` asks for the same million-bit λ at every step of its search.
+    private let cache = LambdaCache()
 
     /// Parses a probability strictly between 0 and 1: `1e-11`, `0.001`, `0.5`.
     public init(parsing text: String) throws(InputError) {
@@ -30,6 +32,14 @@ public struct Budget: Sendable, CustomStringConvertible {
     /// Below ½, from P with log1p; from ½ on, from the complement 1 − P = (den − num)/den held exactly,
     /// so a budget within 10^−3000 of 1 costs no more precision than one near 0.
     func logComplementBounds(precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        if p < 4096 { return computeLogComplementBounds(precision: p) }
+        if let hit = cache.get(p) { return hit }
+        let bounds = computeLogComplementBounds(precision: p)
+        cache.set(p, bounds)
+        return bounds
+    }
+
+    private func computeLogComplementBounds(precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
         let (num, den) = value.fraction
         // λ = log(den/(den − num)); at high precision binary splitting beats MPFR's AGM log.
         if p > 20_000, let bounds = LogOfRatio.bounds(den, den - num, precision: p) { return bounds }
@@ -58,5 +68,22 @@ public struct Budget: Sendable, CustomStringConvertible {
         }
         if x > 1e-300 { return log2(-log1p(-x)) }
         return value.log10Magnitude / 0.30102999566398120
+    }
+}
+
+/// A few λ bounds kept by precision (a lock, since budgets are shared across threads).
+private final class LambdaCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [Int: (lo: BigFloat, hi: BigFloat)] = [:]
+
+    func get(_ p: Int) -> (lo: BigFloat, hi: BigFloat)? {
+        lock.lock(); defer { lock.unlock() }
+        return entries[p]
+    }
+
+    func set(_ p: Int, _ bounds: (lo: BigFloat, hi: BigFloat)) {
+        lock.lock(); defer { lock.unlock() }
+        if entries.count >= 8 { entries.removeAll() }
+        entries[p] = bounds
     }
 }
