@@ -29,7 +29,9 @@ summarise FILE [FILE ...]
     in one part, non-id lines in part 0) so that the parts merge to the whole.
 merge
     Merges summaries per the contract's merge column; refuses different kind, schema_version,
-    max_line_bytes or shard count, and overlapping shard indexes.
+    max_line_bytes or shard count, and overlapping shard indexes. Exact only for parts that
+    share no id (shards by fingerprint): for parts that split the lines anywhere else, an id
+    seen in both counts as two ids in `multiplicities`, and nothing in a summary can tell.
 compare
     Exit 0 if the two summaries are equal field by field (after JSON parsing; key order and
     whitespace don't matter, but "3" and 3 differ); otherwise prints one line per differing
@@ -85,7 +87,10 @@ def _uuid_parts(s):
 
 
 def time_bucket(s):
-    """(format, bucket) if the id parses as one of the time formats, else None."""
+    """(format, bucket) if the id parses as one of the time formats, else None.
+
+    uuid1 is read as "the uuid7 shape with 1 at 14": it needs the variant 8/9/a/b at 19 too.
+    """
     version = _uuid_parts(s)
     if version == "7":
         return "uuid7", _hex_value(s[0:8] + s[9:13])
@@ -487,7 +492,12 @@ def main(argv=None):
         _write(out, args.output)
         return 0
     if args.cmd == "compare":
-        diffs = compare(_load(args.a), _load(args.b), ignore=set(args.ignore))
+        try:
+            a, b = _load(args.a), _load(args.b)
+        except (OSError, ValueError) as e:
+            print(f"differs: cannot read a summary: {e}")
+            return 1
+        diffs = compare(a, b, ignore=set(args.ignore))
         for d in diffs[:50]:
             print(f"differs: {d}")
         if len(diffs) > 50:

@@ -8,7 +8,7 @@
 
 Options: --master (default local[2]), --max-line-bytes (default 4096, rule 3), --input-format
 (with --column; default parquet), --conf KEY=VALUE (any Spark setting, repeatable).
-Needs pyspark (pip install pyspark) and Java 17+.
+Needs pyspark 4.0+ (pip install pyspark; is_valid_utf8 is new in 4.0) and Java 17+.
 
 How the contract maps onto Spark
 --------------------------------
@@ -49,12 +49,17 @@ Then, with ids the DataFrame of id bytes:
   sample         = the 32 smallest ids ordered as binary (unsigned bytes, i.e. UTF-8 order)
 Counts are Spark longs (exact to 2^63) written as JSON strings.
 
-Huge inputs: the text reader splits files into partitions (uncompressed ones at any byte; a line
-belongs to the split it starts in), so nothing is read whole; one line must fit in a task's
-memory (a JVM array: < 2 GiB). The grouped ids are persisted MEMORY_AND_DISK: size them like
-the distinct ids plus a long each. The driver collects only the small results (histograms,
-positions, symbols, up to 4 x 1,048,576 buckets, 32 samples). Globs and directories work as
-in spark.read.text.
+Huge inputs: the input is read twice (for the line counts, then for the ids), never whole: the
+text reader splits uncompressed files into partitions at any byte (a line belongs to the split
+it starts in; gzip files are one split each). One line must fit in a task's memory (a JVM
+array: < 2 GiB). The grouped ids are persisted MEMORY_AND_DISK: plan for the distinct ids plus
+a long each, spilled to local disk. The driver collects only small results (histograms,
+positions, symbols, up to 4 x 1,048,576 buckets, 32 samples). Globs and directories work as in
+spark.read.text (which skips files whose names start with "_" or "."); their files' lines are
+one stream.
+
+Reading of the contract: uuid1 is "the same shape with 1 at 14", so it needs the variant
+8/9/a/b at 19 as uuid7 does.
 """
 import argparse
 import json
