@@ -5,6 +5,8 @@ import Precise
 public struct Budget: Sendable, CustomStringConvertible {
     public let value: ExactDecimal
     public let text: String
+    /// The value as numerator/denominator (a power of ten), computed once: ties and λ ask for it often.
+    public let fraction: (numerator: BigInt, denominator: BigInt)
     /// λ's bounds by precision: `capacity` asks for the same million-bit λ at every step of its search.
     private let cache = LambdaCache()
 
@@ -23,6 +25,7 @@ public struct Budget: Sendable, CustomStringConvertible {
         }
         self.value = value
         self.text = trimmed
+        self.fraction = (num, den)
     }
 
     public var description: String { text }
@@ -33,14 +36,17 @@ public struct Budget: Sendable, CustomStringConvertible {
     /// so a budget within 10^−3000 of 1 costs no more precision than one near 0.
     func logComplementBounds(precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
         if p < 4096 { return computeLogComplementBounds(precision: p) }
-        if let hit = cache.get(p) { return hit }
-        let bounds = computeLogComplementBounds(precision: p)
-        cache.set(p, bounds)
+        // Rounded up to a multiple of 2^16 bits, so nearby precisions share one entry (more precise
+        // bounds are still bounds).
+        let q = (p + 65_535) & ~65_535
+        if let hit = cache.get(q) { return hit }
+        let bounds = computeLogComplementBounds(precision: q)
+        cache.set(q, bounds)
         return bounds
     }
 
     private func computeLogComplementBounds(precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
-        let (num, den) = value.fraction
+        let (num, den) = fraction
         // λ = log(den/(den − num)); at high precision binary splitting beats MPFR's AGM log.
         if p > 20_000, let bounds = LogOfRatio.bounds(den, den - num, precision: p) { return bounds }
         if num.shifted(1) >= den {
@@ -62,7 +68,7 @@ public struct Budget: Sendable, CustomStringConvertible {
         let x = value.doubleValue
         if x >= 0.5 {
             // Near 1 a double rounds P to 1: take λ from the exact complement instead.
-            let (num, den) = value.fraction
+            let (num, den) = fraction
             let lambda = (den.log2Magnitude - (den - num).log2Magnitude) * M_LN2
             return log2(Swift.max(lambda, 0.5))
         }

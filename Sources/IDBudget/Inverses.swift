@@ -15,6 +15,13 @@ extension Birthday {
     static func isWithin(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), budget: Budget, minimumPrecision: Int) throws -> Bool {
         if n <= BigInt(1) { return true }
         if n > d { return false }
+        // A budget of thousands of digits is, in practice, some p written out exactly: when the exact
+        // fraction is small, compare it at once rather than after failed floating-point rounds.
+        if budget.fraction.denominator.bitWidth > 16_384, let cost = exactCost(space: d, count: n, scopes: scopes), cost <= 1 << 20,
+           let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
+            let (bNum, bDen) = budget.fraction
+            return (den - num) * bDen <= bNum * den
+        }
         var precision = Swift.max(minimumPrecision, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: 20)
             + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01)))
         // A first look at relative accuracy settles most cases far from the budget (S·L of 2^(2^20)
@@ -37,7 +44,7 @@ extension Birthday {
             // they are small (an MPFR lgamma at doubled precision can cost far more), else after a few tries.
             let cheap = (exactCost(space: d, count: n, scopes: scopes) ?? Int.max) <= 1 << 21
             if attempts >= (cheap ? 1 : 3), let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
-                let (bNum, bDen) = budget.value.fraction
+                let (bNum, bDen) = budget.fraction
                 return (den - num) * bDen <= bNum * den
             }
             precision *= 2
