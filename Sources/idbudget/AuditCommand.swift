@@ -7,16 +7,20 @@ import Precise
 struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Audit real ids (one per line): duplicates against what uniform randomness predicts.",
+        abstract: "Audit real ids (one per line): format, positions, duplicates against uniform randomness.",
         discussion: """
-            Streams the input; memory grows with the distinct ids (a 16-byte fingerprint each: 2 GiB \
-            for 10^8 distinct ids, 3 GiB while the table last grows). Reports ids, distinct, duplicates, \
-            the alphabet and length mix, the space they imply, the duplicates expected if ids were \
-            uniform over it, p-values for too many and too few duplicates (Poisson tails with an error \
-            bound, or a normal approximation, as it says), and the effective entropy. Empty lines, \
-            CRLF endings, invalid UTF-8 and overlong lines are counted, never fatal.
-            Example:
+            Streams the input on two cores into a summary (docs/audit-summary.md): counts, how often \
+            each id repeats, lengths, per-position symbol counts, time buckets of UUIDv7/ULID/KSUID/UUIDv1. \
+            Judges it: time-ordered formats within their buckets against their real random bits; each \
+            position as random, structured, constant or biased; p-values for too many and too few \
+            duplicates. Memory stays within --memory: past it, fingerprints spill to temporary files \
+            ($TMPDIR) and are counted partition by partition, exactly. Summaries of shards (--shard) or \
+            of other tools (examples/spark/audit_summary.py) merge with --summary.
+            Examples:
               idbudget generate --count 1000000 --length 6 | idbudget audit
+              idbudget audit ids.txt --shard 1/2 --emit-summary s1.json
+              idbudget audit ids.txt --shard 2/2 --emit-summary s2.json
+              idbudget audit --summary s1.json s2.json
             """
     )
 
@@ -29,11 +33,34 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The space the ids claim, in random bits (instead of the one their symbols imply).", valueName: "bits"))
     var bits: String?
 
+    @Option(help: ArgumentHelp("Memory for counting ids, e.g. 1G, 512M (default 1G; at least 16M). Past it, spill to $TMPDIR.", valueName: "size"))
+    var memory: String = "1G"
+
+    @Option(help: ArgumentHelp("Audit only shard k of K (1-based), chosen by a fingerprint of the id; merge the shards' summaries with --summary.", valueName: "k/K"))
+    var shard: String?
+
+    @Option(name: .customLong("emit-summary"), help: ArgumentHelp("Also write the mergeable summary (JSON) to this file.", valueName: "file"), completion: .file())
+    var emitSummary: String?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Judge these summaries (merged) instead of reading ids.", valueName: "file"), completion: .file())
+    var summary: [String] = []
+
+    @Option(help: ArgumentHelp("Worker threads: 1 or 2 (default: 2 when there are two cores).", valueName: "n"), completion: .list(["1", "2"]))
+    var threads: String?
+
     @OptionGroup var output: FormatOptions
+
+    struct Settings {
+        var maxLine: Int
+        var claimed: Int?
+        var memory: Int
+        var shard: (index: Int, count: Int)
+        var threads: Int
+    }
 
     func validate() throws { _ = try settings() }
 
-    private func settings() throws -> (maxLine: Int, claimed: Int?) {
+    private func settings() throws -> Settings {
         guard let maxLine = Int(maxLineBytes), maxLine >= 1, maxLine <= 1 << 24 else {
             throw UsageError(argument: "--max-line-bytes", message: "'\(maxLineBytes)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")
         }
@@ -44,11 +71,85 @@ struct AuditCommand: ParsableCommand {
             }
             claimed = b
         }
-        return (maxLine, claimed)
+        guard let bytes = Self.size(memory), bytes >= 16 << 20 else {
+            throw UsageError(argument: "--memory", message: "'\(memory)' is not a size of at least 16M; e.g. --memory 1G or --memory 512M")
+        }
+        var shardValue = (index: 0, count: 1)
+        if let shard {
+            let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1 << 20, k >= 1, k <= n else {
+                throw UsageError(argument: "--shard", message: "'\(shard)' is not k/K with 1 ≤ k ≤ K; e.g. --shard 1/4")
+            }
+            shardValue = (k - 1, n)
+        }
+        var threadCount = ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1
+        if let threads {
+            guard let t = Int(threads), t == 1 || t == 2 else { throw UsageError(argument: "--threads", message: "'\(threads)' is not 1 or 2; e.g. --threads 2") }
+            threadCount = t
+        }
+        if !summary.isEmpty {
+            if file != nil { throw UsageError(argument: "--summary", message: "judges summaries instead of reading ids; give either a file of ids or --summary, not both") }
+            if shard != nil || emitSummary != nil {
+                throw UsageError(argument: "--summary", message: "--shard and --emit-summary apply when reading ids; to merge shards give their summaries to --summary")
+            }
+        }
+        return Settings(maxLine: maxLine, claimed: claimed, memory: bytes, shard: shardValue, threads: threadCount)
+    }
+
+    /// `1G`, `512M`, `64MiB`, `1073741824`: bytes.
+    static func size(_ text: String) -> Int? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let digits = t.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+        guard let value = Double(digits), value > 0, value < 1e15 else { return nil }
+        let unit = t.dropFirst(digits.count).lowercased()
+        let scale: Double
+        switch unit {
+        case "", "b": scale = 1
+        case "k", "kb", "kib": scale = 1024
+        case "m", "mb", "mib": scale = 1024 * 1024
+        case "g", "gb", "gib": scale = 1024 * 1024 * 1024
+        case "t", "tb", "tib": scale = 1024 * 1024 * 1024 * 1024
+        default: return nil
+        }
+        let bytes = value * scale
+        return bytes < 1e18 ? Int(bytes) : nil
     }
 
     func run() throws {
-        let (maxLine, claimed) = try settings()
+        let s = try settings()
+        let summary: AuditSummary
+        var table: (peak: Int, spilled: Bool)? = nil
+        if !self.summary.isEmpty {
+            var merged: AuditSummary?
+            for path in self.summary {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw UsageError(argument: "--summary", message: "cannot read '\(path)'; give a summary written by --emit-summary")
+                }
+                do {
+                    let one = try AuditSummary(jsonText: data)
+                    merged = try merged.map { try $0.merged(with: one) } ?? one
+                } catch let error as InputError {
+                    throw UsageError(argument: "--summary", message: "\(path): \(error.message)")
+                }
+            }
+            guard let merged else { throw UsageError(argument: "--summary", message: "give at least one summary file") }
+            summary = merged
+        } else {
+            let auditor = try read(s)
+            summary = try auditor.finish()
+            table = (auditor.peakTableBytes, auditor.spilled)
+            if let emitSummary {
+                let text = try summary.jsonText() + "\n"
+                guard FileManager.default.createFile(atPath: emitSummary, contents: Data(text.utf8)) else {
+                    throw WriteError(code: errno == 0 ? EIO : errno)
+                }
+            }
+        }
+        let r = AuditReport(summary: summary, claimedBits: s.claimed)
+        show(r, summary, table, s)
+    }
+
+    private func read(_ s: Settings) throws -> Auditor {
         let fd: Int32
         if let file, file != "-" {
             fd = open(file, O_RDONLY)
@@ -61,82 +162,96 @@ struct AuditCommand: ParsableCommand {
         defer { if fd != 0 { close(fd) } }
         var info = stat()
         let size = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
-
-        let auditor = Auditor(maxLineBytes: maxLine)
+        let auditor = Auditor(maxLineBytes: s.maxLine, shard: s.shard, memoryLimit: s.memory, threads: s.threads, sizeHint: size)
         let progress = output.format == .text && isatty(2) != 0 ? Progress(total: size) : nil
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { chunk.deallocate() }
         while true {
-            let n = read(fd, chunk.baseAddress, chunk.count)
+            let n = Foundation.read(fd, chunk.baseAddress, chunk.count)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw UsageError(argument: "FILE", message: "read failed: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
-            auditor.consume(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
+            try auditor.consume(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
             progress?.update(bytes: auditor.bytesRead, lines: auditor.lines)
         }
-        auditor.finish()
         progress?.clear()
+        return auditor
+    }
 
-        let r = auditor.report(claimedSpace: claimed.map { BigInt.power(2, $0) }, claim: claimed.map { "claimed 2^\($0)" })
-        let symbols = auditor.observedSymbols.escapingControlCharacters
-        let lengths = auditor.lengths.sorted { $0.key < $1.key }
+    private func show(_ r: AuditReport, _ s: AuditSummary, _ table: (peak: Int, spilled: Bool)?, _ settings: Settings) {
+        let symbols = String(String.UnicodeScalarView(s.symbols.sorted { $0.value < $1.value }))
+        let lengths = s.lengths.sorted { $0.key < $1.key }
         let verdict: String
-        switch r.test.verdict {
+        switch r.verdict {
         case .tooMany: verdict = "SUSPICIOUS: more duplicates than a uniform generator over this space makes (p = \(String(format: "%.3g", r.test.pValueHigh)))"
         case .tooFew: verdict = "SUSPICIOUS: fewer duplicates than uniform random ids over this space would show (p = \(String(format: "%.3g", r.test.pValueLow))): structured, sequential or counter-based ids?"
+        case .nonUniform: verdict = "SUSPICIOUS: positions that should be random are not (see findings)"
         case .consistent: verdict = "consistent with uniform random ids over this space"
         }
         let method = r.test.method == .poisson
             ? "Poisson tails, error ≤ \(String(format: "%.2g", r.test.errorBound ?? 0)) (Chen–Stein)"
             : "normal approximation with the exact mean and variance (n is not small against the space; no error bound)"
-        var report = Report()
-        report.add("lines read", String(auditor.lines))
-        report.add("ids", String(auditor.ids))
-        report.add("distinct", String(auditor.distinct))
-        report.add("ids seen more than once", String(auditor.duplicateIDs))
-        report.add("extra occurrences", String(auditor.extraOccurrences))
-        report.add("empty lines", String(auditor.emptyLines))
-        report.add("CRLF lines", String(auditor.crlfLines))
-        report.add("invalid UTF-8 lines", String(auditor.invalidUTF8Lines))
-        report.add("overlong lines (> \(maxLine) B)", String(auditor.overlongLines))
-        report.add("symbols seen", "\(auditor.observedSymbols.unicodeScalars.count): \(symbols.prefix(80))")
-        report.add("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)")
-        report.add("lengths", lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
-        report.add("implied space", "\(r.spaceDescription) (\(String(format: "%.1f", r.space.log2Magnitude)) bits)")
-        report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
-        report.add("z-score", r.z.isFinite ? String(format: "%+.2f", r.z) : "off the scale (the spread is all but 0)")
-        report.add("p-values", String(format: "more duplicates: %.3g, fewer: %.3g", r.test.pValueHigh, r.test.pValueLow))
-        report.add("test", method)
-        report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
-                   (r.effectiveBitsIsLowerBound ? "≥ " : "") + String(format: "%.1f bits", r.effectiveBits))
-        report.add("verdict", verdict)
-        report.add("fingerprint table", "\(auditor.tableBytes / 1_048_576) MiB")
+        let shards = s.shardCount > 1 ? "\(s.shardIndexes.map { String($0 + 1) }.joined(separator: ",")) of \(s.shardCount)" : nil
         switch output.format {
-        case .text: Output.print(report.renderText())
+        case .text:
+            var report = Report()
+            if let shards { report.add("shards", shards) }
+            report.add("lines read", String(s.lines))
+            report.add("ids", String(s.ids))
+            report.add("distinct", String(s.distinct))
+            report.add("ids seen more than once", String(s.duplicateIDs))
+            report.add("extra occurrences", String(s.extraOccurrences))
+            report.add("empty lines", String(s.emptyLines))
+            report.add("CRLF lines", String(s.crlfLines))
+            report.add("invalid UTF-8 lines", String(s.invalidUTF8Lines))
+            report.add("overlong lines (> \(s.maxLineBytes) B)", String(s.overlongLines))
+            report.add("symbols seen", "\(s.symbols.count): \(symbols.escapingControlCharacters.prefix(80))")
+            report.add("format", r.formatName)
+            report.add("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)")
+            report.add("lengths", lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
+            report.add("implied space", "\(r.spaceDescription) (\(String(format: "%.1f", r.space.log2Magnitude)) bits)")
+            for (i, f) in r.findings.enumerated() { report.add(i == 0 ? "findings" : "", f.escapingControlCharacters) }
+            report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
+            report.add("z-score", r.z.isFinite ? String(format: "%+.2f", r.z) : "off the scale (the spread is all but 0)")
+            report.add("p-values", String(format: "more duplicates: %.3g, fewer: %.3g", r.test.pValueHigh, r.test.pValueLow))
+            report.add("test", method)
+            report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
+                       (r.effectiveBitsIsLowerBound ? "≥ " : "") + String(format: "%.1f bits", r.effectiveBits) + (r.format.map { " per \($0.bucketName)" } ?? ""))
+            report.add("verdict", verdict)
+            if let table { report.add("fingerprint table", "\(table.peak >> 20) MiB at most" + (table.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : "")) }
+            Output.print(report.renderText())
         case .json:
             let count = { (n: Int) in JSON.string(String(n)) }
-            let json = JSON.object([
+            var fields: [(String, JSON)] = [
                 ("schema_version", .int(outputSchemaVersion)), ("command", .string("audit")),
-                ("lines", count(auditor.lines)), ("ids", count(auditor.ids)), ("distinct", count(auditor.distinct)),
-                ("duplicate_ids", count(auditor.duplicateIDs)), ("extra_occurrences", count(auditor.extraOccurrences)),
-                ("empty_lines", count(auditor.emptyLines)), ("crlf_lines", count(auditor.crlfLines)),
-                ("invalid_utf8_lines", count(auditor.invalidUTF8Lines)), ("overlong_lines", count(auditor.overlongLines)),
-                ("observed_symbols", .string(auditor.observedSymbols)), ("alphabet", .string(r.alphabet)),
+                ("lines", count(s.lines)), ("ids", count(s.ids)), ("distinct", count(s.distinct)),
+                ("duplicate_ids", count(s.duplicateIDs)), ("extra_occurrences", count(s.extraOccurrences)),
+                ("empty_lines", count(s.emptyLines)), ("crlf_lines", count(s.crlfLines)),
+                ("invalid_utf8_lines", count(s.invalidUTF8Lines)), ("overlong_lines", count(s.overlongLines)),
+                ("observed_symbols", .string(symbols)), ("alphabet", .string(r.alphabet)),
+                ("format", .string(r.formatName)), ("time_format", r.format.map { .string($0.rawValue) } ?? .null),
                 ("lengths", .object(lengths.map { (String($0.key), count($0.value)) })),
                 ("space", .object([("size", .string(r.space.description)), ("bits", .number(Render.round(r.space.log2Magnitude))),
                                    ("summary", .string(r.spaceDescription))])),
+                ("random_bits", .number(Render.round(r.randomBits))),
+                ("findings", .array(r.findings.map { .string($0) })),
                 ("expected_duplicates", .number(r.expectedDuplicates)), ("sd", .number(r.sd)),
                 ("z", r.z.isFinite ? .number(r.z) : .null), ("p_value_high", .number(r.test.pValueHigh)),
                 ("p_value_low", .number(r.test.pValueLow)), ("test_method", .string(r.test.method.rawValue)),
-                ("error_bound", r.test.errorBound.map { .number($0) } ?? .null), ("verdict_code", .string(r.test.verdict.rawValue)),
+                ("error_bound", r.test.errorBound.map { .number($0) } ?? .null), ("verdict_code", .string(r.verdict.rawValue)),
                 ("effective_bits", .number(Render.round(r.effectiveBits))), ("effective_bits_lower_bound", .bool(r.effectiveBitsIsLowerBound)),
                 ("suspicious", .bool(r.suspicious)), ("verdict", .string(verdict)),
-                ("fingerprint_table_bytes", count(auditor.tableBytes)),
-                ("notes", .array([.string("expected_duplicates, sd, z, p_value_high/low and effective_bits are approximate (doubles); z is null when infinite. Test: \(method).")])),
-            ])
-            Output.print(try json.jsonText())
+                ("shards", .object([("count", .int(s.shardCount)), ("indexes", .array(s.shardIndexes.map { .int($0) }))])),
+            ]
+            if let b = r.buckets { fields.append(("buckets", .object([("count", count(b.count)), ("largest", count(b.largest))]))) }
+            if let table {
+                fields.append(("fingerprint_table_bytes", count(table.peak)))
+                fields.append(("spilled", .bool(table.spilled)))
+            }
+            fields.append(("notes", .array([.string("expected_duplicates, sd, z, p_value_high/low, random_bits and effective_bits are approximate (doubles); z is null when infinite. Test: \(method).")])))
+            Output.print((try? JSON.object(fields).jsonText()) ?? "{}")
         }
     }
 }
@@ -161,7 +276,7 @@ final class Progress {
         var text = "\r  \(lines) lines, \(bytes / 1_048_576) MiB, \(Int(rate)) MiB/s"
         if let total, total > 0 {
             let f = Double(bytes) / Double(total)
-            let width = 30, filled = Int(f * Double(width))
+            let width = 30, filled = Swift.min(width, Int(f * Double(width)))
             text = "\r  [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(Int(f * 100))%" + text.dropFirst()
         }
         Output.standardError(text)

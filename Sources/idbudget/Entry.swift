@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IDBudget
 
 /// Runs the command and keeps the error contract: bad input gives one line on stderr, exit status 64
 /// (EX_USAGE), nothing on stdout; output that cannot be written gives one line and exit status 74 (EX_IOERR).
@@ -15,6 +16,9 @@ enum Entry {
             fail(error.description)
         } catch let error as WriteError {
             Output.diagnostic("idbudget: error: \(error)")
+            exit(74)
+        } catch let error as AuditError {
+            Output.diagnostic("idbudget: error: \(error)".escapingControlCharacters)
             exit(74)
         } catch {
             let code = IDBudgetCommand.exitCode(for: error)

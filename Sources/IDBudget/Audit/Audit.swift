@@ -1,222 +1,442 @@
+import Dispatch
 import Foundation
-import IDTokens
-import Precise
 
-/// Streams identifiers, one per line, and reports duplicates against what uniform randomness predicts.
+/// Streams identifiers, one per line, into an ``AuditSummary``.
 ///
-/// Feed it raw chunks of input with ``consume(_:)`` and call ``finish()`` at the end; memory stays
-/// bounded by the fingerprint table (see `FingerprintSet`) plus one line of at most `maxLineBytes`.
+/// Feed it raw chunks with ``consume(_:)`` and call ``finish()`` at the end. Lines are gathered into
+/// 1 MiB blocks; each block is split at a newline between two workers, which classify the lines,
+/// count lengths, symbols, positions and time buckets, and fingerprint the ids; then each worker counts
+/// the fingerprints of its half of the fingerprint space in its own table. Memory: the tables stay
+/// within `memoryLimit` (see `FingerprintTable`: past it they spill to temporary files and finish
+/// partition by partition, with exact results), plus the block, the time-bucket maps (at most
+/// 2^20 buckets a format) and small counters. A line costs time in proportion to its bytes.
 public final class Auditor {
     public let maxLineBytes: Int
+    public let shardIndex: Int
+    public let shardCount: Int
+    public let memoryLimit: Int
 
-    public private(set) var lines = 0
-    public private(set) var ids = 0
-    public private(set) var emptyLines = 0
-    public private(set) var crlfLines = 0
-    public private(set) var invalidUTF8Lines = 0
-    public private(set) var overlongLines = 0
-    /// Distinct ids seen more than once.
-    public private(set) var duplicateIDs = 0
-    /// Occurrences beyond the first: ids − distinct.
-    public private(set) var extraOccurrences = 0
-    /// Ids by length in characters.
-    public private(set) var lengths: [Int: Int] = [:]
-    public private(set) var bytesRead = 0
-
-    private let fingerprints = FingerprintSet()
-    private var bytesSeen = [Bool](repeating: false, count: 256)
-    private var scalarsSeen = Set<UInt32>()
-    private var pending: [UInt8] = []
+    private let blockSize: Int
+    private var block: UnsafeMutableRawPointer
+    private var filled = 0
     private var skippingOverlong = false
-    private var allUUIDv4 = true
+    private var workers: [Worker]
+    private var tables: [FingerprintTable]
+    private var spillURL: URL?
+    public private(set) var bytesRead = 0
+    private var finished: AuditSummary?
+    private var sizeHint: Int?
 
-    public init(maxLineBytes: Int = 4096) {
+    /// - Parameters:
+    ///   - shard: audit only the ids whose fingerprint falls in shard `index` of `count` (0-based);
+    ///     other lines (empty, overlong, …) are counted by shard 0.
+    ///   - memoryLimit: bytes for the fingerprint tables (default 1 GiB less 64 MiB of buffers).
+    ///   - threads: 1 or 2 workers.
+    ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
+    ///     block's line lengths.
+    public init(maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1, sizeHint: Int? = nil) {
+        self.sizeHint = sizeHint
         self.maxLineBytes = maxLineBytes
-        pending.reserveCapacity(maxLineBytes + 1)
+        shardIndex = shard.index
+        shardCount = Swift.max(1, shard.count)
+        self.memoryLimit = memoryLimit
+        blockSize = Swift.max(1 << 20, 2 * (maxLineBytes + 2))
+        block = .allocate(byteCount: blockSize, alignment: 64)
+        let n = threads >= 2 ? 2 : 1
+        workers = (0..<n).map { _ in Worker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n) }
+        let tableBudget = Swift.max(memoryLimit / 2, memoryLimit - (64 << 20))
+        tables = []
+        var directory: URL?
+        let make: () throws -> URL = {
+            if let directory { return directory }
+            let template = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-audit-XXXXXX").path
+            var chars = Array(template.utf8CString)
+            guard let made = mkdtemp(&chars) else {
+                throw AuditError("cannot make a temporary directory for spill files: \(String(cString: strerror(errno))); set TMPDIR to a writable directory")
+            }
+            let url = URL(fileURLWithPath: String(cString: made))
+            directory = url
+            return url
+        }
+        for t in 0..<n {
+            tables.append(FingerprintTable(memoryLimit: tableBudget / n, name: "t\(t)", spillDirectory: { [weak self] in
+                let url = try make()
+                self?.spillURL = url
+                return url
+            }))
+        }
     }
 
-    public var distinct: Int { fingerprints.count }
-    public var tableBytes: Int { fingerprints.bytesAllocated }
+    deinit {
+        block.deallocate()
+        if let spillURL { try? FileManager.default.removeItem(at: spillURL) }
+    }
+
+    /// Lines so far (for progress displays).
+    public var lines: Int { workers.reduce(0) { $0 + $1.summary.lines } }
+    /// Bytes the fingerprint tables hold now, and at most so far.
+    public var tableBytes: Int { tables.reduce(0) { $0 + $1.bytesAllocated } }
+    public var peakTableBytes: Int { tables.reduce(0) { $0 + $1.peakBytes } }
+    public var spilled: Bool { tables.contains { $0.spilled } }
 
     /// Consumes a chunk of input; lines may span chunks.
-    public func consume(_ chunk: UnsafeRawBufferPointer) {
+    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
         bytesRead += chunk.count
-        guard let base = chunk.baseAddress else { return }
-        var start = 0
-        let n = chunk.count
-        while start < n {
-            let rest = n - start
-            if let hit = memchr(base + start, 0x0A, rest) {
-                let end = base.distance(to: UnsafeRawPointer(hit))
-                take(UnsafeRawBufferPointer(start: base + start, count: end - start), complete: true)
-                start = end + 1
+        guard var base = chunk.baseAddress else { return }
+        var rest = chunk.count
+        while rest > 0 {
+            if skippingOverlong {
+                // Inside a line already known to be too long: drop bytes up to its newline.
+                guard let nl = memchr(base, 0x0A, rest) else { return }
+                let skip = base.distance(to: UnsafeRawPointer(nl)) + 1
+                workers[0].overlong(countsHere: shardIndex == 0)
+                skippingOverlong = false
+                base += skip
+                rest -= skip
+                continue
+            }
+            let n = Swift.min(rest, blockSize - filled)
+            memcpy(block + filled, base, n)
+            filled += n
+            base += n
+            rest -= n
+            if filled == blockSize { try processBlock(final: false) }
+        }
+    }
+
+    /// Ends the input (a last line without a newline still counts) and returns the summary.
+    @discardableResult
+    public func finish() throws -> AuditSummary {
+        if let finished { return finished }
+        try processBlock(final: true)
+        if skippingOverlong { workers[0].overlong(countsHere: shardIndex == 0); skippingOverlong = false }
+        var summary = workers[0].summary
+        for w in workers.dropFirst() { summary = try summary.merged(with: w.summary, sameShard: true) }
+        summary.shardCount = shardCount
+        summary.shardIndexes = [shardIndex]
+        summary.positions = Worker.positions(workers)
+        summary.symbols = workers.reduce(into: Set<Unicode.Scalar>()) { $0.formUnion($1.symbols) }
+        summary.lengths = workers.reduce(into: [Int: Int]()) { $0.merge($1.lengths, uniquingKeysWith: +) }
+        summary.sample = AuditSummary.smallest(workers.flatMap { $0.sample.map { String(decoding: $0, as: UTF8.self) } })
+        for w in workers {
+            for (f, t) in w.timeBuckets() { summary.timeFormats[f, default: .init()].add(t) }
+        }
+        let tables = self.tables
+        let results = UnsafeMutablePointer<[Int: Int]>.allocate(capacity: tables.count)
+        results.initialize(repeating: [:], count: tables.count)
+        defer { results.deinitialize(count: tables.count); results.deallocate() }
+        try parallel(tables.count) { t in results[t] = try tables[t].multiplicities() }
+        summary.multiplicities = [:]
+        for t in 0..<tables.count { summary.multiplicities.merge(results[t], uniquingKeysWith: +) }
+        finished = summary
+        return summary
+    }
+    /// Hands the complete lines in the block to the workers; keeps a partial last line.
+    private func processBlock(final: Bool) throws {
+        var end = filled  // bytes of complete lines
+        if !final {
+            var last = filled - 1
+            let bytes = block.assumingMemoryBound(to: UInt8.self)
+            while last >= 0 && bytes[last] != 0x0A { last -= 1 }
+            guard last >= 0 else {
+                // No newline in a whole block: the line is longer than any limit allows.
+                filled = 0
+                skippingOverlong = true
+                return
+            }
+            end = last + 1
+        }
+        if end > 0 {
+            let region = UnsafeRawBufferPointer(start: block, count: end)
+            let final = final
+            if workers.count == 1 {
+                try workers[0].scan(region, final: final)
             } else {
-                take(UnsafeRawBufferPointer(start: base + start, count: rest), complete: false)
-                start = n
+                // Split at the first newline past the middle.
+                var split = end
+                if end > 4096, let nl = memchr(block + end / 2, 0x0A, end - end / 2) {
+                    split = block.distance(to: nl) + 1
+                }
+                let parts = [UnsafeRawBufferPointer(start: block, count: split),
+                             UnsafeRawBufferPointer(start: block + split, count: end - split)]
+                let workers = self.workers
+                try parallel(2) { w in try workers[w].scan(parts[w], final: final && w == 1) }
             }
+            if let hint = sizeHint {
+                // Lines in this block predict the rest: reserve once, before the first fingerprints land.
+                sizeHint = nil
+                let lines = workers.reduce(0) { $0 + $1.pendingCount }
+                if lines > 0 {
+                    let expected = Int(Double(hint) / Double(end) * Double(lines) * 1.05) / shardCount
+                    for t in tables { t.reserve(expected / tables.count + 1024) }
+                }
+            }
+            try count()
+        }
+        let tail = filled - end
+        if tail > 0 { memmove(block, block + end, tail) }
+        filled = tail
+        if filled > maxLineBytes + 1 {  // + 1: a trailing CR
+            filled = 0
+            skippingOverlong = true
         }
     }
 
-    /// Ends the input: a last line without a newline still counts.
-    public func finish() {
-        if !pending.isEmpty || skippingOverlong {
-            take(UnsafeRawBufferPointer(start: nil, count: 0), complete: true)
-        }
-    }
-
-    private func take(_ piece: UnsafeRawBufferPointer, complete: Bool) {
-        if skippingOverlong {
-            if complete { skippingOverlong = false; lines += 1; overlongLines += 1 }
+    /// Each table takes the fingerprints of its half from every worker.
+    private func count() throws {
+        let workers = self.workers, tables = self.tables
+        if tables.count == 1 {
+            try workers[0].drain(into: tables[0], part: 0)
             return
         }
-        if pending.isEmpty && complete {
-            line(piece)
-            return
-        }
-        if pending.count + piece.count > maxLineBytes + 1 {  // +1: a trailing CR
-            pending.removeAll(keepingCapacity: true)
-            if complete { lines += 1; overlongLines += 1 } else { skippingOverlong = true }
-            return
-        }
-        pending.append(contentsOf: piece)
-        if complete {
-            pending.withUnsafeBytes { line($0) }
-            pending.removeAll(keepingCapacity: true)
-        }
-    }
-
-    private func line(_ raw: UnsafeRawBufferPointer) {
-        lines += 1
-        var bytes = raw
-        if let last = bytes.last, last == 0x0D {
-            crlfLines += 1
-            bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast())
-        }
-        if bytes.isEmpty { emptyLines += 1; return }
-        if bytes.count > maxLineBytes { overlongLines += 1; return }
-        var ascii = true
-        for b in bytes where b >= 0x80 { ascii = false; break }
-        let length: Int
-        if ascii {
-            for b in bytes { bytesSeen[Int(b)] = true }
-            length = bytes.count
-            if allUUIDv4 { allUUIDv4 = Self.isUUIDv4(bytes) }
-        } else {
-            guard let text = String(validating: bytes, as: UTF8.self) else { invalidUTF8Lines += 1; return }
-            allUUIDv4 = false
-            var count = 0
-            for s in text.unicodeScalars {
-                count += 1
-                if s.value < 0x80 { bytesSeen[Int(s.value)] = true } else if scalarsSeen.count < 65_536 { scalarsSeen.insert(s.value) }
-            }
-            length = count
-        }
-        ids += 1
-        lengths[length, default: 0] += 1
-        switch fingerprints.insert(Fingerprint(bytes)) {
-        case .new: break
-        case .firstRepeat: duplicateIDs += 1; extraOccurrences += 1
-        case .laterRepeat: extraOccurrences += 1
-        }
-    }
-
-    /// xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx in hex.
-    private static func isUUIDv4(_ b: UnsafeRawBufferPointer) -> Bool {
-        guard b.count == 36 else { return false }
-        for (i, c) in b.enumerated() {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                if c != UInt8(ascii: "-") { return false }
-            } else if !((c >= 48 && c <= 57) || (c | 0x20 >= 97 && c | 0x20 <= 102)) {
-                return false
-            }
-        }
-        return b[14] == UInt8(ascii: "4") && "89abAB".utf8.contains(b[19])
-    }
-
-    /// The symbols seen, as a string (ASCII first, in byte order).
-    public var observedSymbols: String {
-        var s = String(decoding: (0..<128).filter { bytesSeen[$0] }.map { UInt8($0) }, as: UTF8.self)
-        for v in scalarsSeen.sorted() { s.unicodeScalars.append(Unicode.Scalar(v)!) }
-        return s
-    }
-
-    /// What the ids imply, and how far the observed duplicates are from it.
-    public func report(claimedSpace: BigInt? = nil, claim: String? = nil) -> AuditReport {
-        let observed = observedSymbols
-        let count = observed.unicodeScalars.count + (0..<256).filter { $0 >= 128 && bytesSeen[$0] }.count
-        var alphabetName = "observed symbols"
-        var alphabetSize = Swift.max(count, 2)
-        var space: BigInt
-        var spaceText: String
-        if let claimedSpace {
-            space = claimedSpace
-            spaceText = claim ?? claimedSpace.description
-        } else if ids > 0 && allUUIDv4 {
-            space = BigInt.power(2, 122)
-            spaceText = "UUIDv4: 2^122"
-            alphabetName = "hex (UUID)"
-            alphabetSize = 16
-        } else {
-            // The smallest alphabet that holds every symbol seen (a sample may miss a few symbols), case
-            // included: upper-case hex is 16 symbols, not Crockford base32's 32.
-            if let a = Self.candidates.filter({ a in observed.allSatisfy { a.symbols.contains($0) } }).min(by: { $0.count < $1.count }) {
-                alphabetName = a.name!
-                alphabetSize = a.count
-            }
-            space = lengths.keys.reduce(BigInt(0)) { $0 + BigInt.power(alphabetSize, $1) }
-            let ls = lengths.keys.sorted()
-            spaceText = ls.count == 1 ? "\(alphabetName)^\(ls[0])" : "Σ \(alphabetName)^L over lengths \(ls.map(String.init).joined(separator: ","))"
-        }
-        if space < BigInt(2) { space = BigInt(2) }
-        let test = DuplicateTest(space: space, count: ids, observed: extraOccurrences)
-        return AuditReport(
-            alphabet: alphabetName, alphabetSize: alphabetSize, space: space, spaceDescription: spaceText, test: test,
-            // A uniform generator cannot have more entropy than the space it draws from.
-            effectiveBits: Swift.min(Self.effectiveBits(ids: ids, duplicates: extraOccurrences), space.log2Magnitude),
-            effectiveBitsIsLowerBound: extraOccurrences == 0)
-    }
-
-    /// Alphabets an audit recognises: the built-ins and the upper-case forms of hex and base36.
-    static let candidates: [Alphabet] = Alphabet.builtIns + [
-        (try? Alphabet(symbols: "0123456789ABCDEF", name: "HEX")),
-        (try? Alphabet(symbols: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", name: "BASE36")),
-    ].compactMap { $0 }
-
-    /// log2 of the space a uniform generator would need to make this many duplicates among n ids
-    /// (solving E[dup](d) = D); with none seen, the 95% lower bound (E[dup](d) = 3).
-    static func effectiveBits(ids n: Int, duplicates: Int) -> Double {
-        guard n >= 2 else { return 0 }
-        let target = duplicates == 0 ? 3.0 : Double(duplicates)
-        let nd = Double(n)
-        func expected(_ log2d: Double) -> Double {
-            let d = exp2(log2d)
-            return nd + d * expm1(nd * log1p(-1 / d))  // n − d(1 − (1 − 1/d)^n)
-        }
-        guard target < nd - 1 else { return 0 }
-        var lo = 0.0, hi = 2 * log2(nd) + 8
-        for _ in 0..<200 {
-            let mid = (lo + hi) / 2
-            if expected(mid) > target { lo = mid } else { hi = mid }
-        }
-        return (lo + hi) / 2
+        try parallel(2) { t in for w in workers { try w.drain(into: tables[t], part: t) } }
     }
 }
 
-/// What an audit concluded.
-public struct AuditReport: Sendable {
-    public let alphabet: String
-    public let alphabetSize: Int
-    public let space: BigInt
-    public let spaceDescription: String
-    /// The duplicate count judged against uniform draws from `space`, both tails.
-    public let test: DuplicateTest
-    /// Effective entropy in bits implied by the duplicate rate (never above log2 of the space).
-    public let effectiveBits: Double
-    public let effectiveBitsIsLowerBound: Bool
+/// Runs `body(0)…body(n − 1)` on n threads and rethrows the first error; the iterations must touch
+/// disjoint state (each worker or table is one thread's alone).
+func parallel(_ n: Int, _ body: @escaping (Int) throws -> Void) throws {
+    if n == 1 { try body(0); return }
+    let run = ParallelRun(body, n)
+    DispatchQueue.concurrentPerform(iterations: n) { i in
+        do { try run.body(i) } catch { run.errors[i] = error }
+    }
+    for i in 0..<n { if let e = run.errors[i] { throw e } }
+}
 
-    public var expectedDuplicates: Double { test.mean }
-    public var sd: Double { test.sd }
-    public var z: Double { test.z }
-    /// Too many or too few duplicates for a uniform generator over this space.
-    public var suspicious: Bool { test.verdict != .consistent }
+private final class ParallelRun: @unchecked Sendable {
+    let body: (Int) throws -> Void
+    let errors: UnsafeMutablePointer<Error?>
+    let n: Int
+
+    init(_ body: @escaping (Int) throws -> Void, _ n: Int) {
+        self.body = body
+        self.n = n
+        errors = .allocate(capacity: n)
+        errors.initialize(repeating: nil, count: n)
+    }
+
+    deinit {
+        errors.deinitialize(count: n)
+        errors.deallocate()
+    }
+}
+
+extension AuditSummary {
+    /// Adds the counters of another worker's part of the same shard.
+    func merged(with other: AuditSummary, sameShard: Bool) throws -> AuditSummary {
+        var m = self
+        m.lines += other.lines; m.ids += other.ids; m.emptyLines += other.emptyLines
+        m.crlfLines += other.crlfLines; m.invalidUTF8Lines += other.invalidUTF8Lines; m.overlongLines += other.overlongLines
+        return m
+    }
+}
+
+/// One worker's share: counters, positions, time buckets, a sample, and the fingerprints of the
+/// block it scanned, sorted into one list per table.
+private final class Worker {
+    let maxLineBytes: Int
+    let shardIndex: Int
+    let shardCount: Int
+    var summary: AuditSummary
+    /// ASCII symbol counts at positions 0…63: counts[i·128 + byte].
+    let counts: UnsafeMutablePointer<Int>
+    var wide: [[Unicode.Scalar: Int]] = Array(repeating: [:], count: AuditSummary.positionLimit)
+    var seen = [Bool](repeating: false, count: 128)
+    var scalars = Set<Unicode.Scalar>()
+    var lengthCounts = [Int](repeating: 0, count: 4097)
+    var longLengths: [Int: Int] = [:]
+    var sample: [[UInt8]] = []
+    /// Fingerprints waiting to be counted, one list per table (boxes: each table's thread touches only its own).
+    let out: [Pending]
+    var formats: [TimeFormat: AuditSummary.TimeBuckets] = [:]
+    var lastBucket: [TimeFormat: (key: UInt64, run: Int)] = [:]
+
+    init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int) {
+        self.maxLineBytes = maxLineBytes
+        self.shardIndex = shardIndex
+        self.shardCount = shardCount
+        summary = AuditSummary(maxLineBytes: maxLineBytes)
+        counts = .allocate(capacity: AuditSummary.positionLimit * 128)
+        counts.initialize(repeating: 0, count: AuditSummary.positionLimit * 128)
+        out = (0..<tables).map { _ in Pending() }
+    }
+
+    deinit { counts.deallocate() }
+
+    func overlong(countsHere: Bool) {
+        if countsHere { summary.lines += 1; summary.overlongLines += 1 }
+    }
+
+    /// Scans complete lines (the last may lack its newline only when `final`).
+    func scan(_ region: UnsafeRawBufferPointer, final: Bool) throws {
+        guard var p = region.baseAddress else { return }
+        let end = p + region.count
+        let nonIDsHere = shardIndex == 0
+        while p < end {
+            let nl = memchr(p, 0x0A, end - p).map { UnsafeRawPointer($0) }
+            let lineEnd = nl ?? end
+            var length = p.distance(to: lineEnd)
+            var crlf = false
+            if length > 0, p.load(fromByteOffset: length - 1, as: UInt8.self) == 0x0D { length -= 1; crlf = true }
+            defer { p = lineEnd + 1 }
+            if nl == nil && !final { break }
+            if length == 0 {
+                if nonIDsHere { summary.lines += 1; summary.emptyLines += 1; if crlf { summary.crlfLines += 1 } }
+                continue
+            }
+            if length > maxLineBytes {
+                if nonIDsHere { summary.lines += 1; summary.overlongLines += 1; if crlf { summary.crlfLines += 1 } }
+                continue
+            }
+            let bytes = UnsafeRawBufferPointer(start: p, count: length)
+            let ascii = Self.isASCII(bytes)
+            if !ascii && String(validating: bytes, as: UTF8.self) == nil {
+                if nonIDsHere { summary.lines += 1; summary.invalidUTF8Lines += 1; if crlf { summary.crlfLines += 1 } }
+                continue
+            }
+            let f = Fingerprint(bytes)
+            if shardCount > 1 && Int(f.high % UInt64(shardCount)) != shardIndex { continue }
+            summary.lines += 1
+            summary.ids += 1
+            if crlf { summary.crlfLines += 1 }
+            let list = out[out.count == 1 ? 0 : Int((f.high >> 48) & 1)]
+            list.words.append(f.high)
+            list.words.append(f.low)
+            if ascii { asciiID(bytes) } else { wideID(bytes) }
+            keepInSample(bytes)
+        }
+    }
+
+    @inline(__always)
+    static func isASCII(_ b: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        let n = b.count
+        while i + 8 <= n {
+            if b.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < n { if b[i] >= 0x80 { return false }; i += 1 }
+        return true
+    }
+
+    @inline(__always)
+    private func asciiID(_ b: UnsafeRawBufferPointer) {
+        let n = b.count
+        if n <= 4096 { lengthCounts[n] += 1 } else { longLengths[n, default: 0] += 1 }
+        let head = Swift.min(n, AuditSummary.positionLimit)
+        for i in 0..<head { counts[i &* 128 &+ Int(b[i])] &+= 1 }
+        if n > head { for i in head..<n { seen[Int(b[i])] = true } }
+        if n == 36 || n == 26 || n == 27, let (format, bucket) = TimeFormat.parse(b) {
+            addToBucket(format, bucket)
+        }
+    }
+
+    private func wideID(_ b: UnsafeRawBufferPointer) {
+        var i = 0
+        for s in String(decoding: b, as: UTF8.self).unicodeScalars {
+            if s.value < 128 {
+                if i < AuditSummary.positionLimit { counts[i * 128 + Int(s.value)] += 1 } else { seen[Int(s.value)] = true }
+            } else {
+                if i < AuditSummary.positionLimit { wide[i][s, default: 0] += 1 }
+                scalars.insert(s)
+            }
+            i += 1
+        }
+        if i <= 4096 { lengthCounts[i] += 1 } else { longLengths[i, default: 0] += 1 }
+    }
+
+    private func addToBucket(_ format: TimeFormat, _ key: UInt64) {
+        if let last = lastBucket[format], last.key == key {
+            lastBucket[format] = (key, last.run + 1)
+            return
+        }
+        flush(format)
+        lastBucket[format] = (key, 1)
+    }
+
+    private func flush(_ format: TimeFormat) {
+        guard let last = lastBucket[format] else { return }
+        var t = formats[format] ?? .init()
+        t.ids += last.run
+        if !t.truncated {
+            t.buckets[last.key, default: 0] += last.run
+            if t.buckets.count > AuditSummary.bucketLimit { t.buckets = [:]; t.truncated = true }
+        }
+        formats[format] = t
+        lastBucket[format] = nil
+    }
+
+    func timeBuckets() -> [TimeFormat: AuditSummary.TimeBuckets] {
+        for f in TimeFormat.allCases { flush(f) }
+        return formats
+    }
+
+    @inline(__always)
+    private func keepInSample(_ b: UnsafeRawBufferPointer) {
+        func less(_ a: UnsafeRawBufferPointer, _ x: [UInt8]) -> Int {  // −1, 0, 1
+            x.withUnsafeBytes { xb in
+                let c = memcmp(a.baseAddress!, xb.baseAddress!, Swift.min(a.count, xb.count))
+                return c != 0 ? (c < 0 ? -1 : 1) : (a.count == xb.count ? 0 : (a.count < xb.count ? -1 : 1))
+            }
+        }
+        if sample.count == AuditSummary.sampleSize, less(b, sample[sample.count - 1]) >= 0 { return }
+        var lo = 0, hi = sample.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let c = less(b, sample[mid])
+            if c == 0 { return }
+            if c < 0 { hi = mid } else { lo = mid + 1 }
+        }
+        sample.insert(Array(b), at: lo)
+        if sample.count > AuditSummary.sampleSize { sample.removeLast() }
+    }
+
+    var symbols: Set<Unicode.Scalar> {
+        var s = scalars
+        for c in 0..<128 where seen[c] { s.insert(Unicode.Scalar(UInt8(c))) }
+        for i in 0..<AuditSummary.positionLimit * 128 where counts[i] > 0 { s.insert(Unicode.Scalar(UInt8(i % 128))) }
+        return s
+    }
+
+    var lengths: [Int: Int] {
+        var l = longLengths
+        for (n, c) in lengthCounts.enumerated() where c > 0 { l[n, default: 0] += c }
+        return l
+    }
+
+    static func positions(_ workers: [Worker]) -> [[Unicode.Scalar: Int]] {
+        var rows: [[Unicode.Scalar: Int]] = []
+        for i in 0..<AuditSummary.positionLimit {
+            var row: [Unicode.Scalar: Int] = [:]
+            for w in workers {
+                for c in 0..<128 where w.counts[i * 128 + c] > 0 { row[Unicode.Scalar(UInt8(c)), default: 0] += w.counts[i * 128 + c] }
+                row.merge(w.wide[i], uniquingKeysWith: +)
+            }
+            if row.isEmpty { break }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Fingerprints waiting in this worker's lists.
+    var pendingCount: Int { out.reduce(0) { $0 + $1.words.count / 2 } }
+
+    /// Counts this worker's fingerprints of table `part` and forgets them.
+    func drain(into table: FingerprintTable, part: Int) throws {
+        let list = out[part]
+        try list.words.withUnsafeBufferPointer { w in
+            var i = 0
+            while i < w.count {
+                try table.add(high: w[i], low: w[i + 1])
+                i += 2
+            }
+        }
+        list.words.removeAll(keepingCapacity: true)
+    }
+}
+
+private final class Pending {
+    var words: [UInt64] = []
 }

@@ -39,21 +39,34 @@ public struct DuplicateTest: Sendable {
     public static let threshold = 1e-6
 
     public init(space d: BigInt, count n: Int, observed: Int) {
-        let (mean, variance) = n >= 1 ? Birthday.duplicateStatistics(space: d, count: BigInt(n)) : (0, 0)
+        self.init(space: d, groups: [n: 1], observed: observed)
+    }
+
+    /// Duplicates within independent groups (time buckets): `groups[n]` groups of n ids each, every
+    /// group drawn from its own d values. Means, variances, λ and the Chen–Stein bounds add up.
+    public init(space d: BigInt, groups: [Int: Int], observed: Int) {
+        var mean = 0.0, variance = 0.0, lambda = 0.0, csSum = 0.0, triples = 0.0
+        let log2d = d.log2Magnitude
+        for (n, howMany) in groups where n >= 1 && howMany > 0 {
+            let (m, v) = Birthday.duplicateStatistics(space: d, count: BigInt(n))
+            let k = Double(howMany), nd = Double(n)
+            mean += k * m
+            variance += k * v
+            // λ and ε in logs: d can be far beyond a double.
+            let log2Pairs = n >= 2 ? log2(nd) + log2(nd - 1) - 1 : -.infinity
+            lambda += k * exp2(log2Pairs - log2d)
+            csSum += k * exp2(log2Pairs + log2(Swift.max(1, 4 * nd - 7)) - 2 * log2d)
+            if n >= 3 { triples += k * exp2(log2(nd) + log2(nd - 1) + log2(nd - 2) - log2(6) - 2 * log2d) }
+        }
         self.mean = mean
         sd = Swift.max(0, variance).squareRoot()
         let diff = Double(observed) - mean
         z = sd > 0 ? diff / sd : (diff == 0 ? 0 : (diff > 0 ? .infinity : -.infinity))
-        // λ and ε in logs: d can be far beyond a double.
-        let log2d = d.log2Magnitude, nd = Double(n)
-        let log2Pairs = n >= 2 ? log2(nd) + log2(nd - 1) - 1 : -.infinity
-        let lambda = exp2(log2Pairs - log2d)
-        let log2Triples = n >= 3 ? log2(nd) + log2(nd - 1) + log2(nd - 2) - log2(6) : -.infinity
-        let chenStein = Swift.min(1, 1 / lambda) * exp2(log2Pairs + log2(Swift.max(1, 4 * nd - 7)) - 2 * log2d)
-        let epsilon = chenStein + exp2(log2Triples - 2 * log2d)
-        if n < 2 || (epsilon.isFinite && epsilon <= 1e-3) {
+        let epsilon = Swift.min(1, 1 / lambda) * csSum + triples
+        let pairsPossible = groups.contains { $0.key >= 2 && $0.value > 0 }
+        if !pairsPossible || (epsilon.isFinite && epsilon <= 1e-3) {
             method = .poisson
-            errorBound = n < 2 ? 0 : epsilon
+            errorBound = pairsPossible ? epsilon : 0
             pValueHigh = Swift.min(1, Self.poissonUpper(observed, lambda) + (errorBound ?? 0))
             pValueLow = Swift.min(1, Self.poissonLower(observed, lambda) + (errorBound ?? 0))
         } else {

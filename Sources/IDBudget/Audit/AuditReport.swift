@@ -1,0 +1,336 @@
+import Foundation
+import IDTokens
+import Precise
+
+/// What an audit concludes from a summary: the format, what each position holds, the space the ids
+/// really draw from, and whether the duplicates fit it.
+///
+/// * **Formats.** When every id parses as UUIDv7, ULID, KSUID or UUIDv1, duplicates are judged within
+///   the format's time buckets against its random bits (two ids of different buckets cannot collide).
+/// * **Positions.** Each of the first 64 positions is tested for uniformity (χ², Wilson–Hilferty, at
+///   p < 10⁻⁶): over the whole alphabet (random), over the symbols it uses (a structured field such
+///   as a UUID's variant), constant (a prefix, a version, zero bits), or neither (biased). The space
+///   is the product of what the positions hold, so a constant prefix adds nothing, and a stream whose
+///   positions are all uniform but whose ids never repeat where they should (a counter) shows as too
+///   few duplicates.
+/// * **Duplicates.** ``DuplicateTest``: both tails, exact moments, Poisson with a stated bound.
+public struct AuditReport: Sendable {
+    public enum Verdict: String, Sendable {
+        case consistent
+        case tooMany = "too-many-duplicates"
+        case tooFew = "too-few-duplicates"
+        case nonUniform = "non-uniform-positions"
+    }
+
+    /// What one position holds.
+    public enum Position: Sendable, Equatable {
+        case uniform(symbols: Int)      // every symbol of the alphabet, evenly
+        case subset(symbols: Int)       // a few symbols, evenly: structure (a UUID variant, say)
+        case constant(Unicode.Scalar)
+        case biased(bits: Double, symbols: Int)
+        case time                       // part of the format's timestamp
+
+        /// The values it contributes to the space.
+        var size: Int {
+            switch self {
+            case .uniform(let s), .subset(let s), .biased(_, let s): s
+            case .constant, .time: 1
+            }
+        }
+    }
+
+    public let ids: Int
+    public let distinct: Int
+    public let extraOccurrences: Int
+    public let duplicateIDs: Int
+    public let alphabet: String
+    public let alphabetSize: Int
+    public let format: TimeFormat?
+    /// "UUIDv4", "UUIDv7", "tokens", …
+    public let formatName: String
+    /// The space one id (or one bucket's ids) is drawn from.
+    public let space: BigInt
+    public let spaceDescription: String
+    /// Per position (0-based, first 64), for single-length streams.
+    public let positions: [Position]
+    /// Random bits one id carries, from its positions (or its format's random bits).
+    public let randomBits: Double
+    /// Buckets and the largest, for time formats.
+    public let buckets: (count: Int, largest: Int)?
+    public let test: DuplicateTest
+    public let effectiveBits: Double
+    public let effectiveBitsIsLowerBound: Bool
+    /// What was found, in words.
+    public let findings: [String]
+    public let verdict: Verdict
+
+    public var expectedDuplicates: Double { test.mean }
+    public var sd: Double { test.sd }
+    public var z: Double { test.z }
+    public var suspicious: Bool { verdict != .consistent }
+
+    /// Alphabets an audit recognises: the built-ins and the upper-case forms of hex and base36.
+    static let candidates: [Alphabet] = Alphabet.builtIns + [
+        (try? Alphabet(symbols: "0123456789ABCDEF", name: "HEX")),
+        (try? Alphabet(symbols: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", name: "BASE36")),
+    ].compactMap { $0 }
+
+    public init(summary s: AuditSummary, claimedBits: Int? = nil) {
+        ids = s.ids
+        distinct = s.distinct
+        extraOccurrences = s.extraOccurrences
+        duplicateIDs = s.duplicateIDs
+        var findings: [String] = []
+        let lengths = s.lengths.keys.sorted()
+        let single = lengths.count == 1 ? lengths[0] : nil
+
+        // A time format, when every id has its shape.
+        var format: TimeFormat? = nil
+        if s.ids > 0 {
+            format = TimeFormat.allCases.first { s.timeFormats[$0]?.ids == s.ids }
+        }
+        self.format = format
+
+        // Symbols at positions that vary choose the alphabet (a constant prefix or a UUID's hyphens don't).
+        let maxLength = lengths.last ?? 0
+        var varying = Set<Unicode.Scalar>()
+        for (i, p) in s.positions.enumerated() where p.count > 1 && !(format?.timePositions.contains(i) ?? false) { varying.formUnion(p.keys) }
+        if maxLength > AuditSummary.positionLimit || varying.isEmpty { varying = s.symbols }
+        let observed = String(String.UnicodeScalarView(varying.sorted { $0.value < $1.value }))
+        var alphabetName = "observed symbols"
+        var alphabetSize = Swift.max(varying.count, 2)
+        if let a = Self.candidates.filter({ a in observed.allSatisfy { a.symbols.contains($0) } }).min(by: { $0.count < $1.count }) {
+            alphabetName = a.name ?? "observed symbols"
+            alphabetSize = a.count
+        }
+        if format == .ulid { alphabetName = "Crockford base32"; alphabetSize = 32 }
+        if format == .ksuid { alphabetName = "base62"; alphabetSize = 62 }
+        alphabet = alphabetName
+        self.alphabetSize = alphabetSize
+
+        // Positions.
+        var positions: [Position] = []
+        if let single {
+            for i in 0..<Swift.min(single, AuditSummary.positionLimit) {
+                let counts = i < s.positions.count ? s.positions[i] : [:]
+                if format?.timePositions.contains(i) ?? false { positions.append(.time); continue }
+                positions.append(Self.classify(counts, alphabetSize: alphabetSize))
+            }
+        }
+        self.positions = positions
+
+        // Where a format expects fresh random symbols but the stream has none, or a biased position.
+        // In a time format, ids of one bucket may share random bits (monotonic generators count up
+        // from one draw a millisecond), so only buckets are independent draws: narrow or biased random
+        // fields count against the stream only when nearly every id has a bucket of its own; a field
+        // constant across many buckets always does (fresh draws would differ).
+        var flagged: [(Int, Position)] = []
+        var shared: [Int] = []
+        let bucketCount = format.flatMap { s.timeFormats[$0]?.buckets.count } ?? 0
+        let independent = format == nil || 2 * bucketCount >= s.ids
+        for (i, p) in positions.enumerated() {
+            let random = format.map { Self.expectsRandom($0, at: i) } ?? false
+            switch p {
+            case .biased:
+                if format == nil || (random && independent) { flagged.append((i, p)) } else if random { shared.append(i) }
+            case .constant:
+                if random && (independent || bucketCount >= 8) { flagged.append((i, p)) } else if random { shared.append(i) }
+            case .subset:
+                if random && independent { flagged.append((i, p)) } else if random { shared.append(i) }
+            default: break
+            }
+        }
+        if !shared.isEmpty, let format {
+            findings.append("positions \(Self.ranges(shared)) vary less than fresh random symbols would: ids within one \(format.bucketName) share random bits (a monotonic generator counts up from one draw)")
+        }
+
+        var formatName = "tokens over \(alphabetName)"
+        var space: BigInt
+        var spaceText: String
+        var groups: [Int: Int] = [:]
+        var bucketStats: (Int, Int)? = nil
+        var randomBits: Double
+        if let claimedBits {
+            space = BigInt.power(2, claimedBits)
+            spaceText = "claimed 2^\(claimedBits)"
+            randomBits = Double(claimedBits)
+            groups = [s.ids: 1]
+        } else if let format, let t = s.timeFormats[format] {
+            formatName = format.displayName
+            space = BigInt.power(2, format.randomBits)
+            spaceText = "\(format.displayName): 2^\(format.randomBits) per \(format.bucketName)"
+            randomBits = Double(format.randomBits)
+            if t.truncated || t.buckets.isEmpty {
+                groups = [s.ids: 1]
+                findings.append("more than \(AuditSummary.bucketLimit) \(format.bucketName)s: judged as one bucket, which overstates the duplicates to expect")
+            } else {
+                for (_, n) in t.buckets { groups[n, default: 0] += 1 }
+                bucketStats = (t.buckets.count, t.buckets.values.max() ?? 0)
+            }
+            let timeText = format == .ksuid ? "the top 32 bits of its base62 value are seconds" : "positions \(Self.ranges(format.timePositions.sorted())) are a \(format == .uuid1 ? "60-bit 100 ns" : "millisecond") timestamp"
+            findings.append("format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)" +
+                            (bucketStats.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""))
+        } else if let single {
+            // The product of what the positions hold; positions past 64 count as the whole alphabet.
+            space = BigInt(1)
+            for p in positions { space = space * BigInt(p.size) }
+            if single > AuditSummary.positionLimit { space = space * BigInt.power(alphabetSize, single - AuditSummary.positionLimit) }
+            if single == 36, positions.count == 36, positions[14] == .constant("4"), [8, 13, 18, 23].allSatisfy({ positions[$0] == .constant("-") }) {
+                formatName = "UUIDv4"
+            }
+            let full = BigInt.power(alphabetSize, single)
+            spaceText = space == full ? "\(alphabetName)^\(single)"
+                : formatName == "UUIDv4" && space == BigInt.power(2, 122) ? "UUIDv4: 2^122"
+                : "\(alphabetName)^\(single) less its fixed positions"
+            randomBits = space.log2Magnitude
+            groups = [s.ids: 1]
+        } else {
+            space = lengths.reduce(BigInt(0)) { $0 + BigInt.power(alphabetSize, $1) }
+            spaceText = lengths.isEmpty ? "none" : "Σ \(alphabetName)^L over lengths \(lengths.map(String.init).joined(separator: ","))"
+            randomBits = space.log2Magnitude
+            groups = [s.ids: 1]
+            if lengths.count > 1 { findings.append("\(lengths.count) different lengths: positions are not compared") }
+        }
+        if space < BigInt(2) { space = BigInt(2) }
+        self.formatName = formatName
+        self.space = space
+        spaceDescription = spaceText
+        buckets = bucketStats
+        self.randomBits = randomBits
+
+        // Words for the positions.
+        if format == nil, !positions.isEmpty {
+            let constant = positions.indices.filter { if case .constant = positions[$0] { return true } else { return false } }
+            if !constant.isEmpty, constant.count < positions.count {
+                let text = String(String.UnicodeScalarView(constant.prefix(24).compactMap { if case .constant(let c) = positions[$0] { return c } else { return nil } }))
+                findings.append("position\(constant.count > 1 ? "s" : "") \(Self.ranges(constant)) \(constant.count > 1 ? "are" : "is") constant ('\(text.escapingForDisplay)'): structure, not randomness")
+            } else if constant.count == positions.count, s.distinct > 1 {
+                findings.append("every position is constant over the first 64 characters")
+            }
+            let subset = positions.indices.filter { if case .subset = positions[$0] { return true } else { return false } }
+            if !subset.isEmpty {
+                findings.append("position\(subset.count > 1 ? "s" : "") \(Self.ranges(subset)) use\(subset.count > 1 ? "" : "s") only some of the \(alphabetSize) symbols, evenly")
+            }
+            findings.append(String(format: "random bits per id, from its positions: %.1f (the symbols could hold %.1f)", randomBits,
+                                   Double(single ?? 0) * log2(Double(alphabetSize))))
+        }
+        for (i, p) in flagged.prefix(8) {
+            switch p {
+            case .biased(let bits, let k):
+                findings.append(String(format: "position %d is biased: %d symbols, %.2f bits where uniform would give %.2f", i + 1, k, bits, log2(Double(k))))
+            case .constant(let c):
+                findings.append("position \(i + 1) is constant ('\(String(c).escapingForDisplay)') where \(format?.displayName ?? "the format") has random bits")
+            case .subset(let k):
+                findings.append("position \(i + 1) uses \(k) symbols where \(format?.displayName ?? "the format") has random bits")
+            default: break
+            }
+        }
+        if flagged.count > 8 { findings.append("… and \(flagged.count - 8) more positions") }
+
+        let test = DuplicateTest(space: space, groups: groups, observed: s.extraOccurrences)
+        self.test = test
+        // A uniform generator cannot have more entropy than the space it draws from.
+        let eff = Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences)
+        effectiveBits = Swift.min(eff, space.log2Magnitude)
+        effectiveBitsIsLowerBound = s.extraOccurrences == 0
+
+        let verdict: Verdict
+        if test.verdict == .tooMany { verdict = .tooMany } else if !flagged.isEmpty { verdict = .nonUniform } else if test.verdict == .tooFew { verdict = .tooFew } else { verdict = .consistent }
+        if test.verdict == .tooFew {
+            findings.append(String(format: "no more than %d duplicates where %.4g are expected: sequential, counter-based or deduplicated ids?", s.extraOccurrences, test.mean))
+        }
+        self.verdict = verdict
+        self.findings = findings
+    }
+
+    /// Fields a format fills with random symbols (so a constant or narrow one there is a defect).
+    static func expectsRandom(_ f: TimeFormat, at i: Int) -> Bool {
+        switch f {
+        case .uuid7: ![8, 13, 18, 23, 14, 19].contains(i) && !f.timePositions.contains(i)
+        case .ulid: i >= 10
+        case .ksuid, .uuid1: false
+        }
+    }
+
+    /// χ² uniformity of one position's symbol counts over `alphabetSize` symbols, then over the symbols it uses.
+    static func classify(_ counts: [Unicode.Scalar: Int], alphabetSize a: Int) -> Position {
+        let k = counts.count
+        if k == 1, let c = counts.keys.first { return .constant(c) }
+        if k == 0 { return .constant(" ") }
+        let total = Double(counts.values.reduce(0, +))
+        func pUniform(over m: Int) -> Double {
+            let e = total / Double(m)
+            var chi = 0.0
+            for o in counts.values { chi += (Double(o) - e) * (Double(o) - e) / e }
+            chi += Double(m - k) * e  // symbols never seen
+            return chiSquareUpperTail(chi, degrees: m - 1)
+        }
+        if k <= a, pUniform(over: a) >= DuplicateTest.threshold { return .uniform(symbols: a) }
+        if pUniform(over: k) >= DuplicateTest.threshold { return .subset(symbols: k) }
+        var h = 0.0
+        for o in counts.values { let q = Double(o) / total; h -= q * log2(q) }
+        return .biased(bits: h, symbols: k)
+    }
+
+    /// P(χ²_df ≥ x) by the Wilson–Hilferty cube-root normal approximation (ample at p = 10⁻⁶).
+    static func chiSquareUpperTail(_ x: Double, degrees df: Int) -> Double {
+        guard df > 0 else { return 1 }
+        let d = Double(df)
+        let z = (pow(x / d, 1.0 / 3) - (1 - 2 / (9 * d))) / (2 / (9 * d)).squareRoot()
+        return 0.5 * erfc(z / 2.0.squareRoot())
+    }
+
+    /// log2 of the space a uniform generator would need to make this many duplicates in these groups
+    /// (solving Σ E[dup](d) = D); with none seen, the 95% lower bound (Σ E[dup](d) = 3).
+    static func effectiveBits(groups: [Int: Int], duplicates: Int) -> Double {
+        let total = groups.reduce(0) { $0 + $1.key * $1.value }
+        guard total >= 2 else { return 0 }
+        let target = duplicates == 0 ? 3.0 : Double(duplicates)
+        let maxPossible = groups.reduce(0.0) { $0 + Double($1.value) * Double(Swift.max(0, $1.key - 1)) }
+        guard target < maxPossible else { return 0 }
+        func expected(_ log2d: Double) -> Double {
+            let d = exp2(log2d)
+            return groups.reduce(0.0) { acc, g in
+                let n = Double(g.key)
+                return acc + Double(g.value) * (n + d * expm1(n * log1p(-1 / d)))  // n − d(1 − (1 − 1/d)^n)
+            }
+        }
+        var lo = 0.0, hi = 2 * log2(Double(total)) + 8
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if expected(mid) > target { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
+    }
+
+    /// "1–8, 10–13" from 0-based positions.
+    static func ranges(_ positions: [Int]) -> String {
+        var parts: [String] = []
+        var i = 0
+        let p = positions.sorted()
+        while i < p.count {
+            var j = i
+            while j + 1 < p.count && p[j + 1] == p[j] + 1 { j += 1 }
+            parts.append(i == j ? "\(p[i] + 1)" : "\(p[i] + 1)–\(p[j] + 1)")
+            i = j + 1
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    static func bitsText(_ x: BigInt) -> String { String(format: "%.1f", x.log2Magnitude) }
+}
+
+extension String {
+    /// Control characters as \u{…}, so nothing from the input drives the terminal.
+    var escapingForDisplay: String {
+        var out = ""
+        for s in unicodeScalars {
+            if s.properties.generalCategory == .control || s.properties.generalCategory == .format || s.value == 0x2028 || s.value == 0x2029 {
+                out += "\\u{\(String(s.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(s)
+            }
+        }
+        return out
+    }
+}

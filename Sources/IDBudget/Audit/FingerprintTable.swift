@@ -1,0 +1,282 @@
+import Foundation
+
+/// Counts how often each fingerprint occurs, in at most `memoryLimit` bytes whatever the input size.
+///
+/// One flat open-addressing table (linear probing, load ≤ 0.8) of 16-byte slots: the first word is
+/// the fingerprint's high half with its lowest bit set (so an empty slot, 0, is never a fingerprint),
+/// the second holds 56 bits of the low half and an 8-bit count (counts past 255 go to a side table).
+/// While the table grows, the old one (half the size) is alive too, so its capacity stops where
+/// 24 bytes a slot would pass the limit. Past that, every slot is appended to one of 256 partition
+/// files chosen by the fingerprint's top 8 bits and the table starts empty again; at the end each
+/// partition is counted on its own (a fingerprint always lands in the same partition, so its counts
+/// add up exactly). Disk use: 16 bytes per distinct id per spill.
+final class FingerprintTable {
+    static let partitions = 256
+
+    let memoryLimit: Int
+    private let maxCapacity: Int
+    private var slots: UnsafeMutablePointer<UInt64>
+    private var capacity: Int
+    private(set) var count = 0
+    private var overflow: [SIMD2<UInt64>: Int] = [:]
+    private var spill: SpillFiles?
+    private(set) var peakBytes = 0
+    private let spillDirectory: () throws -> URL
+    private let name: String
+
+    /// `spillDirectory` is asked for a directory only if the table ever spills.
+    init(memoryLimit: Int, name: String, spillDirectory: @escaping () throws -> URL) {
+        self.memoryLimit = memoryLimit
+        self.name = name
+        self.spillDirectory = spillDirectory
+        var c = 1 << 12
+        while 24 * (2 * c) <= memoryLimit { c *= 2 }
+        maxCapacity = c
+        capacity = Swift.min(1 << 14, c)
+        slots = .allocate(capacity: 2 * capacity)
+        slots.initialize(repeating: 0, count: 2 * capacity)
+        peakBytes = 16 * capacity
+    }
+
+    deinit { slots.deallocate() }
+
+    var bytesAllocated: Int { 16 * capacity }
+    var spilled: Bool { spill != nil }
+
+    @inline(__always)
+    func add(high: UInt64, low: UInt64) throws {
+        if count * 5 >= capacity * 4 { try makeRoom() }
+        let h = high | 1, l = low & ~0xFF
+        let mask = capacity - 1
+        var i = Int(truncatingIfNeeded: low >> 8) & mask
+        while true {
+            let s = slots[2 * i]
+            if s == 0 {
+                slots[2 * i] = h
+                slots[2 * i + 1] = l | 1
+                count += 1
+                return
+            }
+            if s == h {
+                let w = slots[2 * i + 1]
+                if w & ~0xFF == l {
+                    if w & 0xFF == 0xFF { overflow[SIMD2(h, l), default: 0] += 1 } else { slots[2 * i + 1] = w + 1 }
+                    return
+                }
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Adds a record read back from a partition (count 1…255 in the low byte).
+    @inline(__always)
+    private func addRecord(_ h: UInt64, _ w: UInt64) {
+        let l = w & ~0xFF, c = Int(w & 0xFF)
+        let mask = capacity - 1
+        var i = Int(truncatingIfNeeded: w >> 8) & mask
+        while true {
+            let s = slots[2 * i]
+            if s == 0 {
+                slots[2 * i] = h
+                slots[2 * i + 1] = w
+                count += 1
+                return
+            }
+            if s == h, slots[2 * i + 1] & ~0xFF == l {
+                let old = Int(slots[2 * i + 1] & 0xFF)
+                let total = old + c
+                if total > 0xFF {
+                    slots[2 * i + 1] = l | 0xFF
+                    overflow[SIMD2(h, l), default: 0] += total - 0xFF
+                } else {
+                    slots[2 * i + 1] = l | UInt64(total)
+                }
+                return
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Sizes the table for about `distinct` fingerprints up front (within the limit), so that it does
+    /// not hold an old and a new table at once while growing.
+    func reserve(_ distinct: Int) {
+        var c = capacity
+        while c < maxCapacity && c * 4 < distinct * 5 { c *= 2 }
+        if c > capacity { resize(to: c) }
+    }
+
+    private func makeRoom() throws {
+        if capacity < maxCapacity {
+            resize(to: capacity * 2)
+        } else {
+            try spillAll()
+        }
+    }
+
+    private func resize(to newCapacity: Int) {
+        let old = slots, oldCapacity = capacity
+        capacity = newCapacity
+        slots = .allocate(capacity: 2 * capacity)
+        slots.initialize(repeating: 0, count: 2 * capacity)
+        peakBytes = Swift.max(peakBytes, 16 * (capacity + oldCapacity))
+        let mask = capacity - 1
+        for j in 0..<oldCapacity where old[2 * j] != 0 {
+            var i = Int(truncatingIfNeeded: old[2 * j + 1] >> 8) & mask
+            while slots[2 * i] != 0 { i = (i + 1) & mask }
+            slots[2 * i] = old[2 * j]
+            slots[2 * i + 1] = old[2 * j + 1]
+        }
+        old.deallocate()
+    }
+
+    private func spillAll() throws {
+        if spill == nil { spill = try SpillFiles(directory: spillDirectory(), name: name) }
+        guard let spill else { return }
+        for j in 0..<capacity where slots[2 * j] != 0 {
+            let h = slots[2 * j], w = slots[2 * j + 1]
+            try spill.write(h, w)
+            if var extra = overflow[SIMD2(h, w & ~0xFF)] {
+                while extra > 0 {
+                    let c = Swift.min(extra, 0xFF)
+                    try spill.write(h, (w & ~0xFF) | UInt64(c))
+                    extra -= c
+                }
+            }
+        }
+        slots.update(repeating: 0, count: 2 * capacity)
+        overflow.removeAll()
+        count = 0
+    }
+
+    /// How many distinct fingerprints occur exactly m times, for every m. Ends the table's use.
+    func multiplicities() throws -> [Int: Int] {
+        guard let spill else { return histogram() }
+        try spillAll()
+        try spill.finish()
+        var total: [Int: Int] = [:]
+        for p in 0..<Self.partitions {
+            let records = spill.records(in: p)
+            if records == 0 { continue }
+            var c = 1 << 12
+            while c * 4 < records * 5 { c *= 2 }
+            guard 16 * c <= memoryLimit else {
+                throw AuditError("one partition holds \(records) records, more than --memory allows in memory; give a larger --memory")
+            }
+            slots.deallocate()
+            capacity = c
+            slots = .allocate(capacity: 2 * c)
+            slots.initialize(repeating: 0, count: 2 * c)
+            peakBytes = Swift.max(peakBytes, 16 * c)
+            count = 0
+            overflow.removeAll()
+            try spill.read(partition: p) { h, w in self.addRecord(h, w) }
+            total.merge(histogram(), uniquingKeysWith: +)
+        }
+        spill.remove()
+        return total
+    }
+
+    private func histogram() -> [Int: Int] {
+        var h: [Int: Int] = [:]
+        for j in 0..<capacity where slots[2 * j] != 0 {
+            let c = Int(slots[2 * j + 1] & 0xFF)
+            let m = c == 0xFF ? 0xFF + (overflow[SIMD2(slots[2 * j], slots[2 * j + 1] & ~0xFF)] ?? 0) : c
+            h[m, default: 0] += 1
+        }
+        return h
+    }
+}
+
+/// An audit could not use its spill files (a full disk, say).
+public struct AuditError: Error, CustomStringConvertible {
+    public let message: String
+    init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// 256 append-only files of 16-byte records, with a small write buffer each.
+private final class SpillFiles {
+    private let directory: URL
+    private let name: String
+    private var fds = [Int32](repeating: -1, count: FingerprintTable.partitions)
+    private var buffers: [[UInt64]] = Array(repeating: [], count: FingerprintTable.partitions)
+    private var counts = [Int](repeating: 0, count: FingerprintTable.partitions)
+    private static let bufferRecords = 1024  // 16 KiB a partition: 4 MiB in all
+
+    init(directory: URL, name: String) throws {
+        self.directory = directory
+        self.name = name
+    }
+
+    private func path(_ p: Int) -> String { directory.appendingPathComponent("\(name)-\(p)").path }
+
+    @inline(__always)
+    func write(_ h: UInt64, _ w: UInt64) throws {
+        let p = Int(h >> 56)
+        buffers[p].append(h)
+        buffers[p].append(w)
+        counts[p] += 1
+        if buffers[p].count >= 2 * Self.bufferRecords { try flush(p) }
+    }
+
+    private func flush(_ p: Int) throws {
+        if buffers[p].isEmpty { return }
+        if fds[p] < 0 {
+            fds[p] = open(path(p), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fds[p] >= 0 else { throw AuditError("cannot create a spill file in \(directory.path): \(String(cString: strerror(errno))); set TMPDIR to a writable directory") }
+        }
+        try buffers[p].withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fds[p], raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw AuditError("cannot write a spill file in \(directory.path): \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
+        buffers[p].removeAll(keepingCapacity: true)
+    }
+
+    func finish() throws {
+        for p in 0..<FingerprintTable.partitions {
+            try flush(p)
+            if fds[p] >= 0 { close(fds[p]); fds[p] = -1 }
+        }
+        buffers = []
+    }
+
+    func records(in p: Int) -> Int { counts[p] }
+
+    func read(partition p: Int, _ body: (UInt64, UInt64) -> Void) throws {
+        let fd = open(path(p), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw AuditError("cannot read a spill file: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let chunk = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1 << 16)
+        defer { chunk.deallocate() }
+        var pending = 0  // bytes carried over
+        while true {
+            let n = Foundation.read(fd, UnsafeMutableRawPointer(chunk.baseAddress!) + pending, chunk.count * 8 - pending)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AuditError("cannot read a spill file: \(String(cString: strerror(errno)))")
+            }
+            let bytes = pending + n
+            let whole = bytes / 16
+            for r in 0..<whole { body(chunk[2 * r], chunk[2 * r + 1]) }
+            pending = bytes - 16 * whole
+            if pending > 0 { memmove(chunk.baseAddress!, UnsafeRawPointer(chunk.baseAddress!) + 16 * whole, pending) }
+            if n == 0 { break }
+        }
+        unlink(path(p))
+    }
+
+    func remove() {
+        for p in 0..<FingerprintTable.partitions { unlink(path(p)) }
+    }
+
+    deinit {
+        for fd in fds where fd >= 0 { close(fd) }
+    }
+}

@@ -1,0 +1,133 @@
+/// The time-ordered id formats an audit recognises, with the time bucket each id falls in and the
+/// random bits a bucket holds (the shapes are those of docs/audit-summary.md).
+///
+/// Two ids can only be equal inside one bucket, so duplicates are judged bucket by bucket against
+/// the format's real random bits — not against all the symbols, which would count the timestamp as
+/// randomness (a UUIDv7 read as base64url^36 claims 216 bits; it has 74 a millisecond).
+public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
+    case uuid7, ulid, ksuid, uuid1
+
+    public static func < (a: TimeFormat, b: TimeFormat) -> Bool { a.rawValue < b.rawValue }
+
+    public var displayName: String {
+        switch self {
+        case .uuid7: "UUIDv7"
+        case .ulid: "ULID"
+        case .ksuid: "KSUID"
+        case .uuid1: "UUIDv1"
+        }
+    }
+
+    /// Random bits per bucket when the generator follows its spec.
+    public var randomBits: Int {
+        switch self {
+        case .uuid7: 74
+        case .ulid: 80
+        case .ksuid: 128
+        case .uuid1: 14  // the clock sequence; the node is a fixed MAC (or 47 random bits, then more)
+        }
+    }
+
+    public var bucketName: String {
+        switch self {
+        case .uuid7, .ulid: "millisecond"
+        case .ksuid: "second"
+        case .uuid1: "100 ns tick"
+        }
+    }
+
+    /// Character positions (0-based) of the timestamp, for position statistics.
+    public var timePositions: Set<Int> {
+        switch self {
+        case .uuid7: Set(0...7).union(9...12)
+        case .ulid: Set(0...9)
+        case .ksuid: Set(0...26)  // the timestamp is the top of a base62 number: no position is free of it
+        case .uuid1: Set(0...7).union(9...12).union(15...17)
+        }
+    }
+
+    /// The format and bucket of an ASCII id, or nil.
+    @inline(__always)
+    static func parse(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
+        switch b.count {
+        case 36: return parseUUID(b)
+        case 26: return parseULID(b).map { (.ulid, $0) }
+        case 27: return parseKSUID(b).map { (.ksuid, $0) }
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    private static func hex(_ c: UInt8) -> UInt64? {
+        switch c {
+        case 48...57: UInt64(c - 48)
+        case 97...102: UInt64(c - 87)
+        case 65...70: UInt64(c - 55)
+        default: nil
+        }
+    }
+
+    private static func parseUUID(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
+        // time_low = 0…7, time_mid = 9…12, version + time_hi = 14…17.
+        var low: UInt64 = 0, mid: UInt64 = 0, high: UInt64 = 0
+        for i in 0..<36 {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard b[i] == 45 else { return nil }
+                continue
+            }
+            guard let h = hex(b[i]) else { return nil }
+            if i < 8 { low = low << 4 | h } else if i < 13 { mid = mid << 4 | h } else if i < 18 { high = high << 4 | h }
+        }
+        guard "89abAB".utf8.contains(b[19]) else { return nil }
+        switch b[14] {
+        case 55: return (.uuid7, low << 16 | mid)  // '7': 48-bit Unix ms
+        case 49: return (.uuid1, (high & 0x0fff) << 48 | mid << 32 | low)  // '1'
+        default: return nil
+        }
+    }
+
+    private static let crockford: [Int8] = {
+        var t = [Int8](repeating: -1, count: 256)
+        for (i, c) in "0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8.enumerated() {
+            t[Int(c)] = Int8(i)
+            if c >= 65 { t[Int(c | 0x20)] = Int8(i) }
+        }
+        return t
+    }()
+
+    private static func parseULID(_ b: UnsafeRawBufferPointer) -> UInt64? {
+        guard b[0] >= 48 && b[0] <= 55 else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<26 {
+            let d = crockford[Int(b[i])]
+            guard d >= 0 else { return nil }
+            if i < 10 { v = v << 5 | UInt64(d) }
+        }
+        return v
+    }
+
+    private static let base62: [Int8] = {
+        var t = [Int8](repeating: -1, count: 256)
+        for (i, c) in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8.enumerated() { t[Int(c)] = Int8(i) }
+        return t
+    }()
+
+    /// The top 32 bits of the 160-bit base62 value, or nil when it is not below 2^160.
+    private static func parseKSUID(_ b: UnsafeRawBufferPointer) -> UInt64? {
+        var limbs: (UInt64, UInt64, UInt64) = (0, 0, 0)  // little-endian 192 bits
+        for i in 0..<27 {
+            let d = base62[Int(b[i])]
+            guard d >= 0 else { return nil }
+            let r0 = limbs.0.multipliedFullWidth(by: 62)
+            let (s0, o0) = r0.low.addingReportingOverflow(UInt64(d))
+            let r1 = limbs.1.multipliedFullWidth(by: 62)
+            let (s1, o1) = r1.low.addingReportingOverflow(r0.high &+ (o0 ? 1 : 0))
+            let r2 = limbs.2.multipliedFullWidth(by: 62)
+            let (s2, o2) = r2.low.addingReportingOverflow(r1.high &+ (o1 ? 1 : 0))
+            guard r2.high == 0, !o2 else { return nil }
+            limbs = (s0, s1, s2)
+        }
+        guard limbs.2 >> 32 == 0 else { return nil }  // ≥ 2^160
+        return limbs.2  // bits 128…159
+    }
+}
