@@ -5,19 +5,21 @@ import Precise
 import Testing
 
 @Suite struct AuditTests {
-    static func audit(_ text: [UInt8], chunk: Int = 1 << 16, maxLineBytes: Int = 4096) -> Auditor {
-        let auditor = Auditor(maxLineBytes: maxLineBytes)
-        text.withUnsafeBytes { all in
+    static func summarise(_ text: [UInt8], chunk: Int = 1 << 16, maxLineBytes: Int = 4096, threads: Int = 2,
+                          memory: Int = 1 << 30, shard: (Int, Int) = (0, 1)) throws -> AuditSummary {
+        let auditor = Auditor(maxLineBytes: maxLineBytes, shard: shard, memoryLimit: memory, threads: threads)
+        try text.withUnsafeBytes { all in
             var i = 0
             while i < all.count {
                 let n = Swift.min(chunk, all.count - i)
-                auditor.consume(UnsafeRawBufferPointer(rebasing: all[i..<(i + n)]))
+                try auditor.consume(UnsafeRawBufferPointer(rebasing: all[i..<(i + n)]))
                 i += n
             }
         }
-        auditor.finish()
-        return auditor
+        return try auditor.finish()
     }
+
+    static func lines(_ ids: [String]) -> [UInt8] { Array((ids.joined(separator: "\n") + "\n").utf8) }
 
     /// 50,000 random base62×12 ids plus planted copies: 15 ids once more, 5 ids twice more.
     @Test func findsPlantedDuplicatesExactly() throws {
@@ -29,66 +31,156 @@ import Testing
         }
         var rng = SeededRandom(seed: 1)
         lines.shuffle(using: &rng)
-        let text = Array((lines.joined(separator: "\n") + "\n").utf8)
-        for chunk in [1 << 16, 7] {  // lines split across chunk boundaries must not matter
-            let a = Self.audit(text, chunk: chunk)
-            #expect(a.ids == 50_025)
-            #expect(a.distinct == 50_000)
-            #expect(a.duplicateIDs == 20)
-            #expect(a.extraOccurrences == 25)
-            #expect(a.lengths == [12: 50_025])
-            let r = a.report()
+        let text = Self.lines(lines)
+        for (chunk, threads) in [(1 << 16, 2), (7, 2), (1 << 16, 1)] {  // chunk boundaries and threads must not matter
+            let s = try Self.summarise(text, chunk: chunk, threads: threads)
+            #expect(s.ids == 50_025)
+            #expect(s.distinct == 50_000)
+            #expect(s.duplicateIDs == 20)
+            #expect(s.extraOccurrences == 25)
+            #expect(s.multiplicities == [1: 49_980, 2: 15, 3: 5])
+            #expect(s.lengths == [12: 50_025])
+            let r = AuditReport(summary: s)
             #expect(r.alphabet == "base62")
             #expect(r.space == BigInt.power(62, 12))
-            #expect(r.suspicious)  // 25 extra where ~6·10⁻¹¹ are expected
+            #expect(r.verdict == .tooMany)  // 25 extra where ~6·10⁻¹¹ are expected
         }
     }
 
     @Test func uniformIdsAreNotFlagged() throws {
-        let generator = try TokenGenerator(alphabet: .hex, length: 6)
-        let text = Array((generator.next(300_000).joined(separator: "\n")).utf8)
-        let r = Self.audit(text).report()
+        let ids = try TokenGenerator(alphabet: .hex, length: 6).next(300_000)
+        let r = AuditReport(summary: try Self.summarise(Self.lines(ids)))
         #expect(r.space == BigInt.power(16, 6))
+        #expect(r.verdict == .consistent, "\(r.findings)")
         #expect(abs(r.z) < 5, "z = \(r.z)")
         #expect(abs(r.effectiveBits - 24) < 1, "\(r.effectiveBits)")
     }
 
-    /// Symbols from 7-bit values mod 62 favour four symbols by half: about 5.7% more duplicates.
-    @Test func flagsABiasedGenerator() {
+    /// Symbols from 7-bit values mod 62 favour four symbols by half: the positions show it.
+    @Test func flagsABiasedGenerator() throws {
         var rng = SeededRandom(seed: 3)
         let symbols = Alphabet.base62.bytes!
         var text: [UInt8] = []
-        text.reserveCapacity(5 * 1_000_000)
-        for _ in 0..<1_000_000 {
+        for _ in 0..<200_000 {
             var w = rng.next()
-            for _ in 0..<4 { text.append(symbols[Int(w & 0x7f) % 62]); w >>= 8 }
+            for _ in 0..<8 { text.append(symbols[Int(w & 0x7f) % 62]); w >>= 8 }
             text.append(10)
         }
-        let r = Self.audit(text).report()
-        #expect(r.space == BigInt.power(62, 4))
-        #expect(r.z > 5, "z = \(r.z)")
-        #expect(r.effectiveBits < 4 * 5.9541)  // below log2(62^4) = 23.8
+        let r = AuditReport(summary: try Self.summarise(text))
+        #expect(r.verdict == .nonUniform)
+        #expect(r.findings.contains { $0.hasPrefix("position 1 is biased") }, "\(r.findings)")
     }
 
-    @Test func malformedLinesAreCountedNotFatal() {
+    @Test func malformedLinesAreCountedNotFatal() throws {
         var text = Array("abc\r\n\n\nabc\n".utf8)
         text += [0xff, 0xfe, 0x0a]  // invalid UTF-8
         text += Array(String(repeating: "x", count: 50).utf8) + [0x0a]  // overlong at 16
         text += Array("héllo\nlast-no-nl".utf8)
-        let a = Self.audit(text, chunk: 5, maxLineBytes: 16)
-        #expect(a.lines == 8)
-        #expect(a.emptyLines == 2)
-        #expect(a.crlfLines == 1)
-        #expect(a.invalidUTF8Lines == 1)
-        #expect(a.overlongLines == 1)
-        #expect(a.ids == 4)
-        #expect(a.extraOccurrences == 1)
-        #expect(a.lengths[5] == 1)  // "héllo" is 5 characters
+        for threads in [1, 2] {
+            let s = try Self.summarise(text, chunk: 5, maxLineBytes: 16, threads: threads)
+            #expect(s.lines == 8)
+            #expect(s.emptyLines == 2)
+            #expect(s.crlfLines == 1)
+            #expect(s.invalidUTF8Lines == 1)
+            #expect(s.overlongLines == 1)
+            #expect(s.ids == 4)
+            #expect(s.extraOccurrences == 1)
+            #expect(s.lengths[5] == 1)  // "héllo" is 5 characters
+            #expect(s.positions[1]["é"] == 1)
+            #expect(s.sample == ["abc", "héllo", "last-no-nl"])
+        }
     }
 
-    @Test func uuidsImplyTheirRandomBits() {
-        let uuids = (0..<1000).map { _ in UUID().uuidString.lowercased() }
-        let r = Self.audit(Array(uuids.joined(separator: "\n").utf8)).report()
+    /// A line longer than a whole read block is one overlong line, however it arrives.
+    @Test func hugeLinesAreSkippedInLinearTime() throws {
+        var text = Array(String(repeating: "y", count: 3 << 20).utf8) + [10]
+        text += Array("ok\n".utf8)
+        let start = Date()
+        let s = try Self.summarise(text, chunk: 1 << 16)
+        #expect(s.overlongLines == 1 && s.ids == 1 && s.lines == 2)
+        let long = try Self.summarise(text, maxLineBytes: 4 << 20)
+        #expect(long.ids == 2 && long.lengths[3 << 20] == 1)
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test func uuidsImplyTheirRandomBits() throws {
+        let uuids = (0..<2000).map { _ in UUID().uuidString.lowercased() }
+        let r = AuditReport(summary: try Self.summarise(Self.lines(uuids)))
         #expect(r.space == BigInt.power(2, 122))
+        #expect(r.formatName == "UUIDv4")
+        #expect(r.verdict == .consistent, "\(r.findings)")
+    }
+
+    /// Past the memory limit the tables spill to files; the summary is the same to the last count.
+    @Test func spillingGivesTheSameSummary() throws {
+        let ids = try TokenGenerator(alphabet: .base62, length: 10, source: SeededRandom(seed: 5)).next(150_000)
+        var lines = ids + ids[0..<3000] + ids[0..<300]
+        for _ in 0..<300 { lines.append(ids[7]) }  // one id 303 times: counts past 255
+        let text = Self.lines(lines)
+        let whole = try Self.summarise(text)
+        let auditor = Auditor(maxLineBytes: 4096, memoryLimit: 4 << 20, threads: 2)
+        try text.withUnsafeBytes { try auditor.consume($0) }
+        let spilled = try auditor.finish()
+        #expect(auditor.spilled)
+        #expect(auditor.peakTableBytes <= 4 << 20)
+        #expect(spilled == whole)
+        #expect(whole.multiplicities[303] == 1 && whole.multiplicities[3] == 299 && whole.multiplicities[2] == 2700)
+    }
+
+    /// Shards by fingerprint merge to the whole, exactly; a shard given twice is refused.
+    @Test func shardsMergeExactly() throws {
+        var ids = try TokenGenerator(alphabet: .hex, length: 5, source: SeededRandom(seed: 6)).next(40_000)
+        ids += ["", "x\r", "\u{1F34E}z"]
+        let text = Self.lines(ids) + [0xff, 0x0a]
+        let whole = try Self.summarise(text)
+        var merged: AuditSummary?
+        for k in 0..<3 {
+            let part = try Self.summarise(text, shard: (k, 3))
+            #expect(part.ids < whole.ids)
+            merged = try merged.map { try $0.merged(with: part) } ?? part
+        }
+        var expected = whole
+        expected.shardCount = 3
+        expected.shardIndexes = [0, 1, 2]
+        #expect(merged == expected)
+        let one = try Self.summarise(text, shard: (1, 3))
+        #expect(throws: InputError.self) { try one.merged(with: one) }
+    }
+
+    @Test func summariesRoundTripThroughJSON() throws {
+        let ids = IDGenerator(.uuid7).next(5000) + ["a\u{2028}b", "tab\there", "\"quote\""]
+        let s = try Self.summarise(Self.lines(ids))
+        let back = try AuditSummary(jsonText: Data(try s.jsonText().utf8))
+        #expect(back == s)
+        #expect(throws: InputError.self) { try AuditSummary(jsonText: Data("{\"kind\": \"x\"}".utf8)) }
+    }
+
+    @Test(arguments: [IDFormat.uuid7, .ulid, .ksuid])
+    func timeOrderedFormatsAreJudgedInTheirBuckets(format: IDFormat) throws {
+        let ids = IDGenerator(format).next(100_000)
+        let r = AuditReport(summary: try Self.summarise(Self.lines(ids)))
+        #expect(r.format != nil && r.format?.randomBits == format.randomBits, "\(r.formatName)")
+        #expect(r.verdict == .consistent, "\(r.findings)")
+        #expect(r.buckets != nil)
+    }
+
+    /// UUIDv7s whose random bits are all zero: one id a millisecond, so no duplicates at all; the
+    /// positions give them away.
+    @Test func uuid7WithoutRandomBitsIsFlagged() throws {
+        let ids = (0..<5000).map { ms -> String in
+            let t = String(format: "%012llx", 1_700_000_000_000 + UInt64(ms))
+            return "\(t.prefix(8))-\(t.suffix(4))-7000-8000-000000000000"
+        }
+        let r = AuditReport(summary: try Self.summarise(Self.lines(ids)))
+        #expect(r.format == .uuid7)
+        #expect(r.verdict == .nonUniform, "\(r.findings)")
+        #expect(r.findings.contains { $0.contains("constant") })
+    }
+
+    /// A counter: every position uniform, no duplicates where thousands are expected.
+    @Test func countersHaveTooFewDuplicates() throws {
+        let r = AuditReport(summary: try Self.summarise(Self.lines((0..<100_000).map { String(format: "%05d", $0) })))
+        #expect(r.verdict == .tooFew)
+        #expect(r.findings.contains { $0.contains("sequential") })
     }
 }

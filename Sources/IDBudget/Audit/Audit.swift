@@ -161,7 +161,8 @@ public final class Auditor {
                 let parts = [UnsafeRawBufferPointer(start: block, count: split),
                              UnsafeRawBufferPointer(start: block + split, count: end - split)]
                 let workers = self.workers
-                try parallel(2) { w in try workers[w].scan(parts[w], final: final && w == 1) }
+                let lastPart = parts[1].count > 0 ? 1 : 0
+                try parallel(2) { w in try workers[w].scan(parts[w], final: final && w == lastPart) }
             }
             if let hint = sizeHint {
                 // Lines in this block predict the rest: reserve once, before the first fingerprints land.

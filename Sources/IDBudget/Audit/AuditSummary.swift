@@ -114,13 +114,35 @@ extension AuditSummary {
             "time_formats": formats, "sample": sample,
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        // Every non-ASCII scalar as \uXXXX: ASCII-only JSON survives any tool, and a raw U+FEFF
+        // inside a string is dropped by some parsers (Foundation's among them).
+        var out = ""
+        for u in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if u.isASCII { out.unicodeScalars.append(u); continue }
+            for unit in String(u).utf16 { out += String(format: "\\u%04x", unit) }
+        }
+        return out
     }
 
     /// Reads a summary written by any tool that follows docs/audit-summary.md.
     public init(jsonText data: Data) throws(InputError) {
         func fail(_ what: String) -> InputError { InputError("not an idbudget audit summary (\(what)); make one with idbudget audit FILE --emit-summary S.json") }
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw fail("not a JSON object") }
+        // A raw U+FEFF inside a string would be dropped by the parser: escape it (and drop a leading BOM).
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var cleaned: [UInt8] = []
+        cleaned.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if i + 2 < bytes.count, bytes[i] == 0xEF, bytes[i + 1] == 0xBB, bytes[i + 2] == 0xBF {
+                cleaned += Array("\\ufeff".utf8)
+                i += 3
+            } else {
+                cleaned.append(bytes[i])
+                i += 1
+            }
+        }
+        guard let root = try? JSONSerialization.jsonObject(with: Data(cleaned)) as? [String: Any] else { throw fail("not a JSON object") }
         guard root["kind"] as? String == Self.kind else { throw fail("kind is not \(Self.kind)") }
         guard (root["schema_version"] as? Int) == Self.schemaVersion else { throw fail("schema_version is not \(Self.schemaVersion)") }
         guard let maxLine = root["max_line_bytes"] as? Int, maxLine >= 1 else { throw fail("max_line_bytes") }
