@@ -33,7 +33,7 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The space the ids claim, in random bits (instead of the one their symbols imply).", valueName: "bits"))
     var bits: String?
 
-    @Option(help: ArgumentHelp("Memory for counting ids, e.g. 1G, 512M (default 1G; at least 16M). Past it, spill to $TMPDIR.", valueName: "size"))
+    @Option(help: ArgumentHelp("Peak memory, e.g. 1G, 512M (default 1G; at least 64M). Past it, ids spill to $TMPDIR.", valueName: "size"))
     var memory: String = "1G"
 
     @Option(help: ArgumentHelp("Audit only shard k of K (1-based), chosen by a fingerprint of the id; merge the shards' summaries with --summary.", valueName: "k/K"))
@@ -71,8 +71,8 @@ struct AuditCommand: ParsableCommand {
             }
             claimed = b
         }
-        guard let bytes = Self.size(memory), bytes >= 16 << 20 else {
-            throw UsageError(argument: "--memory", message: "'\(memory)' is not a size of at least 16M; e.g. --memory 1G or --memory 512M")
+        guard let bytes = Self.size(memory), bytes >= 64 << 20 else {
+            throw UsageError(argument: "--memory", message: "'\(memory)' is not a size of at least 64M; e.g. --memory 1G or --memory 512M")
         }
         var shardValue = (index: 0, count: 1)
         if let shard {
@@ -94,6 +94,13 @@ struct AuditCommand: ParsableCommand {
             }
         }
         return Settings(maxLine: maxLine, claimed: claimed, memory: bytes, shard: shardValue, threads: threadCount)
+    }
+
+    /// The process's peak resident set, from the kernel.
+    static func peakRSS() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_maxrss * 1024
     }
 
     /// `1G`, `512M`, `64MiB`, `1073741824`: bytes.
@@ -220,7 +227,9 @@ struct AuditCommand: ParsableCommand {
             report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
                        (r.effectiveBitsIsLowerBound ? "≥ " : "") + String(format: "%.1f bits", r.effectiveBits) + (r.format.map { " per \($0.bucketName)" } ?? ""))
             report.add("verdict", verdict)
-            if let table { report.add("fingerprint table", "\(table.peak >> 20) MiB at most" + (table.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : "")) }
+            if let table {
+                report.add("memory", "peak RSS \(Self.peakRSS() >> 20) MiB (--memory \(settings.memory >> 20) MiB), fingerprint tables \(table.peak >> 20) MiB" + (table.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : ""))
+            }
             Output.print(report.renderText())
         case .json:
             let count = { (n: Int) in JSON.string(String(n)) }
@@ -249,6 +258,8 @@ struct AuditCommand: ParsableCommand {
             if let table {
                 fields.append(("fingerprint_table_bytes", count(table.peak)))
                 fields.append(("spilled", .bool(table.spilled)))
+                fields.append(("peak_rss_bytes", count(Self.peakRSS())))
+                fields.append(("memory_limit_bytes", count(settings.memory)))
             }
             fields.append(("notes", .array([.string("expected_duplicates, sd, z, p_value_high/low, random_bits and effective_bits are approximate (doubles); z is null when infinite. Test: \(method).")])))
             Output.print((try? JSON.object(fields).jsonText()) ?? "{}")

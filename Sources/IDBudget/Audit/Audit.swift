@@ -30,7 +30,7 @@ public final class Auditor {
     /// - Parameters:
     ///   - shard: audit only the ids whose fingerprint falls in shard `index` of `count` (0-based);
     ///     other lines (empty, overlong, …) are counted by shard 0.
-    ///   - memoryLimit: bytes for the fingerprint tables (default 1 GiB less 64 MiB of buffers).
+    ///   - memoryLimit: bytes for the whole audit (default 1 GiB): the tables get it less 40 MiB.
     ///   - threads: 1 or 2 workers.
     ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
     ///     block's line lengths.
@@ -45,7 +45,9 @@ public final class Auditor {
         block = .allocate(byteCount: blockSize, alignment: 64)
         let n = threads >= 2 ? 2 : 1
         workers = (0..<n).map { _ in Worker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n) }
-        let tableBudget = Swift.max(memoryLimit / 2, memoryLimit - (64 << 20))
+        // What the process needs besides the tables — runtime, blocks, pending fingerprints, spill
+        // buffers, a partition's table at the end — is about 40 MiB; time-bucket maps come on top.
+        let tableBudget = Swift.max(memoryLimit / 4, memoryLimit - (40 << 20))
         tables = []
         var directory: URL?
         let make: () throws -> URL = {
