@@ -96,8 +96,14 @@ struct AuditCommand: ParsableCommand {
         return Settings(maxLine: maxLine, claimed: claimed, memory: bytes, shard: shardValue, threads: threadCount)
     }
 
-    /// The process's peak resident set, from the kernel.
+    /// The process's peak resident set, from the kernel: VmHWM of /proc/self/status (getrusage's
+    /// ru_maxrss keeps the high-water mark of whatever process ran before exec).
     static func peakRSS() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kb = Int(line.dropFirst(6).filter(\.isNumber)) {
+            return kb * 1024
+        }
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return usage.ru_maxrss * 1024
@@ -146,10 +152,7 @@ struct AuditCommand: ParsableCommand {
             summary = try auditor.finish()
             table = (auditor.peakTableBytes, auditor.spilled)
             if let emitSummary {
-                let text = try summary.jsonText() + "\n"
-                guard FileManager.default.createFile(atPath: emitSummary, contents: Data(text.utf8)) else {
-                    throw WriteError(code: errno == 0 ? EIO : errno)
-                }
+                try Output.writeFile(try summary.jsonText() + "\n", to: emitSummary)
             }
         }
         let r = AuditReport(summary: summary, claimedBits: s.claimed)

@@ -37,6 +37,19 @@ enum Output {
         }
     }
 
+    /// Writes `text` to the file at `path` (created or truncated), every write checked.
+    static func writeFile(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw WriteError(code: errno, target: "'\(path)'") }
+        defer { close(fd) }
+        var text = text
+        do {
+            try text.withUTF8 { try write(UnsafeRawBufferPointer($0), to: fd) }
+        } catch let error as WriteError {
+            throw WriteError(code: error.code, target: "'\(path)'")
+        }
+    }
+
     /// A line on stderr; errors writing it are ignored (there is nowhere left to report them).
     static func diagnostic(_ line: String) { standardError(line + "\n") }
 
@@ -50,6 +63,7 @@ enum Output {
 /// Output could not be written.
 struct WriteError: Error, CustomStringConvertible {
     let code: Int32
+    var target = "standard output"
     var isClosedPipe: Bool { code == EPIPE }
-    var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
+    var description: String { "cannot write to \(target): \(String(cString: strerror(code)))".escapingControlCharacters }
 }

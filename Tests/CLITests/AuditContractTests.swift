@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// `idbudget audit` at its surface: summaries against an independent reference, shards that merge,
+/// memory that holds, errors that name the argument.
+@Suite(.serialized) struct AuditContractTests {
+    static func temp(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-\(name)-\(UUID().uuidString)")
+    }
+
+    static func json(_ r: CLI.Result) throws -> [String: Any] {
+        guard r.status == 0 else { throw CLI.CLIFailure(message: r.stderr) }
+        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+    }
+
+    /// Every line rule and time format, byte for byte, against scripts/audit_summary_ref.py (plain
+    /// Python, no idbudget code): the two summaries must be equal field by field.
+    @Test func summaryEqualsThePythonReference() throws {
+        var text: [UInt8] = Array("\u{FEFF}first\n".utf8)
+        let tokens = try CLI.run(["generate", "--alphabet", "base62", "--length", "8", "--count", "3000", "--seed", "2"]).stdout
+        let ids = tokens.split(separator: "\n").map(String.init)
+        text += Array(tokens.utf8)
+        for i in 0..<40 { text += Array((ids[i] + (i % 3 == 0 ? "\r\n" : "\n")).utf8) }  // duplicates, some with CRLF
+        text += Array("\n\r\n".utf8) + [0xC3, 0x28, 0x0A] + [0xED, 0xA0, 0x80, 0x0A]  // empty, invalid UTF-8
+        text += Array(String(repeating: "L", count: 4096).utf8) + [0x0A] + Array(String(repeating: "M", count: 4097).utf8) + [0x0A]
+        text += Array("héllo\n🍎🍌\na\u{2028}b\nx\ry\n".utf8)
+        for scheme in ["uuid7", "ulid", "ksuid", "uuid4"] {
+            text += Array(try CLI.run(["generate", "--scheme", scheme, "--count", "200"]).stdout.utf8)
+        }
+        text += Array("c232ab00-9414-11ec-b3c8-9f6bdeced846\nC232AB00-9414-11EC-B3C8-9F6BDECED846\n".utf8)  // UUIDv1
+        text += Array("c232ab00-9414-11ec-c3c8-9f6bdeced846\n01ARZ3NDEKTSV4RRFFQ69G5FAV\n7ZZZZZZZZZZZZZZZZZZZZZZZZZ\n".utf8)
+        text += Array("aWgEPTl1tmebfsQzFP4bxwgy80V\n".utf8)  // KSUID spec example
+        text += Array("no-newline-at-the-end".utf8)
+        let file = Self.temp("ref"), ours = Self.temp("ours"), theirs = Self.temp("theirs")
+        defer { for u in [file, ours, theirs] { try? FileManager.default.removeItem(at: u) } }
+        try Data(text).write(to: file)
+        for threads in ["1", "2"] {
+            let r = try CLI.run(["audit", file.path, "--threads", threads, "--emit-summary", ours.path, "--format", "json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let ref = try CLI.python("audit_summary_ref.py", ["summarise", file.path, "-o", theirs.path])
+            #expect(ref.status == 0, "\(ref.output)")
+            let diff = try CLI.python("audit_summary_ref.py", ["compare", ours.path, theirs.path])
+            #expect(diff.status == 0, "\(diff.output)")
+        }
+        // The control: a summary with one count changed is told apart.
+        var changed = try String(contentsOf: ours, encoding: .utf8)
+        changed = changed.replacingOccurrences(of: "\"empty_lines\" : \"2\"", with: "\"empty_lines\" : \"3\"")
+        try changed.write(to: ours, atomically: true, encoding: .utf8)
+        #expect(try CLI.python("audit_summary_ref.py", ["compare", ours.path, theirs.path]).status != 0)
+    }
+
+    /// Shards by fingerprint, merged with --summary, give the unsharded answer.
+    @Test func shardsMergeToTheWhole() throws {
+        let file = Self.temp("shards")
+        defer { try? FileManager.default.removeItem(at: file) }
+        var ids = try CLI.run(["generate", "--alphabet", "hex", "--length", "7", "--count", "60000", "--seed", "8"]).stdout
+        ids += ids.split(separator: "\n").prefix(500).joined(separator: "\n") + "\n\n"
+        try Data(ids.utf8).write(to: file)
+        let whole = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))
+        var paths: [String] = []
+        for k in 1...3 {
+            let s = Self.temp("shard\(k)")
+            paths.append(s.path)
+            let part = try Self.json(try CLI.run(["audit", file.path, "--shard", "\(k)/3", "--emit-summary", s.path, "--format", "json"]))
+            #expect((part["ids"] as? String).flatMap(Int.init)! < 60_500)
+        }
+        defer { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
+        let merged = try Self.json(try CLI.run(["audit", "--summary"] + paths + ["--format", "json"]))
+        for key in ["lines", "ids", "distinct", "duplicate_ids", "extra_occurrences", "empty_lines", "verdict_code", "p_value_high", "p_value_low", "format", "alphabet", "findings"] {
+            #expect(String(describing: merged[key]) == String(describing: whole[key]), "\(key)")
+        }
+        #expect(CLI.at(merged, "shards.count") as? Int == 3)
+        let twice = try CLI.run(["audit", "--summary", paths[0], paths[0]])
+        #expect(twice.status == 64 && twice.stderr.contains("--summary") && twice.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// 2,000,000 distinct ids under --memory 64M: spilled, within the limit, and the same counts.
+    @Test func memoryHoldsAndSpillingIsExact() throws {
+        let file = Self.temp("memory")
+        defer { try? FileManager.default.removeItem(at: file) }
+        var ids = try CLI.run(["generate", "--alphabet", "base62", "--length", "16", "--count", "2000000", "--seed", "11"]).stdout
+        ids += ids.split(separator: "\n").prefix(1000).joined(separator: "\n") + "\n"
+        try Data(ids.utf8).write(to: file)
+        let small = try Self.json(try CLI.run(["audit", file.path, "--memory", "64M", "--format", "json"]))
+        let large = try Self.json(try CLI.run(["audit", file.path, "--memory", "1G", "--format", "json"]))
+        #expect(small["spilled"] as? Bool == true && large["spilled"] as? Bool == false)
+        let rss = (small["peak_rss_bytes"] as? String).flatMap(Int.init) ?? .max
+        #expect(rss <= 64 << 20, "peak RSS \(rss >> 20) MiB")
+        for key in ["ids", "distinct", "duplicate_ids", "extra_occurrences", "p_value_high", "verdict_code"] {
+            #expect(String(describing: small[key]) == String(describing: large[key]), "\(key)")
+        }
+        #expect(small["distinct"] as? String == "2000000")
+    }
+
+    @Test(arguments: [
+        (["audit", "--memory", "10M"], "--memory"),
+        (["audit", "--memory", "lots"], "--memory"),
+        (["audit", "--shard", "0/2"], "--shard"),
+        (["audit", "--shard", "3/2"], "--shard"),
+        (["audit", "--shard", "1"], "--shard"),
+        (["audit", "--threads", "3"], "--threads"),
+        (["audit", "--summary", "/nonexistent.json"], "--summary"),
+        (["audit", "some-file", "--summary", "/nonexistent.json"], "--summary"),
+        (["audit", "--summary", "/dev/null"], "--summary"),
+    ])
+    func badOptionsNameTheArgument(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64 && r.stdout.isEmpty, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+
+    /// A summary to a full disk, spill files where none can be written: one line, exit 74.
+    @Test func writeFailuresAreExit74() throws {
+        let file = Self.temp("full")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let ids = try CLI.run(["generate", "--alphabet", "base62", "--length", "12", "--count", "1200000", "--seed", "12"]).stdout
+        try Data(ids.utf8).write(to: file)
+        let full = try CLI.run(["audit", file.path, "--emit-summary", "/dev/full"])
+        #expect(full.status == 74 && full.stderr.split(separator: "\n").count == 1, "\(full.status) \(full.stderr)")
+        let spill = try CLI.run(["audit", file.path, "--memory", "64M"], environment: ["TMPDIR": "/nonexistent-dir"])
+        #expect(spill.status == 74 && spill.stderr.split(separator: "\n").count == 1 && spill.stderr.contains("TMPDIR"), "\(spill.status) \(spill.stderr)")
+    }
+
+    /// README's example: a UUIDv7 stream read as UUIDv7, judged per millisecond.
+    @Test func aTimeOrderedStream() throws {
+        let file = Self.temp("uuid7")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(try CLI.run(["generate", "--scheme", "uuid7", "--count", "100000"]).stdout.utf8).write(to: file)
+        let json = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))
+        #expect(json["format"] as? String == "UUIDv7" && json["time_format"] as? String == "uuid7")
+        #expect(json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? "")")
+        #expect(CLI.at(json, "space.summary") as? String == "UUIDv7: 2^74 per millisecond")
+        #expect(try SchemaTests.validate(try CLI.run(["audit", file.path, "--format", "json"]).stdout).status == 0)
+    }
+}
