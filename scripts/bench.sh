@@ -44,6 +44,9 @@ for _ in range(5):
 json.dump({"ids_per_s": {"min": min(rates), "median": statistics.median(rates), "max": max(rates)},
            "repeats": len(rates), "samples": rates}, open("results/generate-uuid7.json", "w"))
 PY
+# The audit against DuckDB's GROUP BY on the same 10^7 ids, alternating runs (installs duckdb if missing).
+rm -f results/audit.json
+python3 scripts/audit_bench.py results --repeats 3 || echo "bench: scripts/audit_bench.py failed; the report has no audit figures" >&2
 # Real peers (PyPI packages, Python stdlib, Node's crypto.randomUUID()), measured in this run; a stale
 # file from an earlier run must not pass for this one. The report says so if this step fails.
 rm -f results/peers.json

@@ -53,6 +53,11 @@ public enum Birthday {
     /// p = 1 and 1 − p = 10^−x with x to `digits` digits, when S·L ≥ 2^4096; nil otherwise. Works at the
     /// precision relative accuracy needs, so it costs no more for 2^(2^21) values than for 2^64.
     private static func tinyComplement(space d: BigInt, count n: BigInt, scopes: BigInt, digits: Int) -> (probability: ScientificDecimal, complement: ScientificDecimal)? {
+        // An upper estimate first, so typical queries pay nothing: L ≤ n²/d while n ≤ d/2, and
+        // L ≤ n·ln d always.
+        let log2n = n.log2Magnitude, log2d = d.log2Magnitude
+        let log2L = Swift.min(2 * log2n - log2d + 1, log2n + log2(Swift.max(1, log2d * 0.6931471805599453)) + 1)
+        guard scopes.log2Magnitude + log2L >= Double(powerFormBits) - 8 else { return nil }
         var precision = LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: digits, absolute: false)
         let threshold = BigFloat(BigInt.power(2, powerFormBits), precision: 64, rounding: .nearest)
         while precision <= maxPrecision {

@@ -251,8 +251,11 @@ private final class Worker {
     var lengthCounts = [Int](repeating: 0, count: 4097)
     var longLengths: [Int: Int] = [:]
     var sample: [[UInt8]] = []
+    var sampleLastFirstByte: UInt8 = 255
     /// Fingerprints waiting to be counted, one list per table (boxes: each table's thread touches only its own).
-    let out: [Pending]
+    let out0 = Pending(), out1 = Pending()
+    let tableCount: Int
+    var out: [Pending] { tableCount == 1 ? [out0] : [out0, out1] }
     var formats: [TimeFormat: AuditSummary.TimeBuckets] = [:]
     var lastBucket: [TimeFormat: (key: UInt64, run: Int)] = [:]
 
@@ -263,7 +266,7 @@ private final class Worker {
         summary = AuditSummary(maxLineBytes: maxLineBytes)
         counts = .allocate(capacity: AuditSummary.positionLimit * 128)
         counts.initialize(repeating: 0, count: AuditSummary.positionLimit * 128)
-        out = (0..<tables).map { _ in Pending() }
+        tableCount = tables
     }
 
     deinit { counts.deallocate() }
@@ -304,9 +307,7 @@ private final class Worker {
             summary.lines += 1
             summary.ids += 1
             if crlf { summary.crlfLines += 1 }
-            let list = out[out.count == 1 ? 0 : Int((f.high >> 48) & 1)]
-            list.words.append(f.high)
-            list.words.append(f.low)
+            if tableCount == 1 || (f.high >> 48) & 1 == 0 { out0.append(f.high, f.low) } else { out1.append(f.high, f.low) }
             if ascii { asciiID(bytes) } else { wideID(bytes) }
             keepInSample(bytes)
         }
@@ -384,7 +385,11 @@ private final class Worker {
                 return c != 0 ? (c < 0 ? -1 : 1) : (a.count == xb.count ? 0 : (a.count < xb.count ? -1 : 1))
             }
         }
-        if sample.count == AuditSummary.sampleSize, less(b, sample[sample.count - 1]) >= 0 { return }
+        if sample.count == AuditSummary.sampleSize {
+            // Most ids lose on their first byte against the largest kept.
+            if b[0] > sampleLastFirstByte { return }
+            if less(b, sample[sample.count - 1]) >= 0 { return }
+        }
         var lo = 0, hi = sample.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -394,6 +399,7 @@ private final class Worker {
         }
         sample.insert(Array(b), at: lo)
         if sample.count > AuditSummary.sampleSize { sample.removeLast() }
+        sampleLastFirstByte = sample[sample.count - 1][0]
     }
 
     var symbols: Set<Unicode.Scalar> {
@@ -424,22 +430,41 @@ private final class Worker {
     }
 
     /// Fingerprints waiting in this worker's lists.
-    var pendingCount: Int { out.reduce(0) { $0 + $1.words.count / 2 } }
+    var pendingCount: Int { out.reduce(0) { $0 + $1.count / 2 } }
 
     /// Counts this worker's fingerprints of table `part` and forgets them.
     func drain(into table: FingerprintTable, part: Int) throws {
-        let list = out[part]
-        try list.words.withUnsafeBufferPointer { w in
-            var i = 0
-            while i < w.count {
-                try table.add(high: w[i], low: w[i + 1])
-                i += 2
-            }
+        let list = part == 0 ? out0 : out1
+        var i = 0
+        while i < list.count {
+            try table.add(high: list.words[i], low: list.words[i + 1])
+            i += 2
         }
-        list.words.removeAll(keepingCapacity: true)
+        list.count = 0
     }
 }
 
+/// Fingerprints of one block waiting for their table: a growable buffer of words, no reference
+/// counting in the per-line path.
 private final class Pending {
-    var words: [UInt64] = []
+    var words: UnsafeMutablePointer<UInt64>
+    var count = 0
+    var capacity = 1 << 14
+
+    init() { words = .allocate(capacity: capacity) }
+    deinit { words.deallocate() }
+
+    @inline(__always)
+    func append(_ a: UInt64, _ b: UInt64) {
+        if count + 2 > capacity {
+            let bigger = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity * 2)
+            bigger.update(from: words, count: count)
+            words.deallocate()
+            words = bigger
+            capacity *= 2
+        }
+        words[count] = a
+        words[count + 1] = b
+        count += 2
+    }
 }

@@ -177,12 +177,16 @@ final class FingerprintTable {
     }
 
     private func histogram() -> [Int: Int] {
+        var small = [Int](repeating: 0, count: 256)
         var h: [Int: Int] = [:]
-        for j in 0..<capacity where slots[2 * j] != 0 {
-            let c = Int(slots[2 * j + 1] & 0xFF)
-            let m = c == 0xFF ? 0xFF + (overflow[SIMD2(slots[2 * j], slots[2 * j + 1] & ~0xFF)] ?? 0) : c
-            h[m, default: 0] += 1
+        small.withUnsafeMutableBufferPointer { small in
+            for j in 0..<capacity where slots[2 * j] != 0 {
+                let c = Int(slots[2 * j + 1] & 0xFF)
+                if c < 0xFF { small[c] += 1; continue }
+                h[0xFF + (overflow[SIMD2(slots[2 * j], slots[2 * j + 1] & ~0xFF)] ?? 0), default: 0] += 1
+            }
         }
+        for (m, n) in small.enumerated() where n > 0 { h[m, default: 0] += n }
         return h
     }
 }

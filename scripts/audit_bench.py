@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""idbudget audit against DuckDB's one-pass GROUP BY histogram on the same file, in the same run.
+
+    python3 scripts/audit_bench.py results [--ids 10000000] [--repeats 3] [--binary .build/release/idbudget]
+
+Both answer the same question: how many distinct ids occur once, twice, … (DuckDB:
+SELECT c, count(*) FROM (SELECT id, count(*) c … GROUP BY id) GROUP BY c, with its default
+threads — both cores here). Runs alternate (idbudget, DuckDB, idbudget, …) so that a busy
+machine slows both alike. Wall time and peak RSS per run come from the kernel (os.wait4's
+rusage of that child; the DuckDB child is a Python process running DuckDB, as a user would).
+The multiplicity histograms must agree, or the run fails. Writes results/audit.json:
+min/median/max of each and the ratios of the medians.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+WRAPPER = r"""
+import os, sys, json, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps({"status": os.waitstatus_to_exitcode(status), "wall": time.perf_counter() - start,
+                  "max_rss_kib": usage.ru_maxrss}), file=sys.stderr)
+"""
+
+DUCK = r"""
+import duckdb, json, sys
+con = duckdb.connect()
+rows = con.execute(
+    "SELECT c, count(*) FROM (SELECT id, count(*) AS c FROM read_csv(?, header=false, "
+    "columns={'id': 'VARCHAR'}, delim='\t', quote='', escape='') GROUP BY id) GROUP BY c ORDER BY c",
+    [sys.argv[1]]).fetchall()
+print(json.dumps({str(c): str(n) for c, n in rows}))
+"""
+
+
+def measured(argv):
+    """(stdout, wall seconds, peak RSS bytes) of one run, via a fork/exec/wait4 wrapper."""
+    p = subprocess.run([sys.executable, "-c", WRAPPER] + argv, capture_output=True, text=True)
+    info = json.loads(p.stderr.strip().splitlines()[-1])
+    if info["status"] != 0:
+        sys.exit(f"audit_bench: {argv[0]} failed: {p.stderr[-500:]}")
+    return p.stdout, info["wall"], info["max_rss_kib"] * 1024
+
+
+def spread(xs):
+    return {"min": min(xs), "median": statistics.median(xs), "max": max(xs)}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "results"
+    args = sys.argv[1:]
+    ids = int(args[args.index("--ids") + 1]) if "--ids" in args else 10_000_000
+    repeats = int(args[args.index("--repeats") + 1]) if "--repeats" in args else 3
+    binary = args[args.index("--binary") + 1] if "--binary" in args else ".build/release/idbudget"
+    try:
+        import duckdb  # noqa: F401
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "duckdb"], check=False)
+        try:
+            import duckdb  # noqa: F401
+        except ImportError:
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--break-system-packages", "duckdb"], check=True)
+    import duckdb
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "ids.txt")
+        with open(path, "wb") as f:
+            subprocess.run([binary, "generate", "--alphabet", "base62", "--length", "22", "--count", str(ids)], stdout=f, check=True)
+        ours = {"wall": [], "rss": []}
+        theirs = {"wall": [], "rss": []}
+        histogram = None
+        for _ in range(repeats):
+            text, wall, rss = measured([binary, "audit", path, "--format", "json"])
+            ours["wall"].append(wall)
+            ours["rss"].append(rss)
+            j = json.loads(text)
+            mine = {"1": j["distinct"]} if j["duplicate_ids"] == "0" else None
+            text, wall, rss = measured([sys.executable, "-c", DUCK, path])
+            theirs["wall"].append(wall)
+            theirs["rss"].append(rss)
+            histogram = json.loads(text)
+            if mine is not None and histogram != mine:
+                sys.exit(f"audit_bench: the histograms differ: idbudget {mine}, DuckDB {histogram}")
+        result = {
+            "ids": ids, "file_bytes": os.path.getsize(path), "repeats": repeats,
+            "duckdb_version": duckdb.__version__, "cpus": os.cpu_count(),
+            "idbudget": {"wall_s": spread(ours["wall"]), "peak_rss_bytes": spread(ours["rss"])},
+            "duckdb": {"wall_s": spread(theirs["wall"]), "peak_rss_bytes": spread(theirs["rss"])},
+            "histogram": histogram,
+        }
+        result["speed_ratio"] = result["duckdb"]["wall_s"]["median"] / result["idbudget"]["wall_s"]["median"]
+        result["memory_ratio"] = result["idbudget"]["peak_rss_bytes"]["median"] / result["duckdb"]["peak_rss_bytes"]["median"]
+    os.makedirs(out, exist_ok=True)
+    json.dump(result, open(os.path.join(out, "audit.json"), "w"), indent=1)
+    w, d = result["idbudget"], result["duckdb"]
+    print(f"audit_bench: {ids} base62x22 ids ({result['file_bytes'] >> 20} MiB), {repeats} runs each")
+    print(f"  idbudget audit  wall {w['wall_s']['min']:.2f}/{w['wall_s']['median']:.2f}/{w['wall_s']['max']:.2f} s, "
+          f"peak RSS {w['peak_rss_bytes']['median'] / 2**20:.0f} MiB")
+    print(f"  DuckDB GROUP BY wall {d['wall_s']['min']:.2f}/{d['wall_s']['median']:.2f}/{d['wall_s']['max']:.2f} s, "
+          f"peak RSS {d['peak_rss_bytes']['median'] / 2**20:.0f} MiB")
+    print(f"  speed ratio {result['speed_ratio']:.2f}x (goal >= 1.5), memory ratio {result['memory_ratio']:.2f} (goal <= 0.33)")
+
+
+if __name__ == "__main__":
+    main()
