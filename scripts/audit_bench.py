@@ -34,6 +34,7 @@ print(json.dumps({"status": os.waitstatus_to_exitcode(status), "wall": time.perf
 DUCK = r"""
 import duckdb, json, sys
 con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")
 rows = con.execute(
     "SELECT c, count(*) FROM (SELECT id, count(*) AS c FROM read_csv(?, header=false, "
     "columns={'id': 'VARCHAR'}, delim='\t', quote='', escape='') GROUP BY id) GROUP BY c ORDER BY c",
@@ -86,7 +87,7 @@ def main():
             text, wall, rss = measured([sys.executable, "-c", DUCK, path])
             theirs["wall"].append(wall)
             theirs["rss"].append(rss)
-            histogram = json.loads(text)
+            histogram = json.loads(text.strip().splitlines()[-1])
             if mine is not None and histogram != mine:
                 sys.exit(f"audit_bench: the histograms differ: idbudget {mine}, DuckDB {histogram}")
         result = {

@@ -168,8 +168,8 @@ public struct AuditReport: Sendable {
                 bucketStats = (t.buckets.count, t.buckets.values.max() ?? 0)
             }
             let timeText = format == .ksuid ? "the top 32 bits of its base62 value are seconds" : "positions \(Self.ranges(format.timePositions.sorted())) are a \(format == .uuid1 ? "60-bit 100 ns" : "millisecond") timestamp"
-            findings.append("format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)" +
-                            (bucketStats.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""))
+            findings.insert("format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)" +
+                            (bucketStats.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""), at: 0)
         } else if let single {
             // The product of what the positions hold; positions past 64 count as the whole alphabet.
             space = BigInt(1)
