@@ -73,7 +73,7 @@ import Testing
         (["probability", "--alphabet", "base62", "--length", "5", "--count=-5"], "--count"),
         (["probability", "--alphabet", "base62", "--length", "5", "--count", "1.5"], "--count"),
         (["probability", "--alphabet", "base62", "--length", "5", "--count", "many"], "--count"),
-        (["probability", "--alphabet", "base62", "--length", "5", "--count", "1e90000"], "--count"),
+        (["probability", "--alphabet", "base62", "--length", "5", "--count", "1e700000"], "--count"),
         (["probability", "--alphabet", "base62", "--length", "5", "--rate", "5/fortnight", "--lifetime", "1y"], "--rate"),
         (["probability", "--alphabet", "base62", "--length", "5", "--rate", "1e6/s", "--lifetime", "10 eons"], "--lifetime"),
         (["probability", "--alphabet", "base62", "--length", "5", "--rate", "1e6/s"], "--lifetime"),

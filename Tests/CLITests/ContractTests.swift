@@ -190,8 +190,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["length", "--alphabet", "hex", "--count", "1e60", "--max-probability", "1e-100000"], "--max-probability"),
-        (["plan", "--count", "1e60", "--max-probability", "1e-100000"], "--max-probability"),
+        (["length", "--alphabet", "hex", "--count", "1e400000", "--max-probability", "1e-100000"], "--max-probability"),
+        (["plan", "--count", "1e400000", "--max-probability", "1e-100000"], "--max-probability"),
         (["probability", "--bits", "1\n2", "--count", "5"], "--bits"),
         (["probability", "--bits", "122", "--count", "5", "--format", "js\non"], "--format"),
     ])
