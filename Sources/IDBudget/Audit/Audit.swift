@@ -28,6 +28,7 @@ public final class Auditor {
     private var sizeHint: Int?
 
     /// - Parameters:
+    ///   - maxLineBytes: longer lines (after a trailing CR) are counted as overlong and skipped.
     ///   - shard: audit only the ids whose fingerprint falls in shard `index` of `count` (0-based);
     ///     other lines (empty, overlong, …) are counted by shard 0.
     ///   - memoryLimit: bytes for the whole audit (default 1 GiB): the tables get it less 40 MiB.
