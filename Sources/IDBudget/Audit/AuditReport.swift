@@ -177,6 +177,8 @@ public struct AuditReport: Sendable {
             if single > AuditSummary.positionLimit { space = space * BigInt.power(alphabetSize, single - AuditSummary.positionLimit) }
             if single == 36, positions.count == 36, positions[14] == .constant("4"), [8, 13, 18, 23].allSatisfy({ positions[$0] == .constant("-") }) {
                 formatName = "UUIDv4"
+            } else if single == 21, alphabetName == "base64url" {
+                formatName = "Nano ID (base64url^21)"
             }
             let full = BigInt.power(alphabetSize, single)
             spaceText = space == full ? "\(alphabetName)^\(single)"
