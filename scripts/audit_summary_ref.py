@@ -51,6 +51,7 @@ SCHEMA_VERSION = 1
 DEFAULT_MAX_LINE_BYTES = 4096
 POSITIONS = 64
 SAMPLE_SIZE = 32
+SAMPLE_MAX_BYTES = 256  # longer ids are never sampled: the sample stays small whatever the ids
 BUCKET_KEY_LIMIT = 1_048_576
 FORMATS = ("uuid7", "ulid", "ksuid", "uuid1")
 
@@ -196,7 +197,7 @@ class Summariser:
         out["positions"] = [{c: str(n) for c, n in sorted(p.items(), key=lambda kv: ord(kv[0]))}
                             for p in positions]
         out["time_formats"] = time_formats
-        out["sample"] = [raw.decode("utf-8") for raw in sorted(self.ids)[:SAMPLE_SIZE]]
+        out["sample"] = [raw.decode("utf-8") for raw in sorted(r for r in self.ids if len(r) <= SAMPLE_MAX_BYTES)[:SAMPLE_SIZE]]
         return out
 
 

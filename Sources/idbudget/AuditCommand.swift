@@ -200,9 +200,12 @@ struct AuditCommand: ParsableCommand {
         case .nonUniform: verdict = "SUSPICIOUS: positions that should be random are not (see findings)"
         case .consistent: verdict = "consistent with uniform random ids over this space"
         }
-        let method = r.test.method == .poisson
-            ? "Poisson tails, error ≤ \(String(format: "%.2g", r.test.errorBound ?? 0)) (Chen–Stein)"
-            : "normal approximation with the exact mean and variance (n is not small against the space; no error bound)"
+        let method: String
+        switch r.test.method {
+        case .poisson: method = "Poisson tails, error ≤ \(String(format: "%.2g", r.test.errorBound ?? 0)) (Chen–Stein)"
+        case .exact: method = "exact tails of the occupancy distribution (n is not small against the space)"
+        case .normal: method = "normal approximation with the exact mean and variance (n is large against the space; no error bound)"
+        }
         let shards = s.shardCount > 1 ? "\(s.shardIndexes.map { String($0 + 1) }.joined(separator: ",")) of \(s.shardCount)" : nil
         switch output.format {
         case .text:

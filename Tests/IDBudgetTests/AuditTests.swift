@@ -184,3 +184,33 @@ import Testing
         #expect(r.findings.contains { $0.contains("sequential") })
     }
 }
+
+/// The occupancy tails where n is not small against d, against S(n,k)·d!/(d−k)!/dⁿ summed in exact
+/// fractions (Python, Stirling numbers of the second kind: not the chain the tool follows).
+@Suite struct ExactTailTests {
+    @Test(arguments: [
+        (40, 10_000, 2, 0.0027085022001766316, 0.9999389349341302),
+        (1000, 1_000_000, 5, 0.0001674294732249835, 0.999986404252871),
+        (300, 1000, 30, 0.986113929237568, 0.02294484014658905),
+    ])
+    func tailsMatchStirlingNumbers(n: Int, d: Int, x: Int, high: Double, low: Double) {
+        let t = DuplicateTest(space: BigInt(d), count: n, observed: x)
+        #expect(t.method == .exact)
+        #expect(abs(t.pValueHigh - high) <= 1e-12 * Swift.max(1, high) + 1e-15, "\(t.pValueHigh)")
+        #expect(abs(t.pValueLow - low) <= 1e-12, "\(t.pValueLow)")
+        #expect(t.verdict == .consistent)
+    }
+
+    /// Honest 4-digit codes, 45 a stream: the false-alarm rate stays near the 10⁻⁶ the threshold means.
+    @Test func shortCodeStreamsRaiseNoFalseAlarms() throws {
+        var rng = SeededRandom(seed: 21)
+        var alarms = 0
+        for _ in 0..<2000 {
+            let codes = (0..<45).map { _ in String(format: "%04d", Int(rng.next() % 10_000)) }
+            let text = Array((codes.joined(separator: "\n") + "\n").utf8)
+            let r = AuditReport(summary: try AuditTests.summarise(text, threads: 1))
+            if r.test.verdict == .tooMany { alarms += 1 }
+        }
+        #expect(alarms == 0)
+    }
+}

@@ -46,7 +46,7 @@ Then, with ids the DataFrame of id bytes:
                    number is past conv's 64 bits), run only on 27-character base62 candidates;
                    then grouped by (format, bucket). A format with more than 1,048,576 buckets
                    is written with {} and truncated: true.
-  sample         = the 32 smallest ids ordered as binary (unsigned bytes, i.e. UTF-8 order)
+  sample         = the 32 smallest ids of at most 256 bytes, ordered as binary (unsigned bytes, i.e. UTF-8 order)
 Counts are Spark longs (exact to 2^63) written as JSON strings.
 
 Huge inputs: the input is read twice (for the line counts, then for the ids), never whole: the
@@ -73,6 +73,7 @@ KIND = "idbudget-audit-summary"
 SCHEMA_VERSION = 1
 POSITIONS = 64
 SAMPLE_SIZE = 32
+SAMPLE_MAX_BYTES = 256
 BUCKET_KEY_LIMIT = 1_048_576
 FORMATS = ("uuid7", "ulid", "ksuid", "uuid1")
 BOM = b"\xef\xbb\xbf"
@@ -223,7 +224,7 @@ def summarise(classified, max_line_bytes):
                   .agg(F.count(F.lit(1)).alias("keys"), F.sum("ids").alias("ids")).collect()}
     kept = [f for f, r in per_format.items() if r["keys"] <= BUCKET_KEY_LIMIT]
     bucket_rows = buckets.filter(F.col("format").isin(kept)).collect() if kept else []
-    sample = grouped.select("id").orderBy("id").limit(SAMPLE_SIZE).collect()
+    sample = grouped.where(F.octet_length("id") <= SAMPLE_MAX_BYTES).select("id").orderBy("id").limit(SAMPLE_SIZE).collect()
     grouped.unpersist()
 
     out = {

@@ -42,13 +42,14 @@ public final class Auditor {
         shardIndex = shard.index
         shardCount = Swift.max(1, shard.count)
         self.memoryLimit = memoryLimit
-        blockSize = Swift.max(1 << 20, 2 * (maxLineBytes + 2))
+        // Room for the longest line and a read's worth more (a partial line is at most maxLineBytes + 1).
+        blockSize = Swift.max(1 << 20, maxLineBytes + 2 + (1 << 20))
         block = .allocate(byteCount: blockSize, alignment: 64)
         let n = threads >= 2 ? 2 : 1
         workers = (0..<n).map { _ in Worker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n) }
         // What the process needs besides the tables — runtime, blocks, pending fingerprints, spill
         // buffers, a partition's table at the end — is about 40 MiB; time-bucket maps come on top.
-        let tableBudget = Swift.max(memoryLimit / 4, memoryLimit - (40 << 20))
+        let tableBudget = Swift.max(memoryLimit / 4, memoryLimit - (40 << 20) - blockSize)
         tables = []
         var directory: URL?
         let make: () throws -> URL = {
@@ -257,8 +258,10 @@ private final class Worker {
     let out0 = Pending(), out1 = Pending()
     let tableCount: Int
     var out: [Pending] { tableCount == 1 ? [out0] : [out0, out1] }
-    var formats: [TimeFormat: AuditSummary.TimeBuckets] = [:]
-    var lastBucket: [TimeFormat: (key: UInt64, run: Int)] = [:]
+    /// Per time format (by `TimeFormat.index`): its buckets, and the run of ids in the latest bucket.
+    var buckets = [AuditSummary.TimeBuckets](repeating: .init(), count: TimeFormat.allCases.count)
+    var runKeys = [UInt64](repeating: 0, count: TimeFormat.allCases.count)
+    var runs = [Int](repeating: 0, count: TimeFormat.allCases.count)
 
     init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int) {
         self.maxLineBytes = maxLineBytes
@@ -299,7 +302,7 @@ private final class Worker {
             }
             let bytes = UnsafeRawBufferPointer(start: p, count: length)
             let ascii = Self.isASCII(bytes)
-            if !ascii && String(validating: bytes, as: UTF8.self) == nil {
+            if !ascii && !Self.forEachScalar(bytes, { _ in }) {
                 if nonIDsHere { summary.lines += 1; summary.invalidUTF8Lines += 1; if crlf { summary.crlfLines += 1 } }
                 continue
             }
@@ -310,7 +313,7 @@ private final class Worker {
             if crlf { summary.crlfLines += 1 }
             if tableCount == 1 || (f.high >> 48) & 1 == 0 { out0.append(f.high, f.low) } else { out1.append(f.high, f.low) }
             if ascii { asciiID(bytes) } else { wideID(bytes) }
-            keepInSample(bytes)
+            if length <= AuditSummary.sampleMaxBytes { keepInSample(bytes) }
         }
     }
 
@@ -338,9 +341,24 @@ private final class Worker {
         }
     }
 
+    /// Calls `body` with each scalar of well-formed UTF-8; false (part-way) at the first error.
+    /// No copy of the bytes: a 16 MiB id costs no 16 MiB string.
+    @discardableResult
+    static func forEachScalar(_ b: UnsafeRawBufferPointer, _ body: (Unicode.Scalar) -> Void) -> Bool {
+        var parser = Unicode.UTF8.ForwardParser()
+        var it = b.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &it) {
+            case .valid(let e): body(Unicode.UTF8.decode(e))
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
     private func wideID(_ b: UnsafeRawBufferPointer) {
         var i = 0
-        for s in String(decoding: b, as: UTF8.self).unicodeScalars {
+        _ = Self.forEachScalar(b) { s in
             if s.value < 128 {
                 if i < AuditSummary.positionLimit { counts[i * 128 + Int(s.value)] += 1 } else { seen[Int(s.value)] = true }
             } else {
@@ -353,29 +371,37 @@ private final class Worker {
     }
 
     private func addToBucket(_ format: TimeFormat, _ key: UInt64) {
-        if let last = lastBucket[format], last.key == key {
-            lastBucket[format] = (key, last.run + 1)
+        let f = format.index
+        if runs[f] > 0 && runKeys[f] == key {
+            runs[f] += 1
             return
         }
-        flush(format)
-        lastBucket[format] = (key, 1)
+        flush(f)
+        runKeys[f] = key
+        runs[f] = 1
     }
 
-    private func flush(_ format: TimeFormat) {
-        guard let last = lastBucket[format] else { return }
-        var t = formats[format] ?? .init()
-        t.ids += last.run
-        if !t.truncated {
-            t.buckets[last.key, default: 0] += last.run
-            if t.buckets.count > AuditSummary.bucketLimit { t.buckets = [:]; t.truncated = true }
+    /// Adds the current run of one bucket, in place (copying the map per run was quadratic).
+    private func flush(_ f: Int) {
+        guard runs[f] > 0 else { return }
+        let run = runs[f]
+        runs[f] = 0
+        buckets[f].ids += run
+        if buckets[f].truncated { return }
+        buckets[f].buckets[runKeys[f], default: 0] += run
+        if buckets[f].buckets.count > AuditSummary.bucketLimit {
+            buckets[f].buckets = [:]
+            buckets[f].truncated = true
         }
-        formats[format] = t
-        lastBucket[format] = nil
     }
 
     func timeBuckets() -> [TimeFormat: AuditSummary.TimeBuckets] {
-        for f in TimeFormat.allCases { flush(f) }
-        return formats
+        var out: [TimeFormat: AuditSummary.TimeBuckets] = [:]
+        for format in TimeFormat.allCases {
+            flush(format.index)
+            if buckets[format.index].ids > 0 { out[format] = buckets[format.index] }
+        }
+        return out
     }
 
     @inline(__always)

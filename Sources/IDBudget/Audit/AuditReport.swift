@@ -64,6 +64,9 @@ public struct AuditReport: Sendable {
     public let findings: [String]
     public let verdict: Verdict
 
+    /// Spaces beyond this many bits are taken as 2^4096 (no statistic can tell them apart).
+    static let spaceCapBits = 4096
+
     public var expectedDuplicates: Double { test.mean }
     public var sd: Double { test.sd }
     public var z: Double { test.z }
@@ -179,22 +182,40 @@ public struct AuditReport: Sendable {
                             (bucketStats.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""), at: 0)
         } else if let single {
             // The product of what the positions hold; positions past 64 count as the whole alphabet.
+            // Past 2^4096 a space changes no printed statistic; ids thousands of symbols long would
+            // otherwise make numbers of millions of digits.
+            let bits = positions.reduce(0.0) { $0 + log2(Double($1.size)) }
+                + Double(Swift.max(0, single - AuditSummary.positionLimit)) * log2(Double(alphabetSize))
             space = BigInt(1)
-            for p in positions { space = space * BigInt(p.size) }
-            if single > AuditSummary.positionLimit { space = space * BigInt.power(alphabetSize, single - AuditSummary.positionLimit) }
+            if bits > Double(Self.spaceCapBits) {
+                space = BigInt.power(2, Self.spaceCapBits)
+                findings.append(String(format: "ids of %d symbols: the space (%.0f bits) is taken as 2^%d, which changes no figure", single, bits, Self.spaceCapBits))
+            } else {
+                for p in positions { space = space * BigInt(p.size) }
+                if single > AuditSummary.positionLimit { space = space * BigInt.power(alphabetSize, single - AuditSummary.positionLimit) }
+            }
             if single == 36, positions.count == 36, positions[14] == .constant("4"), [8, 13, 18, 23].allSatisfy({ positions[$0] == .constant("-") }) {
                 formatName = "UUIDv4"
             } else if single == 21, alphabetName == "base64url" {
                 formatName = "Nano ID (base64url^21)"
             }
-            let full = BigInt.power(alphabetSize, single)
-            spaceText = space == full ? "\(alphabetName)^\(single)"
-                : formatName == "UUIDv4" && space == BigInt.power(2, 122) ? "UUIDv4: 2^122"
-                : "\(alphabetName)^\(single) less its fixed positions"
-            randomBits = space.log2Magnitude
+            if bits > Double(Self.spaceCapBits) {
+                spaceText = "\(alphabetName)^\(single), taken as 2^\(Self.spaceCapBits)"
+                randomBits = bits
+            } else {
+                spaceText = space == BigInt.power(alphabetSize, single) ? "\(alphabetName)^\(single)"
+                    : formatName == "UUIDv4" && space == BigInt.power(2, 122) ? "UUIDv4: 2^122"
+                    : "\(alphabetName)^\(single) less its fixed positions"
+                randomBits = space.log2Magnitude
+            }
             groups = [s.ids: 1]
         } else {
-            space = lengths.reduce(BigInt(0)) { $0 + BigInt.power(alphabetSize, $1) }
+            if let longest = lengths.last, Double(longest) * log2(Double(alphabetSize)) > Double(Self.spaceCapBits) {
+                space = BigInt.power(2, Self.spaceCapBits)
+                findings.append("ids up to \(longest) symbols: the space is taken as 2^\(Self.spaceCapBits), which changes no figure")
+            } else {
+                space = lengths.reduce(BigInt(0)) { $0 + BigInt.power(alphabetSize, $1) }
+            }
             spaceText = lengths.isEmpty ? "none" : "Σ \(alphabetName)^L over lengths \(lengths.map(String.init).joined(separator: ","))"
             randomBits = space.log2Magnitude
             groups = [s.ids: 1]

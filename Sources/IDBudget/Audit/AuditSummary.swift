@@ -9,8 +9,9 @@ public struct AuditSummary: Sendable, Equatable {
     public static let schemaVersion = 1
     /// Character positions with symbol counts.
     public static let positionLimit = 64
-    /// Smallest distinct ids kept, by their UTF-8 bytes.
+    /// Smallest distinct ids kept, by their UTF-8 bytes, among ids of at most `sampleMaxBytes`.
     public static let sampleSize = 32
+    public static let sampleMaxBytes = 256
     /// Time buckets kept per format; past it the buckets are dropped and `truncated` set.
     public static let bucketLimit = 1 << 20
 
@@ -86,7 +87,7 @@ public struct AuditSummary: Sendable, Equatable {
     }
 
     static func smallest(_ ids: [String]) -> [String] {
-        Array(Set(ids).sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }.prefix(sampleSize))
+        Array(Set(ids.filter { $0.utf8.count <= sampleMaxBytes }).sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }.prefix(sampleSize))
     }
 }
 

@@ -19,6 +19,7 @@ public struct DuplicateTest: Sendable {
 
     public enum Method: String, Sendable {
         case poisson
+        case exact
         case normal
     }
 
@@ -48,8 +49,17 @@ public struct DuplicateTest: Sendable {
         var mean = 0.0, variance = 0.0, lambda = 0.0, csSum = 0.0, triples = 0.0
         let log2d = d.log2Magnitude
         for (n, howMany) in groups where n >= 1 && howMany > 0 {
-            let (m, v) = Birthday.duplicateStatistics(space: d, count: BigInt(n))
             let k = Double(howMany), nd = Double(n)
+            let (m, v): (Double, Double)
+            if log2d > 2 * log2(Swift.max(nd, 2)) + 300 {
+                // d beyond n² by 2^300: the mean C(n,2)/d and the variance agree to 2^−300 and are
+                // far below a double's resolution next to any count; the exact moments would need
+                // 3·log2(d) bits.
+                m = n >= 2 ? exp2(log2(nd) + log2(nd - 1) - 1 - log2d) : 0
+                v = m
+            } else {
+                (m, v) = Birthday.duplicateStatistics(space: d, count: BigInt(n))
+            }
             mean += k * m
             variance += k * v
             // λ and ε in logs: d can be far beyond a double.
@@ -69,6 +79,13 @@ public struct DuplicateTest: Sendable {
             errorBound = pairsPossible ? epsilon : 0
             pValueHigh = Swift.min(1, Self.poissonUpper(observed, lambda) + (errorBound ?? 0))
             pValueLow = Swift.min(1, Self.poissonLower(observed, lambda) + (errorBound ?? 0))
+        } else if groups.count == 1, let (n, howMany) = groups.first, howMany == 1,
+                  Double(n) * Double(observed + 2) <= 2e8, let (high, low) = Self.exactTails(n: n, space: d, observed: observed) {
+            // n not small against d, but small enough to follow the occupancy chain itself.
+            method = .exact
+            errorBound = 0
+            pValueHigh = high
+            pValueLow = low
         } else {
             method = .normal
             errorBound = nil
@@ -76,6 +93,37 @@ public struct DuplicateTest: Sendable {
             pValueLow = sd > 0 ? 0.5 * erfc(-z / 2.0.squareRoot()) : (diff < 0 ? 0 : 1)
         }
         if pValueHigh < Self.threshold { verdict = .tooMany } else if pValueLow < Self.threshold { verdict = .tooFew } else { verdict = .consistent }
+    }
+
+    /// P(D ≥ x) and P(D ≤ x) for the extra occurrences D among n uniform draws from d values, from
+    /// the occupancy chain: after i draws with j extras (i − j distinct values), the next draw is an
+    /// extra with probability (i − j)/d. States above x are lumped into one, so the cost is n·(x + 2)
+    /// steps in doubles (relative error about n·2^−52; tails below 10^−300 read as 0).
+    static func exactTails(n: Int, space d: BigInt, observed x: Int) -> (high: Double, low: Double)? {
+        guard x >= 0, n >= 0 else { return nil }
+        let dd = d.doubleValue
+        guard dd.isFinite, dd >= 1 else { return nil }
+        var p = [Double](repeating: 0, count: x + 2)  // p[x + 1]: more than x
+        p[0] = 1
+        p.withUnsafeMutableBufferPointer { p in
+            for i in 0..<n {
+                let top = Swift.min(i, x)
+                // The lumped state stays lumped; state x moves up into it.
+                let upFromX = Double(i - x) / dd
+                if i >= x { p[x + 1] += p[x] * Swift.max(0, upFromX) }
+                var j = top
+                while j >= 0 {
+                    let q = Double(i - j) / dd  // chance this draw repeats a value
+                    if j < x { p[j + 1] += p[j] * q }
+                    if j < x || i >= x { p[j] *= (1 - q) }
+                    j -= 1
+                }
+            }
+        }
+        let more = p[x + 1]
+        let low = Swift.min(1, Swift.max(0, 1 - more))
+        let high = Swift.min(1, Swift.max(0, p[x] + more))
+        return (high, low)
     }
 
     /// log P(X = j) for X ~ Poisson(λ).

@@ -9,6 +9,16 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
 
     public static func < (a: TimeFormat, b: TimeFormat) -> Bool { a.rawValue < b.rawValue }
 
+    /// Position in `allCases`.
+    var index: Int {
+        switch self {
+        case .uuid7: 0
+        case .ulid: 1
+        case .ksuid: 2
+        case .uuid1: 3
+        }
+    }
+
     public var displayName: String {
         switch self {
         case .uuid7: "UUIDv7"
