@@ -230,8 +230,10 @@ struct AuditCommand: ParsableCommand {
             report.add("z-score", r.z.isFinite ? String(format: "%+.2f", r.z) : "off the scale (the spread is all but 0)")
             report.add("p-values", String(format: "more duplicates: %.3g, fewer: %.3g", r.test.pValueHigh, r.test.pValueLow))
             report.add("test", method)
+            let per = r.format.map { " per \($0.bucketName)" } ?? ""
             report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
-                       (r.effectiveBitsIsLowerBound ? "≥ " : "") + String(format: "%.1f bits", r.effectiveBits) + (r.format.map { " per \($0.bucketName)" } ?? ""))
+                       r.effectiveBitsIsLowerBound ? String(format: "≥ %.1f bits", r.effectiveBits) + per
+                           : String(format: "%.1f bits", r.effectiveBits) + per + String(format: ", ≥ %.1f (95%% lower bound)", r.effectiveBitsLower95))
             report.add("verdict", verdict)
             if let table {
                 report.add("memory", "peak RSS \(Self.peakRSS() >> 20) MiB (--memory \(settings.memory >> 20) MiB), fingerprint tables \(table.peak >> 20) MiB" + (table.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : ""))
@@ -257,6 +259,7 @@ struct AuditCommand: ParsableCommand {
                 ("p_value_low", .number(r.test.pValueLow)), ("test_method", .string(r.test.method.rawValue)),
                 ("error_bound", r.test.errorBound.map { .number($0) } ?? .null), ("verdict_code", .string(r.verdict.rawValue)),
                 ("effective_bits", .number(Render.round(r.effectiveBits))), ("effective_bits_lower_bound", .bool(r.effectiveBitsIsLowerBound)),
+                ("effective_bits_95_lower", .number(Render.round(r.effectiveBitsLower95))),
                 ("suspicious", .bool(r.suspicious)), ("verdict", .string(verdict)),
                 ("shards", .object([("count", .int(s.shardCount)), ("indexes", .array(s.shardIndexes.map { .int($0) }))])),
             ]

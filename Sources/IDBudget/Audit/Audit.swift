@@ -22,7 +22,7 @@ public final class Auditor {
     private var skippingOverlong = false
     private var workers: [Worker]
     private var tables: [FingerprintTable]
-    private var spillURL: URL?
+    private let spillDirectory: SpillDirectory
     public private(set) var bytesRead = 0
     private var finished: AuditSummary?
     private var sizeHint: Int?
@@ -51,30 +51,16 @@ public final class Auditor {
         // buffers, a partition's table at the end — is about 40 MiB; time-bucket maps come on top.
         let tableBudget = Swift.max(memoryLimit / 4, memoryLimit - (40 << 20) - blockSize)
         tables = []
-        var directory: URL?
-        let make: () throws -> URL = {
-            if let directory { return directory }
-            let template = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-audit-XXXXXX").path
-            var chars = Array(template.utf8CString)
-            guard let made = mkdtemp(&chars) else {
-                throw AuditError("cannot make a temporary directory for spill files: \(String(cString: strerror(errno))); set TMPDIR to a writable directory")
-            }
-            let url = URL(fileURLWithPath: String(cString: made))
-            directory = url
-            return url
-        }
+        let spillDirectory = SpillDirectory()
+        self.spillDirectory = spillDirectory
         for t in 0..<n {
-            tables.append(FingerprintTable(memoryLimit: tableBudget / n, name: "t\(t)", spillDirectory: { [weak self] in
-                let url = try make()
-                self?.spillURL = url
-                return url
-            }))
+            tables.append(FingerprintTable(memoryLimit: tableBudget / n, name: "t\(t)", spillDirectory: { try spillDirectory.url() }))
         }
     }
 
     deinit {
         block.deallocate()
-        if let spillURL { try? FileManager.default.removeItem(at: spillURL) }
+        spillDirectory.remove()
     }
 
     /// Lines so far (for progress displays).
@@ -133,6 +119,7 @@ public final class Auditor {
         try parallel(tables.count) { t in results[t] = try tables[t].multiplicities() }
         summary.multiplicities = [:]
         for t in 0..<tables.count { summary.multiplicities.merge(results[t], uniquingKeysWith: +) }
+        spillDirectory.remove()
         finished = summary
         return summary
     }
@@ -493,5 +480,33 @@ private final class Pending {
         words[count] = a
         words[count + 1] = b
         count += 2
+    }
+}
+
+/// The temporary directory for spill files: made once, on first use, whichever table spills first
+/// (both may at once, on two threads), and removed when the audit ends.
+private final class SpillDirectory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: URL?
+
+    func url() throws -> URL {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { return made }
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-audit-XXXXXX").path
+        var chars = Array(template.utf8CString)
+        guard let path = mkdtemp(&chars) else {
+            throw AuditError("cannot make a temporary directory for spill files in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno))); set TMPDIR to a writable directory")
+        }
+        let url = URL(fileURLWithPath: String(cString: path))
+        made = url
+        return url
+    }
+
+    func remove() {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { try? FileManager.default.removeItem(at: made) }
+        made = nil
     }
 }

@@ -27,13 +27,14 @@ public struct AuditReport: Sendable {
         case uniform(symbols: Int)      // every symbol of the alphabet, evenly
         case subset(symbols: Int)       // a few symbols, evenly: structure (a UUID variant, say)
         case constant(Unicode.Scalar)
-        case biased(bits: Double, symbols: Int)
+        /// `top`: the most over-represented symbol, at `share` of the ids where uniform would give 1/symbols.
+        case biased(bits: Double, symbols: Int, top: Unicode.Scalar, share: Double)
         case time                       // part of the format's timestamp
 
         /// The values it contributes to the space.
         var size: Int {
             switch self {
-            case .uniform(let s), .subset(let s), .biased(_, let s): s
+            case .uniform(let s), .subset(let s), .biased(_, let s, _, _): s
             case .constant, .time: 1
             }
         }
@@ -60,6 +61,8 @@ public struct AuditReport: Sendable {
     public let test: DuplicateTest
     public let effectiveBits: Double
     public let effectiveBitsIsLowerBound: Bool
+    /// The effective entropy's 95% lower bound (with no duplicates it is ``effectiveBits``).
+    public let effectiveBitsLower95: Double
     /// What was found, in words.
     public let findings: [String]
     public let verdict: Verdict
@@ -85,7 +88,13 @@ public struct AuditReport: Sendable {
         duplicateIDs = s.duplicateIDs
         var findings: [String] = []
         let lengths = s.lengths.keys.sorted()
-        let single = lengths.count == 1 ? lengths[0] : nil
+        // One length, or one holding all but one id in a thousand (a stray line must not hide the
+        // positions); the others still count in every position they reach.
+        let dominant = s.lengths.max { $0.value < $1.value }
+        let single = dominant.flatMap { d in lengths.count == 1 || 1000 * (s.ids - d.value) <= s.ids ? d.key : nil }
+        if let single, lengths.count > 1 {
+            findings.append("\(s.ids - (s.lengths[single] ?? 0)) of \(s.ids) ids are not \(single) symbols long")
+        }
 
         // A time format, when every id has its shape.
         var format: TimeFormat? = nil
@@ -233,6 +242,7 @@ public struct AuditReport: Sendable {
             let constant = positions.indices.filter { if case .constant = positions[$0] { return true } else { return false } }
             if !constant.isEmpty, constant.count < positions.count {
                 let text = String(String.UnicodeScalarView(constant.prefix(24).compactMap { if case .constant(let c) = positions[$0] { return c } else { return nil } }))
+                    + (constant.count > 24 ? "…" : "")
                 findings.append("position\(constant.count > 1 ? "s" : "") \(Self.ranges(constant)) \(constant.count > 1 ? "are" : "is") constant ('\(text.escapingForDisplay)'): structure, not randomness")
             } else if constant.count == positions.count, s.distinct > 1 {
                 findings.append("every position is constant over the first 64 characters")
@@ -244,18 +254,27 @@ public struct AuditReport: Sendable {
             findings.append(String(format: "random bits per id, from its positions: %.1f (the symbols could hold %.1f)", randomBits,
                                    Double(single ?? 0) * log2(Double(alphabetSize))))
         }
-        for (i, p) in flagged.prefix(8) {
-            switch p {
-            case .biased(let bits, let k):
-                findings.append(String(format: "position %d is biased: %d symbols, %.2f bits where uniform would give %.2f", i + 1, k, bits, log2(Double(k))))
-            case .constant(let c):
-                findings.append("position \(i + 1) is constant ('\(String(c).escapingForDisplay)') where \(format?.displayName ?? "the format") has random bits")
-            case .subset(let k):
-                findings.append("position \(i + 1) uses \(k) symbols where \(format?.displayName ?? "the format") has random bits")
-            default: break
+        // Constant and narrow positions grouped, biased ones one by one with the symbol that is over-represented.
+        let where_ = format.map { "where \($0.displayName) has random bits" } ?? ""
+        let constantFlags = flagged.filter { if case .constant = $0.1 { return true } else { return false } }
+        if !constantFlags.isEmpty {
+            let text = String(String.UnicodeScalarView(constantFlags.prefix(12).compactMap { if case .constant(let c) = $0.1 { return c } else { return nil } }))
+                + (constantFlags.count > 12 ? "…" : "")
+            findings.append("position\(constantFlags.count > 1 ? "s" : "") \(Self.ranges(constantFlags.map(\.0))) \(constantFlags.count > 1 ? "are" : "is") constant ('\(text.escapingForDisplay)') \(where_)")
+        }
+        let narrowFlags = flagged.filter { if case .subset = $0.1 { return true } else { return false } }
+        if !narrowFlags.isEmpty {
+            findings.append("position\(narrowFlags.count > 1 ? "s" : "") \(Self.ranges(narrowFlags.map(\.0))) use\(narrowFlags.count > 1 ? "" : "s") only a few symbols \(where_)")
+        }
+        let biasedFlags = flagged.filter { if case .biased = $0.1 { return true } else { return false } }
+        for (i, p) in biasedFlags.prefix(8) {
+            if case .biased(let bits, let k, let top, let share) = p {
+                findings.append("position \(i + 1) is biased: '\(String(top).escapingForDisplay)' in "
+                    + String(format: "%.2f%% of ids where %d symbols evenly would give %.2f%% (%.3f of %.3f bits; %d symbols seen)",
+                             100 * share, alphabetSize, 100 / Double(alphabetSize), bits, log2(Double(alphabetSize)), k))
             }
         }
-        if flagged.count > 8 { findings.append("… and \(flagged.count - 8) more positions") }
+        if biasedFlags.count > 8 { findings.append("… and \(biasedFlags.count - 8) more biased positions") }
 
         let test = DuplicateTest(space: space, groups: groups, observed: s.extraOccurrences)
         self.test = test
@@ -263,6 +282,7 @@ public struct AuditReport: Sendable {
         let eff = Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences)
         effectiveBits = Swift.min(eff, space.log2Magnitude)
         effectiveBitsIsLowerBound = s.extraOccurrences == 0
+        effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: groups, duplicates: s.extraOccurrences), space.log2Magnitude)
 
         let verdict: Verdict
         if test.verdict == .tooMany { verdict = .tooMany } else if !flagged.isEmpty { verdict = .nonUniform } else if test.verdict == .tooFew { verdict = .tooFew } else { verdict = .consistent }
@@ -299,7 +319,8 @@ public struct AuditReport: Sendable {
         if pUniform(over: k) >= DuplicateTest.threshold { return .subset(symbols: k) }
         var h = 0.0
         for o in counts.values { let q = Double(o) / total; h -= q * log2(q) }
-        return .biased(bits: h, symbols: k)
+        let top = counts.max { $0.value == $1.value ? $0.key.value > $1.key.value : $0.value < $1.value }!
+        return .biased(bits: h, symbols: k, top: top.key, share: Double(top.value) / total)
     }
 
     /// P(χ²_df ≥ x) by the Wilson–Hilferty cube-root normal approximation (ample at p = 10⁻⁶).
@@ -313,9 +334,26 @@ public struct AuditReport: Sendable {
     /// log2 of the space a uniform generator would need to make this many duplicates in these groups
     /// (solving Σ E[dup](d) = D); with none seen, the 95% lower bound (Σ E[dup](d) = 3).
     static func effectiveBits(groups: [Int: Int], duplicates: Int) -> Double {
+        bits(groups: groups, expecting: duplicates == 0 ? 3.0 : Double(duplicates))
+    }
+
+    /// The 95% lower bound: the space at which the expected duplicates reach the one-sided 95% upper
+    /// Poisson limit of the count seen (3.0 for none, 4.74 for one, …); more expected duplicates
+    /// would make seeing this few unlikely.
+    static func effectiveBitsLower95(groups: [Int: Int], duplicates: Int) -> Double {
+        // λ with P(Poisson(λ) ≤ D) = 0.05, by bisection.
+        var lo = Double(duplicates), hi = Double(duplicates) * 2 + 10
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if DuplicateTest.poissonLower(duplicates, mid) > 0.05 { lo = mid } else { hi = mid }
+        }
+        return bits(groups: groups, expecting: (lo + hi) / 2)
+    }
+
+    /// log2 d solving Σ E[dup](d) = target.
+    static func bits(groups: [Int: Int], expecting target: Double) -> Double {
         let total = groups.reduce(0) { $0 + $1.key * $1.value }
         guard total >= 2 else { return 0 }
-        let target = duplicates == 0 ? 3.0 : Double(duplicates)
         let maxPossible = groups.reduce(0.0) { $0 + Double($1.value) * Double(Swift.max(0, $1.key - 1)) }
         guard target < maxPossible else { return 0 }
         func expected(_ log2d: Double) -> Double {

@@ -190,8 +190,26 @@ extension AuditSummary {
         }
         guard let sample = root["sample"] as? [String] else { throw fail("sample") }
         self.sample = Self.smallest(sample)
+        // The counts must agree with each other, or the verdict would be nonsense.
+        guard multiplicities.keys.allSatisfy({ $0 >= 1 }), lengths.keys.allSatisfy({ $0 >= 1 }) else {
+            throw fail("a multiplicity or length below 1")
+        }
         guard multiplicities.reduce(0, { $0 + $1.key * $1.value }) == ids else {
             throw fail("multiplicities do not add up to ids")
+        }
+        guard lengths.values.reduce(0, +) == ids else { throw fail("lengths do not add up to ids") }
+        guard lines == ids + emptyLines + invalidUTF8Lines + overlongLines, crlfLines <= lines else {
+            throw fail("lines are not ids + empty + invalid UTF-8 + overlong lines")
+        }
+        guard Set(shardIndexes).count == shardIndexes.count else { throw fail("a shard index twice") }
+        for (i, p) in positions.enumerated() {
+            let reach = lengths.filter { $0.key > i }.values.reduce(0, +)
+            guard p.values.reduce(0, +) == reach else { throw fail("positions[\(i)] does not count the ids that reach it") }
+        }
+        for (f, t) in timeFormats {
+            guard t.ids <= ids, t.truncated || t.buckets.values.reduce(0, +) == t.ids else {
+                throw fail("time_formats.\(f.rawValue) does not add up")
+            }
         }
     }
 }
