@@ -86,7 +86,9 @@ extension Birthday {
             try isWithin(space: d, count: n, scopes: scopes, budget: budget, minimumPrecision: n.bitWidth + 64)
         }
         // First guess n ≈ ½ + √(2dλ/S), from S·n(n−1)/2d ≈ λ; good to a few units while n ≪ d.
-        let p = d.bitWidth / 2 + 96 + scopes.bitWidth
+        // Relative accuracy for λ/S: a guess good to a few units needs about log2(n) + 96 bits, and S
+        // only makes n smaller (its own bits would cost millions at S = 10^600000).
+        let p = d.bitWidth / 2 + 96
         let (lambda0, _) = budget.logComplementBounds(precision: p)
         let lambda = lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
         let guess = BigFloat(d, precision: p, rounding: .nearest)

@@ -25,7 +25,10 @@ enum LogComplement {
     static func method(space d: BigInt, count n: BigInt, precision p: Int) -> Method {
         if n.shifted(8) <= d {
             let ratioBits = d.log2Magnitude - (n - BigInt(1)).log2Magnitude
-            if Double(p) / ratioBits <= 96 { return .series }
+            let terms = Double(p) / ratioBits
+            // Past the closed forms (3 terms), the power sums of a huge n are numbers of k·log2(n)
+            // bits built by a quadratic recurrence: lgamma at the working precision is cheaper.
+            if terms <= 96 && (terms <= 3 || n.bitWidth <= 4096) { return .series }
         }
         if n <= BigInt(4096) && d < BigInt(1 << 20) { return .direct }
         return .lgamma
@@ -50,9 +53,12 @@ enum LogComplement {
     /// `absolute` (the default) asks for S·L to absolute accuracy, which 1 − p = e^−SL needs; otherwise
     /// to relative accuracy only, which is all p, comparisons far from a budget and 10^−(SL/ln 10) need.
     static func startPrecision(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int, absolute: Bool = true) -> Int {
-        let scopeBits = absolute ? scopes.bitWidth - 1 : 0
-        let need = Int(Double(digits) * 3.33) + 40 + scopeBits
+        // S·L needs log2(S·L) bits beyond its relative accuracy (when it is above 1), not log2(S):
+        // with S = 10^600000 and L = 10^−600012, S·L = 10^−12 needs none.
         let log2n = n.log2Magnitude, log2d = d.log2Magnitude
+        let log2L = Swift.min(2 * log2n - log2d + 1, log2n + log2(Swift.max(1, log2d * 0.6931471805599453)) + 1)
+        let scopeBits = absolute ? Swift.max(0, Swift.min(scopes.bitWidth - 1, Int((scopes.log2Magnitude + log2L).rounded(.up)) + 2)) : 0
+        let need = Int(Double(digits) * 3.33) + 40 + scopeBits
         let series = (absolute ? seriesPrecision(space: d, count: n, digits: digits) : Int(Double(digits) * 3.33) + 24) + scopeBits
         switch method(space: d, count: n, precision: series) {
         case .series:

@@ -18,7 +18,10 @@ import Precise
 enum LogOfRatio {
     /// nil when D or N is too large for the series to beat MPFR (the fraction's size grows with them).
     static func bounds(_ d: BigInt, _ n: BigInt, precision p: Int) -> (lo: BigFloat, hi: BigFloat)? {
-        guard n.signum > 0, d.signum > 0, d.bitWidth <= 1024, n.bitWidth <= 1024 else { return nil }
+        guard n.signum > 0, d.signum > 0 else { return nil }
+        // Big numbers only in a ratio within 2^−64 of 1 (a budget of 10^−3000): few terms then;
+        // otherwise the fraction's size grows past what MPFR's log costs.
+        guard (d.bitWidth <= 1024 && n.bitWidth <= 1024) || (n <= d && (d - n).shifted(64) <= d) else { return nil }
         let plain = Reduction(d, n, fives: 0)
         var d5 = d, n5 = n, fives = 0
         let five = BigInt(5)
