@@ -46,7 +46,7 @@ public enum Birthday {
         throw InputError("could not certify \(digits) digits for this space and count within \(maxPrecision) bits")
     }
 
-    /// S·L from which 1 − p = e^−SL is written 10^−x (x = SL/ln 10 ≥ 10^1232): its mantissa would need
+    /// S·L from which 1 − p = e^−SL is written 10^−x (x = SL/ln 10 ≥ 2^4096/ln 10 ≈ 4.5·10^1232): its mantissa would need
     /// SL to absolute accuracy, log2(SL) bits more (two million at 2^(2^21)), for digits nobody reads.
     static let powerFormBits = 4096
 

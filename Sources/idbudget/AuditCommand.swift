@@ -66,7 +66,7 @@ struct AuditCommand: ParsableCommand {
         }
         var claimed: Int?
         if let bits {
-            guard let b = Int(bits), b >= 1, b <= Limits.maxSpaceBits else {
+            guard let b = wholeNumber(bits), b >= 1, b <= Limits.maxSpaceBits else {
                 throw UsageError(argument: "--bits", message: "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
             }
             claimed = b

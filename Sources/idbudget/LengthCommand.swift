@@ -46,7 +46,7 @@ struct LengthCommand: ParsableCommand {
 
 func parseMaxBytes(_ text: String?) throws -> Int? {
     guard let text else { return nil }
-    guard let n = Int(text), n >= 1 else {
+    guard let n = wholeNumber(text), n >= 1 else {
         throw UsageError(argument: "--max-bytes", message: "'\(text)' is not a whole number of bytes ≥ 1; e.g. --max-bytes 64")
     }
     return n

@@ -52,7 +52,7 @@ func resolveSymbols(alphabet: String?, symbols: String?, alphabetSize: String?) 
         }
     }
     if let alphabetSize {
-        guard let n = Int(alphabetSize), n >= 2, n <= 1 << 20 else {
+        guard let n = wholeNumber(alphabetSize), n >= 2, n <= 1 << 20 else {
             throw UsageError(
                 argument: "--alphabet-size",
                 message:
@@ -139,7 +139,7 @@ struct SpaceOptions: ParsableArguments {
         }
         do {
             if let bits {
-                guard let b = Int(bits), b >= 1 else {
+                guard let b = wholeNumber(bits), b >= 1 else {
                     throw UsageError(
                         argument: "--bits",
                         message: "'\(bits)' is not a whole number of bits ≥ 1; e.g. --bits 122")
@@ -166,7 +166,7 @@ func parseLength(_ text: String) throws -> Int {
     if !text.isEmpty, text.allSatisfy(\.isASCIIDigit), Int(text) == nil {
         throw UsageError(argument: "--length", message: "'\(text.prefix(40))' is absurdly long; give at most 1048576")
     }
-    guard let n = Int(text), n >= 1 else {
+    guard let n = wholeNumber(text), n >= 1 else {
         throw UsageError(
             argument: "--length", message: "'\(text)' is not a whole number ≥ 1; e.g. --length 22")
     }
@@ -285,4 +285,11 @@ func parseBudget(_ text: String) throws -> Budget {
 
 extension Character {
     var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
+
+/// A whole number in any form the other options take (`64`, `2^21`, `1e6`), when it fits an Int.
+func wholeNumber(_ text: String) -> Int? {
+    if let n = Int(text) { return n }
+    guard text.count <= 64, let value = ExactDecimal(text), value.log10Magnitude < 18 else { return nil }
+    return value.integerValue?.intValue
 }
