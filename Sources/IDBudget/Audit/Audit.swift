@@ -102,7 +102,7 @@ public final class Auditor {
         try processBlock(final: true)
         if skippingOverlong { workers[0].overlong(countsHere: shardIndex == 0); skippingOverlong = false }
         var summary = workers[0].summary
-        for w in workers.dropFirst() { summary = try summary.merged(with: w.summary, sameShard: true) }
+        for w in workers.dropFirst() { summary.addCounters(of: w.summary) }
         summary.shardCount = shardCount
         summary.shardIndexes = [shardIndex]
         summary.positions = Worker.positions(workers)
@@ -216,12 +216,10 @@ private final class ParallelRun: @unchecked Sendable {
 }
 
 extension AuditSummary {
-    /// Adds the counters of another worker's part of the same shard.
-    func merged(with other: AuditSummary, sameShard: Bool) throws -> AuditSummary {
-        var m = self
-        m.lines += other.lines; m.ids += other.ids; m.emptyLines += other.emptyLines
-        m.crlfLines += other.crlfLines; m.invalidUTF8Lines += other.invalidUTF8Lines; m.overlongLines += other.overlongLines
-        return m
+    /// Adds the line counters of another worker's part of the same shard (the rest is merged field by field).
+    mutating func addCounters(of other: AuditSummary) {
+        lines += other.lines; ids += other.ids; emptyLines += other.emptyLines
+        crlfLines += other.crlfLines; invalidUTF8Lines += other.invalidUTF8Lines; overlongLines += other.overlongLines
     }
 }
 
@@ -244,7 +242,6 @@ private final class Worker {
     /// Fingerprints waiting to be counted, one list per table (boxes: each table's thread touches only its own).
     let out0 = Pending(), out1 = Pending()
     let tableCount: Int
-    var out: [Pending] { tableCount == 1 ? [out0] : [out0, out1] }
     /// Per time format (by `TimeFormat.index`): its buckets, and the run of ids in the latest bucket.
     var buckets = [AuditSummary.TimeBuckets](repeating: .init(), count: TimeFormat.allCases.count)
     var runKeys = [UInt64](repeating: 0, count: TimeFormat.allCases.count)
@@ -444,7 +441,7 @@ private final class Worker {
     }
 
     /// Fingerprints waiting in this worker's lists.
-    var pendingCount: Int { out.reduce(0) { $0 + $1.count / 2 } }
+    var pendingCount: Int { (out0.count + out1.count) / 2 }
 
     /// Counts this worker's fingerprints of table `part` and forgets them.
     func drain(into table: FingerprintTable, part: Int) throws {
