@@ -85,11 +85,9 @@ def sci(q, e):
     return f"{s[0]}.{s[1:]}e{'+' if e >= 0 else '-'}{abs(e)}"
 
 
-def fmt_frac(num, den):
-    """num/den (integers, num ≥ 0, den > 0) to 30 significant digits, exactly, half-even."""
+def scaled_quotient(num, den):
+    """(q, r, b, e) with num/den = (q + r/b)·10^(e−29) and 10^29 ≤ q < 10^30 (num > 0)."""
     num, den = mpz(num), mpz(den)
-    if num == 0:
-        return "0"
     e = int(math.floor((num.bit_length() - den.bit_length()) * 0.30102999566398120))
     while True:
         s = 29 - e
@@ -97,15 +95,22 @@ def fmt_frac(num, den):
         q, r = gmpy2.f_divmod(a, b)
         if q >= TEN30:
             e += 1
-            continue
-        if q < TEN29:
+        elif q < TEN29:
             e -= 1
-            continue
-        if 2 * r > b or (2 * r == b and q % 2 == 1):
-            q += 1
-        if q == TEN30:
-            q, e = TEN29, e + 1
-        return sci(q, e)
+        else:
+            return q, r, b, e
+
+
+def fmt_frac(num, den):
+    """num/den (integers, num ≥ 0, den > 0) to 30 significant digits, exactly, half-even."""
+    if num == 0:
+        return "0"
+    q, r, b, e = scaled_quotient(num, den)
+    if 2 * r > b or (2 * r == b and q % 2 == 1):
+        q += 1
+    if q == TEN30:
+        q, e = TEN29, e + 1
+    return sci(q, e)
 
 
 def fmt_frac_decimal(num, den):
@@ -122,18 +127,8 @@ def is_tie(num, den):
     """Whether num/den lies exactly halfway between two 30-digit values."""
     if num == 0:
         return False
-    num, den = mpz(num), mpz(den)
-    e = int(math.floor((num.bit_length() - den.bit_length()) * 0.30102999566398120))
-    while True:
-        s = 29 - e
-        a, b = (num * mpz(10) ** s, den) if s >= 0 else (num, den * mpz(10) ** (-s))
-        q, r = gmpy2.f_divmod(a, b)
-        if q >= TEN30:
-            e += 1
-        elif q < TEN29:
-            e -= 1
-        else:
-            return 2 * r == b
+    _, r, b, _ = scaled_quotient(num, den)
+    return 2 * r == b
 
 
 ONE = fmt_frac(1, 1)
