@@ -82,21 +82,35 @@ extension Birthday {
     public static func capacity(space d: BigInt, scopes: BigInt = BigInt(1), budget: Budget) throws -> BigInt {
         guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
         guard d >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
-        let ok = { (n: BigInt) throws -> Bool in
-            try isWithin(space: d, count: n, scopes: scopes, budget: budget, minimumPrecision: n.bitWidth + 64)
-        }
-        // First guess n ≈ ½ + √(2dλ/S), from S·n(n−1)/2d ≈ λ; good to a few units while n ≪ d.
-        // Relative accuracy for λ/S: a guess good to a few units needs about log2(n) + 96 bits, and S
+        // First guess from S·L ≈ λ with L = n(n−1)/2d + n³/6d² + …: n ≈ ½ + √(2dμ) − μ/3, μ = λ/S; the
+        // last term is what a budget near 1 needs (μ = 50 moves the answer by 17 at 2^(2^21) values).
+        // Relative accuracy for μ: a guess good to a few units needs about log2(n) + 96 bits, and S
         // only makes n smaller (its own bits would cost millions at S = 10^600000).
         let p = d.bitWidth / 2 + 96
         let (lambda0, _) = budget.logComplementBounds(precision: p)
-        let lambda = lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
-        let guess = BigFloat(d, precision: p, rounding: .nearest)
-            .multiplied(by: lambda, precision: p, rounding: .nearest)
+        let mu = lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
+        let root = BigFloat(d, precision: p, rounding: .nearest)
+            .multiplied(by: mu, precision: p, rounding: .nearest)
             .multiplied(by: BigInt(2), precision: p, rounding: .nearest)
             .squareRoot(precision: p, rounding: .nearest)
             .adding(BigFloat(numerator: 1, denominator: 2, precision: 2, rounding: .nearest), precision: p, rounding: .nearest)
             .integer(rounding: .down)
+        let third = mu.doubleValue / 3
+        // A correction of whole units, and only while it is small next to n (else n ≪ d fails anyway).
+        let correction = third.isFinite && third >= 0.5 && third < 1e15 && BigInt(Int(third.rounded())).shifted(8) < root
+            ? BigInt(Int(third.rounded())) : BigInt(0)
+        let guess = root - correction
+        // Near a huge guess, one L at full precision and exact increments decide the neighbours.
+        var near: Neighbourhood? = nil
+        let ok = { (n: BigInt) throws -> Bool in
+            if n <= BigInt(1) { return true }
+            if n > d { return false }
+            if n.bitWidth >= Neighbourhood.minimumBits {
+                if near == nil { near = Neighbourhood(space: d, scopes: scopes, base: n) }
+                if let decided = near?.decide(n, budget: budget) { return decided }
+            }
+            return try isWithin(space: d, count: n, scopes: scopes, budget: budget, minimumPrecision: n.bitWidth + 64)
+        }
         let top = d + BigInt(1)  // p(d, d+1) = 1 > budget
         var n = Swift.min(Swift.max(guess, BigInt(1)), d)
         // Bracket lo (within budget) < hi (beyond it), galloping from the guess.
@@ -124,6 +138,55 @@ extension Birthday {
             if try ok(mid) { lo = mid } else { hi = mid }
         }
         return lo
+    }
+
+    /// Certified bounds on S·L(d, n) for counts n near a base b, from one evaluation at b.
+    ///
+    /// L(d, n) − L(d, b) = Σ_{i=b}^{n−1} −log(1 − i/d) for n > b, and x ≤ −log(1 − x) ≤ x/(1 − x), so
+    /// the increment lies in [A/d, A/(d − i_max)] with A = Σ i, an exact integer (likewise below b).
+    /// The interval is about k·n²/d² wide for k = |n − b|: far narrower than the n/d one more id adds,
+    /// while n ≪ d, which is where n has thousands of bits and L at full precision costs 0.1 s.
+    struct Neighbourhood {
+        static let minimumBits = 2048
+        let d: BigInt, scopes: BigInt, base: BigInt
+        let precision: Int
+        let lo: BigFloat, hi: BigFloat
+
+        init(space d: BigInt, scopes: BigInt, base: BigInt) {
+            self.d = d
+            self.scopes = scopes
+            self.base = base
+            precision = Swift.max(base.bitWidth + 64, LogComplement.startPrecision(space: d, count: base, scopes: scopes, digits: 20))
+            (lo, hi) = LogComplement.bounds(space: d, count: base, scopes: scopes, precision: precision)
+        }
+
+        /// Bounds on S·L(d, n) for 2 ≤ n ≤ d, or nil when n is too far from the base.
+        func bounds(_ n: BigInt) -> (lo: BigFloat, hi: BigFloat)? {
+            let k = n - base
+            guard k.bitWidth <= 40 else { return nil }
+            if k.isZero { return (lo, hi) }
+            let p = precision
+            let up = k.signum > 0
+            let (first, m) = up ? (base, k) : (n, BigInt(0) - k)  // the m indices first, first + 1, …
+            let sum = (m * first + BigInt.exactQuotient(m * (m - BigInt(1)), BigInt(2))) * scopes
+            let top = first + m - BigInt(1)
+            func quotient(_ a: BigInt, _ b: BigInt, _ r: Rounding) -> BigFloat {
+                BigFloat(a, precision: p, rounding: r).divided(by: BigFloat(b, precision: p, rounding: r == .down ? .up : .down), precision: p, rounding: r)
+            }
+            let incLo = quotient(sum, d, .down), incHi = quotient(sum, d - top, .up)
+            return up
+                ? (lo.adding(incLo, precision: p, rounding: .down), hi.adding(incHi, precision: p, rounding: .up))
+                : (lo.subtracting(incHi, precision: p, rounding: .down), hi.subtracting(incLo, precision: p, rounding: .up))
+        }
+
+        /// Whether S·L(d, n) ≤ λ, when these bounds settle it.
+        func decide(_ n: BigInt, budget: Budget) -> Bool? {
+            guard let (l, h) = bounds(n) else { return nil }
+            let (bLo, bHi) = budget.logComplementBounds(precision: precision)
+            if h <= bLo { return true }
+            if l > bHi { return false }
+            return nil
+        }
     }
 
     /// E[draws until the first repeat] = Σ_{k≥0} ∏_{i<k}(1 − i/d) = 1 + Q(d), Ramanujan's Q function,

@@ -141,6 +141,14 @@ public struct BigFloat: Sendable {
         BigFloat.make(precision) { _ = mpfr_div_z($0, storage.x, z.storage.z, rounding.mpfr) }
     }
 
+    /// The next representable number above self at the same precision.
+    public var nextUp: BigFloat {
+        BigFloat.make(precision) { r in
+            _ = mpfr_set(r, storage.x, MPFR_RNDN)
+            mpfr_nextabove(r)
+        }
+    }
+
     /// −self, exactly.
     public var negated: BigFloat { unary(precision, .nearest, mpfr_neg) }
 

@@ -127,6 +127,11 @@ public struct BigInt: Sendable {
         make { __gmpz_divexact($0, a.storage.z, b.storage.z) }
     }
 
+    /// The greatest common divisor of |a| and |b| (GMP's subquadratic gcd).
+    public static func gcd(_ a: BigInt, _ b: BigInt) -> BigInt {
+        make { __gmpz_gcd($0, a.storage.z, b.storage.z) }
+    }
+
     /// Ceiling division.
     public static func ceilingQuotient(_ a: BigInt, _ b: BigInt) -> BigInt {
         precondition(!b.isZero, "division by zero")

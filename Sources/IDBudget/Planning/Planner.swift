@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import IDTokens
 import Precise
@@ -116,12 +117,17 @@ public enum Planner {
     /// `plan`: the minimum length in every built-in alphabet, and whether it fits `maxBytes`.
     public static func plan(volume: Volume, budget: Budget, maxBytes: Int = 64) throws -> PlanAnswer {
         try check(volume)
-        let rows = try Alphabet.builtIns.map { alphabet -> PlanRow in
-            let a = try length(alphabet: alphabet, volume: volume, budget: budget, maxBytes: maxBytes)
-            return PlanRow(alphabet: a.alphabet, length: a.length, bytes: a.bytes, space: a.space, collision: a.collision,
-                           shorterProbability: a.shorterProbability, maxBytes: maxBytes, fitsMaxBytes: a.bytes <= maxBytes)
+        // The alphabets are independent: two threads halve the worst case (10^600000 scopes: 7 × 0.12 s).
+        let alphabets = Alphabet.builtIns
+        let rows = Slots<Result<PlanRow, Error>>(alphabets.count)
+        DispatchQueue.concurrentPerform(iterations: alphabets.count) { i in
+            rows[i] = Result {
+                let a = try length(alphabet: alphabets[i], volume: volume, budget: budget, maxBytes: maxBytes)
+                return PlanRow(alphabet: a.alphabet, length: a.length, bytes: a.bytes, space: a.space, collision: a.collision,
+                               shorterProbability: a.shorterProbability, maxBytes: maxBytes, fitsMaxBytes: a.bytes <= maxBytes)
+            }
         }
-        return PlanAnswer(volume: VolumeFigures(volume), budget: budget.text, rows: rows, notes: volume.notes + [
+        return PlanAnswer(volume: VolumeFigures(volume), budget: budget.text, rows: try rows.values.map { try $0!.get() }, notes: volume.notes + [
             "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
             "max_bytes \(maxBytes): an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one.",
         ])
