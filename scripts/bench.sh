@@ -44,6 +44,9 @@ for _ in range(5):
 json.dump({"ids_per_s": {"min": min(rates), "median": statistics.median(rates), "max": max(rates)},
            "repeats": len(rates), "samples": rates}, open("results/generate-uuid7.json", "w"))
 PY
+# The hardest planning queries known (top of the range, huge scopes, budgets near 1 or of many digits).
+rm -f results/math-wall.json
+python3 scripts/math_wall.py results --repeats 3 || echo "bench: scripts/math_wall.py failed; the report has no planning wall times" >&2
 # The audit against DuckDB's GROUP BY on the same 10^7 ids, alternating runs (installs duckdb if missing).
 rm -f results/audit.json
 python3 scripts/audit_bench.py results --repeats 3 || echo "bench: scripts/audit_bench.py failed; the report has no audit figures" >&2

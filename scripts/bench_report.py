@@ -135,6 +135,14 @@ else:
     targets.append((AUDIT_SPEED, audit["speed_ratio"], 1.5, ">=", "×"))
     targets.append((AUDIT_MEMORY, audit["memory_ratio"], 0.3334, "<", "×"))
 
+# The hardest planning queries known, through the CLI (scripts/math_wall.py): every one under 1 s.
+wall = load("math-wall.json")
+WALL_TARGET = "hardest planning queries through the CLI (worst median wall) < 1 s"
+if wall is None:
+    targets.append((WALL_TARGET, None, 1.0, "<", "not measured (results/math-wall.json missing)"))
+else:
+    targets.append((WALL_TARGET, wall["worst_median_s"], 1.0, "<", "s"))
+
 # The math core (Benchmarks/MathSpeed): one library call per scaled iteration, reported as µs per call.
 math_runs = load("math.jmh.json") or []
 math_us = {}
@@ -271,6 +279,11 @@ if audit is not None:
               f"{a['peak_rss_bytes']['median'] / 2**20:.0f} MiB |",
               f"| DuckDB `GROUP BY` histogram | {d['wall_s']['min']:.2f} / {d['wall_s']['median']:.2f} / {d['wall_s']['max']:.2f} s | "
               f"{d['peak_rss_bytes']['median'] / 2**20:.0f} MiB |"]
+if wall is not None:
+    lines += ["", f"## Hardest planning queries ({wall['repeats']} interleaved runs each, wall including start-up)", "",
+              "| query | min / median / max |", "|---|---:|"]
+    for r in wall["rows"]:
+        lines.append(f"| {r['query']} | {r['min_s']:.2f} / {r['median_s']:.2f} / {r['max_s']:.2f} s |")
 lines += ["", "## Collisions against theory", ""]
 if not groups:
     lines.append(f"No collision experiments: {out}/collisions.json is missing.")

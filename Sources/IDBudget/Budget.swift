@@ -50,6 +50,7 @@ public struct Budget: Sendable, CustomStringConvertible {
         let (num, den) = fraction
         // λ = log(den/(den − num)); at high precision binary splitting beats MPFR's AGM log.
         if p > 20_000, let bounds = LogOfRatio.bounds(den, den - num, precision: p) { return bounds }
+        if p >= LogOfRatio.parallelPrecision { return LogByAGM.negatedLogBounds(den - num, over: den, precision: p) }
         // One correctly rounded MPFR log at one end of the argument's interval; the other end from the
         // derivative, which costs a division instead of a second log (0.55 s at 10⁶ bits).
         if num.shifted(1) >= den {

@@ -132,6 +132,16 @@ public struct BigFloat: Sendable {
     public func subtracting(_ b: BigFloat, precision: Int, rounding: Rounding) -> BigFloat { binary(b, precision, rounding, mpfr_sub) }
     public func multiplied(by b: BigFloat, precision: Int, rounding: Rounding) -> BigFloat { binary(b, precision, rounding, mpfr_mul) }
     public func divided(by b: BigFloat, precision: Int, rounding: Rounding) -> BigFloat { binary(b, precision, rounding, mpfr_div) }
+    /// The arithmetic-geometric mean of self and b (both positive).
+    public func agm(_ b: BigFloat, precision: Int, rounding: Rounding) -> BigFloat { binary(b, precision, rounding, mpfr_agm) }
+
+    /// self·2^k, exactly (the precision is kept).
+    public func timesPowerOfTwo(_ k: Int) -> BigFloat {
+        BigFloat.make(precision) { _ = mpfr_mul_2si($0, storage.x, k, MPFR_RNDN) }
+    }
+
+    /// e with 2^(e−1) ≤ |self| < 2^e, for a nonzero finite self.
+    public var binaryExponent: Int { Int(idb_mpfr_get_exp(storage.x)) }
 
     public func multiplied(by z: BigInt, precision: Int, rounding: Rounding) -> BigFloat {
         BigFloat.make(precision) { _ = mpfr_mul_z($0, storage.x, z.storage.z, rounding.mpfr) }

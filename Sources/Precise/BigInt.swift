@@ -127,6 +127,14 @@ public struct BigInt: Sendable {
         make { __gmpz_divexact($0, a.storage.z, b.storage.z) }
     }
 
+    /// self = q·f^k with f ∤ q, for f ≥ 2 (GMP's mpz_remove: fast even for thousands of factors).
+    public func removingFactor(_ f: Int) -> (quotient: BigInt, count: Int) {
+        var count = 0
+        let factor = BigInt(f)
+        let q = BigInt.make { count = Int(__gmpz_remove($0, storage.z, factor.storage.z)) }
+        return (q, count)
+    }
+
     /// The greatest common divisor of |a| and |b| (GMP's subquadratic gcd).
     public static func gcd(_ a: BigInt, _ b: BigInt) -> BigInt {
         make { __gmpz_gcd($0, a.storage.z, b.storage.z) }

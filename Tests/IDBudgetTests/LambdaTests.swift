@@ -4,8 +4,8 @@ import Precise
 import Testing
 
 /// λ = −log(1 − P) at the precisions `capacity` works at near 2^(2^21) values (tens of thousands to a
-/// million bits): binary splitting through convergents on two threads, MPFR's log with a derivative
-/// bound otherwise. Every bound is checked against mpmath (scripts/lambda_ref.py, from the exact
+/// million bits): binary splitting through convergents on two threads, the AGM beside π and ln 2 for
+/// ratios with too many digits, MPFR's log with a derivative bound below 65,536 bits. Every bound is checked against mpmath (scripts/lambda_ref.py, from the exact
 /// fraction); the neighbours of a huge count against full evaluations.
 @Suite struct LambdaTests {
     static let budgets = [
@@ -14,6 +14,8 @@ import Testing
         "0.2718281828459045235360287471352662497757247093699959574966967627724076630353547594571382178525166427",
         "1e-12", "2^-40", "7e-3", "1e-700", "0." + String(repeating: "9", count: 3000),
         "0." + String(repeating: "73", count: 200),
+        // 1,300 digits: past binary splitting's reach (4,096-bit ratios), so the AGM at high precision.
+        "0." + String(repeating: "1234567890987", count: 100) + "1",
     ]
 
     /// ⌊λ·2^e⌋ for each budget, from mpmath.
@@ -63,6 +65,7 @@ import Testing
             for p in [30_000, 70_000, 200_000] {
                 check(budget.logComplementBounds(precision: p), m, e, p, text)
                 if let direct = LogOfRatio.bounds(den, den - num, precision: p) { check(direct, m, e, p, "\(text) (series)") }
+                check(LogByAGM.negatedLogBounds(den - num, over: den, precision: p), m, e, p, "\(text) (AGM)")
             }
         }
     }

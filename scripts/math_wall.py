@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Wall time of the hardest planning queries known (the top of the range, huge scopes, budgets near 1
+or with many digits), through the CLI, three runs each, interleaved. Writes results/math-wall.json
+for the benchmark report, whose target is: every one under 1 s (median).
+
+    python3 scripts/math_wall.py results [--repeats 3] [--binary .build/release/idbudget]
+"""
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+rng = random.Random(2)
+DIGITS_400 = "0." + "".join(rng.choice("0123456789") for _ in range(400)) + "7"
+DIGITS_100K = "0." + "".join(rng.choice("0123456789") for _ in range(99_990)) + "3"
+
+QUERIES = [
+    ("plan for the article", ["plan", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"]),
+    ("probability, n near d at the top", ["probability", "--bits", "2097152", "--count", "2^2097152-3"]),
+    ("probability, n = d/256 at the top", ["probability", "--bits", "2097152", "--count", "2^2097144"]),
+    ("length, 2^1048575 ids", ["length", "--alphabet", "base62", "--count", "2^1048575", "--max-probability", "0.5"]),
+    ("length, 10^600000 scopes", ["length", "--alphabet-size", "2", "--scopes", "1e600000", "--count-per-scope", "2",
+                                  "--max-probability", "1e-12"]),
+    ("plan, 10^600000 scopes (7 alphabets)", ["plan", "--scopes", "1e600000", "--count-per-scope", "500",
+                                              "--max-probability", "1e-6"]),
+    ("capacity 2^2097152, p ≤ 1e-12", ["capacity", "--bits", "2097152", "--max-probability", "1e-12"]),
+    ("capacity 2^2097152, p ≤ 0.3", ["capacity", "--bits", "2097152", "--max-probability", "0.3"]),
+    ("capacity 2^2097152, p ≤ 0.5", ["capacity", "--bits", "2097152", "--max-probability", "0.5"]),
+    ("capacity 2^2097152, p ≤ 0.999999", ["capacity", "--bits", "2097152", "--max-probability", "0.999999"]),
+    ("capacity 2^2097152, 22 nines", ["capacity", "--bits", "2097152", "--max-probability", "0.9999999999999999999999"]),
+    ("capacity 2^2097152, 26-digit budget", ["capacity", "--bits", "2097152", "--max-probability", "0.31415926535897932384626433"]),
+    ("capacity 2^2097152, 400-digit budget", ["capacity", "--bits", "2097152", "--max-probability", DIGITS_400]),
+    ("capacity 2^2097152, 100,000-digit budget", ["capacity", "--bits", "2097152", "--max-probability", DIGITS_100K]),
+    ("capacity 3^1323000, 26-digit budget", ["capacity", "--space-size", "3^1323000", "--max-probability",
+                                             "0.31415926535897932384626433"]),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--binary", default=".build/release/idbudget")
+    a = ap.parse_args()
+    times = {label: [] for label, _ in QUERIES}
+    for _ in range(a.repeats):
+        for label, args in QUERIES:
+            t = time.perf_counter()
+            r = subprocess.run([a.binary] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            times[label].append(time.perf_counter() - t)
+            if r.returncode != 0:
+                sys.exit(f"math_wall: {label} failed: {r.stderr.decode()[:300]}")
+    rows = [{"query": label, "command": "idbudget " + " ".join(x if len(x) < 60 else f"<{len(x)} chars>" for x in args),
+             "min_s": min(times[label]), "median_s": statistics.median(times[label]), "max_s": max(times[label])}
+            for label, args in QUERIES]
+    json.dump({"repeats": a.repeats, "rows": rows, "worst_median_s": max(r["median_s"] for r in rows)},
+              open(f"{a.out}/math-wall.json", "w"), indent=1)
+    for r in rows:
+        print(f"{r['min_s']:6.2f} {r['median_s']:6.2f} {r['max_s']:6.2f} s  {r['query']}")
+
+
+if __name__ == "__main__":
+    main()
