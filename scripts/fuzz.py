@@ -558,7 +558,7 @@ class Gen:
             t = f"1e-{rng.randint(40, 300 if not deep else 5000)}"
         elif r < 0.94:
             # Many digits, not near 0 or 1: λ's ratio has big numerator and denominator.
-            t = "0." + "".join(rng.choice("0123456789") for _ in range(rng.randint(3, 40 if not deep else 400))) + str(rng.randint(1, 9))
+            t = "0." + "".join(rng.choice("0123456789") for _ in range(rng.randint(3, 40 if not deep else 3000))) + str(rng.randint(1, 9))
         else:
             t = f"{rng.randint(1, 999)}e-{rng.randint(3, 18)}"
         return t, Fraction(t.replace("_", ""))
