@@ -163,6 +163,7 @@ struct SpaceOptions: ParsableArguments {
 }
 
 func parseLength(_ text: String) throws -> Int {
+    let text = text.trimmingCharacters(in: .whitespaces)
     if !text.isEmpty, text.allSatisfy(\.isASCIIDigit), Int(text) == nil {
         throw UsageError(argument: "--length", message: "'\(text.prefix(40))' is absurdly long; give at most 1048576")
     }
@@ -174,7 +175,9 @@ func parseLength(_ text: String) throws -> Int {
 }
 
 /// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`, `2^64`, `2^64-1`.
+/// Spaces around it are ignored, as in budgets and rates (a quoted `' 1000'` from a script).
 func parseInteger(_ text: String, argument: String, example: String) throws -> BigInt {
+    let text = text.trimmingCharacters(in: .whitespaces)
     if text.contains("^") {
         // b^k, b^k±m, e.g. 2^64, 2^64-1: exact, as large as the counts the math accepts.
         guard let value = ExactDecimal(text), let n = value.integerValue, value.log10Magnitude < Double(Limits.maxCountDigits) else {
@@ -289,6 +292,7 @@ extension Character {
 
 /// A whole number in any form the other options take (`64`, `2^21`, `1e6`), when it fits an Int.
 func wholeNumber(_ text: String) -> Int? {
+    let text = text.trimmingCharacters(in: .whitespaces)
     if let n = Int(text) { return n }
     guard text.count <= 64, let value = ExactDecimal(text), value.log10Magnitude < 18 else { return nil }
     return value.integerValue?.intValue

@@ -48,6 +48,16 @@ import Testing
         #expect(CLI.at(j2, "collision.complement") as? String == near1["complement"])
     }
 
+    /// Spaces around a number are ignored wherever a number is taken, as they are in budgets and rates.
+    @Test func spacesAroundNumbersAreIgnoredAlike() throws {
+        let plain = try CLI.json(["probability", "--bits", "64", "--count", "1000"])
+        let spaced = try CLI.json(["probability", "--bits", " 64 ", "--count", " 1000"])
+        #expect(CLI.at(plain, "collision.probability") as? String == CLI.at(spaced, "collision.probability") as? String)
+        let budget = try CLI.json(["length", "--alphabet", "base62", "--count", "1e9 ", "--max-probability", " 1e-6"])
+        #expect(budget["length"] as? Int == (try CLI.json(["length", "--alphabet", "base62", "--count", "1e9", "--max-probability", "1e-6"]))["length"] as? Int)
+        #expect(try CLI.run(["probability", "--bits", "64", "--count", "1 000"]).status == 64)
+    }
+
     @Test func lengthReportsBytes() throws {
         let json = try CLI.json(["length", "--symbols", "🍎🍌🍒🍇", "--count", "1000", "--max-probability", "1e-6", "--max-bytes", "64"])
         let length = json["length"] as! Int
