@@ -60,7 +60,9 @@ enum TimeUnit {
 }
 
 extension StringProtocol {
+    /// Without leading and trailing spaces; by index, so a budget of 100,000 digits costs nothing.
     var trimmingSpaces: String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        guard let first = firstIndex(where: { $0 != " " }), let last = lastIndex(where: { $0 != " " }) else { return "" }
+        return String(self[first...last])
     }
 }

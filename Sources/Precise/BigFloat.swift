@@ -65,15 +65,24 @@ public struct BigFloat: Sendable {
     }
 
     /// `numerator / denominator`, correctly rounded.
+    ///
+    /// Big operands are held exactly and divided once (MPFR rounds the quotient correctly) rather than
+    /// reduced as a fraction, which for numbers of a million bits would cost a gcd.
     public init(numerator: BigInt, denominator: BigInt, precision: Int, rounding: Rounding) {
         precondition(!denominator.isZero)
-        let q = UnsafeMutablePointer<__mpq_struct>.allocate(capacity: 1)
-        __gmpq_init(q)
-        defer { __gmpq_clear(q); q.deallocate() }
-        __gmpq_set_num(q, numerator.storage.z)
-        __gmpq_set_den(q, denominator.storage.z)
-        __gmpq_canonicalize(q)
-        self = .make(precision) { _ = mpfr_set_q($0, q, rounding.mpfr) }
+        if numerator.bitWidth <= 4096 && denominator.bitWidth <= 4096 {
+            let q = UnsafeMutablePointer<__mpq_struct>.allocate(capacity: 1)
+            __gmpq_init(q)
+            defer { __gmpq_clear(q); q.deallocate() }
+            __gmpq_set_num(q, numerator.storage.z)
+            __gmpq_set_den(q, denominator.storage.z)
+            __gmpq_canonicalize(q)
+            self = .make(precision) { _ = mpfr_set_q($0, q, rounding.mpfr) }
+            return
+        }
+        let a = BigFloat(numerator, precision: Swift.max(numerator.bitWidth, 2), rounding: .nearest)
+        let b = BigFloat(denominator, precision: Swift.max(denominator.bitWidth, 2), rounding: .nearest)
+        self = a.divided(by: b, precision: precision, rounding: rounding)
     }
 
     /// ln 2 (MPFR's binary splitting: milliseconds even at millions of bits).

@@ -66,6 +66,11 @@ public enum Planner {
         if let rate, rate.perSecond.numerator.signum <= 0 || rate.perSecond.denominator.signum <= 0 {
             throw InputError("a rate must be positive")
         }
+        // The space's decimal figures (631,306 digits at the top of the range) are written beside the
+        // search, which leaves a core idle while it evaluates L.
+        let figures = Slots<SpaceFigures>(1)
+        let spaceFigures = DispatchWorkItem { figures[0] = SpaceFigures(space) }
+        DispatchQueue.global().async(execute: spaceFigures)
         let capacity = try Birthday.capacity(space: space.size, scopes: scopes, budget: budget)
         let collision = try CollisionFigures(space: space.size, count: capacity, groups: scopes)
         let next = try Birthday.probability(space: space.size, count: capacity + BigInt(1), scopes: scopes).probability
@@ -81,7 +86,8 @@ public enum Planner {
             notes.append("\(scheme.name) ids collide only within one \(bucket.rawValue): this is the capacity of a single \(bucket.rawValue); give a rate to learn how long the budget lasts across buckets.")
         }
         return CapacityAnswer(
-            space: SpaceFigures(space), budget: budget.text, scopes: scopes.description, capacity: capacity.description,
+            space: { spaceFigures.wait(); return figures[0] ?? SpaceFigures(space) }(), budget: budget.text,
+            scopes: scopes.description, capacity: capacity.description,
             collision: collision, nextProbability: next.description, rate: rate?.text, lasts: lasts, notes: notes)
     }
 
