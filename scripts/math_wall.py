@@ -16,6 +16,7 @@ import time
 rng = random.Random(2)
 DIGITS_400 = "0." + "".join(rng.choice("0123456789") for _ in range(400)) + "7"
 DIGITS_100K = "0." + "".join(rng.choice("0123456789") for _ in range(99_990)) + "3"
+DIGITS_130K = "0.9" + "".join(rng.choice("0123456789") for _ in range(130_000)) + "1"
 
 QUERIES = [
     ("plan for the article", ["plan", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"]),
@@ -34,6 +35,8 @@ QUERIES = [
     ("capacity 2^2097152, 26-digit budget", ["capacity", "--bits", "2097152", "--max-probability", "0.31415926535897932384626433"]),
     ("capacity 2^2097152, 400-digit budget", ["capacity", "--bits", "2097152", "--max-probability", DIGITS_400]),
     ("capacity 2^2097152, 100,000-digit budget", ["capacity", "--bits", "2097152", "--max-probability", DIGITS_100K]),
+    ("capacity 2^2097152−1, 130,000-digit budget, a rate", ["capacity", "--space-size", "2^2097152-1", "--max-probability",
+                                                            DIGITS_130K, "--rate", "1e6/s"]),
     ("capacity 3^1323000, 26-digit budget", ["capacity", "--space-size", "3^1323000", "--max-probability",
                                              "0.31415926535897932384626433"]),
 ]
