@@ -125,15 +125,13 @@ public enum Planner {
         try check(volume)
         // The alphabets are independent: two threads halve the worst case (10^600000 scopes: 7 × 0.12 s).
         let alphabets = Alphabet.builtIns
-        let rows = Slots<Result<PlanRow, Error>>(alphabets.count)
-        DispatchQueue.concurrentPerform(iterations: alphabets.count) { i in
-            rows[i] = Result {
-                let a = try length(alphabet: alphabets[i], volume: volume, budget: budget, maxBytes: maxBytes)
-                return PlanRow(alphabet: a.alphabet, length: a.length, bytes: a.bytes, space: a.space, collision: a.collision,
-                               shorterProbability: a.shorterProbability, maxBytes: maxBytes, fitsMaxBytes: a.bytes <= maxBytes)
-            }
+        let rows = Slots<PlanRow>(alphabets.count)
+        try parallel(alphabets.count) { i in
+            let a = try length(alphabet: alphabets[i], volume: volume, budget: budget, maxBytes: maxBytes)
+            rows[i] = PlanRow(alphabet: a.alphabet, length: a.length, bytes: a.bytes, space: a.space, collision: a.collision,
+                              shorterProbability: a.shorterProbability, maxBytes: maxBytes, fitsMaxBytes: a.bytes <= maxBytes)
         }
-        return PlanAnswer(volume: VolumeFigures(volume), budget: budget.text, rows: try rows.values.map { try $0!.get() }, notes: volume.notes + [
+        return PlanAnswer(volume: VolumeFigures(volume), budget: budget.text, rows: rows.values.compactMap { $0 }, notes: volume.notes + [
             "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
             "max_bytes \(maxBytes): an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one.",
         ])
