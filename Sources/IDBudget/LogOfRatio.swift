@@ -268,7 +268,3 @@ private struct Splitting: Sendable {
         return Splitting(p: BigInt(0), q: l.q * r.q, t: l.t * r.q + l.p * r.t)
     }
 }
-
-extension BigInt {
-    var magnitude: BigInt { signum < 0 ? BigInt(0) - self : self }
-}

@@ -28,7 +28,7 @@ extension Birthday {
             if k.isZero { return (lo, hi) }
             let p = precision
             let up = k.signum > 0
-            let (first, m) = up ? (base, k) : (n, BigInt(0) - k)  // the m indices first, first + 1, …
+            let (first, m) = up ? (base, k) : (n, k.magnitude)  // the m indices first, first + 1, …
             let sum = (m * first + BigInt.exactQuotient(m * (m - BigInt(1)), BigInt(2))) * scopes
             let top = first + m - BigInt(1)
             func quotient(_ a: BigInt, _ b: BigInt, _ r: Rounding) -> BigFloat {

@@ -135,6 +135,9 @@ public struct BigInt: Sendable {
         return (q, count)
     }
 
+    /// |self|.
+    public var magnitude: BigInt { signum < 0 ? -self : self }
+
     /// The greatest common divisor of |a| and |b| (GMP's subquadratic gcd).
     public static func gcd(_ a: BigInt, _ b: BigInt) -> BigInt {
         make { __gmpz_gcd($0, a.storage.z, b.storage.z) }
