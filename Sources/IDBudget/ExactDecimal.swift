@@ -35,32 +35,46 @@ public struct ExactDecimal: Sendable, Equatable {
             self = ExactDecimal(significand: negative ? power.significand - offset : power.significand + offset, exponent: 0)
             return
         }
-        // `_` groups digits: it must stand between two digits (`1_000`, not `5_` or `_5`).
-        let chars = Array(text.utf8)
-        for (i, c) in chars.enumerated() where c == UInt8(ascii: "_") {
-            let isDigit = { (j: Int) in j >= 0 && j < chars.count && chars[j] >= 48 && chars[j] <= 57 }
-            guard isDigit(i - 1) && isDigit(i + 1) else { return nil }
+        // One pass over the bytes (a budget may have 130,000 digits): digits, one `.`, `_` between two
+        // digits, then an optional exponent.
+        let bytes = Array(text.utf8)
+        func isDigit(_ j: Int) -> Bool { j >= 0 && j < bytes.count && bytes[j] >= 48 && bytes[j] <= 57 }
+        var digits: [UInt8] = []
+        digits.reserveCapacity(bytes.count)
+        var i = bytes.first == UInt8(ascii: "+") ? 1 : 0
+        var dot = false, fractionDigits = 0
+        scan: while i < bytes.count {
+            switch bytes[i] {
+            case 48...57:
+                digits.append(bytes[i])
+                if dot { fractionDigits += 1 }
+            case UInt8(ascii: "_"):
+                guard isDigit(i - 1), isDigit(i + 1) else { return nil }
+            case UInt8(ascii: ".") where !dot:
+                dot = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                break scan
+            default:
+                return nil
+            }
+            i += 1
         }
-        let s = text.replacingOccurrences(of: "_", with: "")
-        var mantissa = Substring(s)
         var exp = 0
-        if let e = s.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            mantissa = s[..<e]
-            let expText = s[s.index(after: e)...]
-            guard let value = Int(expText), Swift.abs(value) <= 1_000_000 else { return nil }
+        if i < bytes.count {
+            var expBytes: [UInt8] = []
+            for j in (i + 1)..<bytes.count {
+                if bytes[j] == UInt8(ascii: "_") {
+                    guard isDigit(j - 1), isDigit(j + 1) else { return nil }
+                } else {
+                    expBytes.append(bytes[j])
+                }
+            }
+            guard let value = Int(String(decoding: expBytes, as: UTF8.self)), Swift.abs(value) <= 1_000_000 else { return nil }
             exp = value
         }
-        if mantissa.hasPrefix("+") { mantissa = mantissa.dropFirst() }
-        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { return nil }
-        let whole = parts[0]
-        let fraction = parts.count == 2 ? parts[1] : ""
-        guard !(whole.isEmpty && fraction.isEmpty),
-              (whole + fraction).utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-              let digits = BigInt(decimal: whole + fraction == "" ? "0" : whole + fraction)
-        else { return nil }
-        significand = digits
-        exponent = exp - fraction.count
+        guard !digits.isEmpty, let significand = BigInt(decimal: String(decoding: digits, as: UTF8.self)) else { return nil }
+        self.significand = significand
+        exponent = exp - fractionDigits
     }
 
     /// b^k for a whole base 1…10^6 and a whole k with |k·log10 b| ≤ 10^6.

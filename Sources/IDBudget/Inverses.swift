@@ -88,7 +88,7 @@ extension Birthday {
         // only makes n smaller (its own bits would cost millions at S = 10^600000).
         let p = d.bitWidth / 2 + 96
         let (lambda0, _) = budget.logComplementBounds(precision: p)
-        let mu = lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
+        let mu = scopes == BigInt(1) ? lambda0 : lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
         let root = BigFloat(d, precision: p, rounding: .nearest)
             .multiplied(by: mu, precision: p, rounding: .nearest)
             .multiplied(by: BigInt(2), precision: p, rounding: .nearest)

@@ -31,8 +31,12 @@ extension Birthday {
             let (first, m) = up ? (base, k) : (n, k.magnitude)  // the m indices first, first + 1, …
             let sum = (m * first + BigInt.exactQuotient(m * (m - BigInt(1)), BigInt(2))) * scopes
             let top = first + m - BigInt(1)
-            func quotient(_ a: BigInt, _ b: BigInt, _ r: Rounding) -> BigFloat {
-                BigFloat(a, precision: p, rounding: r).divided(by: BigFloat(b, precision: p, rounding: r == .down ? .up : .down), precision: p, rounding: r)
+            // The increment sits ~n/d below L: it needs only the bits that reach L's last one (two
+            // 64-bit divisions instead of two at a million bits, for a step of a few ids).
+            let below = Double(lo.binaryExponent) - (sum.log2Magnitude - d.log2Magnitude)
+            let r = below.isFinite ? Swift.min(p, Swift.max(64, p - Int(Swift.max(0, Swift.min(below, Double(p)))) + 16)) : p
+            func quotient(_ a: BigInt, _ b: BigInt, _ mode: Rounding) -> BigFloat {
+                BigFloat(a, precision: r, rounding: mode).divided(by: BigFloat(b, precision: r, rounding: mode == .down ? .up : .down), precision: r, rounding: mode)
             }
             let incLo = quotient(sum, d, .down), incHi = quotient(sum, d - top, .up)
             return up

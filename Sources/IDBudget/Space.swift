@@ -7,14 +7,17 @@ public struct Space: Sendable, CustomStringConvertible {
     /// The number of distinct identifiers, exactly.
     public let size: BigInt
     /// How the space was described: `base62^22`, `2^128`, or the integer itself.
-    public let summary: String
+    public var summary: String { given ?? size.description }
+    /// The description, when it is not the decimal integer: that one (631,306 digits at the top of the
+    /// range) is written only when asked for.
+    let given: String?
     /// The alphabet and length, when the space is one.
     public let alphabet: Alphabet?
     public let length: Int?
 
-    private init(size: BigInt, summary: String, alphabet: Alphabet? = nil, length: Int? = nil) {
+    private init(size: BigInt, summary: String?, alphabet: Alphabet? = nil, length: Int? = nil) {
         self.size = size
-        self.summary = summary
+        self.given = summary
         self.alphabet = alphabet
         self.length = length
     }
@@ -53,7 +56,7 @@ public struct Space: Sendable, CustomStringConvertible {
     public init(size: BigInt) throws(InputError) {
         guard size >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
         guard size.bitWidth <= Limits.maxSpaceBits + 1 else { throw InputError("the space is beyond the 2^\(Limits.maxSpaceBits) idbudget handles") }
-        self.init(size: size, summary: size.description)
+        self.init(size: size, summary: nil)
     }
 
     /// log2(d): the identifier's entropy in bits.

@@ -44,6 +44,13 @@ public struct BigInt: Sendable {
         storage = s
     }
 
+    /// Hexadecimal digits; whitespace between them is ignored (as GMP does).
+    init?(hex text: String) {
+        let s = MPZStorage()
+        guard __gmpz_set_str(s.z, text, 16) == 0 else { return nil }
+        storage = s
+    }
+
     /// `base^exponent`.
     public static func power(_ base: Int, _ exponent: Int) -> BigInt {
         precondition(base >= 0 && exponent >= 0)

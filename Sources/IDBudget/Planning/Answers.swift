@@ -19,7 +19,7 @@ public struct SpaceFigures: Codable, Sendable, Equatable {
     public init(_ space: Space) {
         size = space.size.description
         bits = (space.bits * 10_000).rounded() / 10_000
-        summary = space.summary
+        summary = space.given ?? size
     }
 }
 
