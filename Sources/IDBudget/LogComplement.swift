@@ -87,8 +87,9 @@ enum LogComplement {
         let one = BigFloat(1, precision: p)
         let dLo = BigFloat(d, precision: p, rounding: .down)
         let dHi = BigFloat(d, precision: p, rounding: .up)
-        let r = BigFloat(n - BigInt(1), precision: p, rounding: .up).divided(by: dLo, precision: p, rounding: .up)
-        let tailFactor = r.divided(by: one.subtracting(r, precision: p, rounding: .down), precision: p, rounding: .up)
+        // The tail's factor r/(1 − r), r = (n − 1)/d, only bounds what is left: 64 bits, rounded up.
+        let r = BigFloat(n - BigInt(1), precision: 64, rounding: .up).divided(by: BigFloat(d, precision: 64, rounding: .down), precision: 64, rounding: .up)
+        let tailFactor = r.divided(by: BigFloat(1, precision: 2).subtracting(r, precision: 64, rounding: .down), precision: 64, rounding: .up)
         let epsilon = BigInt.power(2, p + 2)
 
         // Exact power sums have (k+1)·log2(n) bits: for n of a million bits and a few hundred bits of
@@ -97,29 +98,39 @@ enum LogComplement {
         var sums: PowerSums? = nil
         var powLo = one, powHi = one
         var sumLo = BigFloat(0, precision: p), sumHi = BigFloat(0, precision: p)
+        // Term k is about (n/d)^(k−1) of the first, so it needs only the bits that reach the sum's last
+        // one: at n ≈ 2^(2^20), d = 2^(2^21), the second term takes 64 bits, not a million.
+        let fall = Swift.max(0, d.log2Magnitude - n.log2Magnitude)
         var k = 0
         while true {
             k += 1
-            let sLo: BigFloat, sHi: BigFloat
-            if closed, k <= 3 {
-                (sLo, sHi) = closedPowerSum(n, k, p)
+            let below = Double(k - 1) * fall
+            let q = below < Double(p) ? Swift.min(p, Swift.max(64, p - Int(below) + 8)) : Swift.min(p, 64)
+            let termLo: BigFloat, termHi: BigFloat
+            if closed, k == 1 {
+                // S_1/d from exact integers and one division: the term that needs every bit.
+                (termLo, termHi) = BigFloat.bounds(numerator: BigInt.exactQuotient(n * (n - BigInt(1)), BigInt(2)), denominator: d, precision: q)
+                (powLo, powHi) = (dLo, dHi)
             } else {
-                if sums == nil {
-                    sums = PowerSums(n)
-                    for _ in 1..<k { _ = sums!.next() }
+                let sLo: BigFloat, sHi: BigFloat
+                if closed, k <= 3 {
+                    (sLo, sHi) = closedPowerSum(n, k, q)
+                } else {
+                    if sums == nil {
+                        sums = PowerSums(n)
+                        for _ in 1..<k { _ = sums!.next() }
+                    }
+                    let s = sums!.next()
+                    (sLo, sHi) = (BigFloat(s, precision: q, rounding: .down), BigFloat(s, precision: q, rounding: .up))
                 }
-                let s = sums!.next()
-                (sLo, sHi) = (BigFloat(s, precision: p, rounding: .down), BigFloat(s, precision: p, rounding: .up))
+                powLo = powLo.multiplied(by: dLo, precision: q, rounding: .down)
+                powHi = powHi.multiplied(by: dHi, precision: q, rounding: .up)
+                termLo = sLo.divided(by: powHi.multiplied(by: BigInt(k), precision: q, rounding: .up), precision: q, rounding: .down)
+                termHi = sHi.divided(by: powLo.multiplied(by: BigInt(k), precision: q, rounding: .down), precision: q, rounding: .up)
             }
-            powLo = powLo.multiplied(by: dLo, precision: p, rounding: .down)
-            powHi = powHi.multiplied(by: dHi, precision: p, rounding: .up)
-            let termLo = sLo
-                .divided(by: powHi.multiplied(by: BigInt(k), precision: p, rounding: .up), precision: p, rounding: .down)
-            let termHi = sHi
-                .divided(by: powLo.multiplied(by: BigInt(k), precision: p, rounding: .down), precision: p, rounding: .up)
             sumLo = sumLo.adding(termLo, precision: p, rounding: .down)
             sumHi = sumHi.adding(termHi, precision: p, rounding: .up)
-            let tail = termHi.multiplied(by: tailFactor, precision: p, rounding: .up)
+            let tail = termHi.multiplied(by: tailFactor, precision: q, rounding: .up)
             // Stop once the tail is below 2^−(p+2) of the sum: it then costs under a quarter ulp.
             if tail.multiplied(by: epsilon, precision: p, rounding: .up) <= sumLo {
                 return (sumLo, sumHi.adding(tail, precision: p, rounding: .up))

@@ -14,7 +14,7 @@ import Precise
 /// r's continued-fraction convergents c_i. atanh(y) = Σ_{j≥0} t_j with t_0 = y,
 /// t_j/t_{j−1} = y²(2j−1)/(2j+1); the first K terms are summed as one exact fraction by binary
 /// splitting (products of balanced size, which GMP multiplies fast), and the rest is at most
-/// 2·|y|^(2K+1), added to the upper bound. ln 2 is MPFR's (binary splitting too); ln 5 = 2·ln 2 +
+/// 2·|y|^(2K+1), added to the upper bound. ln 2 is tabulated (`BigFloat.ln2`); ln 5 = 2·ln 2 +
 /// 2·atanh(1/9).
 ///
 /// The work of a step grows with the bits each term adds (2·log2 v + log2 K) over the bits it gains
@@ -24,16 +24,18 @@ import Precise
 /// convergents; among the splits k is taken near the one that brings r within [1/√2, √2], or 0 (10/7 is
 /// cheaper as 2·atanh(3/17) than as ln 2 + 2·atanh(1/6)), and factors of 5 split off or not (1 − 10^−6
 /// gives D/N = 10^6 = 2^6·5^6, r = 1). The steps (and the halves of big ones) are independent and run
-/// on two threads at high precision. When even the cheapest walk costs more than MPFR's log, the
-/// answer is nil and the caller takes MPFR's. The bounds hold at any precision; it sets their width.
+/// on two threads at high precision. When even the cheapest walk costs more than the log the caller
+/// has instead (MPFR's; from 65,536 bits the AGM's), the answer is nil. The bounds hold at any precision; it sets their width.
 enum LogOfRatio {
     /// Costs in units of the precision (bits of the binary-splitting result per bit asked). Measured on
-    /// the 2-core development machine at 10⁶ bits: one unit ≈ 0.06 s of one core; MPFR's const_log2
-    /// ≈ 0.27 s, MPFR's log ≈ 0.8 s (13 units, one core, not divisible).
-    static let ln2Cost = 4.5
+    /// the 2-core development machine at 10⁶ bits: one unit ≈ 0.06 s of one core; MPFR's log ≈ 0.8 s
+    /// (13 units, one core, not divisible).
+    /// ln 2 is read from a table up to 1.3 million bits, computed by MPFR beyond.
+    static func ln2Cost(_ p: Int) -> Double { p <= BigFloat.tabulatedPrecision ? 0.05 : 4.5 }
     static let mpfrLogCost = 13.0
-    /// `LogByAGM` on two threads: AGM ∥ (π then ln 2), ≈ 0.48 s at 10⁶ bits.
-    static let agmCost = 8.0
+    /// `LogByAGM`: the AGM alone (π and ln 2 tabulated), ≈ 0.33 s at 1.1·10⁶ bits, where a walk of
+    /// cost c on two threads took ≈ 0.067·c/2 s (0.3: 5.3 units, 0.18 s; 26 digits: 11.3, 0.37 s).
+    static let agmCost = 5.0
 
     /// nil when D or N is too large, or the series would cost more than MPFR's log.
     static func bounds(_ d: BigInt, _ n: BigInt, precision p: Int) -> (lo: BigFloat, hi: BigFloat)? {
@@ -77,7 +79,7 @@ enum LogOfRatio {
                     steps.append(Plan.Step(u: BigInt(1), v: BigInt(9), weight: f))
                     cost += seriesCost(BigInt(1), BigInt(9), p)
                 }
-                if k != 0 || f != 0 { cost += ln2Cost }
+                if k != 0 || f != 0 { cost += ln2Cost(p) }
                 let plan = Plan(twos: k + 2 * f, steps: steps.filter { !$0.u.isZero }, cost: cost)
                 if best.map({ plan.cost < $0.cost }) ?? true { best = plan }
             }
@@ -174,7 +176,7 @@ enum LogOfRatio {
                 parts.append((.series(step: i, from: 0, to: terms[i]), size))
             }
         }
-        if plan.twos != 0 { parts.append((.ln2, ln2Cost * Double(p))) }
+        if plan.twos != 0 { parts.append((.ln2, ln2Cost(p) * Double(p))) }
         let jobs = parts.sorted { $0.1 > $1.1 }.map(\.0)
         enum Value { case split(Splitting), value(BigFloat, BigFloat) }
         let results = Slots<Value>(jobs.count)

@@ -71,13 +71,16 @@ import Testing
     }
 
     @Test func theCheapestWalkIsChosen() throws {
-        func plan(_ text: String) throws -> LogOfRatio.Plan {
+        func plan(_ text: String, precision: Int = 1 << 20) throws -> LogOfRatio.Plan {
             let (num, den) = try Budget(parsing: text).fraction
-            return LogOfRatio.cheapest(den, den - num, precision: 1 << 20, search: true)
+            return LogOfRatio.cheapest(den, den - num, precision: precision, search: true)
         }
-        // 10/7 = 2·atanh(3/17): no ln 2.
+        // ln 2 is tabulated: 10/7 = 2·(5/7) = ln 2 + 2·atanh(−1/6). Beyond the table, where ln 2 costs
+        // more than the longer series, 10/7 = 2·atanh(3/17).
         let seven = try plan("0.3")
-        #expect(seven.twos == 0 && seven.steps.count == 1)
+        #expect(seven.twos == 1 && seven.steps.map(\.v) == [BigInt(6)])
+        let sevenBeyond = try plan("0.3", precision: BigFloat.tabulatedPrecision + 1)
+        #expect(sevenBeyond.twos == 0 && sevenBeyond.steps.map(\.v) == [BigInt(17)])
         // A 26-digit budget walks through convergents: several short steps, under MPFR's cost.
         let long = try plan("0.31415926535897932384626433")
         #expect(long.steps.count >= 2 && long.cost / 2 < LogOfRatio.mpfrLogCost)
