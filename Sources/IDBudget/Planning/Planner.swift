@@ -42,6 +42,18 @@ public enum Planner {
 
     private static func length(size: Int, name: String, symbolBytes: Int, space make: (Int) throws -> Space,
                                volume: Volume, budget: Budget, maxBytes: Int?) throws -> LengthAnswer {
+        let row = try row(size: size, name: name, symbolBytes: symbolBytes, space: make, volume: volume, budget: budget, maxBytes: maxBytes ?? Int.max)
+        return LengthAnswer(
+            alphabet: name, alphabetSize: size, length: row.length, bytes: row.bytes, space: row.space,
+            volume: VolumeFigures(volume), budget: budget.text, collision: row.collision, shorterProbability: row.shorterProbability,
+            maxBytes: maxBytes, fitsMaxBytes: maxBytes.map { row.bytes <= $0 },
+            notes: volume.notes + (row.collision.doubleApproximation == nil ? [doubleRangeNote] : []))
+    }
+
+    /// What `length` and a row of `plan` share (not the volume's figures: 10^600000 scopes take 30 ms
+    /// to write in decimal, and `plan` writes them once, not once per alphabet).
+    private static func row(size: Int, name: String, symbolBytes: Int, space make: (Int) throws -> Space,
+                            volume: Volume, budget: Budget, maxBytes: Int) throws -> PlanRow {
         try check(volume)
         guard size >= 2 else { throw InputError("an alphabet needs at least 2 symbols") }
         let length = try Birthday.minimumLength(alphabetSize: size, count: volume.count, scopes: volume.groups, budget: budget)
@@ -51,11 +63,8 @@ public enum Planner {
             : nil
         let bytes = length * symbolBytes
         let collision = try CollisionFigures(space: space.size, count: volume.count, groups: volume.groups)
-        return LengthAnswer(
-            alphabet: name, alphabetSize: size, length: length, bytes: bytes, space: SpaceFigures(space),
-            volume: VolumeFigures(volume), budget: budget.text, collision: collision, shorterProbability: shorter,
-            maxBytes: maxBytes, fitsMaxBytes: maxBytes.map { bytes <= $0 },
-            notes: volume.notes + (collision.doubleApproximation == nil ? [doubleRangeNote] : []))
+        return PlanRow(alphabet: name, length: length, bytes: bytes, space: SpaceFigures(space), collision: collision,
+                       shorterProbability: shorter, maxBytes: maxBytes, fitsMaxBytes: bytes <= maxBytes)
     }
 
     /// The most ids per scope with p ≤ budget over all `scopes`, and with a rate, how long they last:
@@ -126,12 +135,15 @@ public enum Planner {
         // The alphabets are independent: two threads halve the worst case (10^600000 scopes: 7 × 0.12 s).
         let alphabets = Alphabet.builtIns
         let rows = Slots<PlanRow>(alphabets.count)
-        try parallel(alphabets.count) { i in
-            let a = try length(alphabet: alphabets[i], volume: volume, budget: budget, maxBytes: maxBytes)
-            rows[i] = PlanRow(alphabet: a.alphabet, length: a.length, bytes: a.bytes, space: a.space, collision: a.collision,
-                              shorterProbability: a.shorterProbability, maxBytes: maxBytes, fitsMaxBytes: a.bytes <= maxBytes)
+        let figures = Slots<VolumeFigures>(1)
+        // The volume's figures are one more job: its decimals can be as long as a space's.
+        try parallel(alphabets.count + 1) { i in
+            guard i < alphabets.count else { figures[0] = VolumeFigures(volume); return }
+            let a = alphabets[i]
+            rows[i] = try row(size: a.count, name: a.name ?? "custom(\(a.count))", symbolBytes: a.maxSymbolBytes,
+                              space: { try Space(alphabet: a, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
         }
-        return PlanAnswer(volume: VolumeFigures(volume), budget: budget.text, rows: rows.values.compactMap { $0 }, notes: volume.notes + [
+        return PlanAnswer(volume: figures[0] ?? VolumeFigures(volume), budget: budget.text, rows: rows.values.compactMap { $0 }, notes: volume.notes + [
             "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
             "max_bytes \(maxBytes): an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one.",
         ])
