@@ -37,6 +37,11 @@ QUERIES = [
     ("capacity 2^2097152, 100,000-digit budget", ["capacity", "--bits", "2097152", "--max-probability", DIGITS_100K]),
     ("capacity 2^2097152−1, 130,000-digit budget, a rate", ["capacity", "--space-size", "2^2097152-1", "--max-probability",
                                                             DIGITS_130K, "--rate", "1e6/s"]),
+    ("capacity 2^2097152, 10^300000 scopes, 130,000-digit budget", ["capacity", "--bits", "2097152", "--scopes", "1e300000",
+                                                                   "--max-probability", DIGITS_130K]),
+    ("capacity 2^2097152, 7 scopes, 130,000-digit budget", ["capacity", "--bits", "2097152", "--scopes", "7",
+                                                            "--max-probability", DIGITS_130K]),
+    ("plan, 2^1048575 ids, 130,000-digit budget", ["plan", "--count", "2^1048575", "--max-probability", DIGITS_130K]),
     ("capacity 3^1323000, 26-digit budget", ["capacity", "--space-size", "3^1323000", "--max-probability",
                                              "0.31415926535897932384626433"]),
 ]

@@ -84,9 +84,11 @@ extension Birthday {
         guard d >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
         // First guess from S·L ≈ λ with L = n(n−1)/2d + n³/6d² + …: n ≈ ½ + √(2dμ) − μ/3, μ = λ/S; the
         // last term is what a budget near 1 needs (μ = 50 moves the answer by 17 at 2^(2^21) values).
-        // Relative accuracy for μ: a guess good to a few units needs about log2(n) + 96 bits, and S
-        // only makes n smaller (its own bits would cost millions at S = 10^600000).
-        let p = d.bitWidth / 2 + 96
+        // Relative accuracy for μ: a guess good to a few units needs about log2(n) + 96 bits, with
+        // log2(n) ≈ (log2(2dλ) − log2 S)/2 (S's own bits would cost millions at S = 10^600000). The
+        // neighbours of the guess then ask for λ at ~log2(n) + 64 bits: the same λ serves both.
+        let log2n = (d.log2Magnitude + 1 + budget.log2LogComplement - scopes.log2Magnitude) / 2
+        let p = log2n.isFinite ? Swift.min(d.bitWidth / 2, Swift.max(0, Int(log2n.rounded(.up)))) + 96 : d.bitWidth / 2 + 96
         let (lambda0, _) = budget.logComplementBounds(precision: p)
         let mu = scopes == BigInt(1) ? lambda0 : lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
         let root = BigFloat(d, precision: p, rounding: .nearest)
