@@ -4,9 +4,10 @@ import Precise
 import Testing
 
 /// λ = −log(1 − P) at the precisions `capacity` works at near 2^(2^21) values (tens of thousands to a
-/// million bits): binary splitting through convergents on two threads, the AGM beside π and ln 2 for
-/// ratios with too many digits, MPFR's log with a derivative bound below 65,536 bits. Every bound is checked against mpmath (scripts/lambda_ref.py, from the exact
-/// fraction); the neighbours of a huge count against full evaluations.
+/// million bits): binary splitting through convergents on two threads, the AGM (π and ln 2 from their
+/// table) for ratios with too many digits, MPFR's log with a derivative bound below 65,536 bits. Every
+/// bound is checked against mpmath (scripts/lambda_ref.py, from the exact fraction); the neighbours of
+/// a huge count against full evaluations.
 @Suite struct LambdaTests {
     static let budgets = [
         "0.3", "0.5", "0.1", "0.9", "0.99", "0.75", "0.999999", "0.9999999999999999999999", "0.123456789",
