@@ -55,7 +55,10 @@ public struct Space: Sendable, CustomStringConvertible {
     /// An explicit size.
     public init(size: BigInt) throws(InputError) {
         guard size >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
-        guard size.bitWidth <= Limits.maxSpaceBits + 1 else { throw InputError("the space is beyond the 2^\(Limits.maxSpaceBits) idbudget handles") }
+        // Up to 2^maxSpaceBits itself (2^2097152 + 1 is one value too many, as --bits 2097153 is).
+        guard size.bitWidth <= Limits.maxSpaceBits || (size.bitWidth == Limits.maxSpaceBits + 1 && size == BigInt.power(2, Limits.maxSpaceBits)) else {
+            throw InputError("the space is beyond the 2^\(Limits.maxSpaceBits) idbudget handles")
+        }
         self.init(size: size, summary: nil)
     }
 

@@ -14,6 +14,7 @@ import Testing
         ["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y", "--nodes", "3"],
         ["probability", "--bits", "4096", "--count", "2^64", "--scopes", "1e6"],
         ["probability", "--bits", "2097152", "--count", "2^2097152-5"],
+        ["probability", "--space-size", "2^2097152", "--count", "2^1048576"],
         ["probability", "--bits", "64", "--count-per-scope", "2", "--scopes", "1e600000"],
         ["length", "--symbols", "🍎🍌🍒🍇", "--count", "1000", "--max-probability", "1e-6", "--max-bytes", "64"],
         ["length", "--alphabet-size", "62", "--count", "1"],
@@ -102,6 +103,9 @@ import Testing
         (["help", "nonsense"], "help"),
         (["probability", "--bits", "64", "--count", "12\r\n3"], "--count"),
         (["probability", "--bits", "64", "--rate", "1e6/s", "--lifetime", "1y\u{1b}[31m"], "--lifetime"),
+        // The range ends at 2^2097152 itself, however the space is written.
+        (["probability", "--space-size", "2^2097152+1", "--count", "2"], "--space-size"),
+        (["probability", "--bits", "2097153", "--count", "2"], "--bits"),
     ])
     func refusedInOneLine(arguments: [String], argument: String) throws {
         let r = try CLI.run(arguments)
