@@ -1053,6 +1053,12 @@ INVALID = [
     "probability --bits 2097153 --count 2",
     "probability --alphabet-size 1 --length 8 --count 2",
     "probability --bits 64 --count 1e640000",
+    "probability --space-size 2^2097152+1 --count 2",
+    "probability --bits 64 --count 1e-9223372036854775808",
+    "capacity --bits 64 --max-probability 1e-9223372036854775808",
+    "capacity --bits 64 --max-probability 0.5 --scopes 0e-9223372036854775808",
+    "probability --bits 64 --rate 1/s --lifetime 1.5e-9223372036854775808y",
+    "probability --alphabet-size 1e-9223372036854775808 --length 8 --count 2",
 ]
 
 

@@ -69,7 +69,7 @@ public struct ExactDecimal: Sendable, Equatable {
                     expBytes.append(bytes[j])
                 }
             }
-            guard let value = Int(String(decoding: expBytes, as: UTF8.self)), Swift.abs(value) <= 1_000_000 else { return nil }
+            guard let value = Int(String(decoding: expBytes, as: UTF8.self)), value.magnitude <= 1_000_000 else { return nil }
             exp = value
         }
         guard !digits.isEmpty, let significand = BigInt(decimal: String(decoding: digits, as: UTF8.self)) else { return nil }

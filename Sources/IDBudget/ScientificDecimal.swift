@@ -76,7 +76,7 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
         // 1/(m·10^e) = (1/m)·10^−e with m in [1, 10).
         let m = Double("\(digits.prefix(17).first!).\(digits.dropFirst().prefix(16))") ?? 1
         var inverse = 1 / m
-        guard let pe = exponent.intValue, Swift.abs(pe) < 1_000_000_000 else { return "1 in 1e\(-exponent)" }
+        guard let pe = exponent.intValue, pe.magnitude < 1_000_000_000 else { return "1 in 1e\(-exponent)" }
         var e = -pe
         if inverse < 1 { inverse *= 10; e -= 1 }
         let mantissa = (inverse * 100).rounded() / 100

@@ -106,6 +106,12 @@ import Testing
         // The range ends at 2^2097152 itself, however the space is written.
         (["probability", "--space-size", "2^2097152+1", "--count", "2"], "--space-size"),
         (["probability", "--bits", "2097153", "--count", "2"], "--bits"),
+        // An exponent of Int.min has no magnitude as an Int (an outside tester's trap).
+        (["probability", "--bits", "64", "--count", "1e-9223372036854775808"], "--count"),
+        (["capacity", "--bits", "64", "--max-probability", "1e-9223372036854775808"], "--max-probability"),
+        (["probability", "--bits", "64", "--rate", "1e-9223372036854775808/s", "--lifetime", "1y"], "--rate"),
+        (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1e-9223372036854775808y"], "--lifetime"),
+        (["length", "--alphabet", "hex", "--count", "5", "--max-probability", "1e-11", "--max-bytes", "1e-9223372036854775808"], "--max-bytes"),
     ])
     func refusedInOneLine(arguments: [String], argument: String) throws {
         let r = try CLI.run(arguments)
@@ -219,5 +225,38 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect((json["sd"] as? Double ?? 0) > 0)
         #expect(try SchemaTests.validate(r.stdout).status == 0)
+    }
+}
+
+/// Budgets written to agree with p(d, n) to thousands of digits (an outside tester's slow case): each
+/// side of p must still give its own answer. Budgets from mpmath's log-gamma (scripts/near_tie.py).
+@Suite struct NearTieTests {
+    @Test(arguments: [
+        (64, "5000000000", "4999999999", 20_000), (40, "1060921", "1060920", 3_000),
+        (128, "18446744073709563961", "18446744073709563960", 2_000),
+    ])
+    func budgetsMatchingPToManyDigitsAreDecided(bits: Int, count: String, fewer: String, digits: Int) throws {
+        let r = try CLI.python("near_tie.py", [BigIntText.power2(bits), count, String(digits)])
+        #expect(r.status == 0, "\(r.output.prefix(300))")
+        let budgets = r.output.split(separator: "\n").map(String.init)
+        try #require(budgets.count == 2)
+        // Below p(d, n): n is one too many; at or above it, n fits.
+        let below = try CLI.json(["capacity", "--bits", String(bits), "--max-probability", budgets[0]])
+        let above = try CLI.json(["capacity", "--bits", String(bits), "--max-probability", budgets[1]])
+        #expect(below["capacity"] as? String == fewer)
+        #expect(above["capacity"] as? String == count)
+    }
+}
+
+private enum BigIntText {
+    /// 2^k in decimal, for k ≤ 128, without the library under test.
+    static func power2(_ k: Int) -> String {
+        var digits = [1]
+        for _ in 0..<k {
+            var carry = 0
+            for i in digits.indices { let v = digits[i] * 2 + carry; digits[i] = v % 10; carry = v / 10 }
+            if carry > 0 { digits.append(carry) }
+        }
+        return digits.reversed().map(String.init).joined()
     }
 }
