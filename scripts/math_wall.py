@@ -19,6 +19,12 @@ rng = random.Random(2)
 DIGITS_400 = "0." + "".join(rng.choice("0123456789") for _ in range(400)) + "7"
 DIGITS_100K = "0." + "".join(rng.choice("0123456789") for _ in range(99_990)) + "3"
 DIGITS_130K = "0.9" + "".join(rng.choice("0123456789") for _ in range(130_000)) + "1"
+# A budget written to agree with p(2^64, 5·10^9) to 20,000 digits (mpmath): deciding it needs p to as many.
+sys.set_int_max_str_digits(0)
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from near_tie import budgets  # noqa: E402
+
+NEAR_TIE_20K = budgets(2**64, 5_000_000_000, 20_000)[0]
 
 QUERIES = [
     ("plan for the article", ["plan", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"]),
@@ -44,6 +50,8 @@ QUERIES = [
     ("capacity 2^2097152, 7 scopes, 130,000-digit budget", ["capacity", "--bits", "2097152", "--scopes", "7",
                                                             "--max-probability", DIGITS_130K]),
     ("plan, 2^1048575 ids, 130,000-digit budget", ["plan", "--count", "2^1048575", "--max-probability", DIGITS_130K]),
+    ("capacity 2^64, a budget matching p(2^64, 5·10^9) to 20,000 digits", ["capacity", "--bits", "64", "--max-probability",
+                                                                          NEAR_TIE_20K]),
     ("capacity 3^1323000, 26-digit budget", ["capacity", "--space-size", "3^1323000", "--max-probability",
                                              "0.31415926535897932384626433"]),
 ]
