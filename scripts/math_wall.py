@@ -19,12 +19,16 @@ rng = random.Random(2)
 DIGITS_400 = "0." + "".join(rng.choice("0123456789") for _ in range(400)) + "7"
 DIGITS_100K = "0." + "".join(rng.choice("0123456789") for _ in range(99_990)) + "3"
 DIGITS_130K = "0.9" + "".join(rng.choice("0123456789") for _ in range(130_000)) + "1"
-# A budget written to agree with p(2^64, 5·10^9) to 20,000 digits (mpmath): deciding it needs p to as many.
+# Budgets written to agree with p(d, n) to thousands of digits (mpmath): deciding one needs p to as many
+# digits, up to the limit of 10,000 (log-gamma at 2^64; the falling product at 2^36 with 2^24 ids, where
+# 1 − p ≈ 10^−890, so 10,500 digits of p are ~9,600 of 1 − p); past it, a refusal (exit 64).
 sys.set_int_max_str_digits(0)
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from near_tie import budgets  # noqa: E402
 
-NEAR_TIE_20K = budgets(2**64, 5_000_000_000, 20_000)[0]
+NEAR_TIE_9900 = budgets(2**64, 5_000_000_000, 9_900)[0]
+NEAR_TIE_PRODUCT = budgets(2**36, 2**24, 10_500)[0]
+NEAR_TIE_10300 = budgets(2**64, 5_000_000_000, 10_300)[0]
 
 QUERIES = [
     ("plan for the article", ["plan", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"]),
@@ -50,8 +54,12 @@ QUERIES = [
     ("capacity 2^2097152, 7 scopes, 130,000-digit budget", ["capacity", "--bits", "2097152", "--scopes", "7",
                                                             "--max-probability", DIGITS_130K]),
     ("plan, 2^1048575 ids, 130,000-digit budget", ["plan", "--count", "2^1048575", "--max-probability", DIGITS_130K]),
-    ("capacity 2^64, a budget matching p(2^64, 5·10^9) to 20,000 digits", ["capacity", "--bits", "64", "--max-probability",
-                                                                          NEAR_TIE_20K]),
+    ("capacity 2^64, a budget matching p(2^64, 5·10^9) to 9,900 digits", ["capacity", "--bits", "64", "--max-probability",
+                                                                          NEAR_TIE_9900]),
+    ("capacity 2^36, a budget matching p(2^36, 2^24) to 10,500 digits", ["capacity", "--bits", "36", "--max-probability",
+                                                                        NEAR_TIE_PRODUCT]),
+    ("capacity 2^64, matching p(2^64, 5·10^9) to 10,300 digits: refused", ["capacity", "--bits", "64", "--max-probability",
+                                                                           NEAR_TIE_10300], 64),
     ("capacity 3^1323000, 26-digit budget", ["capacity", "--space-size", "3^1323000", "--max-probability",
                                              "0.31415926535897932384626433"]),
 ]
@@ -65,22 +73,22 @@ def main():
     a = ap.parse_args()
     # Each query as is, and pinned to one core (taskset), where the claim must hold too.
     pinned = ["taskset", "-c", "0"] if shutil.which("taskset") else None
-    times = {label: [] for label, _ in QUERIES}
-    one_core = {label: [] for label, _ in QUERIES}
+    times = {label: [] for label, *_ in QUERIES}
+    one_core = {label: [] for label, *_ in QUERIES}
     for _ in range(a.repeats):
-        for label, args in QUERIES:
+        for label, args, *expected in QUERIES:
             for prefix, into in [([], times), (pinned, one_core)]:
                 if prefix is None:
                     continue
                 t = time.perf_counter()
                 r = subprocess.run(prefix + [a.binary] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                 into[label].append(time.perf_counter() - t)
-                if r.returncode != 0:
+                if r.returncode != (expected[0] if expected else 0):
                     sys.exit(f"math_wall: {label} failed: {r.stderr.decode()[:300]}")
     rows = [{"query": label, "command": "idbudget " + " ".join(x if len(x) < 60 else f"<{len(x)} chars>" for x in args),
              "min_s": min(times[label]), "median_s": statistics.median(times[label]), "max_s": max(times[label]),
              "one_core_median_s": statistics.median(one_core[label]) if one_core[label] else None}
-            for label, args in QUERIES]
+            for label, args, *_ in QUERIES]
     json.dump({"repeats": a.repeats, "rows": rows, "worst_median_s": max(r["median_s"] for r in rows),
                "worst_one_core_median_s": max(r["one_core_median_s"] for r in rows) if pinned else None},
               open(f"{a.out}/math-wall.json", "w"), indent=1)

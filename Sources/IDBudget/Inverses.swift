@@ -33,8 +33,12 @@ extension Birthday {
             if lHi <= bLo { return true }
             if lLo > bHi { return false }
         }
+        // Past the first try, a budget can only be this close to p(d, n) by being written to match it:
+        // deciding such a near tie takes p to as many digits as they share, which costs seconds past
+        // ~20,000 (log-gamma at 66,000+ bits). The range stops at `Limits.tieDigits` more digits.
+        let ceiling = Swift.min(maxPrecision, precision + Limits.tieBits)
         var attempts = 0
-        while precision <= maxPrecision {
+        while precision <= ceiling {
             let (lLo, lHi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)
             let (bLo, bHi) = budget.logComplementBounds(precision: precision)
             if lHi <= bLo { return true }
@@ -52,9 +56,21 @@ extension Birthday {
             // an exact tie). Go there at once: the evaluation's cost grows ~p^2.4, so overshooting by
             // a doubling cost 5× (20,000 digits: 1.5 → 0.3 s).
             let written = budget.value.significand.bitWidth + 64
-            precision = attempts == 3 && written > 2 * precision ? Swift.min(maxPrecision, precision + written) : precision * 2
+            if precision >= ceiling { break }
+            precision = Swift.min(ceiling, attempts == 3 && written > 2 * precision ? precision + written : precision * 2)
         }
-        throw InputError("could not decide whether this count meets the budget within \(maxPrecision) bits")
+        if let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
+            let (bNum, bDen) = budget.fraction
+            return (den - num) * bDen <= bNum * den
+        }
+        throw InputError("the budget matches p(d, n) at n = \(Self.shortDescription(n)), d ≈ \(Self.shortDescription(d)), "
+            + "to more than \(Limits.tieDigits) digits past those that set it apart from p(d, n ± 1), "
+            + "and deciding a near tie is limited to that; round the budget to fewer digits")
+    }
+
+    /// n itself up to 40 digits, else 2^x.
+    static func shortDescription(_ n: BigInt) -> String {
+        n.bitWidth <= 128 ? n.description : "2^\(String(format: "%.3f", n.log2Magnitude))"
     }
 
     /// The shortest length L ≥ 1 with p(alphabetSize^L, count) ≤ budget (over all `scopes`).

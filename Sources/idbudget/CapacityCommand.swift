@@ -33,8 +33,11 @@ struct CapacityCommand: ParsableCommand {
     func run() throws {
         let scheme = try space.resolveScheme()
         let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
-        let answer = try Planner.capacity(space: try space.resolve(), budget: try parseBudget(maxProbability), scopes: scopes,
-                                          rate: try rate.map(parseRate), scheme: scheme)
+        let space = try space.resolve(), budget = try parseBudget(maxProbability), rate = try rate.map(parseRate)
+        let answer: CapacityAnswer
+        do { answer = try Planner.capacity(space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme) } catch let error as InputError {
+            throw UsageError(argument: "--max-probability", message: error.message)
+        }
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

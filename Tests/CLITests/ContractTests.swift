@@ -229,22 +229,54 @@ import Testing
 }
 
 /// Budgets written to agree with p(d, n) to thousands of digits (an outside tester's slow case): each
-/// side of p must still give its own answer. Budgets from mpmath's log-gamma (scripts/near_tie.py).
+/// side of p must still give its own answer, up to `Limits.tieDigits` (10,000) digits of agreement;
+/// beyond that, a clean refusal. Budgets from mpmath's log-gamma (scripts/near_tie.py), never idbudget.
 @Suite struct NearTieTests {
-    @Test(arguments: [
-        (64, "5000000000", "4999999999", 20_000), (40, "1060921", "1060920", 3_000),
-        (128, "18446744073709563961", "18446744073709563960", 2_000),
-    ])
-    func budgetsMatchingPToManyDigitsAreDecided(bits: Int, count: String, fewer: String, digits: Int) throws {
-        let r = try CLI.python("near_tie.py", [BigIntText.power2(bits), count, String(digits)])
+    static func budgets(_ space: String, _ count: String, _ digits: Int) throws -> [String] {
+        let r = try CLI.python("near_tie.py", [space, count, String(digits)])
         #expect(r.status == 0, "\(r.output.prefix(300))")
         let budgets = r.output.split(separator: "\n").map(String.init)
         try #require(budgets.count == 2)
+        return budgets
+    }
+
+    /// 2^26 and 2^36 values with millions of ids take the falling product (p near 1: 1 − p ≈ 10^−3558
+    /// and 10^−890, so 12,500 and 10,500 digits of p are ~9,000 and ~9,600 of 1 − p).
+    @Test(arguments: [
+        (64, "5000000000", "4999999999", 9_900), (40, "1060921", "1060920", 3_000),
+        (128, "18446744073709563961", "18446744073709563960", 2_000),
+        (26, "1048576", "1048575", 12_500), (36, "16777216", "16777215", 10_500),
+    ])
+    func budgetsMatchingPToManyDigitsAreDecided(bits: Int, count: String, fewer: String, digits: Int) throws {
+        let budgets = try Self.budgets(BigIntText.power2(bits), count, digits)
         // Below p(d, n): n is one too many; at or above it, n fits.
         let below = try CLI.json(["capacity", "--bits", String(bits), "--max-probability", budgets[0]])
         let above = try CLI.json(["capacity", "--bits", String(bits), "--max-probability", budgets[1]])
         #expect(below["capacity"] as? String == fewer)
         #expect(above["capacity"] as? String == count)
+    }
+
+    /// Past 10,000 digits of agreement: exit 64, one line naming the budget and saying what to do.
+    @Test func budgetsMatchingPBeyondTheLimitAreRefused() throws {
+        for budget in try Self.budgets(BigIntText.power2(64), "5000000000", 10_300) {
+            let r = try CLI.run(["capacity", "--bits", "64", "--max-probability", budget])
+            #expect(r.status == 64 && r.stdout.isEmpty, "\(r.status) \(r.stdout.prefix(100))")
+            #expect(r.stderr.hasPrefix("idbudget: error: --max-probability:") && r.stderr.contains("round the budget"))
+            #expect(r.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    /// `length` compares p(62^L, n) with the budget for neighbouring L: the same decision, the same limit.
+    @Test func lengthDecidesAndRefusesNearTiesAlike() throws {
+        let space = "52036560683837093888"  // 62^11
+        let close = try Self.budgets(space, "6000000000", 9_900)
+        let below = try CLI.json(["length", "--alphabet", "base62", "--count", "6000000000", "--max-probability", close[0]])
+        let above = try CLI.json(["length", "--alphabet", "base62", "--count", "6000000000", "--max-probability", close[1]])
+        #expect(below["length"] as? Int == 12, "\(below["length"] ?? "none")")
+        #expect(above["length"] as? Int == 11, "\(above["length"] ?? "none")")
+        let closer = try Self.budgets(space, "6000000000", 10_300)
+        let r = try CLI.run(["length", "--alphabet", "base62", "--count", "6000000000", "--max-probability", closer[1]])
+        #expect(r.status == 64 && r.stderr.contains("--max-probability") && r.stderr.contains("round the budget"))
     }
 }
 
