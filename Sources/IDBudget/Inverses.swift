@@ -92,7 +92,9 @@ extension Birthday {
         while !(try isWithin(space: BigInt.power(a, length), count: n, scopes: scopes, budget: budget)) {
             length += 1
             guard length <= maxLength else {
-                throw InputError("no length up to \(maxLength) (2^\(Limits.maxSpaceBits) values) meets this budget")
+                // a^maxLength is the largest space of this alphabet within 2^2097152: name it, not the cap.
+                let bits = Int((Double(maxLength) * log2a).rounded(.down))
+                throw InputError("no length up to \(maxLength) (\(a)^\(maxLength) ≈ 2^\(bits) values; spaces end at 2^\(Limits.maxSpaceBits)) meets this budget")
             }
         }
         return length
