@@ -999,6 +999,39 @@ def g_near_tie(g):
     return c
 
 
+def near_tie_budgets(d, n, digits):
+    """scripts/near_tie.py's two budgets; it sets mpmath's global precision, which is restored here."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import near_tie
+    saved = mpmath.mp.prec
+    try:
+        return near_tie.budgets(d, n, digits)
+    finally:
+        mpmath.mp.prec = saved
+
+
+def g_budget_near_p(g):
+    """A budget written to match p(d, n) to K digits (p truncated, or one unit above it; mpmath's own
+    log-gamma, scripts/near_tie.py): the capacity is n − 1 or n, and telling which needs p to K digits.
+    Up to 1,500 digits in CI, 10,000 in the long profile, where one case in ten goes past the
+    10,000-digit limit (K ≥ 10,600 with p ≤ 0.63, where the exact fraction is too big) and must be
+    refused: exit 64, one line."""
+    rng = g.rng
+    bits = rng.randint(20, 200)
+    d = (1 << bits) if rng.random() < 0.5 else rng.randint(1 << (bits - 1), 1 << bits)
+    refuse = g.long and rng.random() < 0.1
+    lam = mpf(10) ** rng.uniform(-12, 0 if refuse else 2)
+    n = min(d, max(2, int(mpmath.sqrt(2 * d * lam))))
+    # A small exact fraction (n·log2 d ≤ 2^23 bits) decides even a closer match: no refusal there.
+    refuse = refuse and n * d.bit_length() > 1 << 23
+    K = rng.randint(10_600, 11_000) if refuse else rng.randint(40, 10_000 if g.long else 1_500)
+    text = rng.choice(near_tie_budgets(d, n, K))
+    args = ["--space-size", str(d), "--max-probability", text]
+    if refuse:
+        return Case("budget-near-p", "capacity", args, valid=False)
+    return Case("budget-near-p", "capacity", args, d=d, scopes=1, budget=Fraction(text), rate=None, bucket=None)
+
+
 def g_capacity_max(g):
     """Budgets so close to 1 that all d ids fit: capacity = d (and d + 1 ids never do)."""
     rng = g.rng
@@ -1074,6 +1107,7 @@ REGIMES = [
     ("rate-lifetime", g_rate_lifetime, 2), ("bucketed", g_bucketed, 2), ("ties", g_ties, 1), ("length", g_length, 3),
     ("capacity", g_capacity, 3), ("budget-equal", g_budget_equal, 1), ("budget-exact", g_budget_exact, 2),
     ("near-tie", g_near_tie, 2), ("capacity-max", g_capacity_max, 1), ("readme", g_readme, 1), ("invalid", g_invalid, 1),
+    ("budget-near-p", g_budget_near_p, 1),
 ]
 
 

@@ -11,7 +11,8 @@ import mpmath
 
 
 def budgets(d, n, digits):
-    mpmath.mp.prec = int(digits * 3.33) + 400
+    # log-gamma's terms are ~d·log d while L can be tiny: log2(d·ln d) + |log2 L| bits cancel.
+    mpmath.mp.prec = int(digits * 3.33) + 2 * d.bit_length() + 400
     p = -mpmath.expm1(-(n * mpmath.log(d) - mpmath.loggamma(d + 1) + mpmath.loggamma(d - n + 1)))
     e = int(mpmath.floor(mpmath.log10(p)))
     scaled = int(mpmath.floor(p * mpmath.mpf(10) ** (digits - 1 - e)))  # `digits` digits, p truncated

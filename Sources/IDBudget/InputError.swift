@@ -14,10 +14,10 @@ public enum Limits {
     public static let maxCountDigits = 640_000
     /// Budgets must be at least 10^−100000.
     public static let minProbabilityExponent = -100_000
-    /// A budget is compared with p(d, n) to at most this many digits beyond those a comparison starts
-    /// with (about 20, plus log10(n) for a capacity, where p(d, n) and p(d, n + 1) differ by ~2/n). Only
-    /// a budget written out to match some p(d, n) further than that is refused: deciding it would need
-    /// p to all those digits (log-gamma at 100,000+ bits; seconds).
+    /// A budget that matches some p(d, n) to this many significant digits is still decided; one that
+    /// matches it further may be refused (the comparison stops this many digits past where it started:
+    /// about 20 digits, plus log10(n) for a capacity, where p(d, n) and p(d, n + 1) differ by ~2/n).
+    /// Deciding it would need p to all the digits they share (log-gamma at 100,000+ bits; seconds).
     public static let tieDigits = 10_000
     static let tieBits = Int((Double(tieDigits) * 3.3219280948873626).rounded(.up))
 }

@@ -35,8 +35,11 @@ extension Birthday {
         }
         // Past the first try, a budget can only be this close to p(d, n) by being written to match it:
         // deciding such a near tie takes p to as many digits as they share, which costs seconds past
-        // ~20,000 (log-gamma at 66,000+ bits). The range stops at `Limits.tieDigits` more digits.
-        let ceiling = Swift.min(maxPrecision, precision + Limits.tieBits)
+        // ~20,000 (log-gamma at 66,000+ bits). The range stops at `Limits.tieDigits` more digits, counted
+        // at the method that precision takes: past ~96 terms the series gives way to log-gamma, whose
+        // cancellation (up to 2·log2(d) bits) the start did not pay for.
+        let ceiling = Swift.min(maxPrecision, Swift.max(precision + Limits.tieBits,
+            LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: Limits.tieDigits + 40)))
         var attempts = 0
         while precision <= ceiling {
             let (lLo, lHi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)
@@ -64,8 +67,8 @@ extension Birthday {
             return (den - num) * bDen <= bNum * den
         }
         throw InputError("the budget matches p(d, n) at n = \(Self.shortDescription(n)), d ≈ \(Self.shortDescription(d)), "
-            + "to more than \(Limits.tieDigits) digits past those that set it apart from p(d, n ± 1), "
-            + "and deciding a near tie is limited to that; round the budget to fewer digits")
+            + "too closely to decide: idbudget decides budgets that match some p(d, n) to up to \(Limits.tieDigits) "
+            + "significant digits; round the budget to fewer digits")
     }
 
     /// n itself up to 40 digits, else 2^x.

@@ -49,6 +49,14 @@ enum Entry {
                 throw UsageError(argument: name, message: "given more than once; give it once")
             }
         }
+        // `--count -5` would read as a missing value followed by an unknown option `-5`.
+        let options = arguments.prefix(while: { $0 != "--" })
+        for (argument, next) in zip(options, options.dropFirst()) where argument.hasPrefix("--") && !argument.contains("=") {
+            let body = next.utf8.dropFirst()
+            if next.hasPrefix("-"), let first = body.first, (first >= 48 && first <= 57) || first == 46 {
+                throw UsageError(argument: argument, message: "'\(next.prefix(40))' is negative; every number idbudget takes is 0 or more")
+            }
+        }
         if arguments.first == "help", arguments.count > 1 {
             let names = IDBudgetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
             guard names.contains(arguments[1]) else {
