@@ -157,7 +157,7 @@ def round_certified(m, e, rel):
 def dec(x):
     """Decimal digits of a whole number: GMP's subquadratic conversion (Python's str() holds the
     GIL for seconds on a 600,000-digit number, which stalls the threads timing the CLI)."""
-    return mpz(x).digits() if x.bit_length() > 4096 else str(x)
+    return mpz(x).digits() if x.bit_length() > 4096 and mpz is not int else str(x)
 
 
 def log2i(x):
