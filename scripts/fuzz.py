@@ -1001,7 +1001,9 @@ def g_near_tie(g):
 
 def near_tie_budgets(d, n, digits):
     """scripts/near_tie.py's two budgets; it sets mpmath's global precision, which is restored here."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
     import near_tie
     saved = mpmath.mp.prec
     try:

@@ -16,14 +16,14 @@ extension BigFloat {
         guard n > 0 else { return (BigFloat(1, precision: q), BigFloat(1, precision: q)) }
         let parts = Swift.max(1, Swift.min(threads, n / 4096 + 1))
         if parts == 1 { return boundsOfRange(d, 0, n, q) }
-        let slots = ResultSlots(parts)
+        let slots = Slots<(lo: BigFloat, hi: BigFloat)>(parts)
         DispatchQueue.concurrentPerform(iterations: parts) { k in
             let start = n * k / parts, end = n * (k + 1) / parts
-            slots.set(k, boundsOfRange(d, start, end, q))
+            slots[k] = boundsOfRange(d, start, end, q)
         }
         var lo = BigFloat(1, precision: q), hi = BigFloat(1, precision: q)
         for k in 0..<parts {
-            guard let (l, h) = slots.get(k) else { preconditionFailure("every part is written before concurrentPerform returns") }
+            guard let (l, h) = slots[k] else { preconditionFailure("every part is written before concurrentPerform returns") }
             lo = lo.multiplied(by: l, precision: q, rounding: .down)
             hi = hi.multiplied(by: h, precision: q, rounding: .up)
         }
@@ -75,17 +75,6 @@ private struct ProductStack {
         }
         return result
     }
-}
-
-/// Results written by concurrent workers, one slot each.
-private final class ResultSlots: @unchecked Sendable {
-    private var values: [(lo: BigFloat, hi: BigFloat)?]
-    private let lock = NSLock()
-
-    init(_ count: Int) { values = Array(repeating: nil, count: count) }
-
-    func set(_ k: Int, _ value: (lo: BigFloat, hi: BigFloat)) { lock.withLock { values[k] = value } }
-    func get(_ k: Int) -> (lo: BigFloat, hi: BigFloat)? { lock.withLock { values[k] } }
 }
 
 extension BigInt {

@@ -51,7 +51,9 @@ enum Entry {
         }
         // `--count -5` would read as a missing value followed by an unknown option `-5`.
         let options = arguments.prefix(while: { $0 != "--" })
-        for (argument, next) in zip(options, options.dropFirst()) where argument.hasPrefix("--") && !argument.contains("=") {
+        // (`--symbols` takes any characters; its own error stands.)
+        for (argument, next) in zip(options, options.dropFirst())
+        where argument.hasPrefix("--") && !argument.contains("=") && argument != "--symbols" {
             let body = next.utf8.dropFirst()
             if next.hasPrefix("-"), let first = body.first, (first >= 48 && first <= 57) || first == 46 {
                 throw UsageError(argument: argument, message: "'\(next.prefix(40))' is negative; every number idbudget takes is 0 or more")

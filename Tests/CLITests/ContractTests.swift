@@ -112,6 +112,10 @@ import Testing
         (["probability", "--bits", "64", "--rate", "1e-9223372036854775808/s", "--lifetime", "1y"], "--rate"),
         (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1e-9223372036854775808y"], "--lifetime"),
         (["length", "--alphabet", "hex", "--count", "5", "--max-probability", "1e-11", "--max-bytes", "1e-9223372036854775808"], "--max-bytes"),
+        // An exponent too long for an Int is still a number: said to be out of range, not malformed.
+        (["capacity", "--bits", "64", "--max-probability", "1e-99999999999999999999999"], "is below the 1e-100000"),
+        (["capacity", "--bits", "64", "--max-probability", "2^-99999999999999999999"], "is below the 1e-100000"),
+        (["capacity", "--bits", "64", "--max-probability", "1e99999999999999999999"], "is not strictly between 0 and 1"),
         // A negative number is named as such, not as a missing value.
         (["probability", "--bits", "64", "--count", "-5"], "--count: '-5' is negative"),
         (["capacity", "--bits", "64", "--max-probability", "-.5"], "--max-probability: '-.5' is negative"),
