@@ -1019,14 +1019,21 @@ def g_budget_near_p(g):
     10,000-digit limit (K ≥ 10,600 with p ≤ 0.63, where the exact fraction is too big) and must be
     refused: exit 64, one line."""
     rng = g.rng
-    bits = rng.randint(20, 200)
+    # Long profile: also spaces to 2^30000 with p down to 10^−(bits/4), where at 10,000 digits the
+    # series gives way to log-gamma and thousands of bits cancel (an outside tester's refusals).
+    huge = g.long and rng.random() < 0.3
+    bits = rng.randint(200, 30_000) if huge else rng.randint(20, 200)
     d = (1 << bits) if rng.random() < 0.5 else rng.randint(1 << (bits - 1), 1 << bits)
     refuse = g.long and rng.random() < 0.1
-    lam = mpf(10) ** rng.uniform(-12, 0 if refuse else 2)
-    n = min(d, max(2, int(mpmath.sqrt(2 * d * lam))))
+    lam = mpf(10) ** (-rng.uniform(0, bits / 4) if huge else rng.uniform(-12, 0 if refuse else 2))
+    with mpmath.workprec(bits + 64):
+        n = min(d, max(2, int(mpmath.sqrt(2 * d * lam))))
+    # K digits tell n from n + 1 only while n has well under K digits.
+    n = min(n, 10 ** 8_000)
     # A small exact fraction (n·log2 d ≤ 2^23 bits) decides even a closer match: no refusal there.
     refuse = refuse and n * d.bit_length() > 1 << 23
-    K = rng.randint(10_600, 11_000) if refuse else rng.randint(40, 10_000 if g.long else 1_500)
+    low = 40 + len(str(n))
+    K = rng.randint(10_600, 11_000) if refuse else rng.randint(low, max(low, 10_000 if g.long else 1_500))
     text = rng.choice(near_tie_budgets(d, n, K))
     args = ["--space-size", str(d), "--max-probability", text]
     if refuse:

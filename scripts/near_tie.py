@@ -4,7 +4,9 @@ digit, from mpmath alone (its own log-gamma; not idbudget's code, not MPFR). Wit
 capacity of d is n − 1, with the upper one n.
 
     python3 scripts/near_tie.py D N DIGITS   → two lines: the lower budget, the upper budget
+    (D and N in decimal or as b^k±m: 2^21280, 10^3000+7)
 """
+import re
 import sys
 
 import mpmath
@@ -20,7 +22,13 @@ def budgets(d, n, digits):
     return [f"0.{str(m).rjust(width, '0')}" for m in (scaled, scaled + 1)]
 
 
+def whole(text):
+    """A decimal integer, or b^k with an optional +m / −m: `2^21280`, `10^3000+7`."""
+    m = re.fullmatch(r"(\d+)\^(\d+)([+-]\d+)?", text)
+    return int(m.group(1)) ** int(m.group(2)) + int(m.group(3) or 0) if m else int(text)
+
+
 if __name__ == "__main__":
     sys.set_int_max_str_digits(0)
-    d, n, digits = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    d, n, digits = whole(sys.argv[1]), whole(sys.argv[2]), int(sys.argv[3])
     print("\n".join(budgets(d, n, digits)))

@@ -36,10 +36,15 @@ extension Birthday {
         // Past the first try, a budget can only be this close to p(d, n) by being written to match it:
         // deciding such a near tie takes p to as many digits as they share, which costs seconds past
         // ~20,000 (log-gamma at 66,000+ bits). The range stops at `Limits.tieDigits` more digits, counted
-        // at the method that precision takes: past ~96 terms the series gives way to log-gamma, whose
-        // cancellation (up to 2·log2(d) bits) the start did not pay for.
-        let ceiling = Swift.min(maxPrecision, Swift.max(precision + Limits.tieBits,
-            LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: Limits.tieDigits + 40)))
+        // at the method the ceiling itself takes: at high precision the series gives way to log-gamma,
+        // whose cancellation (up to 2·log2(d) bits; 22,000 at d = 2^21280, n = 10^3000) the start did
+        // not pay for.
+        let tie = Limits.tieDigits + 40
+        var ceiling = Swift.max(precision + Limits.tieBits, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: tie))
+        if LogComplement.method(space: d, count: n, precision: ceiling) == .lgamma {
+            ceiling = Swift.max(ceiling, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: tie, method: .lgamma))
+        }
+        ceiling = Swift.min(maxPrecision, ceiling)
         var attempts = 0
         while precision <= ceiling {
             let (lLo, lHi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)

@@ -54,7 +54,10 @@ enum LogComplement {
     ///
     /// `absolute` (the default) asks for S·L to absolute accuracy, which 1 − p = e^−SL needs; otherwise
     /// to relative accuracy only, which is all p, comparisons far from a budget and 10^−(SL/ln 10) need.
-    static func startPrecision(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int, absolute: Bool = true) -> Int {
+    /// `method` forces the method's own accounting (log-gamma's cancellation, say) where the caller
+    /// will work at a precision at which that method is taken.
+    static func startPrecision(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int, absolute: Bool = true,
+                               method forced: Method? = nil) -> Int {
         // S·L needs log2(S·L) bits beyond its relative accuracy (when it is above 1), not log2(S):
         // with S = 10^600000 and L = 10^−600012, S·L = 10^−12 needs none.
         let log2n = n.log2Magnitude, log2d = d.log2Magnitude
@@ -62,7 +65,7 @@ enum LogComplement {
         let scopeBits = absolute ? Swift.max(0, Swift.min(scopes.bitWidth - 1, Int((scopes.log2Magnitude + log2L).rounded(.up)) + 2)) : 0
         let need = Int(Double(digits) * 3.33) + 40 + scopeBits
         let series = (absolute ? seriesPrecision(space: d, count: n, digits: digits) : Int(Double(digits) * 3.33) + 24) + scopeBits
-        switch method(space: d, count: n, precision: series) {
+        switch forced ?? method(space: d, count: n, precision: series) {
         case .series:
             return series
         case .direct:

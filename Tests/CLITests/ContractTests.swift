@@ -267,6 +267,18 @@ import Testing
         #expect(above["capacity"] as? String == count)
     }
 
+    /// Where log-gamma takes over only at the limit's own precision (2^21280 values, 10^3000 + 7 ids:
+    /// ~22,000 bits cancel), 10,000 digits are still decided (an outside tester's case, refused from
+    /// ~6,200 digits before).
+    @Test func theLimitHoldsWhereLogGammaCancelsThousandsOfBits() throws {
+        let budgets = try Self.budgets("2^21280", "10^3000+7", 10_000)
+        let leading = "1" + String(repeating: "0", count: 2_999)
+        for (budget, last) in zip(budgets, ["6", "7"]) {
+            let json = try CLI.json(["capacity", "--bits", "21280", "--max-probability", budget])
+            #expect(json["capacity"] as? String == leading + last, "expected 10^3000 + \(last)")
+        }
+    }
+
     /// Past 10,000 digits of agreement: exit 64, one line naming the budget and saying what to do.
     @Test func budgetsMatchingPBeyondTheLimitAreRefused() throws {
         for budget in try Self.budgets(BigIntText.power2(64), "5000000000", 10_300) {
