@@ -15,9 +15,10 @@ public enum Limits {
     /// Budgets must be at least 10^−100000.
     public static let minProbabilityExponent = -100_000
     /// A budget that matches some p(d, n) to this many significant digits is still decided; one that
-    /// matches it further may be refused (the comparison stops this many digits past where it started:
-    /// about 20 digits, plus log10(n) for a capacity, where p(d, n) and p(d, n + 1) differ by ~2/n).
-    /// Deciding it would need p to all the digits they share (log-gamma at 100,000+ bits; seconds).
+    /// matches it further may be refused (the comparison stops where L is known to this many digits
+    /// plus 40, counting the cancellation of the method taken there, or this many digits past where it
+    /// started, whichever is more). Deciding it would need p to all the digits they share (log-gamma
+    /// at 100,000+ bits; seconds).
     public static let tieDigits = 10_000
     static let tieBits = Int((Double(tieDigits) * 3.3219280948873626).rounded(.up))
 }
