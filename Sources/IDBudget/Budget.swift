@@ -14,7 +14,7 @@ public struct Budget: Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(InputError) {
         let trimmed = text.trimmingSpaces
         guard let value = ExactDecimal(trimmed) else {
-            if let negative = Self.exponentBeyondInt(trimmed) {
+            if let negative = ExactDecimal.exponentBeyondInt(trimmed) {
                 throw InputError(negative ? "'\(text)' is below the 1e\(Limits.minProbabilityExponent) idbudget handles"
                                           : "'\(text)' is not strictly between 0 and 1; give a probability such as 1e-11")
             }
@@ -33,24 +33,6 @@ public struct Budget: Sendable, CustomStringConvertible {
     }
 
     public var description: String { text }
-
-    /// For `1e-99999999999999999999`, `2^-…`, `10^…`: a well-formed number whose exponent has too many
-    /// digits for an Int, whether that exponent is negative; nil for anything else.
-    static func exponentBeyondInt(_ text: String) -> Bool? {
-        let bytes = Array(text.utf8)
-        let isDigit = { (b: UInt8) in b >= 48 && b <= 57 }
-        guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "^") }) else { return nil }
-        let mantissa = bytes[..<mark]
-        let wellFormed = bytes[mark] == UInt8(ascii: "^")
-            ? (mantissa.elementsEqual("2".utf8) || mantissa.elementsEqual("10".utf8))
-            : (mantissa.contains(where: isDigit) && mantissa.allSatisfy { isDigit($0) || $0 == UInt8(ascii: ".") }
-               && mantissa.filter { $0 == UInt8(ascii: ".") }.count <= 1)
-        var exponent = bytes[(mark + 1)...]
-        let negative = exponent.first == UInt8(ascii: "-")
-        if negative || exponent.first == UInt8(ascii: "+") { exponent = exponent.dropFirst() }
-        guard wellFormed, exponent.count > 18, exponent.allSatisfy(isDigit) else { return nil }
-        return negative
-    }
 
     /// Bounds on λ = −log(1 − P): p(d, n) ≤ P exactly when L(d, n) ≤ λ.
     ///

@@ -121,3 +121,23 @@ private extension StringProtocol {
         String(self).split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
+
+extension ExactDecimal {
+    /// For `1e-99999999999999999999`, `2^-…`, `10^…`: a well-formed number whose exponent has too many
+    /// digits for an Int, whether that exponent is negative; nil for anything else.
+    public static func exponentBeyondInt(_ text: String) -> Bool? {
+        let bytes = Array(text.utf8)
+        let isDigit = { (b: UInt8) in b >= 48 && b <= 57 }
+        guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "^") }) else { return nil }
+        let mantissa = bytes[..<mark]
+        let wellFormed = bytes[mark] == UInt8(ascii: "^")
+            ? (mantissa.elementsEqual("2".utf8) || mantissa.elementsEqual("10".utf8))
+            : (mantissa.contains(where: isDigit) && mantissa.allSatisfy { isDigit($0) || $0 == UInt8(ascii: ".") }
+               && mantissa.filter { $0 == UInt8(ascii: ".") }.count <= 1)
+        var exponent = bytes[(mark + 1)...]
+        let negative = exponent.first == UInt8(ascii: "-")
+        if negative || exponent.first == UInt8(ascii: "+") { exponent = exponent.dropFirst() }
+        guard wellFormed, exponent.count > 18, exponent.allSatisfy(isDigit) else { return nil }
+        return negative
+    }
+}

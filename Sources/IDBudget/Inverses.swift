@@ -39,14 +39,19 @@ extension Birthday {
         // at the method the ceiling itself takes: at high precision the series gives way to log-gamma,
         // whose cancellation (up to 2·log2(d) bits; 22,000 at d = 2^21280, n = 10^3000) the start did
         // not pay for.
-        let tie = Limits.tieDigits + 40
-        var ceiling = Swift.max(precision + Limits.tieBits, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: tie))
-        if LogComplement.method(space: d, count: n, precision: ceiling) == .lgamma {
-            ceiling = Swift.max(ceiling, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: tie, method: .lgamma))
+        // Computed only once a first try has failed (most comparisons end there).
+        let start = precision
+        var ceiling: Int? = nil
+        func tieCeiling() -> Int {
+            let tie = Limits.tieDigits + 40
+            var top = Swift.max(start + Limits.tieBits, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: tie))
+            if LogComplement.method(space: d, count: n, precision: top) == .lgamma {
+                top = Swift.max(top, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: tie, method: .lgamma))
+            }
+            return Swift.min(maxPrecision, top)
         }
-        ceiling = Swift.min(maxPrecision, ceiling)
         var attempts = 0
-        while precision <= ceiling {
+        while precision <= maxPrecision {
             let (lLo, lHi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)
             let (bLo, bHi) = budget.logComplementBounds(precision: precision)
             if lHi <= bLo { return true }
@@ -64,8 +69,10 @@ extension Birthday {
             // an exact tie). Go there at once: the evaluation's cost grows ~p^2.4, so overshooting by
             // a doubling cost 5× (20,000 digits: 1.5 → 0.3 s).
             let written = budget.value.significand.bitWidth + 64
-            if precision >= ceiling { break }
-            precision = Swift.min(ceiling, attempts == 3 && written > 2 * precision ? precision + written : precision * 2)
+            let top = ceiling ?? tieCeiling()
+            ceiling = top
+            if precision >= top { break }
+            precision = Swift.min(top, attempts == 3 && written > 2 * precision ? precision + written : precision * 2)
         }
         if let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
             let (bNum, bDen) = budget.fraction

@@ -194,6 +194,11 @@ func parseInteger(_ text: String, argument: String, example: String) throws -> B
             message: "'\(text)' is negative; give a whole number ≥ 1 such as \(example)")
     }
     guard let value = ExactDecimal(text) else {
+        if let negative = ExactDecimal.exponentBeyondInt(text) {
+            throw UsageError(argument: argument, message: negative
+                ? "'\(text)' is not a whole number; give e.g. \(example)"
+                : "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+        }
         throw UsageError(
             argument: argument,
             message: "'\(text)' is not a number; give a whole number such as \(example)")

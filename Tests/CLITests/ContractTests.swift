@@ -116,6 +116,8 @@ import Testing
         (["capacity", "--bits", "64", "--max-probability", "1e-99999999999999999999999"], "is below the 1e-100000"),
         (["capacity", "--bits", "64", "--max-probability", "2^-99999999999999999999"], "is below the 1e-100000"),
         (["capacity", "--bits", "64", "--max-probability", "1e99999999999999999999"], "is not strictly between 0 and 1"),
+        (["probability", "--space-size", "1e99999999999999999999999", "--count", "2"], "is absurdly large"),
+        (["probability", "--bits", "64", "--count", "1e-99999999999999999999999"], "is not a whole number"),
         // A negative number is named as such, not as a missing value.
         (["probability", "--bits", "64", "--count", "-5"], "--count: '-5' is negative"),
         (["capacity", "--bits", "64", "--max-probability", "-.5"], "--max-probability: '-.5' is negative"),
