@@ -18,9 +18,8 @@ extension Birthday {
         // A budget of thousands of digits is, in practice, some p written out exactly: when the exact
         // fraction is small, compare it at once rather than after failed floating-point rounds.
         if budget.fraction.denominator.bitWidth > 16_384, let cost = exactCost(space: d, count: n, scopes: scopes), cost <= 1 << 20,
-           let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
-            let (bNum, bDen) = budget.fraction
-            return (den - num) * bDen <= bNum * den
+           let decided = exactlyWithin(space: d, count: n, scopes: scopes, budget: budget) {
+            return decided
         }
         var precision = Swift.max(minimumPrecision, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: 20)
             + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01)))
@@ -60,9 +59,8 @@ extension Birthday {
             // Intervals that stay apart are usually an exact tie: settle it with rationals at once when
             // they are small (an MPFR lgamma at doubled precision can cost far more), else after a few tries.
             let cheap = (exactCost(space: d, count: n, scopes: scopes) ?? Int.max) <= 1 << 21
-            if attempts >= (cheap ? 1 : 3), let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
-                let (bNum, bDen) = budget.fraction
-                return (den - num) * bDen <= bNum * den
+            if attempts >= (cheap ? 1 : 3), let decided = exactlyWithin(space: d, count: n, scopes: scopes, budget: budget) {
+                return decided
             }
             // Still together after three doublings: the budget was written to match p(d, n), and a
             // budget of K significant digits can match it to about K digits and no further (short of
@@ -74,16 +72,21 @@ extension Birthday {
             if precision >= top { break }
             precision = Swift.min(top, attempts == 3 && written > 2 * precision ? precision + written : precision * 2)
         }
-        if let (num, den) = exactComplement(space: d, count: n, scopes: scopes) {
-            let (bNum, bDen) = budget.fraction
-            return (den - num) * bDen <= bNum * den
-        }
+        if let decided = exactlyWithin(space: d, count: n, scopes: scopes, budget: budget) { return decided }
         throw InputError("the budget matches p(d, n) at n = \(Self.shortDescription(n)), d ≈ \(Self.shortDescription(d)), "
             + "too closely to decide: idbudget decides budgets that match some p(d, n) to up to \(Limits.tieDigits) "
             + "significant digits; round the budget to fewer digits")
     }
 
-    /// n itself up to 40 digits, else 2^x.
+    /// p(d, n) ≤ budget from exact fractions, when they are affordable (`exactComplement`): the one
+    /// way to settle an exact tie, and the way past the near-tie limit.
+    private static func exactlyWithin(space d: BigInt, count n: BigInt, scopes: BigInt, budget: Budget) -> Bool? {
+        guard let (num, den) = exactComplement(space: d, count: n, scopes: scopes) else { return nil }
+        let (bNum, bDen) = budget.fraction
+        return (den - num) * bDen <= bNum * den
+    }
+
+    /// n itself up to 38 digits (128 bits), else 2^x.
     static func shortDescription(_ n: BigInt) -> String {
         n.bitWidth <= 128 ? n.description : "2^\(String(format: "%.3f", n.log2Magnitude))"
     }
