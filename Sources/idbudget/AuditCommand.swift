@@ -16,8 +16,15 @@ struct AuditCommand: ParsableCommand {
             duplicates. Memory stays within --memory: past it, fingerprints spill to temporary files \
             ($TMPDIR) and are counted partition by partition, exactly. Summaries of shards (--shard) or \
             of other tools (examples/spark/audit_summary.py) merge with --summary.
+            Each tail is judged by a rigorous upper bound on its p-value (Hoeffding, Bennett) or the \
+            exact occupancy law, so an honest stream is flagged with probability at most 1e-6.
+            Exit status: 0 consistent; 1 suspicious, inconclusive or no ids (JSON or text still \
+            printed); 64 bad usage; 65 a corrupt or oversized summary; 66 an input that cannot be \
+            opened; 73 an --emit-summary file that cannot be created (checked before reading); 74 an \
+            I/O error.
             Examples:
               idbudget generate --count 1000000 --length 6 | idbudget audit
+              idbudget audit ids.txt || exit 1
               idbudget audit ids.txt --shard 1/2 --emit-summary s1.json
               idbudget audit ids.txt --shard 2/2 --emit-summary s2.json
               idbudget audit --summary s1.json s2.json
@@ -33,7 +40,7 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The space the ids claim, in random bits (instead of the one their symbols imply).", valueName: "bits"))
     var bits: String?
 
-    @Option(help: ArgumentHelp("Peak memory, e.g. 1G, 512M (default 1G; at least 64M). Past it, ids spill to $TMPDIR.", valueName: "size"))
+    @Option(help: ArgumentHelp("Peak memory, e.g. 1G, 512M or max (the machine's memory); default 1G, at least 64M. Past it, ids spill to $TMPDIR.", valueName: "size"), completion: .list(["256M", "1G", "4G", "max"]))
     var memory: String = "1G"
 
     @Option(help: ArgumentHelp("Audit only shard k of K (1-based), chosen by a fingerprint of the id; merge the shards' summaries with --summary.", valueName: "k/K"))
@@ -71,8 +78,8 @@ struct AuditCommand: ParsableCommand {
             }
             claimed = b
         }
-        guard let bytes = Self.size(memory), bytes >= 64 << 20 else {
-            throw UsageError(argument: "--memory", message: "'\(memory)' is not a size of at least 64M; e.g. --memory 1G or --memory 512M")
+        guard let bytes = memory == "max" ? Int(clamping: ProcessInfo.processInfo.physicalMemory) : Self.size(memory), bytes >= 64 << 20 else {
+            throw UsageError(argument: "--memory", message: "'\(memory)' is not a size of at least 64M; e.g. --memory 1G, --memory 512M or --memory max")
         }
         var shardValue = (index: 0, count: 1)
         if let shard {
@@ -135,36 +142,79 @@ struct AuditCommand: ParsableCommand {
         if !self.summary.isEmpty {
             var merged: AuditSummary?
             for path in self.summary {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw UsageError(argument: "--summary", message: "cannot read '\(path)'; give a summary written by --emit-summary")
-                }
+                let one = try Self.loadSummary(path, memory: s.memory)
                 do {
-                    let one = try AuditSummary(jsonText: data)
                     merged = try merged.map { try $0.merged(with: one) } ?? one
                 } catch let error as InputError {
-                    throw UsageError(argument: "--summary", message: "\(path): \(error.message)")
+                    throw Failure(status: .dataError, argument: "--summary", message: "\(path): \(error.message)")
                 }
             }
             guard let merged else { throw UsageError(argument: "--summary", message: "give at least one summary file") }
             summary = merged
         } else {
+            // The summary's file is created before any id is read: an endless stdin must not hide
+            // that it can never be written.
+            let out = try emitSummary.map { path in
+                let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                guard fd >= 0 else {
+                    throw Failure(status: .cannotCreate, argument: "--emit-summary", message: "cannot create '\(path)': \(String(cString: strerror(errno))); give a writable path")
+                }
+                return (fd: fd, path: path)
+            }
+            defer { if let out { close(out.fd) } }
             let auditor = try read(s)
             summary = try auditor.finish()
             table = (auditor.peakTableBytes, auditor.spilled)
-            if let emitSummary {
-                try Output.writeFile(try summary.jsonText() + "\n", to: emitSummary)
+            if let out {
+                var text = try summary.jsonText() + "\n"
+                do { try text.withUTF8 { try Output.write(UnsafeRawBufferPointer($0), to: out.fd) } } catch let error as WriteError {
+                    throw WriteError(code: error.code, target: "'\(out.path)'")
+                }
             }
         }
         let r = AuditReport(summary: summary, claimedBits: s.claimed)
         show(r, summary, table, s)
+        if !r.passes { Output.status = ExitStatus.fails.rawValue }
+    }
+
+    /// A summary file: one that cannot be opened is exit 66, one that is not a summary (or too large
+    /// for --memory) exit 65.
+    static func loadSummary(_ path: String, memory: Int) throws -> AuditSummary {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw Failure(status: .noInput, argument: "--summary", message: "cannot open '\(path)': \(String(cString: strerror(errno))); give a summary written by --emit-summary")
+        }
+        defer { close(fd) }
+        // A summary is parsed in memory: past a quarter of --memory it is refused before it is read whole.
+        let cap = memory / 4
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(status: .ioError, argument: "--summary", message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+            if bytes.count > cap {
+                throw Failure(status: .dataError, argument: "--summary", message: "'\(path)' is larger than \(cap >> 20) MiB (a quarter of --memory); give a larger --memory or a smaller summary")
+            }
+        }
+        let data = Data(bytes)
+        let loaded: Result<AuditSummary, InputError> = Result { () throws(InputError) in try AuditSummary(jsonText: data) }
+        switch loaded {
+        case .success(let summary): return summary
+        case .failure(let error): throw Failure(status: .dataError, argument: "--summary", message: "\(path): \(error.message)")
+        }
     }
 
     private func read(_ s: Settings) throws -> Auditor {
         let fd: Int32
         if let file, file != "-" {
-            fd = open(file, O_RDONLY)
+            fd = open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw UsageError(argument: "FILE", message: "cannot read '\(file)': \(String(cString: strerror(errno))); give a readable file or - for standard input")
+                throw Failure(status: .noInput, argument: "FILE", message: "cannot open '\(file)': \(String(cString: strerror(errno))); give a readable file or - for standard input")
             }
         } else {
             fd = 0
@@ -180,7 +230,7 @@ struct AuditCommand: ParsableCommand {
             let n = Foundation.read(fd, chunk.baseAddress, chunk.count)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw UsageError(argument: "FILE", message: "read failed: \(String(cString: strerror(errno)))")
+                throw Failure(status: .ioError, argument: "FILE", message: "read failed: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             try auditor.consume(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
@@ -195,16 +245,17 @@ struct AuditCommand: ParsableCommand {
         let lengths = s.lengths.sorted { $0.key < $1.key }
         let verdict: String
         switch r.verdict {
-        case .tooMany: verdict = "SUSPICIOUS: more duplicates than a uniform generator over this space makes (p = \(String(format: "%.3g", r.test.pValueHigh)))"
-        case .tooFew: verdict = "SUSPICIOUS: fewer duplicates than uniform random ids over this space would show (p = \(String(format: "%.3g", r.test.pValueLow))): structured, sequential or counter-based ids?"
+        case .tooMany: verdict = "SUSPICIOUS: more duplicates than a uniform generator over this space makes (p ≤ \(String(format: "%.3g", r.test.pValueHigh)))"
+        case .tooFew: verdict = "SUSPICIOUS: fewer duplicates than uniform random ids over this space would show (p ≤ \(String(format: "%.3g", r.test.pValueLow))): structured, sequential or counter-based ids?"
         case .nonUniform: verdict = "SUSPICIOUS: positions that should be random are not (see findings)"
+        case .inconclusive: verdict = "INCONCLUSIVE: the duplicates look off, but no bound proves it within the cost limit"
+        case .empty: verdict = "NO IDS: nothing to judge"
         case .consistent: verdict = "consistent with uniform random ids over this space"
         }
         let method: String
         switch r.test.method {
-        case .poisson: method = "Poisson tails, error ≤ \(String(format: "%.2g", r.test.errorBound ?? 0)) (Chen–Stein)"
-        case .exact: method = "exact tails of the occupancy distribution (n is not small against the space)"
-        case .normal: method = "normal approximation with the exact mean and variance (n is large against the space; no error bound)"
+        case .exact: method = "exact occupancy law, error ≤ \(String(format: "%.2g", r.test.errorBound ?? 0)); each tail judged at p < \(String(format: "%.2g", r.test.tailThreshold))"
+        case .bounds: method = "certified upper bounds on both tails (Hoeffding's binomial, Bennett); each tail judged at p < \(String(format: "%.2g", r.test.tailThreshold))"
         }
         let shards = s.shardCount > 1 ? "\(s.shardIndexes.map { String($0 + 1) }.joined(separator: ",")) of \(s.shardCount)" : nil
         switch output.format {
@@ -228,7 +279,7 @@ struct AuditCommand: ParsableCommand {
             for (i, f) in r.findings.enumerated() { report.add(i == 0 ? "findings" : "", f.escapingControlCharacters) }
             report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
             report.add("z-score", r.z.isFinite ? String(format: "%+.2f", r.z) : "off the scale (the spread is all but 0)")
-            report.add("p-values", String(format: "more duplicates: %.3g, fewer: %.3g", r.test.pValueHigh, r.test.pValueLow))
+            report.add("p-values", String(format: "more duplicates ≤ %.3g, fewer ≤ %.3g (estimates %.3g, %.3g)", r.test.pValueHigh, r.test.pValueLow, r.test.estimateHigh, r.test.estimateLow))
             report.add("test", method)
             let per = r.format.map { " per \($0.bucketName)" } ?? ""
             report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
@@ -256,7 +307,10 @@ struct AuditCommand: ParsableCommand {
                 ("findings", .array(r.findings.map { .string($0) })),
                 ("expected_duplicates", .number(r.expectedDuplicates)), ("sd", .number(r.sd)),
                 ("z", r.z.isFinite ? .number(r.z) : .null), ("p_value_high", .number(r.test.pValueHigh)),
-                ("p_value_low", .number(r.test.pValueLow)), ("test_method", .string(r.test.method.rawValue)),
+                ("p_value_low", .number(r.test.pValueLow)),
+                ("p_value_high_estimate", .number(r.test.estimateHigh)), ("p_value_low_estimate", .number(r.test.estimateLow)),
+                ("tail_threshold", .number(r.test.tailThreshold)), ("passes", .bool(r.passes)),
+                ("test_method", .string(r.test.method.rawValue)),
                 ("error_bound", r.test.errorBound.map { .number($0) } ?? .null), ("verdict_code", .string(r.verdict.rawValue)),
                 ("effective_bits", .number(Render.round(r.effectiveBits))), ("effective_bits_lower_bound", .bool(r.effectiveBitsIsLowerBound)),
                 ("effective_bits_95_lower", .number(Render.round(r.effectiveBitsLower95))),
@@ -270,7 +324,7 @@ struct AuditCommand: ParsableCommand {
                 fields.append(("peak_rss_bytes", count(Self.peakRSS())))
                 fields.append(("memory_limit_bytes", count(settings.memory)))
             }
-            fields.append(("notes", .array([.string("expected_duplicates, sd, z, p_value_high/low, random_bits and effective_bits are approximate (doubles); z is null when infinite. Test: \(method).")])))
+            fields.append(("notes", .array([.string("p_value_high/low are certified upper bounds on the tails (the verdict uses them); the *_estimate fields, expected_duplicates, sd, z, random_bits and effective_bits are approximate (doubles); z is null when infinite. Test: \(method).")])))
             Output.print((try? JSON.object(fields).jsonText()) ?? "{}")
         }
     }

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import IDBudget
 
-/// Runs the command and keeps the error contract: bad input gives one line on stderr, exit status 64
-/// (EX_USAGE), nothing on stdout; output that cannot be written gives one line and exit status 74 (EX_IOERR).
+/// Runs the command and keeps the exit-status contract (sysexits.h): 0 the answer passes, 1 it fails its
+/// check (an audit that is not consistent, a length that does not fit --max-bytes), 64 bad usage, 65 bad
+/// data (a corrupt summary), 66 an input that cannot be opened, 73 an output that cannot be created,
+/// 74 an I/O error. Every error is one line on stderr naming the argument, with nothing on stdout.
 @main
 enum Entry {
     static func main() {
@@ -12,8 +14,12 @@ enum Entry {
             var command = try IDBudgetCommand.parseAsRoot()
             try command.run()
             try Output.flush()
+            exit(Output.status)
         } catch let error as UsageError {
             fail(error.description)
+        } catch let error as Failure {
+            Output.diagnostic("idbudget: error: \(error.description)")
+            exit(error.status.rawValue)
         } catch let error as WriteError {
             Output.diagnostic("idbudget: error: \(error)")
             exit(74)
@@ -70,6 +76,28 @@ enum Entry {
     static func fail(_ message: String) -> Never {
         Output.diagnostic("idbudget: error: \(message.escapingControlCharacters)")
         exit(64)
+    }
+}
+
+/// The exit statuses idbudget uses (sysexits.h).
+enum ExitStatus: Int32 {
+    case passes = 0
+    case fails = 1
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case cannotCreate = 73
+    case ioError = 74
+}
+
+/// An error that is not bad usage: bad data, an input or output that cannot be opened, an I/O error.
+struct Failure: Error, CustomStringConvertible {
+    let status: ExitStatus
+    let argument: String
+    let message: String
+    var description: String {
+        let text = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
+        return "\(argument): \(text)".escapingControlCharacters
     }
 }
 

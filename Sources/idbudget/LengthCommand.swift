@@ -6,7 +6,12 @@ struct LengthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "length",
         abstract: "The shortest identifier that keeps the collision probability within budget.",
-        discussion: "Example:\n  idbudget length --alphabet base62 --count 3.1536e14 --max-probability 1e-11"
+        discussion: """
+            Exit status 1 when --max-bytes is given and the minimum length does not fit it.
+            Example:
+              idbudget length --alphabet base62 --count 3.1536e14 --max-probability 1e-11
+              idbudget length --alphabet hex --count 1e9 --max-probability 1e-12 --max-bytes 16 || echo "too long"
+            """
     )
 
     @OptionGroup var symbols: AlphabetOptions
@@ -41,6 +46,7 @@ struct LengthCommand: ParsableCommand {
             throw UsageError(argument: "--max-probability", message: error.message)
         }
         try Text.emit(answer, output.format, text: Text.render)
+        if answer.fitsMaxBytes == false { Output.status = ExitStatus.fails.rawValue }
     }
 }
 

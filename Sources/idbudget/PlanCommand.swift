@@ -9,9 +9,11 @@ struct PlanCommand: ParsableCommand {
         abstract: "The minimum length in every named alphabet for a volume and a budget.",
         discussion: """
             Each row: the shortest length that keeps p within budget, its bytes and bits, the p it \
-            achieves, and whether it fits an apns-collapse-id (at most 64 bytes).
+            achieves, and whether it fits --max-bytes (default 64, an apns-collapse-id). Exit status 1 \
+            when --max-bytes is given and no alphabet fits it.
             Example:
               idbudget plan --rate 1e6/s --lifetime 10y --max-probability 1e-11
+              idbudget plan --count 1e9 --max-probability 1e-12 --max-bytes 16 || echo "none fits"
             """
     )
 
@@ -22,19 +24,25 @@ struct PlanCommand: ParsableCommand {
     @Option(name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
     var maxProbability: String
 
+    @Option(name: .customLong("max-bytes"), help: ArgumentHelp("The byte limit each row is checked against (default 64, an apns-collapse-id); exit status 1 when no alphabet fits it.", valueName: "bytes"))
+    var maxBytes: String?
+
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
         _ = try volume.resolve()
         _ = try parseBudget(maxProbability)
+        _ = try parseMaxBytes(maxBytes)
     }
 
     func run() throws {
         let volume = try volume.resolve(), budget = try parseBudget(maxProbability)
         let answer: PlanAnswer
-        do { answer = try Planner.plan(volume: volume, budget: budget, maxBytes: Self.apnsCollapseIDBytes) } catch let error as InputError {
+        let limit = try parseMaxBytes(maxBytes)
+        do { answer = try Planner.plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes) } catch let error as InputError {
             throw UsageError(argument: "--max-probability", message: error.message)
         }
         try Text.emit(answer, output.format, text: Text.render)
+        if limit != nil && !answer.rows.contains(where: \.fitsMaxBytes) { Output.status = ExitStatus.fails.rawValue }
     }
 }

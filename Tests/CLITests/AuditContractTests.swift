@@ -8,9 +8,12 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-\(name)-\(UUID().uuidString)")
     }
 
+    /// The JSON answer; exit status 0 exactly when the verdict is consistent, else 1.
     static func json(_ r: CLI.Result) throws -> [String: Any] {
-        guard r.status == 0 else { throw CLI.CLIFailure(message: r.stderr) }
-        return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        guard r.status == 0 || r.status == 1 else { throw CLI.CLIFailure(message: r.stderr) }
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect((r.status == 0) == (json["verdict_code"] as? String == "consistent"), "\(r.status) \(json["verdict_code"] ?? "")")
+        return json
     }
 
     /// Every line rule and time format, byte for byte, against scripts/audit_summary_ref.py (plain
@@ -36,7 +39,7 @@ import Testing
         try Data(text).write(to: file)
         for threads in ["1", "2"] {
             let r = try CLI.run(["audit", file.path, "--threads", threads, "--emit-summary", ours.path, "--format", "json"])
-            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
             let ref = try CLI.python("audit_summary_ref.py", ["summarise", file.path, "-o", theirs.path])
             #expect(ref.status == 0, "\(ref.output)")
             let diff = try CLI.python("audit_summary_ref.py", ["compare", ours.path, theirs.path])
@@ -71,7 +74,7 @@ import Testing
         }
         #expect(CLI.at(merged, "shards.count") as? Int == 3)
         let twice = try CLI.run(["audit", "--summary", paths[0], paths[0]])
-        #expect(twice.status == 64 && twice.stderr.contains("--summary") && twice.stderr.split(separator: "\n").count == 1)
+        #expect(twice.status == 65 && twice.stderr.contains("--summary") && twice.stderr.split(separator: "\n").count == 1)
     }
 
     /// 2,000,000 distinct ids under --memory 64M: spilled, within the limit, and the same counts.
@@ -99,14 +102,46 @@ import Testing
         (["audit", "--shard", "3/2"], "--shard"),
         (["audit", "--shard", "1"], "--shard"),
         (["audit", "--threads", "3"], "--threads"),
-        (["audit", "--summary", "/nonexistent.json"], "--summary"),
         (["audit", "some-file", "--summary", "/nonexistent.json"], "--summary"),
-        (["audit", "--summary", "/dev/null"], "--summary"),
     ])
     func badOptionsNameTheArgument(arguments: [String], argument: String) throws {
         let r = try CLI.run(arguments)
         #expect(r.status == 64 && r.stdout.isEmpty, "\(r.status) \(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+
+    /// sysexits.h: an input that cannot be opened is 66, a corrupt summary 65, an --emit-summary path
+    /// that cannot be created 73 — before any input is read (stdin here never ends).
+    @Test(arguments: [
+        (["audit", "--summary", "/nonexistent.json"], Int32(66), "--summary"),
+        (["audit", "/nonexistent/ids.txt"], Int32(66), "FILE"),
+        (["audit", "--summary", "/dev/null"], Int32(65), "--summary"),
+        (["audit", "--summary", "/etc/hostname"], Int32(65), "--summary"),
+        (["audit", "-", "--emit-summary", "/nonexistent-dir/s.json"], Int32(73), "--emit-summary"),
+    ])
+    func failuresHaveTheirStatus(arguments: [String], status: Int32, argument: String) throws {
+        let r = try CLI.run(arguments, input: FileHandle(forReadingAtPath: "/dev/zero"))
+        #expect(r.status == status && r.stdout.isEmpty, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+
+    /// The exit status a CI job acts on: 0 consistent, 1 otherwise, with the JSON printed either way.
+    @Test func verdictsHaveExitStatuses() throws {
+        let file = Self.temp("verdicts")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func audit(_ text: String) throws -> (Int32, String) {
+            try Data(text.utf8).write(to: file)
+            let r = try CLI.run(["audit", file.path, "--format", "json"])
+            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            return (r.status, json?["verdict_code"] as? String ?? "no JSON: \(r.stderr)")
+        }
+        let ids = try CLI.run(["generate", "--alphabet", "base62", "--length", "16", "--count", "20000", "--seed", "4"]).stdout
+        #expect(try audit(ids) == (0, "consistent"))
+        let lines = ids.split(separator: "\n")
+        #expect(try audit(ids + lines[0...2].joined(separator: "\n") + "\n") == (1, "too-many-duplicates"))
+        #expect(try audit((0..<100_000).map { String(format: "%05d", $0) }.joined(separator: "\n") + "\n") == (1, "too-few-duplicates"))
+        #expect(try audit("") == (1, "empty"))
+        #expect(try audit("\n\n") == (1, "empty"))
     }
 
     /// A summary to a full disk, spill files where none can be written: one line, exit 74.

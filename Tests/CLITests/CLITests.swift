@@ -58,6 +58,19 @@ import Testing
         #expect(try CLI.run(["probability", "--bits", "64", "--count", "1 000"]).status == 64)
     }
 
+    /// A CI job can act on the answer: `length`/`plan` with --max-bytes exit 1 when nothing fits.
+    @Test func byteLimitsHaveExitStatuses() throws {
+        let fits = try CLI.run(["length", "--alphabet", "hex", "--count", "1e9", "--max-probability", "1e-12", "--max-bytes", "64"])
+        let tooLong = try CLI.run(["length", "--alphabet", "hex", "--count", "1e9", "--max-probability", "1e-12", "--max-bytes", "16"])
+        #expect(fits.status == 0 && tooLong.status == 1 && tooLong.stdout.contains("fits"), "\(fits.status) \(tooLong.status)")
+        #expect(try CLI.run(["length", "--alphabet", "hex", "--count", "1e9", "--max-probability", "1e-12"]).status == 0)
+        let none = try CLI.run(["plan", "--count", "1e9", "--max-probability", "1e-12", "--max-bytes", "8"])
+        let some = try CLI.run(["plan", "--count", "1e9", "--max-probability", "1e-12", "--max-bytes", "17"])
+        #expect(none.status == 1 && some.status == 0 && none.stdout.contains("≤ 8 bytes"), "\(none.status) \(some.status)")
+        #expect(try CLI.run(["plan", "--count", "1e9", "--max-probability", "1e-12"]).status == 0)
+        #expect(try CLI.run(["plan", "--count", "1e9", "--max-probability", "1e-12", "--max-bytes", "0"]).status == 64)
+    }
+
     @Test func lengthReportsBytes() throws {
         let json = try CLI.json(["length", "--symbols", "🍎🍌🍒🍇", "--count", "1000", "--max-probability", "1e-6", "--max-bytes", "64"])
         let length = json["length"] as! Int
@@ -240,7 +253,7 @@ import Testing
         let planted = ids + lines[0...9].joined(separator: "\n") + "\n" + lines[3] + "\r\n\n"
         try planted.write(toFile: path, atomically: true, encoding: .utf8)
         let r = try CLI.run(["audit", path, "--format", "json"])
-        #expect(r.status == 0)
+        #expect(r.status == 1)  // suspicious: the answer fails its check
         #expect(r.stderr.isEmpty)  // no progress bar when not a terminal or in JSON
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect(json["ids"] as? String == "20011")
@@ -253,9 +266,9 @@ import Testing
         #expect(json["suspicious"] as? Bool == true)
     }
 
-    @Test func missingFileIsAUsageError() throws {
+    @Test func missingFileIsNoInput() throws {
         let r = try CLI.run(["audit", "/nonexistent/ids.txt"])
-        #expect(r.status == 64 && r.stdout.isEmpty)
+        #expect(r.status == 66 && r.stdout.isEmpty)
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("FILE"))
         let bad = try CLI.run(["audit", "--max-line-bytes", "0"])
         #expect(bad.status == 64 && bad.stderr.contains("--max-line-bytes"))

@@ -29,7 +29,7 @@ import Testing
         var args = arguments
         if arguments[0] == "length" && arguments.count == 5 { args += ["--max-probability", "1e-9"] }
         let r = try CLI.run(args + ["--format", "json"])
-        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.status == 0 || (r.status == 1 && args.contains("--max-bytes")), "\(r.stderr)")
         let v = try Self.validate(r.stdout)
         #expect(v.status == 0, "\(arguments): \(v.output)")
     }
@@ -153,7 +153,7 @@ import Testing
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try CLI.run(["audit", file.path, "--format", "json"])
-        guard r.status == 0 else { throw CLI.CLIFailure(message: r.stderr) }
+        guard r.status == 0 || r.status == 1 else { throw CLI.CLIFailure(message: r.stderr) }
         return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
     }
 
@@ -171,8 +171,9 @@ import Testing
         let lambda: Double = 300_000.0 * 299_999.0 / 2.0 / 1_099_511_627_776.0  // 16^10
         let exact: Double = 1.0 - Foundation.exp(-lambda) * (1.0 + lambda)
         let p = json["p_value_high"] as! Double
+        // A certified upper bound on the exact tail, which the Poisson closed form approximates to ~λ/n.
         #expect(abs(p - exact) < 1e-6, "\(p) vs \(exact)")
-        #expect(json["verdict_code"] as? String == "consistent" && json["test_method"] as? String == "poisson")
+        #expect(json["verdict_code"] as? String == "consistent")
     }
 
     @Test func sequentialIdsHaveTooFewDuplicates() throws {

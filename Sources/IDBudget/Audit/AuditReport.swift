@@ -20,6 +20,10 @@ public struct AuditReport: Sendable {
         case tooMany = "too-many-duplicates"
         case tooFew = "too-few-duplicates"
         case nonUniform = "non-uniform-positions"
+        /// The estimate says the duplicates are off, but no bound proves it within the cost limit.
+        case inconclusive
+        /// No ids: nothing to judge, and not evidence of anything.
+        case empty
     }
 
     /// What one position holds.
@@ -73,7 +77,10 @@ public struct AuditReport: Sendable {
     public var expectedDuplicates: Double { test.mean }
     public var sd: Double { test.sd }
     public var z: Double { test.z }
-    public var suspicious: Bool { verdict != .consistent }
+    /// A verdict against the stream: too many or too few duplicates, or positions that are not random.
+    public var suspicious: Bool { verdict == .tooMany || verdict == .tooFew || verdict == .nonUniform }
+    /// The stream passes the audit: ids, and nothing against them (what a CI gate asks).
+    public var passes: Bool { verdict == .consistent }
 
     /// Alphabets an audit recognises: the built-ins and the upper-case forms of hex and base36.
     static let candidates: [Alphabet] = Alphabet.builtIns + [
@@ -235,7 +242,8 @@ public struct AuditReport: Sendable {
         self.space = space
         spaceDescription = spaceText
         buckets = bucketStats
-        self.randomBits = randomBits
+        // No ids, no bits (the sum over no lengths is no space at all).
+        self.randomBits = s.ids == 0 ? 0 : randomBits
 
         // Words for the positions.
         if format == nil, !positions.isEmpty {
@@ -282,10 +290,25 @@ public struct AuditReport: Sendable {
         let eff = Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences)
         effectiveBits = Swift.min(eff, space.log2Magnitude)
         effectiveBitsIsLowerBound = s.extraOccurrences == 0
-        effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: groups, duplicates: s.extraOccurrences), space.log2Magnitude)
+        // The 95% bound is at most the point estimate (both are capped by the space).
+        effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: groups, duplicates: s.extraOccurrences), effectiveBits)
 
         let verdict: Verdict
-        if test.verdict == .tooMany { verdict = .tooMany } else if !flagged.isEmpty { verdict = .nonUniform } else if test.verdict == .tooFew { verdict = .tooFew } else { verdict = .consistent }
+        if s.ids == 0 {
+            verdict = .empty
+            findings.append("no ids: an empty stream is not evidence that ids are random")
+        } else if test.verdict == .tooMany {
+            verdict = .tooMany
+        } else if !flagged.isEmpty {
+            verdict = .nonUniform
+        } else if test.verdict == .tooFew {
+            verdict = .tooFew
+        } else if test.verdict == .inconclusive {
+            verdict = .inconclusive
+            findings.append(String(format: "the duplicates look off (estimated p = %.3g) but no bound proves it below the threshold within the cost limit: not vouched for", Swift.min(test.estimateHigh, test.estimateLow)))
+        } else {
+            verdict = .consistent
+        }
         if test.verdict == .tooFew {
             findings.append(String(format: "no more than %d duplicates where %.4g are expected: sequential, counter-based or deduplicated ids?", s.extraOccurrences, test.mean))
         }

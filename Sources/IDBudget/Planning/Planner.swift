@@ -145,7 +145,8 @@ public enum Planner {
         }
         return PlanAnswer(volume: figures[0] ?? VolumeFigures(volume), budget: budget.text, rows: rows.values.compactMap { $0 }, notes: volume.notes + [
             "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
-            "max_bytes \(maxBytes): an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one.",
+            maxBytes == 64 ? "max_bytes 64: an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one."
+                : "max_bytes \(maxBytes): the byte limit each row is checked against.",
         ])
     }
 

@@ -4,6 +4,8 @@ import Foundation
 /// on stderr and exit status 74 (EX_IOERR), never a trap.
 enum Output {
     nonisolated(unsafe) static var buffer = ""
+    /// The exit status once the output is written: 1 when the answer fails its check.
+    nonisolated(unsafe) static var status: Int32 = 0
 
     static func print(_ s: String) {
         buffer += s

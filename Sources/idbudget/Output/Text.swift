@@ -84,7 +84,8 @@ enum Text {
             [row.alphabet, String(row.length), String(row.bytes), String(format: "%.1f", row.space.bits), short(row.collision.probability, 4),
              row.collision.oneIn, row.shorterProbability.map { short($0, 4) } ?? "-", row.fitsMaxBytes ? "yes" : "no"]
         }
-        r.table = (["alphabet", "length", "bytes", "bits", "probability", "odds", "p at length-1", "apns-collapse-id"], rows)
+        let fits = a.rows.first.map { $0.maxBytes == 64 ? "apns-collapse-id" : "≤ \($0.maxBytes) bytes" } ?? "apns-collapse-id"
+        r.table = (["alphabet", "length", "bytes", "bits", "probability", "odds", "p at length-1", fits], rows)
         r.notes = a.notes
         return r
     }
