@@ -318,6 +318,20 @@ struct AuditCommand: ParsableCommand {
                 ("shards", .object([("count", .int(s.shardCount)), ("indexes", .array(s.shardIndexes.map { .int($0) }))])),
             ]
             if let b = r.buckets { fields.append(("buckets", .object([("count", count(b.count)), ("largest", count(b.largest))]))) }
+            if !r.groups.isEmpty {
+                fields.append(("groups", .array(r.groups.map { g in
+                    let t = g.report
+                    return .object([
+                        ("length", g.length.map { .int($0) } ?? .null), ("ids", count(g.ids)), ("format", .string(t.formatName)),
+                        ("alphabet", .string(t.alphabet)),
+                        ("space", .object([("size", .string(t.space.description)), ("bits", .number(Render.round(t.space.log2Magnitude))),
+                                           ("summary", .string(t.spaceDescription))])),
+                        ("extra_occurrences", count(t.extraOccurrences)), ("expected_duplicates", .number(t.expectedDuplicates)),
+                        ("p_value_high", .number(t.test.pValueHigh)), ("p_value_low", .number(t.test.pValueLow)),
+                        ("test_method", .string(t.test.method.rawValue)), ("verdict_code", .string(t.verdict.rawValue)),
+                    ])
+                })))
+            }
             if let table {
                 fields.append(("fingerprint_table_bytes", count(table.peak)))
                 fields.append(("spilled", .bool(table.spilled)))

@@ -113,12 +113,22 @@ public final class Auditor {
             for (f, t) in w.timeBuckets() { summary.timeFormats[f, default: .init()].add(t) }
         }
         let tables = self.tables
-        let results = UnsafeMutablePointer<[Int: Int]>.allocate(capacity: tables.count)
+        let results = UnsafeMutablePointer<[Int: [Int: Int]]>.allocate(capacity: tables.count)
         results.initialize(repeating: [:], count: tables.count)
         defer { results.deinitialize(count: tables.count); results.deallocate() }
         try parallel(tables.count) { t in results[t] = try tables[t].multiplicities() }
-        summary.multiplicities = [:]
-        for t in 0..<tables.count { summary.multiplicities.merge(results[t], uniquingKeysWith: +) }
+        var byLength: [Int: [Int: Int]] = [:]
+        for t in 0..<tables.count {
+            for (length, m) in results[t] { byLength[length, default: [:]].merge(m, uniquingKeysWith: +) }
+        }
+        summary.multiplicities = byLength.values.reduce(into: [:]) { $0.merge($1, uniquingKeysWith: +) }
+        // Groups by length: multiplicities and positions of their own, where every id of the length was
+        // tracked (ASCII, at most 4096 symbols, within the tables' budget).
+        let positionsByLength = Worker.positionsByLength(workers)
+        summary.groups = [:]
+        for (length, positions) in positionsByLength {
+            summary.groups[length] = AuditSummary.Group(multiplicities: byLength[length] ?? [:], positions: positions)
+        }
         spillDirectory.remove()
         finished = summary
         return summary
@@ -230,8 +240,17 @@ private final class Worker {
     let shardIndex: Int
     let shardCount: Int
     var summary: AuditSummary
-    /// ASCII symbol counts at positions 0…63: counts[i·128 + byte].
+    /// ASCII symbol counts at positions 0…63: counts[i·128 + byte], for ids whose length has no
+    /// table of its own.
     let counts: UnsafeMutablePointer<Int>
+    /// Per length of ASCII ids (up to 4096), its own counts, while `lengthTableBudget` allows: a mixed
+    /// stream's groups are judged each over its own positions.
+    var lengthRow = [Int32](repeating: -1, count: 4097)
+    var lengthTables: [(length: Int, counts: UnsafeMutablePointer<Int>)] = []
+    var lengthTableBytes = 0
+    static let lengthTableBudget = 8 << 20
+    /// Lengths whose ids were counted in the pooled `counts` or `wide`: no positions of their own.
+    var untracked = Set<Int>()
     var wide: [[Unicode.Scalar: Int]] = Array(repeating: [:], count: AuditSummary.positionLimit)
     var seen = [Bool](repeating: false, count: 128)
     var scalars = Set<Unicode.Scalar>()
@@ -257,7 +276,31 @@ private final class Worker {
         tableCount = tables
     }
 
-    deinit { counts.deallocate() }
+    deinit {
+        counts.deallocate()
+        for t in lengthTables { t.counts.deallocate() }
+    }
+
+    /// The counts for ids of length n: its own table, made on first use while the budget allows.
+    @inline(__always)
+    private func positionCounts(length n: Int) -> UnsafeMutablePointer<Int> {
+        guard n <= 4096 else { return counts }
+        let r = lengthRow[n]
+        if r >= 0 { return lengthTables[Int(r)].counts }
+        if r == -2 { return counts }
+        let size = Swift.min(n, AuditSummary.positionLimit) * 128
+        guard lengthTableBytes + 8 * size <= Self.lengthTableBudget else {
+            lengthRow[n] = -2
+            untracked.insert(n)
+            return counts
+        }
+        let table = UnsafeMutablePointer<Int>.allocate(capacity: size)
+        table.initialize(repeating: 0, count: size)
+        lengthTableBytes += 8 * size
+        lengthRow[n] = Int32(lengthTables.count)
+        lengthTables.append((n, table))
+        return table
+    }
 
     func overlong(countsHere: Bool) {
         if countsHere { summary.lines += 1; summary.overlongLines += 1 }
@@ -286,6 +329,7 @@ private final class Worker {
             }
             let bytes = UnsafeRawBufferPointer(start: p, count: length)
             let ascii = Self.isASCII(bytes)
+            var scalars = length
             if !ascii && !Self.forEachScalar(bytes, { _ in }) {
                 if nonIDsHere { summary.lines += 1; summary.invalidUTF8Lines += 1; if crlf { summary.crlfLines += 1 } }
                 continue
@@ -295,7 +339,10 @@ private final class Worker {
             summary.lines += 1
             summary.ids += 1
             if crlf { summary.crlfLines += 1 }
-            if tableCount == 1 || (f.high >> 48) & 1 == 0 { out0.append(f.high, f.low) } else { out1.append(f.high, f.low) }
+            if !ascii { scalars = 0; Self.forEachScalar(bytes) { _ in scalars += 1 } }
+            // Keyed by length after the shard and the table are chosen: counts come out per length.
+            let high = FingerprintTable.keyed(f.high, length: scalars)
+            if tableCount == 1 || (f.high >> 48) & 1 == 0 { out0.append(high, f.low) } else { out1.append(high, f.low) }
             if ascii { asciiID(bytes) } else { wideID(bytes) }
             if length <= AuditSummary.sampleMaxBytes { keepInSample(bytes) }
         }
@@ -318,6 +365,7 @@ private final class Worker {
         let n = b.count
         if n <= 4096 { lengthCounts[n] += 1 } else { longLengths[n, default: 0] += 1 }
         let head = Swift.min(n, AuditSummary.positionLimit)
+        let counts = positionCounts(length: n)
         for i in 0..<head { counts[i &* 128 &+ Int(b[i])] &+= 1 }
         if n > head { for i in head..<n { seen[Int(b[i])] = true } }
         if n == 36 || n == 26 || n == 27, let (format, bucket) = TimeFormat.parse(b) {
@@ -352,6 +400,7 @@ private final class Worker {
             i += 1
         }
         if i <= 4096 { lengthCounts[i] += 1 } else { longLengths[i, default: 0] += 1 }
+        untracked.insert(i)
     }
 
     private func addToBucket(_ format: TimeFormat, _ key: UInt64) {
@@ -417,6 +466,9 @@ private final class Worker {
         var s = scalars
         for c in 0..<128 where seen[c] { s.insert(Unicode.Scalar(UInt8(c))) }
         for i in 0..<AuditSummary.positionLimit * 128 where counts[i] > 0 { s.insert(Unicode.Scalar(UInt8(i % 128))) }
+        for t in lengthTables {
+            for i in 0..<Swift.min(t.length, AuditSummary.positionLimit) * 128 where t.counts[i] > 0 { s.insert(Unicode.Scalar(UInt8(i % 128))) }
+        }
         return s
     }
 
@@ -432,12 +484,31 @@ private final class Worker {
             var row: [Unicode.Scalar: Int] = [:]
             for w in workers {
                 for c in 0..<128 where w.counts[i * 128 + c] > 0 { row[Unicode.Scalar(UInt8(c)), default: 0] += w.counts[i * 128 + c] }
+                for t in w.lengthTables where i < t.length {
+                    for c in 0..<128 where t.counts[i * 128 + c] > 0 { row[Unicode.Scalar(UInt8(c)), default: 0] += t.counts[i * 128 + c] }
+                }
                 row.merge(w.wide[i], uniquingKeysWith: +)
             }
             if row.isEmpty { break }
             rows.append(row)
         }
         return rows
+    }
+
+    /// Positions per length, for the lengths every worker kept a table of (or saw no id of).
+    static func positionsByLength(_ workers: [Worker]) -> [Int: [[Unicode.Scalar: Int]]] {
+        let untracked = workers.reduce(into: Set<Int>()) { $0.formUnion($1.untracked) }
+        var out: [Int: [[Unicode.Scalar: Int]]] = [:]
+        for w in workers {
+            for t in w.lengthTables where !untracked.contains(t.length) {
+                var rows = out[t.length] ?? Array(repeating: [:], count: Swift.min(t.length, AuditSummary.positionLimit))
+                for i in 0..<rows.count {
+                    for c in 0..<128 where t.counts[i * 128 + c] > 0 { rows[i][Unicode.Scalar(UInt8(c)), default: 0] += t.counts[i * 128 + c] }
+                }
+                out[t.length] = rows
+            }
+        }
+        return out
     }
 
     /// Fingerprints waiting in this worker's lists.

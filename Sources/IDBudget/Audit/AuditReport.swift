@@ -44,10 +44,10 @@ public struct AuditReport: Sendable {
         }
     }
 
-    public let ids: Int
-    public let distinct: Int
-    public let extraOccurrences: Int
-    public let duplicateIDs: Int
+    public private(set) var ids: Int
+    public private(set) var distinct: Int
+    public private(set) var extraOccurrences: Int
+    public private(set) var duplicateIDs: Int
     public let alphabet: String
     public let alphabetSize: Int
     public let format: TimeFormat?
@@ -68,8 +68,17 @@ public struct AuditReport: Sendable {
     /// The effective entropy's 95% lower bound (with no duplicates it is ``effectiveBits``).
     public let effectiveBitsLower95: Double
     /// What was found, in words.
-    public let findings: [String]
-    public let verdict: Verdict
+    public private(set) var findings: [String]
+    /// A mixed stream's groups (by id length), each judged in its own space; empty for one group.
+    public private(set) var groups: [GroupResult] = []
+
+    /// One group of a mixed stream and its judgement.
+    public struct GroupResult: Sendable {
+        public let length: Int?
+        public let ids: Int
+        public let report: AuditReport
+    }
+    public private(set) var verdict: Verdict
 
     /// Spaces beyond this many bits are taken as 2^4096 (no statistic can tell them apart).
     static let spaceCapBits = 4096
@@ -88,7 +97,78 @@ public struct AuditReport: Sendable {
         (try? Alphabet(symbols: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", name: "BASE36")),
     ].compactMap { $0 }
 
+    /// Judges a summary. A stream whose ids have several lengths (none holding 999 in 1000) is judged
+    /// group by group — ids of one length form a group, over the alphabet and positions of its own —
+    /// with the false-alarm budget divided among the groups (Bonferroni); the verdict is the worst
+    /// group's.
     public init(summary s: AuditSummary, claimedBits: Int? = nil) {
+        guard claimedBits == nil, let parts = Self.split(s), parts.count > 1 else {
+            self.init(single: s, claimedBits: claimedBits, tests: 1)
+            return
+        }
+        let tests = Swift.max(1, parts.filter { $0.summary.ids >= 2 }.count)
+        let results = parts.map { GroupResult(length: $0.length, ids: $0.summary.ids, report: AuditReport(single: $0.summary, claimedBits: nil, tests: tests)) }
+        // The group that decides: the first by severity, else the largest.
+        let order: [Verdict] = [.tooMany, .nonUniform, .tooFew, .inconclusive]
+        let decisive = order.lazy.compactMap { v in results.first { $0.report.verdict == v } }.first ?? results.max { $0.ids < $1.ids }!
+        self = decisive.report
+        ids = s.ids
+        distinct = s.distinct
+        extraOccurrences = s.extraOccurrences
+        duplicateIDs = s.duplicateIDs
+        groups = results
+        let lines = results.map { g in
+            "\(g.length.map { "length \($0)" } ?? "other lengths") (\(g.report.formatName), n = \(g.ids)): \(g.report.verdict.rawValue)"
+        }
+        findings = ["\(results.count) groups by id length, each judged in its own space, the false-alarm budget divided among \(tests): " + lines.joined(separator: "; ")]
+            + decisive.report.findings.map { "\(decisive.length.map { "length \($0)" } ?? "other lengths"): \($0)" }
+        verdict = decisive.report.verdict
+    }
+
+    /// The summary split into groups by id length: one per length with positions of its own, and one
+    /// for the rest. nil when one length holds all but one id in a thousand (judged as one stream).
+    static func split(_ s: AuditSummary) -> [(length: Int?, summary: AuditSummary)]? {
+        guard s.ids > 0, s.lengths.count > 1 else { return nil }
+        if let top = s.lengths.values.max(), 1000 * (s.ids - top) <= s.ids { return nil }
+        let formatLength: [TimeFormat: Int] = [.uuid7: 36, .uuid1: 36, .ulid: 26, .ksuid: 27]
+        var parts: [(length: Int?, summary: AuditSummary)] = []
+        var rest = s
+        rest.groups = [:]
+        for (length, group) in s.groups.sorted(by: { $0.key < $1.key }) {
+            guard let n = s.lengths[length], n > 0 else { continue }
+            var g = AuditSummary(maxLineBytes: s.maxLineBytes)
+            g.lines = n
+            g.ids = n
+            g.lengths = [length: n]
+            g.multiplicities = group.multiplicities
+            g.positions = group.positions
+            g.symbols = Set(group.positions.flatMap { $0.keys })
+            if length > AuditSummary.positionLimit { g.symbols.formUnion(s.symbols) }
+            for (f, t) in s.timeFormats where formatLength[f] == length { g.timeFormats[f] = t }
+            g.sample = s.sample.filter { $0.unicodeScalars.count == length }
+            parts.append((length, g))
+            // What is left: subtract the group.
+            rest.ids -= n
+            rest.lengths[length] = nil
+            for (m, k) in group.multiplicities {
+                let left = (rest.multiplicities[m] ?? 0) - k
+                rest.multiplicities[m] = left > 0 ? left : nil
+            }
+            for (i, row) in group.positions.enumerated() where i < rest.positions.count {
+                for (c, k) in row {
+                    let left = (rest.positions[i][c] ?? 0) - k
+                    rest.positions[i][c] = left > 0 ? left : nil
+                }
+            }
+            for (f, l) in formatLength where l == length { rest.timeFormats[f] = AuditSummary.TimeBuckets() }
+            rest.sample = rest.sample.filter { $0.unicodeScalars.count != length }
+        }
+        while let last = rest.positions.last, last.isEmpty { rest.positions.removeLast() }
+        if rest.ids > 0 { parts.append((nil, rest)) }
+        return parts
+    }
+
+    init(single s: AuditSummary, claimedBits: Int?, tests: Int) {
         ids = s.ids
         distinct = s.distinct
         extraOccurrences = s.extraOccurrences
@@ -284,7 +364,7 @@ public struct AuditReport: Sendable {
         }
         if biasedFlags.count > 8 { findings.append("… and \(biasedFlags.count - 8) more biased positions") }
 
-        let test = DuplicateTest(space: space, groups: groups, observed: s.extraOccurrences)
+        let test = DuplicateTest(space: space, groups: groups, observed: s.extraOccurrences, tests: tests)
         self.test = test
         // A uniform generator cannot have more entropy than the space it draws from.
         let eff = Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences)

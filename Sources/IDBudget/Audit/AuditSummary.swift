@@ -30,6 +30,19 @@ public struct AuditSummary: Sendable, Equatable {
     public var timeFormats: [TimeFormat: TimeBuckets] = Dictionary(uniqueKeysWithValues: TimeFormat.allCases.map { ($0, TimeBuckets()) })
     /// The smallest distinct ids by UTF-8 bytes, in that order.
     public var sample: [String] = []
+    /// Per id length (in symbols), the ids' own multiplicities and positions, for the lengths whose
+    /// every id was tracked (ASCII, at most 4096 symbols); a mixed stream is judged group by group.
+    public var groups: [Int: Group] = [:]
+
+    /// The ids of one length.
+    public struct Group: Sendable, Equatable {
+        public var multiplicities: [Int: Int]
+        public var positions: [[Unicode.Scalar: Int]]
+        public init(multiplicities: [Int: Int], positions: [[Unicode.Scalar: Int]]) {
+            self.multiplicities = multiplicities
+            self.positions = positions
+        }
+    }
 
     public struct TimeBuckets: Sendable, Equatable {
         /// Ids that parse as the format.

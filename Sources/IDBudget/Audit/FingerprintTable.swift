@@ -148,12 +148,23 @@ final class FingerprintTable {
         count = 0
     }
 
-    /// How many distinct fingerprints occur exactly m times, for every m. Ends the table's use.
-    func multiplicities() throws -> [Int: Int] {
+    /// Bits 1…16 of a fingerprint's high word carry the id's length (``lengthKey(_:)``), so the counts
+    /// come out per length: which ids collide is decided by the other 111 bits.
+    static let lengthShift: UInt64 = 1
+    static let lengthMask: UInt64 = 0xFFFF
+
+    /// The high word with the length (capped at 65,535) in bits 1…16.
+    @inline(__always)
+    static func keyed(_ high: UInt64, length: Int) -> UInt64 {
+        (high & ~(lengthMask << lengthShift)) | (UInt64(Swift.min(length, Int(lengthMask))) << lengthShift)
+    }
+
+    /// Per length, how many distinct fingerprints occur exactly m times, for every m. Ends the table's use.
+    func multiplicities() throws -> [Int: [Int: Int]] {
         guard let spill else { return histogram() }
         try spillAll()
         try spill.finish()
-        var total: [Int: Int] = [:]
+        var total: [Int: [Int: Int]] = [:]
         for p in 0..<Self.partitions {
             let records = spill.records(in: p)
             if records == 0 { continue }
@@ -170,23 +181,37 @@ final class FingerprintTable {
             count = 0
             overflow.removeAll()
             try spill.read(partition: p) { h, w in self.addRecord(h, w) }
-            total.merge(histogram(), uniquingKeysWith: +)
+            for (length, h) in histogram() { total[length, default: [:]].merge(h, uniquingKeysWith: +) }
         }
         spill.remove()
         return total
     }
 
-    private func histogram() -> [Int: Int] {
-        var small = [Int](repeating: 0, count: 256)
-        var h: [Int: Int] = [:]
-        small.withUnsafeMutableBufferPointer { small in
-            for j in 0..<capacity where slots[2 * j] != 0 {
-                let c = Int(slots[2 * j + 1] & 0xFF)
-                if c < 0xFF { small[c] += 1; continue }
-                h[0xFF + (overflow[SIMD2(slots[2 * j], slots[2 * j + 1] & ~0xFF)] ?? 0), default: 0] += 1
+    private func histogram() -> [Int: [Int: Int]] {
+        // Counts below 255 in one flat row of 256 per length seen, found by direct index.
+        var rowOf = [Int32](repeating: -1, count: Int(Self.lengthMask) + 1)
+        var lengths: [Int] = []
+        var flat: [Int] = []
+        var h: [Int: [Int: Int]] = [:]
+        for j in 0..<capacity where slots[2 * j] != 0 {
+            let length = Int((slots[2 * j] >> Self.lengthShift) & Self.lengthMask)
+            let c = Int(slots[2 * j + 1] & 0xFF)
+            if c < 0xFF {
+                var r = Int(rowOf[length])
+                if r < 0 {
+                    r = lengths.count
+                    rowOf[length] = Int32(r)
+                    lengths.append(length)
+                    flat += [Int](repeating: 0, count: 256)
+                }
+                flat[r &* 256 &+ c] &+= 1
+                continue
             }
+            h[length, default: [:]][0xFF + (overflow[SIMD2(slots[2 * j], slots[2 * j + 1] & ~0xFF)] ?? 0), default: 0] += 1
         }
-        for (m, n) in small.enumerated() where n > 0 { h[m, default: 0] += n }
+        for (r, length) in lengths.enumerated() {
+            for m in 0..<256 where flat[r * 256 + m] > 0 { h[length, default: [:]][m, default: 0] += flat[r * 256 + m] }
+        }
         return h
     }
 }
