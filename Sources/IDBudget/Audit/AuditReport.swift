@@ -91,7 +91,7 @@ public struct AuditReport: Sendable {
         // One length, or one holding all but one id in a thousand (a stray line must not hide the
         // positions); the others still count in every position they reach.
         let dominant = s.lengths.max { $0.value < $1.value }
-        let single = dominant.flatMap { d in lengths.count == 1 || 1000 * (s.ids - d.value) <= s.ids ? d.key : nil }
+        let single = dominant.flatMap { d in lengths.count == 1 || s.ids - d.value <= s.ids / 1000 ? d.key : nil }
         if let single, lengths.count > 1 {
             findings.append("\(s.ids - (s.lengths[single] ?? 0)) of \(s.ids) ids are not \(single) symbols long")
         }
@@ -102,7 +102,7 @@ public struct AuditReport: Sendable {
             // All ids, or all but one in a thousand (a stray test id must not hide the format).
             format = TimeFormat.allCases.first { f in
                 let n = s.timeFormats[f]?.ids ?? 0
-                return n == s.ids || (n > 0 && 1000 * (s.ids - n) <= s.ids)
+                return n == s.ids || (n > 0 && s.ids - n <= s.ids / 1000)
             }
             if let format, let n = s.timeFormats[format]?.ids, n < s.ids {
                 findings.append("\(s.ids - n) of \(s.ids) ids are not \(format.displayName); they are judged as if they were")

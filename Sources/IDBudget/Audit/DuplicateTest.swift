@@ -80,7 +80,7 @@ public struct DuplicateTest: Sendable {
             pValueHigh = Swift.min(1, Self.poissonUpper(observed, lambda) + (errorBound ?? 0))
             pValueLow = Swift.min(1, Self.poissonLower(observed, lambda) + (errorBound ?? 0))
         } else if groups.count == 1, let (n, howMany) = groups.first, howMany == 1,
-                  Double(n) * Double(observed + 2) <= 2e8, let (high, low) = Self.exactTails(n: n, space: d, observed: observed) {
+                  Double(n) * (Double(observed) + 2) <= 2e8, let (high, low) = Self.exactTails(n: n, space: d, observed: observed) {
             // n not small against d, but small enough to follow the occupancy chain itself.
             method = .exact
             errorBound = 0
@@ -140,7 +140,7 @@ public struct DuplicateTest: Sendable {
         while true {
             let t = exp(logTerm(j, lambda))
             sum += t
-            if t <= sum * 1e-17 || j > k + 100_000_000 { return Swift.min(1, sum) }
+            if t <= sum * 1e-17 || j - k > 100_000_000 || j == Int.max { return Swift.min(1, sum) }
             j += 1
         }
     }
@@ -149,7 +149,7 @@ public struct DuplicateTest: Sendable {
     static func poissonLower(_ k: Int, _ lambda: Double) -> Double {
         if k < 0 { return 0 }
         if lambda <= 0 { return 1 }
-        if Double(k) > lambda { return Swift.max(0, 1 - poissonUpper(k + 1, lambda)) }
+        if Double(k) > lambda { return k == Int.max ? 1 : Swift.max(0, 1 - poissonUpper(k + 1, lambda)) }
         var sum = 0.0, j = k
         while j >= 0 {
             let t = exp(logTerm(j, lambda))
