@@ -135,12 +135,11 @@ struct AuditCommand: ParsableCommand {
         if !self.summary.isEmpty {
             var merged: AuditSummary?
             for path in self.summary {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw UsageError(argument: "--summary", message: "cannot read '\(path)'; give a summary written by --emit-summary")
-                }
                 do {
-                    let one = try AuditSummary(jsonText: data)
+                    let one = try AuditSummary.load(path: path, maxBytes: AuditSummary.maxFileBytes(memory: s.memory))
                     merged = try merged.map { try $0.merged(with: one) } ?? one
+                } catch let error as SummaryFileError {
+                    throw UsageError(argument: "--summary", message: "\(error); give a summary written by --emit-summary")
                 } catch let error as InputError {
                     throw UsageError(argument: "--summary", message: "\(path): \(error.message)")
                 }
