@@ -11,6 +11,7 @@ summaries exit with until the CLI maps them to 65; it is counted and printed).
 
     scripts/summary_fuzz.py --binary .build/release/idbudget --seed 1 --cases 400
     scripts/summary_fuzz.py --binary .build/release/idbudget --selftest
+    scripts/summary_fuzz.py --binary .build/release/idbudget --buckets 1000000   # emit and load < 5 s, RSS < 1 GiB
 
 Prints one line, `summary fuzz: N cases, 0 signal deaths, ...`, and exits 1 on any death, hang or
 unexpected exit status (the failing files are kept and named).
@@ -344,6 +345,36 @@ def selftest(binary, timeout):
     return ok
 
 
+def bucket_check(binary, n, memory, limit, work):
+    """n UUIDv7 ids of distinct milliseconds: emit and load each within `limit` seconds and `memory` bytes."""
+    import time
+    rng = random.Random(7)
+    ids = os.path.join(work, "uuid7-buckets.txt")
+    with open(ids, "w") as f:
+        base = 1_700_000_000_000
+        for i in range(n):
+            r = rng.getrandbits(74)
+            v = ((base + i) << 80) | (7 << 76) | ((r & 0xFFF) << 64) | (2 << 62) | (r >> 12)
+            h = f"{v:032x}"
+            f.write(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}\n")
+    out = os.path.join(work, "buckets.json")
+    ok = True
+    for what, cmd in [("emit", [binary, "audit", ids, "--memory", str(memory), "--emit-summary", out]),
+                      ("load", [binary, "audit", "--memory", str(memory), "--summary", out])]:
+        t0 = time.monotonic()
+        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)  # reaps it, with its own rusage
+        child.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.monotonic() - t0
+        code = os.waitstatus_to_exitcode(status)
+        rss = usage.ru_maxrss * 1024
+        good = code in (0, 1) and seconds < limit and rss <= memory
+        ok = ok and good
+        print(f"summary buckets: {what} {n} buckets: {seconds:.2f} s, peak RSS {rss >> 20} MiB, exit {code}"
+              f" ({'ok' if good else f'FAIL: limits {limit} s, {memory >> 20} MiB'})")
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--binary", required=True)
@@ -352,7 +383,13 @@ def main():
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds a case may take (default 20)")
     ap.add_argument("--selftest", action="store_true", help="prove the fuzzer catches deaths, hangs and bad exits")
     ap.add_argument("--keep", help="directory to work in and keep (default: a temporary one, kept only on failure)")
+    ap.add_argument("--buckets", type=int, help="instead: emit and load a summary of this many UUIDv7 buckets, timed")
+    ap.add_argument("--memory", type=int, default=1 << 30, help="with --buckets: the --memory to pass and the RSS cap (bytes)")
+    ap.add_argument("--limit-seconds", type=float, default=5.0, help="with --buckets: the time cap for each of emit and load")
     args = ap.parse_args()
+    if args.buckets:
+        with tempfile.TemporaryDirectory(prefix="summary-buckets-") as work:
+            sys.exit(0 if bucket_check(args.binary, args.buckets, args.memory, args.limit_seconds, work) else 1)
     if args.selftest:
         sys.exit(0 if selftest(args.binary, args.timeout) else 1)
     work = args.keep or tempfile.mkdtemp(prefix="summary-fuzz-")
