@@ -161,6 +161,13 @@ import Testing
         Self.rejects(try Self.data(o))
         o["shards"] = ["count": -1, "indexes": [0]]
         Self.rejects(try Self.data(o))
+        // Rows past the longest id (even with zero counts), symbols missing from `symbols`.
+        o = base
+        o["positions"] = [["a": "2", "x": "1"], ["b": "2", "x": "1"], ["c": "2", "x": "1"], ["a": "0"]]
+        Self.rejects(try Self.data(o), "past the longest id")
+        o = base
+        o["symbols"] = "abc"
+        Self.rejects(try Self.data(o), "not in symbols")
         // Deep nesting in a field idbudget skips.
         o = base
         var deep: Any = "x"

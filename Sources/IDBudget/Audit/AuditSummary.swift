@@ -194,12 +194,15 @@ public struct AuditSummary: Sendable, Equatable {
             throw fail("lines are not ids + empty + invalid UTF-8 + overlong lines")
         }
         // Ids that reach position i: ids − those of length ≤ i (partial sums of lengths, all ≤ ids).
+        // A position no id reaches is absent, and every symbol at a position is one of `symbols`.
         var shorter = 0
         for (i, p) in positions.enumerated() {
             shorter += lengths[i] ?? 0
+            guard ids - shorter > 0 else { throw fail("positions has \(positions.count) rows, past the longest id") }
             guard p.values.allSatisfy({ $0 >= 0 }), try Self.total(p.values, "positions[\(i)]") == ids - shorter else {
                 throw fail("positions[\(i)] does not count the ids that reach it")
             }
+            guard p.keys.allSatisfy({ symbols.contains($0) }) else { throw fail("positions[\(i)] has a symbol that is not in symbols") }
         }
         for f in TimeFormat.allCases {
             let t = timeFormats[f] ?? TimeBuckets()

@@ -174,6 +174,15 @@ struct SummaryParser {
         }
     }
 
+    /// The one Unicode scalar `scratch` holds, or nil when it holds none or more.
+    func singleScalar() -> Unicode.Scalar? {
+        guard (1...4).contains(scratch.count) else { return nil }
+        var it = scratch.makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let c) = decoder.decode(&it), case .emptyInput = decoder.decode(&it) else { return nil }
+        return c
+    }
+
     /// A string value (`what` names the field when it is not one).
     mutating func string(_ what: String) throws(InputError) -> String {
         guard try kind() == .string else { throw fail("\(what) is not a string") }
@@ -374,7 +383,9 @@ extension AuditSummary {
             case "symbols":
                 guard try p.kind() == .string else { throw fail("symbols") }
                 try p.stringBytes()
-                s.symbols = Set(String(decoding: p.scratch, as: UTF8.self).unicodeScalars)
+                var it = p.scratch.makeIterator()
+                var decoder = UTF8()
+                while case .scalarValue(let c) = decoder.decode(&it) { s.symbols.insert(c) }  // checked UTF-8 already
             case "positions":
                 try p.open(.array, "positions")
                 var rows: [[Unicode.Scalar: Int]] = []
@@ -386,9 +397,8 @@ extension AuditSummary {
                     var g = true
                     while try p.next(UInt8(ascii: "}"), &g) {
                         try p.key()
-                        let text = String(decoding: p.scratch, as: UTF8.self)
-                        guard text.unicodeScalars.count == 1, let c = text.unicodeScalars.first else {
-                            throw fail("positions has the key '\(displayable(text.prefix(40)))'")
+                        guard let c = p.singleScalar() else {
+                            throw fail("positions has the key '\(displayable(String(decoding: p.scratch.prefix(160), as: UTF8.self).prefix(40)))'")
                         }
                         let n = try p.count("positions")
                         guard row.updateValue(n, forKey: c) == nil else { throw fail("positions[\(rows.count)] has a key twice") }
@@ -433,7 +443,10 @@ extension AuditSummary {
                 var f = true
                 while try p.next(UInt8(ascii: "]"), &f) {
                     guard list.count < sampleEntryLimit else { throw fail("sample has more than \(sampleEntryLimit) entries") }
-                    list.append(try p.string("a sample entry"))
+                    guard try p.kind() == .string else { throw fail("a sample entry is not a string") }
+                    try p.stringBytes()
+                    // Entries longer than sampleMaxBytes are never sampled: not made into Strings.
+                    if p.scratch.count <= sampleMaxBytes { list.append(String(decoding: p.scratch, as: UTF8.self)) }
                 }
                 s.sample = smallest(list)
             default: break
