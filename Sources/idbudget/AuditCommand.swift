@@ -142,9 +142,11 @@ struct AuditCommand: ParsableCommand {
         if !self.summary.isEmpty {
             var merged: AuditSummary?
             for path in self.summary {
-                let one = try Self.loadSummary(path, memory: s.memory)
                 do {
+                    let one = try AuditSummary.load(path: path, maxBytes: AuditSummary.maxFileBytes(memory: s.memory))
                     merged = try merged.map { try $0.merged(with: one) } ?? one
+                } catch let error as SummaryFileError {
+                    throw Failure(status: .noInput, argument: "--summary", message: "\(error); give a summary written by --emit-summary")
                 } catch let error as InputError {
                     throw Failure(status: .dataError, argument: "--summary", message: "\(path): \(error.message)")
                 }
@@ -175,38 +177,6 @@ struct AuditCommand: ParsableCommand {
         let r = AuditReport(summary: summary, claimedBits: s.claimed)
         show(r, summary, table, s)
         if !r.passes { Output.status = ExitStatus.fails.rawValue }
-    }
-
-    /// A summary file: one that cannot be opened is exit 66, one that is not a summary (or too large
-    /// for --memory) exit 65.
-    static func loadSummary(_ path: String, memory: Int) throws -> AuditSummary {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw Failure(status: .noInput, argument: "--summary", message: "cannot open '\(path)': \(String(cString: strerror(errno))); give a summary written by --emit-summary")
-        }
-        defer { close(fd) }
-        // A summary is parsed in memory: past a quarter of --memory it is refused before it is read whole.
-        let cap = memory / 4
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Failure(status: .ioError, argument: "--summary", message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
-            if bytes.count > cap {
-                throw Failure(status: .dataError, argument: "--summary", message: "'\(path)' is larger than \(cap >> 20) MiB (a quarter of --memory); give a larger --memory or a smaller summary")
-            }
-        }
-        let data = Data(bytes)
-        let loaded: Result<AuditSummary, InputError> = Result { () throws(InputError) in try AuditSummary(jsonText: data) }
-        switch loaded {
-        case .success(let summary): return summary
-        case .failure(let error): throw Failure(status: .dataError, argument: "--summary", message: "\(path): \(error.message)")
-        }
     }
 
     private func read(_ s: Settings) throws -> Auditor {

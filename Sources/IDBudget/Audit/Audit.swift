@@ -110,7 +110,7 @@ public final class Auditor {
         summary.lengths = workers.reduce(into: [Int: Int]()) { $0.merge($1.lengths, uniquingKeysWith: +) }
         summary.sample = AuditSummary.smallest(workers.flatMap { $0.sample.map { String(decoding: $0, as: UTF8.self) } })
         for w in workers {
-            for (f, t) in w.timeBuckets() { summary.timeFormats[f, default: .init()].add(t) }
+            for (f, t) in w.timeBuckets() { try summary.timeFormats[f, default: .init()].add(t) }
         }
         let tables = self.tables
         let results = UnsafeMutablePointer<[Int: [Int: Int]]>.allocate(capacity: tables.count)

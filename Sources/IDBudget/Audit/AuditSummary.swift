@@ -12,8 +12,17 @@ public struct AuditSummary: Sendable, Equatable {
     /// Smallest distinct ids kept, by their UTF-8 bytes, among ids of at most `sampleMaxBytes`.
     public static let sampleSize = 32
     public static let sampleMaxBytes = 256
-    /// Time buckets kept per format; past it the buckets are dropped and `truncated` set.
+    /// Time buckets kept per format; past it the buckets are dropped and `truncated` set. A summary
+    /// file with more buckets for one format is refused.
     public static let bucketLimit = 1 << 20
+    /// Most keys a summary file's `multiplicities` may have (k keys need at least k(k+1)/2 ids).
+    public static let multiplicityKeyLimit = 1 << 20
+    /// Most keys a summary file's `lengths` may have.
+    public static let lengthKeyLimit = 1 << 20
+    /// Most entries a summary file's `sample` may have.
+    public static let sampleEntryLimit = sampleSize
+    /// Most shards (`--shard k/K` takes K up to this).
+    public static let shardLimit = 1 << 20
 
     public var maxLineBytes: Int
     public var shardCount = 1
@@ -28,7 +37,8 @@ public struct AuditSummary: Sendable, Equatable {
     /// positions[i][c]: ids whose character i is c (i < 64).
     public var positions: [[Unicode.Scalar: Int]] = []
     public var timeFormats: [TimeFormat: TimeBuckets] = Dictionary(uniqueKeysWithValues: TimeFormat.allCases.map { ($0, TimeBuckets()) })
-    /// The smallest distinct ids by UTF-8 bytes, in that order.
+    /// The smallest distinct ids by UTF-8 bytes, in that order (ids that differ in their bytes are
+    /// different ids, even when Unicode calls them equivalent: NFC and NFD spellings stay apart).
     public var sample: [String] = []
     /// Per id length (in symbols), the ids' own multiplicities and positions, for the lengths whose
     /// every id was tracked (ASCII, at most 4096 symbols); a mixed stream is judged group by group.
@@ -51,11 +61,20 @@ public struct AuditSummary: Sendable, Equatable {
         public var buckets: [UInt64: Int] = [:]
         public var truncated = false
 
-        mutating func add(_ other: TimeBuckets) {
-            ids += other.ids
+        public init(ids: Int = 0, buckets: [UInt64: Int] = [:], truncated: Bool = false) {
+            self.ids = ids
+            self.buckets = buckets
+            self.truncated = truncated
+        }
+
+        mutating func add(_ other: TimeBuckets, format: String = "time_formats") throws(InputError) {
+            ids = try AuditSummary.sum(ids, other.ids, "\(format).ids")
             truncated = truncated || other.truncated
             if truncated { buckets = [:]; return }
-            buckets.merge(other.buckets, uniquingKeysWith: +)
+            for (k, n) in other.buckets {
+                let old = buckets[k] ?? 0
+                buckets[k] = try AuditSummary.sum(old, n, "\(format).buckets")
+            }
             if buckets.count > AuditSummary.bucketLimit { buckets = [:]; truncated = true }
         }
     }
@@ -64,14 +83,51 @@ public struct AuditSummary: Sendable, Equatable {
         self.maxLineBytes = maxLineBytes
     }
 
-    public var distinct: Int { multiplicities.values.reduce(0, +) }
-    /// Occurrences beyond the first: ids − distinct.
-    public var extraOccurrences: Int { ids - distinct }
-    /// Distinct ids seen more than once.
-    public var duplicateIDs: Int { multiplicities.filter { $0.key >= 2 }.values.reduce(0, +) }
+    /// `a + b`, or an InputError naming the field when it would overflow an Int.
+    @inline(__always)
+    static func sum(_ a: Int, _ b: Int, _ what: @autoclosure () -> String) throws(InputError) -> Int {
+        let (r, o) = a.addingReportingOverflow(b)
+        if o { throw InputError("\(what()) overflows: the counts add up to more than \(Int.max)") }
+        return r
+    }
+
+    /// `a · b`, or an InputError naming the field when it would overflow an Int.
+    @inline(__always)
+    static func product(_ a: Int, _ b: Int, _ what: @autoclosure () -> String) throws(InputError) -> Int {
+        let (r, o) = a.multipliedReportingOverflow(by: b)
+        if o { throw InputError("\(what()) overflows: the counts multiply to more than \(Int.max)") }
+        return r
+    }
+
+    /// Σ of the values, checked.
+    static func total<C: Collection>(_ values: C, _ what: @autoclosure () -> String) throws(InputError) -> Int where C.Element == Int {
+        var t = 0
+        for v in values { t = try sum(t, v, what()) }
+        return t
+    }
+
+    /// `a` with `b` added key by key, checked.
+    static func merging<K: Hashable>(_ a: [K: Int], _ b: [K: Int], _ what: String) throws(InputError) -> [K: Int] {
+        var m = a
+        for (k, n) in b {
+            if let old = m[k] { m[k] = try sum(old, n, what) } else { m[k] = n }
+        }
+        return m
+    }
+
+    /// Distinct ids (Σ of `multiplicities`). Exact for any summary that passed ``validate()`` (all
+    /// loaded and merged ones); saturates at Int.max instead of trapping otherwise.
+    public var distinct: Int { (try? Self.total(multiplicities.values, "")) ?? Int.max }
+    /// Occurrences beyond the first: ids − distinct (saturating, as ``distinct``).
+    public var extraOccurrences: Int {
+        let (r, o) = ids.subtractingReportingOverflow(distinct)
+        return o ? (ids < 0 ? Int.min : Int.max) : r
+    }
+    /// Distinct ids seen more than once (saturating, as ``distinct``).
+    public var duplicateIDs: Int { (try? Self.total(multiplicities.lazy.filter { $0.key >= 2 }.map(\.value), "")) ?? Int.max }
 
     /// Both summaries together. Exact when no id is in both (shards by fingerprint); refuses
-    /// summaries made with different rules or overlapping shards.
+    /// summaries made with different rules or overlapping shards, and sums that would overflow.
     public func merged(with other: AuditSummary) throws(InputError) -> AuditSummary {
         guard maxLineBytes == other.maxLineBytes else {
             throw InputError("summaries made with different --max-line-bytes (\(maxLineBytes) and \(other.maxLineBytes)) do not merge")
@@ -81,148 +137,150 @@ public struct AuditSummary: Sendable, Equatable {
         }
         let overlap = Set(shardIndexes).intersection(other.shardIndexes)
         guard overlap.isEmpty else {
-            throw InputError("shard \(overlap.sorted().map { "\($0 + 1)/\(shardCount)" }.joined(separator: ", ")) is in two summaries; give each shard once")
+            let list = overlap.sorted().prefix(8).map { "\($0 + 1)/\(shardCount)" }.joined(separator: ", ") + (overlap.count > 8 ? ", …" : "")
+            throw InputError("shard \(list) is in two summaries; give each shard once")
         }
         var m = self
         m.shardIndexes = (shardIndexes + other.shardIndexes).sorted()
-        m.lines += other.lines; m.ids += other.ids; m.emptyLines += other.emptyLines
-        m.crlfLines += other.crlfLines; m.invalidUTF8Lines += other.invalidUTF8Lines; m.overlongLines += other.overlongLines
-        m.multiplicities.merge(other.multiplicities, uniquingKeysWith: +)
-        m.lengths.merge(other.lengths, uniquingKeysWith: +)
+        m.lines = try Self.sum(lines, other.lines, "merged lines")
+        m.ids = try Self.sum(ids, other.ids, "merged ids")
+        m.emptyLines = try Self.sum(emptyLines, other.emptyLines, "merged empty_lines")
+        m.crlfLines = try Self.sum(crlfLines, other.crlfLines, "merged crlf_lines")
+        m.invalidUTF8Lines = try Self.sum(invalidUTF8Lines, other.invalidUTF8Lines, "merged invalid_utf8_lines")
+        m.overlongLines = try Self.sum(overlongLines, other.overlongLines, "merged overlong_lines")
+        m.multiplicities = try Self.merging(multiplicities, other.multiplicities, "merged multiplicities")
+        m.lengths = try Self.merging(lengths, other.lengths, "merged lengths")
         m.symbols.formUnion(other.symbols)
         for (i, p) in other.positions.enumerated() {
             if i == m.positions.count { m.positions.append([:]) }
-            m.positions[i].merge(p, uniquingKeysWith: +)
+            m.positions[i] = try Self.merging(m.positions[i], p, "merged positions[\(i)]")
         }
-        for (f, t) in other.timeFormats { m.timeFormats[f, default: TimeBuckets()].add(t) }
+        for (f, t) in other.timeFormats { try m.timeFormats[f, default: TimeBuckets()].add(t, format: "merged time_formats.\(f.rawValue)") }
         m.sample = Self.smallest(sample + other.sample)
+        // A length keeps its group only if neither part has ids of it without a group (untracked).
+        m.groups = [:]
+        for length in Set(groups.keys).union(other.groups.keys) {
+            let a = groups[length], b = other.groups[length]
+            if a == nil && (other.lengths[length] ?? 0) == 0 && b != nil { m.groups[length] = b; continue }
+            if b == nil && (lengths[length] ?? 0) == 0 { continue }
+            if b == nil && a != nil && (other.lengths[length] ?? 0) == 0 { m.groups[length] = a; continue }
+            guard let a, let b else { continue }
+            var g = a
+            g.multiplicities = try Self.merging(a.multiplicities, b.multiplicities, "merged groups.\(length).multiplicities")
+            for (i, p) in b.positions.enumerated() {
+                if i == g.positions.count { g.positions.append([:]) }
+                g.positions[i] = try Self.merging(g.positions[i], p, "merged groups.\(length).positions[\(i)]")
+            }
+            m.groups[length] = g
+        }
         return m
     }
 
+    /// The smallest distinct ids of at most `sampleMaxBytes` bytes, by their UTF-8 bytes. Ids are
+    /// told apart by their bytes, never by String equality (which is canonical equivalence: it would
+    /// merge the NFC and NFD spellings of one id, which the byte path and the Spark job keep apart).
     static func smallest(_ ids: [String]) -> [String] {
-        Array(Set(ids.filter { $0.utf8.count <= sampleMaxBytes }).sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }.prefix(sampleSize))
+        let byBytes = ids.lazy.map { Array($0.utf8) }.filter { $0.count <= sampleMaxBytes }.sorted { $0.lexicographicallyPrecedes($1) }
+        var out: [String] = []
+        var last: [UInt8]?
+        for b in byBytes {
+            if out.count == sampleSize { break }
+            if b == last { continue }
+            out.append(String(decoding: b, as: UTF8.self))
+            last = b
+        }
+        return out
+    }
+
+    /// Checks that the counts agree with each other and are within the caps, with checked
+    /// arithmetic (a summary that passes cannot make ``distinct`` and the others overflow).
+    public func validate() throws(InputError) {
+        func fail(_ what: String) -> InputError { Self.malformed(what) }
+        guard maxLineBytes >= 1 else { throw fail("max_line_bytes") }
+        guard shardCount >= 1, shardCount <= Self.shardLimit, !shardIndexes.isEmpty,
+              shardIndexes.allSatisfy({ $0 >= 0 && $0 < shardCount }) else { throw fail("shards") }
+        guard Set(shardIndexes).count == shardIndexes.count else { throw fail("a shard index twice") }
+        for (name, n) in [("lines", lines), ("ids", ids), ("empty_lines", emptyLines), ("crlf_lines", crlfLines),
+                          ("invalid_utf8_lines", invalidUTF8Lines), ("overlong_lines", overlongLines)] where n < 0 {
+            throw fail("\(name) is negative")
+        }
+        guard multiplicities.count <= Self.multiplicityKeyLimit else { throw fail("multiplicities has more than \(Self.multiplicityKeyLimit) keys") }
+        guard lengths.count <= Self.lengthKeyLimit else { throw fail("lengths has more than \(Self.lengthKeyLimit) keys") }
+        guard positions.count <= Self.positionLimit else { throw fail("positions has more than \(Self.positionLimit) rows") }
+        guard multiplicities.keys.allSatisfy({ $0 >= 1 }), lengths.keys.allSatisfy({ $0 >= 1 }) else {
+            throw fail("a multiplicity or length below 1")
+        }
+        guard multiplicities.values.allSatisfy({ $0 >= 0 }), lengths.values.allSatisfy({ $0 >= 0 }) else { throw fail("a negative count") }
+        // The counts must agree with each other, or the verdict would be nonsense.
+        var occurrences = 0
+        for (m, n) in multiplicities {
+            occurrences = try Self.sum(occurrences, try Self.product(m, n, "multiplicities (m × count)"), "multiplicities (Σ m × count)")
+        }
+        guard occurrences == ids else { throw fail("multiplicities do not add up to ids") }
+        guard try Self.total(lengths.values, "lengths") == ids else { throw fail("lengths do not add up to ids") }
+        let nonIDs = try Self.total([emptyLines, invalidUTF8Lines, overlongLines], "lines")
+        guard lines == (try Self.sum(ids, nonIDs, "lines")), crlfLines <= lines else {
+            throw fail("lines are not ids + empty + invalid UTF-8 + overlong lines")
+        }
+        // Ids that reach position i: ids − those of length ≤ i (partial sums of lengths, all ≤ ids).
+        // A position no id reaches is absent, and every symbol at a position is one of `symbols`.
+        var shorter = 0
+        for (i, p) in positions.enumerated() {
+            shorter += lengths[i] ?? 0
+            guard ids - shorter > 0 else { throw fail("positions has \(positions.count) rows, past the longest id") }
+            guard p.values.allSatisfy({ $0 >= 0 }), try Self.total(p.values, "positions[\(i)]") == ids - shorter else {
+                throw fail("positions[\(i)] does not count the ids that reach it")
+            }
+            guard p.keys.allSatisfy({ symbols.contains($0) }) else { throw fail("positions[\(i)] has a symbol that is not in symbols") }
+        }
+        for f in TimeFormat.allCases {
+            let t = timeFormats[f] ?? TimeBuckets()
+            guard t.buckets.count <= Self.bucketLimit else { throw fail("time_formats.\(f.rawValue).buckets has more than \(Self.bucketLimit) keys") }
+            let inBuckets = t.truncated ? t.ids : try Self.total(t.buckets.values, "time_formats.\(f.rawValue).buckets")
+            guard t.ids >= 0, t.ids <= ids, t.buckets.values.allSatisfy({ $0 >= 0 }), inBuckets == t.ids else {
+                throw fail("time_formats.\(f.rawValue) does not add up")
+            }
+        }
+        guard sample.count <= Self.sampleEntryLimit else { throw fail("sample has more than \(Self.sampleEntryLimit) entries") }
+        // Each group is the ids of one length: its multiplicities add up to them, every position
+        // below min(length, 64) counts each of them, with symbols from `symbols`.
+        guard groups.count <= Self.lengthKeyLimit else { throw fail("groups has more than \(Self.lengthKeyLimit) keys") }
+        for (length, g) in groups {
+            guard let n = lengths[length], n > 0 else { throw fail("groups.\(length) is a length no id has") }
+            guard g.multiplicities.count <= Self.multiplicityKeyLimit, g.multiplicities.allSatisfy({ $0.key >= 1 && $0.value >= 0 && (multiplicities[$0.key] ?? 0) >= $0.value }) else {
+                throw fail("groups.\(length).multiplicities is not part of multiplicities")
+            }
+            var occurrences = 0
+            for (m, k) in g.multiplicities {
+                occurrences = try Self.sum(occurrences, try Self.product(m, k, "groups (m × count)"), "groups (Σ m × count)")
+            }
+            guard occurrences == n else { throw fail("groups.\(length).multiplicities do not add up to the ids of length \(length)") }
+            guard g.positions.count == Swift.min(length, Self.positionLimit) else { throw fail("groups.\(length).positions has \(g.positions.count) rows, not \(Swift.min(length, Self.positionLimit))") }
+            for (i, p) in g.positions.enumerated() {
+                guard p.values.allSatisfy({ $0 >= 0 }), try Self.total(p.values, "groups.\(length).positions[\(i)]") == n,
+                      p.keys.allSatisfy({ symbols.contains($0) }) else {
+                    throw fail("groups.\(length).positions[\(i)] does not count the ids of length \(length)")
+                }
+            }
+        }
     }
 }
 
 // MARK: - JSON
 
 extension AuditSummary {
-    /// The summary as JSON text (keys sorted, counts as decimal strings).
+    /// The summary as JSON text (keys sorted, counts as decimal strings, ASCII only; see ``jsonBytes()``).
     public func jsonText() throws -> String {
-        func counts<K: BinaryInteger>(_ m: [K: Int]) -> [String: String] {
-            Dictionary(uniqueKeysWithValues: m.map { (String($0.key), String($0.value)) })
-        }
-        var formats: [String: Any] = [:]
-        for f in TimeFormat.allCases {
-            let t = timeFormats[f] ?? TimeBuckets()
-            formats[f.rawValue] = ["ids": String(t.ids), "buckets": counts(t.buckets), "truncated": t.truncated] as [String: Any]
-        }
-        let object: [String: Any] = [
-            "kind": Self.kind, "schema_version": Self.schemaVersion, "max_line_bytes": maxLineBytes,
-            "shards": ["count": shardCount, "indexes": shardIndexes] as [String: Any],
-            "lines": String(lines), "ids": String(ids), "empty_lines": String(emptyLines), "crlf_lines": String(crlfLines),
-            "invalid_utf8_lines": String(invalidUTF8Lines), "overlong_lines": String(overlongLines),
-            "multiplicities": counts(multiplicities), "lengths": counts(lengths),
-            "symbols": String(String.UnicodeScalarView(symbols.sorted { $0.value < $1.value })),
-            "positions": positions.map { p in Dictionary(uniqueKeysWithValues: p.map { (String($0.key), String($0.value)) }) },
-            "time_formats": formats, "sample": sample,
-        ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        // Every non-ASCII scalar as \uXXXX: ASCII-only JSON survives any tool, and a raw U+FEFF
-        // inside a string is dropped by some parsers (Foundation's among them).
-        var out = ""
-        for u in String(decoding: data, as: UTF8.self).unicodeScalars {
-            if u.isASCII { out.unicodeScalars.append(u); continue }
-            for unit in String(u).utf16 { out += String(format: "\\u%04x", unit) }
-        }
-        return out
+        String(decoding: jsonBytes(), as: UTF8.self)
     }
 
-    /// Reads a summary written by any tool that follows docs/audit-summary.md.
+    /// Reads a summary written by any tool that follows docs/audit-summary.md, and checks it
+    /// (``validate()``): a malformed, oversized, inconsistent or overflowing one is an InputError.
     public init(jsonText data: Data) throws(InputError) {
-        func fail(_ what: String) -> InputError { InputError("not an idbudget audit summary (\(what)); make one with idbudget audit FILE --emit-summary S.json") }
-        // A raw U+FEFF inside a string would be dropped by the parser: escape it (and drop a leading BOM).
-        var bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        var cleaned: [UInt8] = []
-        cleaned.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            if i + 2 < bytes.count, bytes[i] == 0xEF, bytes[i + 1] == 0xBB, bytes[i + 2] == 0xBF {
-                cleaned += Array("\\ufeff".utf8)
-                i += 3
-            } else {
-                cleaned.append(bytes[i])
-                i += 1
-            }
+        let parsed: Result<AuditSummary, InputError> = data.withUnsafeBytes { raw in
+            do throws(InputError) { return .success(try Self.parse(raw)) } catch { return .failure(error) }
         }
-        guard let root = try? JSONSerialization.jsonObject(with: Data(cleaned)) as? [String: Any] else { throw fail("not a JSON object") }
-        guard root["kind"] as? String == Self.kind else { throw fail("kind is not \(Self.kind)") }
-        guard (root["schema_version"] as? Int) == Self.schemaVersion else { throw fail("schema_version is not \(Self.schemaVersion)") }
-        guard let maxLine = root["max_line_bytes"] as? Int, maxLine >= 1 else { throw fail("max_line_bytes") }
-        func count(_ v: Any?, _ name: String) throws(InputError) -> Int {
-            guard let s = v as? String, !s.isEmpty, s.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let n = Int(s) else { throw fail("\(name) is not a count written as a string of digits") }
-            return n
-        }
-        func countMap<K: FixedWidthInteger>(_ v: Any?, _ name: String, _: K.Type) throws(InputError) -> [K: Int] {
-            guard let m = v as? [String: Any] else { throw fail("\(name) is not an object") }
-            var out: [K: Int] = [:]
-            for (k, c) in m {
-                guard let key = K(k) else { throw fail("\(name) has the key '\(k.prefix(40))'") }
-                out[key] = try count(c, name)
-            }
-            return out
-        }
-        self.init(maxLineBytes: maxLine)
-        guard let shards = root["shards"] as? [String: Any], let k = shards["count"] as? Int, k >= 1,
-              let indexes = shards["indexes"] as? [Int], !indexes.isEmpty, indexes.allSatisfy({ $0 >= 0 && $0 < k })
-        else { throw fail("shards") }
-        shardCount = k
-        shardIndexes = indexes.sorted()
-        lines = try count(root["lines"], "lines"); ids = try count(root["ids"], "ids")
-        emptyLines = try count(root["empty_lines"], "empty_lines"); crlfLines = try count(root["crlf_lines"], "crlf_lines")
-        invalidUTF8Lines = try count(root["invalid_utf8_lines"], "invalid_utf8_lines")
-        overlongLines = try count(root["overlong_lines"], "overlong_lines")
-        multiplicities = try countMap(root["multiplicities"], "multiplicities", Int.self)
-        lengths = try countMap(root["lengths"], "lengths", Int.self)
-        guard let s = root["symbols"] as? String else { throw fail("symbols") }
-        symbols = Set(s.unicodeScalars)
-        guard let ps = root["positions"] as? [[String: Any]] else { throw fail("positions") }
-        for p in ps {
-            var row: [Unicode.Scalar: Int] = [:]
-            for (c, n) in p {
-                guard c.unicodeScalars.count == 1, let scalar = c.unicodeScalars.first else { throw fail("positions has the key '\(c.prefix(40))'") }
-                row[scalar] = try count(n, "positions")
-            }
-            positions.append(row)
-        }
-        guard let formats = root["time_formats"] as? [String: Any] else { throw fail("time_formats") }
-        for f in TimeFormat.allCases {
-            guard let t = formats[f.rawValue] as? [String: Any], let truncated = t["truncated"] as? Bool else { throw fail("time_formats.\(f.rawValue)") }
-            timeFormats[f] = TimeBuckets(ids: try count(t["ids"], "time_formats"), buckets: try countMap(t["buckets"], "time_formats buckets", UInt64.self), truncated: truncated)
-        }
-        guard let sample = root["sample"] as? [String] else { throw fail("sample") }
-        self.sample = Self.smallest(sample)
-        // The counts must agree with each other, or the verdict would be nonsense.
-        guard multiplicities.keys.allSatisfy({ $0 >= 1 }), lengths.keys.allSatisfy({ $0 >= 1 }) else {
-            throw fail("a multiplicity or length below 1")
-        }
-        guard multiplicities.reduce(0, { $0 + $1.key * $1.value }) == ids else {
-            throw fail("multiplicities do not add up to ids")
-        }
-        guard lengths.values.reduce(0, +) == ids else { throw fail("lengths do not add up to ids") }
-        guard lines == ids + emptyLines + invalidUTF8Lines + overlongLines, crlfLines <= lines else {
-            throw fail("lines are not ids + empty + invalid UTF-8 + overlong lines")
-        }
-        guard Set(shardIndexes).count == shardIndexes.count else { throw fail("a shard index twice") }
-        for (i, p) in positions.enumerated() {
-            let reach = lengths.filter { $0.key > i }.values.reduce(0, +)
-            guard p.values.reduce(0, +) == reach else { throw fail("positions[\(i)] does not count the ids that reach it") }
-        }
-        for (f, t) in timeFormats {
-            guard t.ids <= ids, t.truncated || t.buckets.values.reduce(0, +) == t.ids else {
-                throw fail("time_formats.\(f.rawValue) does not add up")
-            }
-        }
+        self = try parsed.get()
+        try validate()
     }
 }

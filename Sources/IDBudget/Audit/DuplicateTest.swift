@@ -127,7 +127,7 @@ public struct DuplicateTest: Sendable {
         let populated = groups.filter { $0.key >= 1 && $0.value > 0 }
         if exactBudget > 0, populated.count == 1, let (n, howMany) = populated.first, howMany == 1, dd.isFinite,
            undecided || Double(n) * (24 * sd + 64) <= 2e7,
-           let exact = Self.exactTails(n: n, space: dd, observed: Int(x), budget: exactBudget) {
+           let exact = Self.exactTails(n: n, space: dd, observed: Int(Swift.min(x, Double(n) + 1)), budget: exactBudget) {
             method = .exact
             errorBound = exact.error
             high = Swift.min(1, exact.high + exact.error)
@@ -238,7 +238,8 @@ public struct DuplicateTest: Sendable {
         guard meanF > 0 else { return upper ? 0 : 1 }
         let q = Swift.max(0, 1 - variance / meanF)
         if q < 1e-9 {
-            return upper ? poissonUpper(Int(f), meanF) : poissonLower(Int(f), meanF)
+            let k = Int(Swift.min(f, 1e18))  // past 10^18 both tails are decided long before
+            return upper ? poissonUpper(k, meanF) : poissonLower(k, meanF)
         }
         let m = (meanF / q).rounded()
         if upper && f > m { return 0 }
@@ -327,7 +328,7 @@ public struct DuplicateTest: Sendable {
         while true {
             let t = exp(logTerm(j, lambda))
             sum += t
-            if t <= sum * 1e-17 || j > k + 100_000_000 { return Swift.min(1, sum) }
+            if t <= sum * 1e-17 || j - k > 100_000_000 { return Swift.min(1, sum) }
             j += 1
         }
     }
