@@ -125,7 +125,8 @@ final class TokenEngine {
         return Double(Self.poolBytes * 8) / (Double(chunks) * accepted)
     }
 
-    /// Forgets state inherited through a fork (epoch mode; wiped pages are empty already).
+    /// Forgets state inherited through a fork (fallback mode: claims the state before each use; wiped
+    /// pages are empty already).
     @inline(__always)
     private func checkFork() {
         if _slowPath(checksEpoch && region.inherited) {

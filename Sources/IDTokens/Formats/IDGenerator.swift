@@ -65,7 +65,8 @@ public final class IDGenerator {
         return UInt64(max(0, ts.tv_sec)) &* 1000 &+ UInt64(max(0, ts.tv_nsec)) / 1_000_000
     }
 
-    /// Forgets state inherited through a fork (epoch mode; wiped pages read as "no last id").
+    /// Forgets state inherited through a fork (fallback mode: claims the state before each use; wiped
+    /// pages read as "no last id").
     @inline(__always)
     private func checkFork() {
         if _slowPath(region.inherited) {
