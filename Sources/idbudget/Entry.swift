@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDTokens
 
 /// Runs the command and keeps the error contract: bad input gives one line on stderr, exit status 64
-/// (EX_USAGE), nothing on stdout; output that cannot be written gives one line and exit status 74 (EX_IOERR).
+/// (EX_USAGE), nothing on stdout; output that cannot be written gives one line and exit status 74 (EX_IOERR);
+/// an id format past the end of its time (`generate`) gives one line and exit status 70 (EX_SOFTWARE).
 @main
 enum Entry {
     static func main() {
@@ -17,6 +19,10 @@ enum Entry {
         } catch let error as WriteError {
             Output.diagnostic("idbudget: error: \(error)")
             exit(74)
+        } catch let error as IDGeneratorError {
+            // Not bad input: the generator has no id left to give (EX_SOFTWARE).
+            Output.diagnostic("idbudget: error: \(error)")
+            exit(70)
         } catch let error as AuditError {
             Output.diagnostic("idbudget: error: \(error)".escapingControlCharacters)
             exit(74)

@@ -78,7 +78,13 @@ struct GenerateCommand: ParsableCommand {
         switch kind {
         case .format(let format, let monotonic):
             let ids = IDGenerator(format, monotonic: monotonic)
-            try stream(length: ids.length, count: count) { ids.fill($0) }
+            // Tests only: a fixed clock (ms since the Unix epoch) to reach the end of the formats' time.
+            if let text = ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"], let millis = UInt64(text) {
+                ids.clock = { millis }
+            }
+            // Past the end of the format's time: the ids minted before it are written, then one line
+            // and exit status 70 (Entry).
+            try stream(length: ids.length, count: count) { try ids.fillChecked($0) }
         case .tokens(let alphabet, let length, let seed?):
             Output.diagnostic("idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
             let tokens = try TokenGenerator(alphabet: alphabet, length: length, source: SeededRandom(seed: seed))
@@ -91,7 +97,7 @@ struct GenerateCommand: ParsableCommand {
 
     /// Fills a large buffer at a time and writes it whole; a closed pipe (`| head`) ends quietly, any
     /// other write error with exit status 74.
-    private func stream(length: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) throws {
+    private func stream(length: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         signal(SIGPIPE, SIG_IGN)
         let stride = length + 1
         let capacity = Swift.max(stride, (1 << 16) / stride * stride)
@@ -100,7 +106,7 @@ struct GenerateCommand: ParsableCommand {
         var remaining = count
         while remaining > 0 {
             let tokens = Swift.min(remaining, capacity / stride)
-            let written = fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(tokens * stride)]))
+            let written = try fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(tokens * stride)]))
             remaining -= written
             do {
                 try Output.write(UnsafeRawBufferPointer(rebasing: buffer[..<(written * stride)]))

@@ -261,3 +261,26 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("--max-line-bytes"))
     }
 }
+
+/// `generate` at the end of the formats' time (an injected clock): one line, exit status 70, never an
+/// id that wrapped to timestamp 0; the last millisecond itself still works.
+@Suite struct GenerateEndOfTimeTests {
+    static let last = "281474976710655"  // 2^48 - 1 ms
+
+    @Test(arguments: ["uuid7", "ulid"])
+    func pastTheLastMillisecondExits70(scheme: String) throws {
+        let r = try CLI.run(["generate", "--scheme", scheme, "--count", "5"], environment: ["IDBUDGET_TEST_CLOCK_MS": "281474976710656"])
+        #expect(r.status == 70)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("10889"), "\(r.stderr)")
+    }
+
+    @Test(arguments: ["uuid7", "ulid"])
+    func theLastMillisecondWorks(scheme: String) throws {
+        let r = try CLI.run(["generate", "--scheme", scheme, "--monotonic", "--count", "1000"], environment: ["IDBUDGET_TEST_CLOCK_MS": Self.last])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let ids = r.stdout.split(separator: "\n")
+        #expect(ids.count == 1000 && ids == ids.sorted() && Set(ids).count == 1000)
+        #expect(ids.allSatisfy { $0.hasPrefix(scheme == "uuid7" ? "ffffffff-ffff-7" : "7ZZZZZZZZZ") })
+    }
+}

@@ -39,4 +39,15 @@ public final class SharedIDGenerator: Sendable {
     public func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) -> Int {
         local.value.fill(buffer, separator: separator)
     }
+
+    /// One id, or ``IDGeneratorError/endOfTime(_:)`` past the end of the format's time (see
+    /// ``IDGenerator/nextChecked()``).
+    public func nextChecked() throws(IDGeneratorError) -> String { try local.value.nextChecked() }
+
+    /// As ``fill(_:separator:)``, stopping at the end of the format's time (see
+    /// ``IDGenerator/fillChecked(_:separator:)``).
+    @discardableResult
+    public func fillChecked(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) throws(IDGeneratorError) -> Int {
+        try local.value.fillChecked(buffer, separator: separator)
+    }
 }
