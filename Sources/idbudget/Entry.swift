@@ -62,7 +62,10 @@ enum Entry {
         where argument.hasPrefix("--") && !argument.contains("=") && argument != "--symbols" {
             let body = next.utf8.dropFirst()
             if next.hasPrefix("-"), let first = body.first, (first >= 48 && first <= 57) || first == 46 {
-                throw UsageError(argument: argument, message: "'\(next.prefix(40))' is negative; every number idbudget takes is 0 or more")
+                // Said as the option's own check says it for 0, so the two messages agree.
+                let minimum = smallest(argument, command: arguments.first)
+                let rule = minimum.map { "it must be at least \($0)" } ?? "every number idbudget takes is 0 or more"
+                throw UsageError(argument: argument, message: "'\(next.prefix(40))' is negative; \(rule)")
             }
         }
         if arguments.first == "help", arguments.count > 1 {
@@ -70,6 +73,16 @@ enum Entry {
             guard names.contains(arguments[1]) else {
                 throw UsageError(argument: "help", message: "no subcommand '\(arguments[1].prefix(40))'; use one of \(names.joined(separator: ", "))")
             }
+        }
+    }
+
+    /// The smallest value an option takes when that is more than 0 (nil: 0 or more).
+    static func smallest(_ option: String, command: String?) -> Int? {
+        switch option {
+        case "--count": command == "generate" ? nil : 1  // `generate --count 0` is an empty batch
+        case "--length", "--bits", "--max-bytes", "--scopes", "--nodes", "--space-size", "--max-line-bytes": 1
+        case "--alphabet-size": 2
+        default: nil
         }
     }
 
