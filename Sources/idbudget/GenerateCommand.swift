@@ -116,7 +116,7 @@ struct GenerateCommand: ParsableCommand {
             let ids = IDGenerator(format, monotonic: monotonic)
             // Tests only: a fixed clock (ms since the Unix epoch) to reach the end of the formats' time.
             if let text = ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"], let millis = UInt64(text) {
-                ids.clock = { millis }
+                ids.fixClock(at: millis)
             }
             // Past the end of the format's time: the ids minted before it are written, then one line
             // and exit status 70 (Entry).
