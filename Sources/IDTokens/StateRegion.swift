@@ -18,7 +18,8 @@ import Musl
 enum ForkProtection {
     /// Wipe-on-fork pages where the kernel has them, the ownership claim otherwise.
     case automatic
-    /// As if the kernel lacked `MADV_WIPEONFORK`: the ownership claim alone (tests the fallback).
+    /// As if the kernel lacked `MADV_WIPEONFORK`: the ownership claim alone (tests the fallback; named
+    /// for the fork epoch that the claim replaced).
     case forkEpoch
     /// None: a forked child replays its parent. Only for seeded streams and for the tests' controls.
     case none
@@ -43,8 +44,8 @@ final class StateRegion {
     /// The kernel zeroes these pages in a forked child.
     let wipesOnFork: Bool
     /// Forks are detected by claiming the state before each use (no wipe-on-fork).
-    let checksEpoch: Bool
-    /// When `checksEpoch`: a word in a page shared with forked children, advanced by every claim; the
+    let claimsEachUse: Bool
+    /// When `claimsEachUse`: a word in a page shared with forked children, advanced by every claim; the
     /// header holds this process's copy. Otherwise unused (it points at the header).
     private var owner: UnsafeMutablePointer<UInt64>
     private var mine: UnsafeMutablePointer<UInt64> { base.assumingMemoryBound(to: UInt64.self) }
@@ -59,13 +60,13 @@ final class StateRegion {
         }
         base = p
         wipesOnFork = wipes != 0
-        checksEpoch = protection != .none && !wipesOnFork
+        claimsEachUse = protection != .none && !wipesOnFork
         owner = p.assumingMemoryBound(to: UInt64.self)
-        if checksEpoch { owner = Self.mapOwner() }
+        if claimsEachUse { owner = Self.mapOwner() }
     }
 
     deinit {
-        if checksEpoch { idt_unmap_shared(owner, Self.pageBytes) }
+        if claimsEachUse { idt_unmap_shared(owner, Self.pageBytes) }
         idt_unmap(base, byteCount)
     }
 
@@ -81,13 +82,13 @@ final class StateRegion {
     /// use: call it before every draw, and when it is true, reset the state and ``stamp()`` it.
     @inline(__always)
     var inherited: Bool {
-        checksEpoch && idt_claim(owner, mine) == 0
+        claimsEachUse && idt_claim(owner, mine) == 0
     }
 
     /// Marks the state as belonging to this process: when another process has claimed it since a fork,
     /// this one takes a new ownership word of its own (the caller has reset the state).
     func stamp() {
-        guard checksEpoch, idt_claim(owner, mine) == 0 else { return }
+        guard claimsEachUse, idt_claim(owner, mine) == 0 else { return }
         let fresh = Self.mapOwner()
         idt_unmap_shared(owner, Self.pageBytes)  // this process's mapping only; the other keeps it
         owner = fresh
