@@ -3,10 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int force_urandom = 0;
@@ -80,14 +81,20 @@ void idt_unmap(void *addr, size_t len) {
 
 void idt_erase(void *addr, size_t len) { explicit_bzero(addr, len); }
 
-unsigned long idt_fork_epoch_counter = 0;
+void *idt_map_shared(size_t len) {
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
 
-static void on_fork_child(void) { __atomic_add_fetch(&idt_fork_epoch_counter, 1, __ATOMIC_RELAXED); }
-static pthread_once_t watching = PTHREAD_ONCE_INIT;
-static void watch(void) { pthread_atfork(NULL, NULL, on_fork_child); }
-void idt_watch_forks(void) { pthread_once(&watching, watch); }
+void idt_unmap_shared(void *addr, size_t len) { munmap(addr, len); }
 
-long idt_process_id(void) { return (long)getpid(); }
+long idt_raw_fork_for_testing(void) {
+#ifdef SYS_fork
+    return syscall(SYS_fork);
+#else
+    return syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+#endif
+}
 
 // After tokens were handed out, copies may linger in vector registers (memmove, the SIMD samplers)
 // and in the stack frames of calls that have returned; a later call that saves registers (the dynamic

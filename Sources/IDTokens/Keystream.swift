@@ -6,14 +6,16 @@ internal import CTokens
 /// and erases them (Bernstein's fast-key-erasure construction), and every byte handed out is erased
 /// from the buffer: the state holds the key and output not yet handed out, never what was handed out.
 /// When secure, the key is drawn from the kernel on first use, fresh kernel entropy is mixed in every
-/// ``reseedInterval`` bytes, and the state lives in a ``StateRegion``: a forked child finds it empty (or
-/// stale, by the fork epoch) and reseeds instead of repeating its parent's stream.
+/// ``reseedInterval`` bytes, and the state lives in a ``StateRegion``: a forked child finds it empty
+/// (wipe-on-fork) or, without wipe-on-fork, every draw first claims it (``StateRegion/inherited``), so
+/// after any fork — a raw `syscall(SYS_fork)` included — only one of parent and child goes on with the
+/// stream and the other reseeds from the kernel instead of repeating it.
 final class Keystream {
     static let bufferBytes = 4096
     static let reseedInterval = 1 << 20
 
     // Layout of the region's body.
-    private static let magicOffset = 0, positionOffset = 8, sinceReseedOffset = 16, pidOffset = 24
+    private static let magicOffset = 0, positionOffset = 8, sinceReseedOffset = 16
     private static let keyOffset = 64, bufferOffset = 128
     private static let magic: UInt64 = 0x6964_6275_6467_6574  // non-zero: "seeded"
 
@@ -108,10 +110,7 @@ final class Keystream {
     private func refill() {
         if secure {
             let seeded = page.load(fromByteOffset: Self.magicOffset, as: UInt64.self) == Self.magic
-            // In epoch mode a child is also caught by its process id here, even after a raw fork
-            // syscall that ran no atfork handler.
-            let pidChanged = region.checksEpoch && page.load(fromByteOffset: Self.pidOffset, as: Int.self) != idt_process_id()
-            if !seeded || region.inherited || pidChanged {
+            if !seeded || region.inherited {
                 reseed(replacing: true)
             } else if sinceReseed >= Self.reseedInterval {
                 reseed(replacing: false)
@@ -139,7 +138,6 @@ final class Keystream {
         }
         withUnsafeMutableBytes(of: &fresh) { idt_erase($0.baseAddress, 32) }
         sinceReseed = 0
-        page.storeBytes(of: Int(idt_process_id()), toByteOffset: Self.pidOffset, as: Int.self)
         page.storeBytes(of: Self.magic, toByteOffset: Self.magicOffset, as: UInt64.self)
         region.stamp()
     }

@@ -27,13 +27,16 @@ public final class SharedTokenGenerator: Sendable {
         try self.init(bytes: bytes, length: length)
     }
 
-    init(bytes: [UInt8], length: Int) throws(TokenGeneratorError) {
+    init(bytes: [UInt8], length: Int, forkProtection: ForkProtection = .automatic) throws(TokenGeneratorError) {
         // Validates the alphabet and length once, here, so that per-thread construction cannot fail.
         _ = try TokenGenerator(bytes: bytes, length: length, source: SecureRandom())
         self.length = length
         self.symbols = bytes
         let local = PerThread {
-            guard let generator = try? TokenGenerator(bytes: bytes, length: length, source: SecureRandom()) else {
+            var options = TokenEngine.Options()
+            options.forkProtection = forkProtection
+            guard let generator = try? TokenGenerator(bytes: bytes, length: length, source: SecureRandom(forkProtection: forkProtection),
+                                                      options: options) else {
                 fatalError("idbudget: a validated generator failed to build")
             }
             return generator

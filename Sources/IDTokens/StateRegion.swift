@@ -1,63 +1,103 @@
 internal import CTokens
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// How a generator keeps a forked child from handing out what its parent already handed out (or will).
 ///
 /// Everything derived from the keystream — the key, buffered keystream, the raw pool, sampled
 /// symbols — lives in a ``StateRegion``. With `MADV_WIPEONFORK` (Linux ≥ 4.14) the kernel zeroes those
-/// pages in the child, and zeroed state reads as "empty, unseeded". Where the kernel refuses the flag,
-/// a `pthread_atfork` child handler advances a fork epoch, every use compares the region's stamp with
-/// it, and the keystream also compares the process id at each 4 KiB refill.
+/// pages in the child, and zeroed state reads as "empty, unseeded". Where the kernel refuses the flag
+/// (or `IDTOKENS_NO_WIPEONFORK=1` turns it off), every draw first claims the state through a word in
+/// memory shared with forked children (``StateRegion/inherited``): after a fork, however it was made
+/// (`fork()`, a raw `syscall(SYS_fork)` that runs no `pthread_atfork` handler, `clone`), whichever of
+/// parent and child draws first keeps the state and the other finds it inherited and starts afresh.
 enum ForkProtection {
-    /// Wipe-on-fork pages where the kernel has them, the fork epoch otherwise.
+    /// Wipe-on-fork pages where the kernel has them, the ownership claim otherwise.
     case automatic
-    /// As if the kernel lacked `MADV_WIPEONFORK`: the fork epoch alone (tests the fallback).
+    /// As if the kernel lacked `MADV_WIPEONFORK`: the ownership claim alone (tests the fallback; named
+    /// for the fork epoch that the claim replaced).
     case forkEpoch
     /// None: a forked child replays its parent. Only for seeded streams and for the tests' controls.
     case none
+
+    /// `IDTOKENS_NO_WIPEONFORK=1` (any value but empty or 0): take the fallback even where the kernel
+    /// has wipe-on-fork, to measure or test it from the shell.
+    static let wipeOnForkDisabled: Bool = {
+        guard let v = getenv("IDTOKENS_NO_WIPEONFORK") else { return false }
+        return v.pointee != 0 && String(cString: v) != "0"
+    }()
 }
 
 /// Private pages for generator state, erased when released and excluded from core dumps.
 ///
-/// The first 64 bytes are the region's header (the fork-epoch stamp); callers use the rest.
+/// The first 64 bytes are the region's header (this process's copy of the ownership word); callers
+/// use the rest.
 final class StateRegion {
     static let headerBytes = 64
+    static let pageBytes = 4096
     let base: UnsafeMutableRawPointer
     let byteCount: Int
     /// The kernel zeroes these pages in a forked child.
     let wipesOnFork: Bool
-    /// Forks are detected by comparing the stamp with the fork epoch.
-    let checksEpoch: Bool
+    /// Forks are detected by claiming the state before each use (no wipe-on-fork).
+    let claimsEachUse: Bool
+    /// When `claimsEachUse`: a word in a page shared with forked children, advanced by every claim; the
+    /// header holds this process's copy. Otherwise unused (it points at the header).
+    private var owner: UnsafeMutablePointer<UInt64>
+    private var mine: UnsafeMutablePointer<UInt64> { base.assumingMemoryBound(to: UInt64.self) }
 
     init(bytes: Int, protection: ForkProtection) {
-        let page = 4096
-        byteCount = (Self.headerBytes + bytes + page - 1) / page * page
-        if protection != .none { idt_watch_forks() }
+        byteCount = (Self.headerBytes + bytes + Self.pageBytes - 1) / Self.pageBytes * Self.pageBytes
         var wipes: Int32 = 0
-        guard let p = idt_map_private(byteCount, protection == .automatic ? 1 : 0, &wipes) else {
+        let tryWipe = protection == .automatic && !ForkProtection.wipeOnForkDisabled
+        guard let p = idt_map_private(byteCount, tryWipe ? 1 : 0, &wipes) else {
             // mmap only fails when the process is out of address space or memory.
             fatalError("idbudget: cannot map \(byteCount) bytes for generator state")
         }
         base = p
         wipesOnFork = wipes != 0
-        checksEpoch = protection != .none && !wipesOnFork
-        stamp()
+        claimsEachUse = protection != .none && !wipesOnFork
+        owner = p.assumingMemoryBound(to: UInt64.self)
+        if claimsEachUse { owner = Self.mapOwner() }
     }
 
-    deinit { idt_unmap(base, byteCount) }
+    deinit {
+        if claimsEachUse { idt_unmap_shared(owner, Self.pageBytes) }
+        idt_unmap(base, byteCount)
+    }
 
-    /// Where the caller's bytes start.
-    var body: UnsafeMutableRawPointer { base + Self.headerBytes }
+    private static func mapOwner() -> UnsafeMutablePointer<UInt64> {
+        guard let p = idt_map_shared(pageBytes) else {
+            fatalError("idbudget: cannot map a page for generator state")
+        }
+        return p.assumingMemoryBound(to: UInt64.self)
+    }
 
-    /// Whether this state was inherited through a fork it has not yet been told about (epoch mode only;
-    /// wiped pages need no check, they simply read as empty).
+    /// Whether this state was inherited through a fork and another process has used it since (fallback
+    /// mode only; wiped pages need no check, they simply read as empty). Evaluating it claims the next
+    /// use: call it before every draw, and when it is true, reset the state and ``stamp()`` it.
     @inline(__always)
     var inherited: Bool {
-        checksEpoch && base.load(as: UInt.self) != idt_fork_epoch()
+        claimsEachUse && idt_claim(owner, mine) == 0
     }
 
-    /// Marks the state as belonging to this process.
-    func stamp() { base.storeBytes(of: idt_fork_epoch(), as: UInt.self) }
+    /// Marks the state as belonging to this process: when another process has claimed it since a fork,
+    /// this one takes a new ownership word of its own (the caller has reset the state).
+    func stamp() {
+        guard claimsEachUse, idt_claim(owner, mine) == 0 else { return }
+        let fresh = Self.mapOwner()
+        idt_unmap_shared(owner, Self.pageBytes)  // this process's mapping only; the other keeps it
+        owner = fresh
+        mine.pointee = 0
+    }
 
     /// Zeroes `count` bytes at `offset` into the body.
     func erase(offset: Int, count: Int) { idt_erase(body + offset, count) }
+
+    /// Where the caller's bytes start.
+    var body: UnsafeMutableRawPointer { base + Self.headerBytes }
 }

@@ -51,7 +51,7 @@ final class TokenEngine {
     var refill: ((UnsafeMutableRawBufferPointer) -> Void)?
 
     private let region: StateRegion
-    private let checksEpoch: Bool
+    private let claimsEachUse: Bool
     /// [0] the first ready symbol, [1] one past the last: both 0 in a freshly wiped region.
     private let cursor: UnsafeMutablePointer<Int>
     private let pool: UnsafeMutableRawPointer
@@ -90,7 +90,7 @@ final class TokenEngine {
         // Room for the target plus one pool's worth of chunks past it (1-bit chunks: 8 per byte), and SIMD slack.
         symbolCapacity = Self.symbolTarget + Self.poolBytes * 8 + 32
         region = StateRegion(bytes: 64 + Self.poolBytes + 16 + symbolCapacity, protection: protection)
-        checksEpoch = region.checksEpoch
+        claimsEachUse = region.claimsEachUse
         cursor = region.body.assumingMemoryBound(to: Int.self)
         pool = region.body + 64
         symbols = (region.body + 64 + Self.poolBytes + 16).assumingMemoryBound(to: UInt8.self)
@@ -125,10 +125,11 @@ final class TokenEngine {
         return Double(Self.poolBytes * 8) / (Double(chunks) * accepted)
     }
 
-    /// Forgets state inherited through a fork (epoch mode; wiped pages are empty already).
+    /// Forgets state inherited through a fork (fallback mode: claims the state before each use; wiped
+    /// pages are empty already).
     @inline(__always)
     private func checkFork() {
-        if _slowPath(checksEpoch && region.inherited) {
+        if _slowPath(claimsEachUse && region.inherited) {
             region.erase(offset: 0, count: region.byteCount - StateRegion.headerBytes)
             region.stamp()
         }

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDTokens
 
 /// Runs the command and keeps the exit-status contract (sysexits.h): 0 the answer passes, 1 it fails its
 /// check (an audit that is not consistent, a length that does not fit --max-bytes), 64 bad usage, 65 bad
-/// data (a corrupt summary), 66 an input that cannot be opened, 73 an output that cannot be created,
-/// 74 an I/O error. Every error is one line on stderr naming the argument, with nothing on stdout.
+/// data (a corrupt summary), 66 an input that cannot be opened, 70 an id format past the end of its time
+/// (`generate`), 73 an output that cannot be created, 74 an I/O error. Every error is one line on stderr
+/// naming the argument, with nothing on stdout.
 @main
 enum Entry {
     static func main() {
@@ -23,6 +25,10 @@ enum Entry {
         } catch let error as WriteError {
             Output.diagnostic("idbudget: error: \(error)")
             exit(74)
+        } catch let error as IDGeneratorError {
+            // Not bad input: the generator has no id left to give (EX_SOFTWARE).
+            Output.diagnostic("idbudget: error: \(error)")
+            exit(70)
         } catch let error as AuditError {
             Output.diagnostic("idbudget: error: \(error)".escapingControlCharacters)
             exit(74)
@@ -62,7 +68,10 @@ enum Entry {
         where argument.hasPrefix("--") && !argument.contains("=") && argument != "--symbols" {
             let body = next.utf8.dropFirst()
             if next.hasPrefix("-"), let first = body.first, (first >= 48 && first <= 57) || first == 46 {
-                throw UsageError(argument: argument, message: "'\(next.prefix(40))' is negative; every number idbudget takes is 0 or more")
+                // Said as the option's own check says it for 0, so the two messages agree.
+                let minimum = smallest(argument, command: arguments.first)
+                let rule = minimum.map { "it must be at least \($0)" } ?? "every number idbudget takes is 0 or more"
+                throw UsageError(argument: argument, message: "'\(next.prefix(40))' is negative; \(rule)")
             }
         }
         if arguments.first == "help", arguments.count > 1 {
@@ -70,6 +79,16 @@ enum Entry {
             guard names.contains(arguments[1]) else {
                 throw UsageError(argument: "help", message: "no subcommand '\(arguments[1].prefix(40))'; use one of \(names.joined(separator: ", "))")
             }
+        }
+    }
+
+    /// The smallest value an option takes when that is more than 0 (nil: 0 or more).
+    static func smallest(_ option: String, command: String?) -> Int? {
+        switch option {
+        case "--count": command == "generate" ? nil : 1  // `generate --count 0` is an empty batch
+        case "--length", "--bits", "--max-bytes", "--scopes", "--nodes", "--space-size", "--max-line-bytes": 1
+        case "--alphabet-size": 2
+        default: nil
         }
     }
 
@@ -86,6 +105,7 @@ enum ExitStatus: Int32 {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    case software = 70
     case cannotCreate = 73
     case ioError = 74
 }

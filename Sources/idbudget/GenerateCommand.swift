@@ -17,8 +17,11 @@ struct GenerateCommand: ParsableCommand {
             completion: .list(Alphabet.builtIns.compactMap(\.name)))
     var alphabet: String?
 
-    @Option(help: ArgumentHelp("Custom single-byte printable symbols, e.g. 'ACGT'.", valueName: "symbols"))
+    @Option(help: ArgumentHelp("Custom single-byte printable symbols, e.g. 'ACGT' (no spaces or tabs unless --allow-whitespace).", valueName: "symbols"))
     var symbols: String?
+
+    @Flag(name: .customLong("allow-whitespace"), help: "Let --symbols include a space or a tab (tokens will hold them). Other control characters are never taken.")
+    var allowWhitespace = false
 
     @Option(help: ArgumentHelp("Symbols per token (default 22).", valueName: "n"))
     var length: String?
@@ -30,7 +33,7 @@ struct GenerateCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Order uuid7/ulid ids within a millisecond (default: on for uuid7, off for ulid).")
     var monotonic: Bool?
 
-    @Option(help: ArgumentHelp("How many tokens.", valueName: "n"))
+    @Option(help: ArgumentHelp("How many tokens (0: none, an empty batch).", valueName: "n"))
     var count: String = "1"
 
     @Option(help: ArgumentHelp("NOT SECURE: a 64-bit seed for reproducible tokens (tests and demos only).", valueName: "n"))
@@ -38,19 +41,20 @@ struct GenerateCommand: ParsableCommand {
 
     /// What to mint.
     private enum Kind {
-        case tokens(Alphabet, length: Int, seed: UInt64?)
+        case tokens([UInt8], length: Int, seed: UInt64?)
         case format(IDFormat, monotonic: Bool?)
     }
 
     func validate() throws { _ = try settings() }
 
     private func settings() throws -> (kind: Kind, count: Int) {
-        let n = try parseInteger(count, argument: "--count", example: "1000000")
+        let n = try parseInteger(count, argument: "--count", example: "1000000", allowingZero: true)
         guard let count = n.intValue else { throw UsageError(argument: "--count", message: "'\(count)' is absurdly many; give at most \(Int.max)") }
         if let scheme {
             let format = try IDFormat.named(scheme).orUsage(
                 "--scheme", "unknown scheme '\(scheme.prefix(40))'; generate mints \(IDFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            for (given, name) in [(alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed")] where given != nil {
+            for (given, name) in [(alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed"),
+                                  (allowWhitespace ? "" : nil, "--allow-whitespace")] where given != nil {
                 throw UsageError(argument: name, message: "does not apply to --scheme \(format.rawValue) (its layout is fixed); drop \(name)")
             }
             if monotonic != nil && !format.hasMonotonicMode {
@@ -59,10 +63,16 @@ struct GenerateCommand: ParsableCommand {
             return (.format(format, monotonic: monotonic), count)
         }
         if monotonic != nil { throw UsageError(argument: "--monotonic", message: "applies to --scheme uuid7 or ulid only") }
-        let chosen = try resolveSymbols(alphabet: alphabet ?? (symbols == nil ? "base62" : nil), symbols: symbols, alphabetSize: nil)
-        guard case .alphabet(let a) = chosen else { throw UsageError(argument: "--alphabet", message: "give --alphabet or --symbols") }
-        guard a.isSingleByte else {
-            throw UsageError(argument: "--symbols", message: "the generator needs single-byte (ASCII) symbols; e.g. --symbols ACGT")
+        if allowWhitespace && symbols == nil {
+            throw UsageError(argument: "--allow-whitespace", message: "applies to --symbols only; drop it or give --symbols")
+        }
+        let bytes: [UInt8]
+        if let symbols, alphabet == nil {
+            bytes = try Self.symbolBytes(symbols, allowWhitespace: allowWhitespace)
+        } else {
+            let chosen = try resolveSymbols(alphabet: alphabet ?? "base62", symbols: symbols, alphabetSize: nil)
+            guard case .alphabet(let a) = chosen, let b = a.bytes else { throw UsageError(argument: "--alphabet", message: "give --alphabet or --symbols") }
+            bytes = b
         }
         let length = try parseLength(length ?? "22")
         guard length <= 1 << 20 else { throw UsageError(argument: "--length", message: "'\(length)' is absurdly long; give at most 1048576") }
@@ -70,7 +80,33 @@ struct GenerateCommand: ParsableCommand {
         if let text = self.seed {
             seed = try UInt64(text).orUsage("--seed", "'\(text.prefix(40))' is not a whole number from 0 to \(UInt64.max); e.g. --seed 42")
         }
-        return (.tokens(a, length: length, seed: seed), count)
+        return (.tokens(bytes, length: length, seed: seed), count)
+    }
+
+    /// The bytes of `--symbols`: printable ASCII, at least two, each once. A space or a tab only with
+    /// `--allow-whitespace` (a token holding one is easy to miss, and cut, downstream); any other
+    /// control character never (a newline would split a token across lines).
+    static func symbolBytes(_ text: String, allowWhitespace: Bool) throws -> [UInt8] {
+        func refuse(_ message: String) -> UsageError { UsageError(argument: "--symbols", message: message) }
+        for scalar in text.unicodeScalars {
+            let blank = scalar == " " || scalar == "\t"
+            if blank && !allowWhitespace {
+                throw refuse("symbols include \(scalar == " " ? "a space" : "a tab"), which tokens would then hold; add --allow-whitespace if that is meant")
+            }
+            if !blank && (scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
+                throw refuse("symbols include U+\(String(scalar.value, radix: 16, uppercase: true)), a control or line-breaking character; use printable characters only")
+            }
+        }
+        guard text.unicodeScalars.allSatisfy(\.isASCII) else {
+            throw refuse("the generator needs single-byte (ASCII) symbols; e.g. --symbols ACGT")
+        }
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 2 else { throw refuse(AlphabetError.tooFewSymbols(bytes.count).description) }
+        var seen = Set<UInt8>()
+        for b in bytes where !seen.insert(b).inserted {
+            throw refuse(AlphabetError.duplicateSymbol(Character(Unicode.Scalar(b))).description)
+        }
+        return bytes
     }
 
     func run() throws {
@@ -78,20 +114,26 @@ struct GenerateCommand: ParsableCommand {
         switch kind {
         case .format(let format, let monotonic):
             let ids = IDGenerator(format, monotonic: monotonic)
-            try stream(length: ids.length, count: count) { ids.fill($0) }
-        case .tokens(let alphabet, let length, let seed?):
+            // Tests only: a fixed clock (ms since the Unix epoch) to reach the end of the formats' time.
+            if let text = ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"], let millis = UInt64(text) {
+                ids.fixClock(at: millis)
+            }
+            // Past the end of the format's time: the ids minted before it are written, then one line
+            // and exit status 70 (Entry).
+            try stream(length: ids.length, count: count) { try ids.fillChecked($0) }
+        case .tokens(let bytes, let length, let seed?):
             Output.diagnostic("idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
-            let tokens = try TokenGenerator(alphabet: alphabet, length: length, source: SeededRandom(seed: seed))
+            let tokens = try TokenGenerator(bytes: bytes, length: length, source: SeededRandom(seed: seed))
             try stream(length: length, count: count) { tokens.fill($0) }
-        case .tokens(let alphabet, let length, nil):
-            let tokens = try TokenGenerator(alphabet: alphabet, length: length)
+        case .tokens(let bytes, let length, nil):
+            let tokens = try TokenGenerator(bytes: bytes, length: length, source: SecureRandom())
             try stream(length: length, count: count) { tokens.fill($0) }
         }
     }
 
     /// Fills a large buffer at a time and writes it whole; a closed pipe (`| head`) ends quietly, any
     /// other write error with exit status 74.
-    private func stream(length: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) throws {
+    private func stream(length: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         signal(SIGPIPE, SIG_IGN)
         let stride = length + 1
         let capacity = Swift.max(stride, (1 << 16) / stride * stride)
@@ -100,7 +142,7 @@ struct GenerateCommand: ParsableCommand {
         var remaining = count
         while remaining > 0 {
             let tokens = Swift.min(remaining, capacity / stride)
-            let written = fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(tokens * stride)]))
+            let written = try fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(tokens * stride)]))
             remaining -= written
             do {
                 try Output.write(UnsafeRawBufferPointer(rebasing: buffer[..<(written * stride)]))

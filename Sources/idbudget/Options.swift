@@ -167,23 +167,28 @@ func parseLength(_ text: String) throws -> Int {
     if !text.isEmpty, text.allSatisfy(\.isASCIIDigit), Int(text) == nil {
         throw UsageError(argument: "--length", message: "'\(text.prefix(40))' is absurdly long; give at most 1048576")
     }
-    guard let n = wholeNumber(text), n >= 1 else {
+    guard let n = wholeNumber(text) else {
         throw UsageError(
-            argument: "--length", message: "'\(text)' is not a whole number ≥ 1; e.g. --length 22")
+            argument: "--length", message: "'\(text)' is not a whole number; give one of at least 1, e.g. --length 22")
+    }
+    guard n >= 1 else {
+        throw UsageError(argument: "--length", message: "'\(text)' must be at least 1; e.g. --length 22")
     }
     return n
 }
 
 /// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`, `2^64`, `2^64-1`.
 /// Spaces around it are ignored, as in budgets and rates (a quoted `' 1000'` from a script).
-func parseInteger(_ text: String, argument: String, example: String) throws -> BigInt {
+/// With `allowingZero`, 0 is taken too (`generate --count 0`: an empty batch).
+func parseInteger(_ text: String, argument: String, example: String, allowingZero: Bool = false) throws -> BigInt {
+    let minimum = BigInt(allowingZero ? 0 : 1)
     let text = text.trimmingCharacters(in: .whitespaces)
     if text.contains("^") {
         // b^k, b^k±m, e.g. 2^64, 2^64-1: exact, as large as the counts the math accepts.
         guard let value = ExactDecimal(text), let n = value.integerValue, value.log10Magnitude < Double(Limits.maxCountDigits) else {
             throw UsageError(argument: argument, message: "'\(text)' is not a power b^k or b^k±m (whole b from 1 to 1000000, k ≥ 0) below 1e\(Limits.maxCountDigits); e.g. 2^64 or 2^64-1")
         }
-        guard n >= BigInt(1) else {
+        guard n >= minimum else {
             throw UsageError(argument: argument, message: "'\(text)' must be at least 1; give e.g. \(example)")
         }
         return n
@@ -191,7 +196,7 @@ func parseInteger(_ text: String, argument: String, example: String) throws -> B
     if text.hasPrefix("-") {
         throw UsageError(
             argument: argument,
-            message: "'\(text)' is negative; give a whole number ≥ 1 such as \(example)")
+            message: "'\(text)' is negative; give a whole number ≥ \(allowingZero ? 0 : 1) such as \(example)")
     }
     guard let value = ExactDecimal(text) else {
         if let negative = ExactDecimal.exponentBeyondInt(text) {
@@ -212,7 +217,7 @@ func parseInteger(_ text: String, argument: String, example: String) throws -> B
         throw UsageError(
             argument: argument, message: "'\(text)' is not a whole number; give e.g. \(example)")
     }
-    guard n >= BigInt(1) else {
+    guard n >= minimum else {
         throw UsageError(
             argument: argument, message: "'\(text)' must be at least 1; give e.g. \(example)")
     }

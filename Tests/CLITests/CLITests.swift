@@ -274,3 +274,85 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("--max-line-bytes"))
     }
 }
+
+/// `generate` at the end of the formats' time (an injected clock): one line, exit status 70, never an
+/// id that wrapped to timestamp 0; the last millisecond itself still works.
+@Suite struct GenerateEndOfTimeTests {
+    static let last = "281474976710655"  // 2^48 - 1 ms
+
+    @Test(arguments: ["uuid7", "ulid"])
+    func pastTheLastMillisecondExits70(scheme: String) throws {
+        let r = try CLI.run(["generate", "--scheme", scheme, "--count", "5"], environment: ["IDBUDGET_TEST_CLOCK_MS": "281474976710656"])
+        #expect(r.status == 70)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("10889"), "\(r.stderr)")
+    }
+
+    @Test(arguments: ["uuid7", "ulid"])
+    func theLastMillisecondWorks(scheme: String) throws {
+        let r = try CLI.run(["generate", "--scheme", scheme, "--monotonic", "--count", "1000"], environment: ["IDBUDGET_TEST_CLOCK_MS": Self.last])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let ids = r.stdout.split(separator: "\n")
+        #expect(ids.count == 1000 && ids == ids.sorted() && Set(ids).count == 1000)
+        #expect(ids.allSatisfy { $0.hasPrefix(scheme == "uuid7" ? "ffffffff-ffff-7" : "7ZZZZZZZZZ") })
+    }
+}
+
+/// `generate`'s counts, lengths and symbols: an empty batch is valid; 0 and negative lengths are
+/// refused saying the same minimum; whitespace in --symbols only when asked for, control characters never.
+@Suite struct GenerateInputTests {
+    static func refused(_ arguments: [String], naming argument: String) throws -> String {
+        let r = try CLI.run(["generate"] + arguments)
+        #expect(r.status == 64, "\(arguments): \(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        return r.stderr
+    }
+
+    @Test(arguments: [["--count", "0"], ["--count", "0", "--scheme", "uuid7"], ["--count", "0", "--symbols", "ACGT", "--seed", "3"]])
+    func countZeroIsAnEmptyBatch(arguments: [String]) throws {
+        let r = try CLI.run(["generate"] + arguments)
+        #expect(r.status == 0)
+        #expect(r.stdout.isEmpty)
+        #expect(!r.stderr.contains("error"), "\(r.stderr)")
+    }
+
+    @Test func negativeCountSaysZeroOrMore() throws {
+        let message = try Self.refused(["--count", "-1"], naming: "--count")
+        #expect(message.contains("0 or more"), "\(message)")
+    }
+
+    @Test(arguments: [["--length", "0"], ["--length", "-1"], ["--length=-1"], ["--length", "-0.5"]])
+    func lengthBelowOneSaysAtLeastOne(arguments: [String]) throws {
+        let message = try Self.refused(arguments, naming: "--length")
+        #expect(message.contains("at least 1"), "\(message)")
+        #expect(!message.contains("0 or more"), "\(message)")
+    }
+
+    @Test(arguments: [" A", "AB ", "A\tB", "\tAB"])
+    func whitespaceInSymbolsIsRefused(symbols: String) throws {
+        let message = try Self.refused(["--symbols", symbols, "--count", "3"], naming: "--symbols")
+        #expect(message.contains("--allow-whitespace"), "\(message)")
+        #expect(!message.unicodeScalars.contains { $0 == "\t" }, "raw tab echoed")
+    }
+
+    @Test(arguments: [" A", "A\tB", " \tAB"])
+    func whitespaceInSymbolsWhenAllowed(symbols: String) throws {
+        let r = try CLI.run(["generate", "--symbols", symbols, "--allow-whitespace", "--length", "40", "--count", "500"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 500 && lines.allSatisfy { $0.utf8.count == 40 })
+        #expect(r.stdout.utf8.allSatisfy(Set(symbols.utf8).union([10]).contains))
+        #expect(Set(symbols.utf8).isSubset(of: Set(r.stdout.utf8)))
+    }
+
+    @Test(arguments: ["ab\ncd", "ab\rcd", "abc\u{1b}", "ab\u{7f}", "ab\u{0b}", "a b\u{0c}"])
+    func controlCharactersStayRefusedWithTheFlag(symbols: String) throws {
+        _ = try Self.refused(["--symbols", symbols, "--allow-whitespace", "--count", "3"], naming: "--symbols")
+    }
+
+    @Test(arguments: [["--allow-whitespace"], ["--allow-whitespace", "--alphabet", "hex"], ["--allow-whitespace", "--scheme", "uuid4"]])
+    func allowWhitespaceNeedsSymbols(arguments: [String]) throws {
+        _ = try Self.refused(arguments + ["--count", "3"], naming: "--allow-whitespace")
+    }
+}

@@ -17,11 +17,24 @@ void idt_unmap(void *addr, size_t len);
 /// Zeroes memory in a way the compiler cannot drop (explicit_bzero).
 void idt_erase(void *addr, size_t len);
 
-/// How many fork()s this process descends through since idt_watch_forks was first called: a
-/// pthread_atfork child handler adds one. State stamped with an older value was inherited from a parent.
-extern unsigned long idt_fork_epoch_counter;
-static inline unsigned long idt_fork_epoch(void) { return __atomic_load_n(&idt_fork_epoch_counter, __ATOMIC_RELAXED); }
-void idt_watch_forks(void);
+/// Zeroed memory shared (MAP_SHARED) with every process later forked from this one, however it forks.
+void *idt_map_shared(size_t len);
+/// Unmaps memory from idt_map_shared in this process only, without erasing it (others may use it).
+void idt_unmap_shared(void *addr, size_t len);
+
+/// Claims the next use of state guarded by the shared word *owner, of which this process's private copy
+/// is *mine: the word is advanced from *mine to *mine + 1 in one atomic step, and only then is the claim
+/// granted (1). A forked parent and child start with the same pair; whichever claims first advances
+/// the word, and the other's claims all fail (0) from then on, however the fork was made and even when
+/// both claim at once. No system call: one locked compare-and-swap on a line this thread alone writes.
+static inline int idt_claim(uint64_t *owner, uint64_t *mine) {
+    uint64_t expected = *mine;
+    if (__atomic_compare_exchange_n(owner, &expected, expected + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        *mine = expected + 1;
+        return 1;
+    }
+    return 0;
+}
 
 /// Writes `blocks` ChaCha20 blocks (RFC 8439) for the 8-word little-endian key, the 3-word nonce and
 /// the starting block counter into out, in standard byte order. Any block count; AVX2 when the CPU has
@@ -53,6 +66,7 @@ void idt_clear_registers(void);
 /// Zeroes 4 KiB of stack below the caller (the frames of calls that just returned), then the registers.
 void idt_scrub_stack(void);
 
-/// The calling process's id.
-long idt_process_id(void);
+/// Tests only: fork by the raw system call (SYS_fork, or clone on architectures without it), which
+/// runs no pthread_atfork handler, as a runtime or sandbox that forks by syscall does. Returns as fork().
+long idt_raw_fork_for_testing(void);
 #endif

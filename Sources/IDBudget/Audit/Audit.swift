@@ -126,7 +126,7 @@ public final class Auditor {
         // tracked (ASCII, at most 4096 symbols, within the tables' budget).
         let positionsByLength = Worker.positionsByLength(workers)
         summary.groups = [:]
-        for (length, positions) in positionsByLength {
+        for (length, positions) in positionsByLength where summary.lengths.count <= AuditSummary.groupLengthLimit {
             summary.groups[length] = AuditSummary.Group(multiplicities: byLength[length] ?? [:], positions: positions)
         }
         spillDirectory.remove()
@@ -284,7 +284,7 @@ private final class Worker {
     /// The counts for ids of length n: its own table, made on first use while the budget allows.
     @inline(__always)
     private func positionCounts(length n: Int) -> UnsafeMutablePointer<Int> {
-        guard n <= 4096 else { return counts }
+        guard n <= 4096 else { untracked.insert(n); return counts }
         let r = lengthRow[n]
         if r >= 0 { return lengthTables[Int(r)].counts }
         if r == -2 { return counts }

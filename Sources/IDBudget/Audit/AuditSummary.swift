@@ -44,6 +44,9 @@ public struct AuditSummary: Sendable, Equatable {
     /// every id was tracked (ASCII, at most 4096 symbols); a mixed stream is judged group by group.
     public var groups: [Int: Group] = [:]
 
+    /// Streams with more lengths than this keep no groups (judged as one stream).
+    public static let groupLengthLimit = 64
+
     /// The ids of one length.
     public struct Group: Sendable, Equatable {
         public var multiplicities: [Int: Int]
@@ -160,19 +163,21 @@ public struct AuditSummary: Sendable, Equatable {
         // A length keeps its group only if neither part has ids of it without a group (untracked).
         m.groups = [:]
         for length in Set(groups.keys).union(other.groups.keys) {
-            let a = groups[length], b = other.groups[length]
-            if a == nil && (other.lengths[length] ?? 0) == 0 && b != nil { m.groups[length] = b; continue }
-            if b == nil && (lengths[length] ?? 0) == 0 { continue }
-            if b == nil && a != nil && (other.lengths[length] ?? 0) == 0 { m.groups[length] = a; continue }
-            guard let a, let b else { continue }
-            var g = a
-            g.multiplicities = try Self.merging(a.multiplicities, b.multiplicities, "merged groups.\(length).multiplicities")
-            for (i, p) in b.positions.enumerated() {
-                if i == g.positions.count { g.positions.append([:]) }
-                g.positions[i] = try Self.merging(g.positions[i], p, "merged groups.\(length).positions[\(i)]")
+            switch (groups[length], other.groups[length]) {
+            case let (a?, b?):
+                var g = a
+                g.multiplicities = try Self.merging(a.multiplicities, b.multiplicities, "merged groups.\(length).multiplicities")
+                for (i, p) in b.positions.enumerated() {
+                    if i == g.positions.count { g.positions.append([:]) }
+                    g.positions[i] = try Self.merging(g.positions[i], p, "merged groups.\(length).positions[\(i)]")
+                }
+                m.groups[length] = g
+            case let (a?, nil): if (other.lengths[length] ?? 0) == 0 { m.groups[length] = a }
+            case let (nil, b?): if (lengths[length] ?? 0) == 0 { m.groups[length] = b }
+            case (nil, nil): break
             }
-            m.groups[length] = g
         }
+        if m.lengths.count > Self.groupLengthLimit { m.groups = [:] }
         return m
     }
 
@@ -244,7 +249,7 @@ public struct AuditSummary: Sendable, Equatable {
         guard sample.count <= Self.sampleEntryLimit else { throw fail("sample has more than \(Self.sampleEntryLimit) entries") }
         // Each group is the ids of one length: its multiplicities add up to them, every position
         // below min(length, 64) counts each of them, with symbols from `symbols`.
-        guard groups.count <= Self.lengthKeyLimit else { throw fail("groups has more than \(Self.lengthKeyLimit) keys") }
+        guard groups.isEmpty || lengths.count <= Self.groupLengthLimit else { throw fail("groups are kept only for streams of at most \(Self.groupLengthLimit) lengths") }
         for (length, g) in groups {
             guard let n = lengths[length], n > 0 else { throw fail("groups.\(length) is a length no id has") }
             guard g.multiplicities.count <= Self.multiplicityKeyLimit, g.multiplicities.allSatisfy({ $0.key >= 1 && $0.value >= 0 && (multiplicities[$0.key] ?? 0) >= $0.value }) else {

@@ -16,10 +16,19 @@ import Musl
 ///
 /// Time-ordered formats (``IDFormat/uuid7``, ``IDFormat/ulid``) can be monotonic: within one
 /// millisecond each id is the previous one's random field plus a step, so one generator's ids sort in
-/// minting order; if the field would overflow, the timestamp advances by 1 ms (ids never fail and never
-/// go backwards, even when the clock does). Monotonic generators keep the last id's random field —
-/// they must, to increment it — so the "nothing handed out stays in memory" guarantee of
-/// ``TokenGenerator`` holds for the other formats and for non-monotonic ones.
+/// minting order; if the field would overflow, the timestamp advances by 1 ms (ids never go backwards,
+/// even when the clock does). Monotonic generators keep the last id's random field — they must, to
+/// increment it — so the "nothing handed out stays in memory" guarantee of ``TokenGenerator`` holds for
+/// the other formats and for non-monotonic ones.
+///
+/// **The end of time.** The 48-bit millisecond timestamp of uuid7 and ulid ends at
+/// 10889-08-02T05:31:50.655Z (``lastMillisecond``); KSUID's 32-bit seconds end in 2150. ``next()``
+/// never traps and never returns an id below an earlier one: with the clock past the end it stamps ids
+/// with the last value, and a monotonic generator that has used up the last millisecond's random field
+/// (and so has no greater id left) returns the format's greatest id from then on, again and again.
+/// Only a clock set thousands of years ahead (or one injected by the tests) gets there. To be told
+/// instead, use ``nextChecked()`` or ``fillChecked(_:separator:)``, which throw
+/// ``IDGeneratorError/endOfTime(_:)``; `idbudget generate` does, and exits with status 70.
 ///
 /// Not `Sendable`: one per thread or task, or ``SharedIDGenerator``.
 public final class IDGenerator {
@@ -34,8 +43,19 @@ public final class IDGenerator {
     /// [0] the last id's timestamp (ms), [1] and [2] its random field (high, low); zero after a fork.
     private let region: StateRegion
     private let state: UnsafeMutablePointer<UInt64>
-    /// Tests only: where "now" comes from.
+    /// Tests only: where "now" comes from, in milliseconds since the Unix epoch. Internal, so that the
+    /// optimizer sees every access (a `package` var costs uuid7 about a third of its speed in
+    /// exclusivity checks and reference counting).
     var clock: () -> UInt64 = IDGenerator.unixMilliseconds
+
+    /// Tests only (the CLI's): a fixed clock, in milliseconds since the Unix epoch.
+    package func fixClock(at millis: UInt64) { clock = { millis } }
+
+    /// The last millisecond the 48-bit timestamp of uuid7 and ulid can hold, 2^48 − 1
+    /// (10889-08-02T05:31:50.655Z).
+    public static let lastMillisecond: UInt64 = (1 << 48) - 1
+    /// KSUID's timestamp: 32-bit seconds from this Unix second.
+    static let ksuidEpoch: UInt64 = 1_400_000_000
 
     /// A generator of `format`; `monotonic` defaults to ``IDFormat/isMonotonicByDefault`` and is
     /// ignored by formats without a monotonic mode.
@@ -65,7 +85,8 @@ public final class IDGenerator {
         return UInt64(max(0, ts.tv_sec)) &* 1000 &+ UInt64(max(0, ts.tv_nsec)) / 1_000_000
     }
 
-    /// Forgets state inherited through a fork (epoch mode; wiped pages read as "no last id").
+    /// Forgets state inherited through a fork (fallback mode: claims the state before each use; wiped
+    /// pages read as "no last id").
     @inline(__always)
     private func checkFork() {
         if _slowPath(region.inherited) {
@@ -75,22 +96,41 @@ public final class IDGenerator {
     }
 
     /// The timestamp and random field for the next time-ordered id: `bits` random bits (74 or 80).
+    /// `nil` only when `checked` and the id would need a timestamp past ``lastMillisecond``; unchecked,
+    /// such ids are held at the last millisecond (see "The end of time" above).
     @inline(__always)
-    private func nextTimed(bits: Int, step: () -> UInt64) -> (millis: UInt64, random: UInt128) {
+    private func nextTimed(bits: Int, randomStep: Bool, checked: Bool) -> (millis: UInt64, random: UInt128)? {
         checkFork()
-        let now = clock()
+        var now = clock()
+        if _slowPath(now > Self.lastMillisecond) {
+            if checked { return nil }
+            now = Self.lastMillisecond
+        }
         let limit = UInt128(1) << UInt128(bits)
         let last = state[0]
         if monotonic && last != 0 && now <= last {
             let previous = UInt128(state[1]) << 64 | UInt128(state[2])
-            let (sum, _) = previous.addingReportingOverflow(UInt128(step()))
+            // uuid7: 1 plus a 31-bit random step (RFC 9562 §6.2 method 2); ulid: 1, as its spec says.
+            let step = randomStep ? 1 + (keystream.next() & 0x7FFF_FFFF) : 1
+            let (sum, _) = previous.addingReportingOverflow(UInt128(step))
             if sum < limit {
                 store(millis: last, random: sum)
                 return (last, sum)
             }
-            return fresh(millis: last + 1, bits: bits)  // overflow: run ahead of the clock by 1 ms
+            if _fastPath(last < Self.lastMillisecond) {
+                return fresh(millis: last + 1, bits: bits)  // overflow: run ahead of the clock by 1 ms
+            }
+            // The last millisecond is used up: no greater id exists. Checked, say so; unchecked, stay
+            // at the greatest id (never wrap to timestamp 0, never go backwards).
+            return checked ? nil : greatest(limit: limit)
         }
         return fresh(millis: monotonic ? max(now, last) : now, bits: bits)
+    }
+
+    @inline(never)
+    private func greatest(limit: UInt128) -> (millis: UInt64, random: UInt128) {
+        store(millis: Self.lastMillisecond, random: limit - 1)
+        return (Self.lastMillisecond, limit - 1)
     }
 
     @inline(__always)
@@ -110,28 +150,32 @@ public final class IDGenerator {
     /// Tests only: pretend the last id had this timestamp and random field.
     func setLast(millis: UInt64, random: UInt128) { store(millis: millis, random: random) }
 
-    /// Writes one id (``length`` bytes) at `out`.
+    /// Writes one id (``length`` bytes) at `out`; false (nothing written) only when `checked` and the
+    /// id's time does not fit the format's timestamp.
     @inline(__always)
-    func write(_ out: UnsafeMutablePointer<UInt8>) {
+    func write(_ out: UnsafeMutablePointer<UInt8>, checked: Bool = false) -> Bool {
         switch format {
         case .uuid4:
             var v = UInt128(keystream.next()) << 64 | UInt128(keystream.next())
             v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (UInt128(0x4000) << 64 | UInt128(0x8000) << 48)
             FormatEncoding.uuid(v, into: out)
         case .uuid7:
-            let (millis, r) = nextTimed(bits: 74) { 1 + (keystream.next() & 0x7FFF_FFFF) }
+            guard let (millis, r) = nextTimed(bits: 74, randomStep: true, checked: checked) else { return false }
             // unix_ts_ms (48) | ver 0111 | rand_a (12) | var 10 | rand_b (62)
             let randA = r >> 62, randB = r & ((UInt128(1) << 62) - 1)
             let v = UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | randA << 64 | UInt128(2) << 62 | randB
             FormatEncoding.uuid(v, into: out)
         case .ulid:
-            let (millis, r) = nextTimed(bits: 80) { 1 }
+            guard let (millis, r) = nextTimed(bits: 80, randomStep: false, checked: checked) else { return false }
             FormatEncoding.crockford(UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | r, into: out)
         case .ksuid:
+            let seconds = clock() / 1000
+            let inRange = seconds >= Self.ksuidEpoch && seconds - Self.ksuidEpoch <= UInt64(UInt32.max)
+            if _slowPath(!inRange && checked) { return false }
+            // Unchecked, a clock outside KSUID's range is held at its nearest end instead of wrapping.
+            let stamp = seconds < Self.ksuidEpoch ? 0 : UInt32(clamping: seconds - Self.ksuidEpoch)
             var bytes = (UInt64(0), UInt64(0), UInt64(0))  // 20 of 24 bytes used
             withUnsafeMutableBytes(of: &bytes) { raw in
-                let seconds = clock() / 1000
-                let stamp = UInt32(truncatingIfNeeded: seconds &- 1_400_000_000)
                 raw.storeBytes(of: stamp.bigEndian, toByteOffset: 0, as: UInt32.self)
                 raw.storeBytes(of: keystream.next(), toByteOffset: 4, as: UInt64.self)
                 raw.storeBytes(of: keystream.next(), toByteOffset: 12, as: UInt64.self)
@@ -142,15 +186,31 @@ public final class IDGenerator {
         case .nanoid:
             tokens?.engine.writeToken(out)
         }
+        return true
     }
 
-    /// One id.
+    /// One id. Never traps; past the end of the format's time (year 10889 for uuid7 and ulid) it does
+    /// what "The end of time" above says: use ``nextChecked()`` to be told instead.
     public func next() -> String {
         String(unsafeUninitializedCapacity: length) { buffer in
             guard let base = buffer.baseAddress else { return 0 }
-            write(base)
+            _ = write(base)
             return length
         }
+    }
+
+    /// One id, or ``IDGeneratorError/endOfTime(_:)`` when its time does not fit the format's timestamp:
+    /// the clock is past the last value, or a monotonic generator has used up the last millisecond (no
+    /// id greater than the last one exists). Nothing is consumed when it throws.
+    public func nextChecked() throws(IDGeneratorError) -> String {
+        var ok = true
+        let id = String(unsafeUninitializedCapacity: length) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            ok = write(base, checked: true)
+            return ok ? length : 0
+        }
+        guard ok else { throw .endOfTime(format) }
+        return id
     }
 
     /// `count` ids, in minting order.
@@ -162,17 +222,53 @@ public final class IDGenerator {
     /// returns how many it wrote. Nothing is allocated.
     @discardableResult
     public func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) -> Int {
+        fill(buffer, separator: separator, checked: false)
+    }
+
+    /// As ``fill(_:separator:)``, but stops at the end of the format's time: returns fewer ids than fit
+    /// when it came part way through (the ids before it are written), and throws
+    /// ``IDGeneratorError/endOfTime(_:)`` when not even one id could be minted.
+    @discardableResult
+    public func fillChecked(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) throws(IDGeneratorError) -> Int {
+        let stride = length + (separator == nil ? 0 : 1)
+        let written = fill(buffer, separator: separator, checked: true)
+        if written == 0 && buffer.count >= stride { throw .endOfTime(format) }
+        return written
+    }
+
+    /// Inlined into its two callers, each with `checked` a constant.
+    @inline(__always)
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8?, checked: Bool) -> Int {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         if let tokens { return tokens.fill(buffer, separator: separator) }
         let stride = length + (separator == nil ? 0 : 1)
         let count = buffer.count / stride
         var out = base
-        for _ in 0..<count {
-            write(out)
+        var written = 0
+        while written < count {
+            guard write(out, checked: checked) else { break }
             if let separator { out[length] = separator }
             out += stride
+            written += 1
         }
         idt_scrub_stack()
-        return count
+        return written
+    }
+}
+
+/// Why an ``IDGenerator`` could not mint an id.
+public enum IDGeneratorError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The id's time does not fit the format's timestamp: the clock is past its last value (uuid7 and
+    /// ulid: 2^48 − 1 ms, 10889-08-02T05:31:50.655Z; ksuid: 2^32 − 1 s after 1400000000, in 2150, or
+    /// before its start in 2014), or a monotonic generator has used up the last millisecond.
+    case endOfTime(IDFormat)
+
+    public var description: String {
+        switch self {
+        case .endOfTime(.ksuid):
+            "ksuid ids span 2014-05-13T16:53:20Z to 2150-06-19T23:21:35Z, the range of their 32-bit seconds timestamp: the clock is outside it"
+        case .endOfTime(let format):
+            "\(format.rawValue) ids end at 10889-08-02T05:31:50.655Z, the last value of their 48-bit millisecond timestamp: the clock is past it or that millisecond is used up; a further id would wrap to timestamp 0"
+        }
     }
 }

@@ -15,10 +15,16 @@ public final class SharedIDGenerator: Sendable {
 
     /// Throws only when the process is out of thread-specific keys (about a thousand shared generators
     /// alive at once): make a few, long-lived ones.
-    public init(_ format: IDFormat, monotonic: Bool? = nil) throws(TokenGeneratorError) {
+    public convenience init(_ format: IDFormat, monotonic: Bool? = nil) throws(TokenGeneratorError) {
+        try self.init(format, monotonic: monotonic, forkProtection: .automatic)
+    }
+
+    init(_ format: IDFormat, monotonic: Bool?, forkProtection: ForkProtection) throws(TokenGeneratorError) {
         self.format = format
         self.monotonic = format.hasMonotonicMode && (monotonic ?? format.isMonotonicByDefault)
-        guard let local = PerThread({ IDGenerator(format, monotonic: monotonic) }) else { throw .tooManySharedGenerators }
+        guard let local = PerThread({ IDGenerator(format, monotonic: monotonic, forkProtection: forkProtection) }) else {
+            throw .tooManySharedGenerators
+        }
         self.local = local
     }
 
@@ -32,5 +38,16 @@ public final class SharedIDGenerator: Sendable {
     @discardableResult
     public func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) -> Int {
         local.value.fill(buffer, separator: separator)
+    }
+
+    /// One id, or ``IDGeneratorError/endOfTime(_:)`` past the end of the format's time (see
+    /// ``IDGenerator/nextChecked()``).
+    public func nextChecked() throws(IDGeneratorError) -> String { try local.value.nextChecked() }
+
+    /// As ``fill(_:separator:)``, stopping at the end of the format's time (see
+    /// ``IDGenerator/fillChecked(_:separator:)``).
+    @discardableResult
+    public func fillChecked(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) throws(IDGeneratorError) -> Int {
+        try local.value.fillChecked(buffer, separator: separator)
     }
 }

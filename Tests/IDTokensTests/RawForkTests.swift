@@ -1,0 +1,123 @@
+import CTokens
+import Foundation
+import Testing
+
+@testable import IDTokens
+
+/// A child made by the raw fork system call runs no `pthread_atfork` handler, so a fork epoch never
+/// learns of it. Without wipe-on-fork pages (the fallback) and with them, every generator type, through
+/// `next()` and through bulk `fill`, must give parent and child ids with nothing in common, whichever
+/// of the two draws first after the fork.
+@Suite(.serialized) struct RawForkTests {
+    static let count = 200, warmup = 10
+
+    enum Kind: Sendable, CustomTestStringConvertible {
+        case token(fill: Bool), sharedToken(fill: Bool), id(IDFormat, fill: Bool), sharedID(IDFormat, fill: Bool)
+
+        static let all: [Kind] = [true, false].flatMap { fill in
+            [.token(fill: fill), .sharedToken(fill: fill)]
+                + IDFormat.allCases.flatMap { [Kind.id($0, fill: fill), .sharedID($0, fill: fill)] }
+        }
+
+        var testDescription: String {
+            switch self {
+            case .token(let fill): "TokenGenerator.\(fill ? "fill" : "next")"
+            case .sharedToken(let fill): "SharedTokenGenerator.\(fill ? "fill" : "next")"
+            case .id(let f, let fill): "IDGenerator(.\(f.rawValue)).\(fill ? "fill" : "next")"
+            case .sharedID(let f, let fill): "SharedIDGenerator(.\(f.rawValue)).\(fill ? "fill" : "next")"
+            }
+        }
+    }
+
+    /// The id length and a function that writes `buffer.count / length` ids into `buffer`, unseparated.
+    static func minter(_ kind: Kind, _ protection: ForkProtection) throws -> (length: Int, mint: (UnsafeMutableRawBufferPointer) -> Void) {
+        func byNext(_ length: Int, _ next: @escaping () -> String) -> (Int, (UnsafeMutableRawBufferPointer) -> Void) {
+            (length, { buffer in
+                for i in 0..<(buffer.count / length) {
+                    var id = next()
+                    id.withUTF8 { utf8 in
+                        for j in 0..<Swift.min(length, utf8.count) { buffer[i * length + j] = utf8[j] }
+                    }
+                }
+            })
+        }
+        var options = TokenEngine.Options()
+        options.forkProtection = protection
+        let base62 = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        switch kind {
+        case .token(let fill):
+            let g = try TokenGenerator(bytes: base62, length: 22, source: SecureRandom(forkProtection: protection), options: options)
+            return fill ? (22, { _ = g.fill($0, separator: nil) }) : byNext(22, g.next)
+        case .sharedToken(let fill):
+            let g = try SharedTokenGenerator(bytes: base62, length: 22, forkProtection: protection)
+            return fill ? (22, { _ = g.fill($0, separator: nil) }) : byNext(22, g.next)
+        case .id(let format, let fill):
+            let g = IDGenerator(format, monotonic: nil, forkProtection: protection)
+            return fill ? (format.length, { _ = g.fill($0, separator: nil) }) : byNext(format.length, g.next)
+        case .sharedID(let format, let fill):
+            let g = try SharedIDGenerator(format, monotonic: nil, forkProtection: protection)
+            return fill ? (format.length, { _ = g.fill($0, separator: nil) }) : byNext(format.length, g.next)
+        }
+    }
+
+    /// Mints `warmup` ids, forks by the raw system call, and has child and parent mint `count` ids each,
+    /// the child first or the parent first.
+    static func forkAndMint(_ kind: Kind, _ protection: ForkProtection, childFirst: Bool) throws -> (parent: [String], child: [String]) {
+        let (length, mint) = try minter(kind, protection)
+        var warm = [UInt8](repeating: 0, count: length * warmup)
+        warm.withUnsafeMutableBytes { mint($0) }
+        var buffer = [UInt8](repeating: 0, count: length * count)
+        var out: [Int32] = [0, 0], go: [Int32] = [0, 0]
+        try #require(pipe(&out) == 0 && pipe(&go) == 0)
+        let pid = idt_raw_fork_for_testing()
+        if pid == 0 {
+            // The child: no atfork handler ran. A hang (a lock held by another thread at the fork) ends
+            // in SIGALRM and shows as a short read, not a stuck test run.
+            alarm(30)
+            if !childFirst {
+                var byte: UInt8 = 0
+                _ = read(go[0], &byte, 1)
+            }
+            buffer.withUnsafeMutableBytes { mint($0) }
+            let sent = buffer.withUnsafeBytes { Pipes.write(out[1], $0) }
+            _exit(sent ? 0 : 1)
+        }
+        try #require(pid > 0)
+        close(out[1])
+        close(go[0])
+        var child: [UInt8]
+        if childFirst {
+            child = Pipes.read(out[0], count: length * count)
+            buffer.withUnsafeMutableBytes { mint($0) }
+            close(go[1])
+        } else {
+            buffer.withUnsafeMutableBytes { mint($0) }
+            var byte: UInt8 = 1
+            _ = write(go[1], &byte, 1)
+            close(go[1])
+            child = Pipes.read(out[0], count: length * count)
+        }
+        close(out[0])
+        var status: Int32 = 0
+        waitpid(pid_t(pid), &status, 0)
+        try #require(child.count == length * count, "the child wrote \(child.count) bytes (status \(status))")
+        func split(_ bytes: [UInt8]) -> [String] {
+            stride(from: 0, to: bytes.count, by: length).map { String(decoding: bytes[$0..<$0 + length], as: UTF8.self) }
+        }
+        return (split(buffer), split(child))
+    }
+
+    @Test(arguments: Kind.all, [(ForkProtection.automatic, true), (.automatic, false), (.forkEpoch, true), (.forkEpoch, false)])
+    func rawForkChildSharesNoId(kind: Kind, mode: (protection: ForkProtection, childFirst: Bool)) throws {
+        let (parent, child) = try Self.forkAndMint(kind, mode.protection, childFirst: mode.childFirst)
+        let shared = Set(parent).intersection(child)
+        #expect(shared.isEmpty, "\(shared.count) of \(Self.count) ids shared (\(mode.protection), \(mode.childFirst ? "child" : "parent") first)")
+        #expect(Set(child).count == Self.count && Set(parent).count == Self.count)
+    }
+
+    /// The control: with no protection the raw-forked child replays its parent, so the test above can fail.
+    @Test func unprotectedRawForkReplays() throws {
+        let (parent, child) = try Self.forkAndMint(.token(fill: true), .none, childFirst: true)
+        #expect(parent == child)
+    }
+}
