@@ -284,6 +284,17 @@ private final class Worker {
     /// The counts for ids of length n: its own table, made on first use while the budget allows.
     @inline(__always)
     private func positionCounts(length n: Int) -> UnsafeMutablePointer<Int> {
+        if n == lastLength { return lastCounts }  // most streams: one length after another of the same
+        let table = lookUpCounts(length: n)
+        lastLength = n
+        lastCounts = table
+        return table
+    }
+
+    private var lastLength = -1
+    private lazy var lastCounts: UnsafeMutablePointer<Int> = counts
+
+    private func lookUpCounts(length n: Int) -> UnsafeMutablePointer<Int> {
         guard n <= 4096 else { untracked.insert(n); return counts }
         let r = lengthRow[n]
         if r >= 0 { return lengthTables[Int(r)].counts }

@@ -189,9 +189,13 @@ final class FingerprintTable {
 
     private func histogram() -> [Int: [Int: Int]] {
         // Counts below 255 in one flat row of 256 per length seen, found by direct index.
-        var rowOf = [Int32](repeating: -1, count: Int(Self.lengthMask) + 1)
+        let rowOf = UnsafeMutablePointer<Int32>.allocate(capacity: Int(Self.lengthMask) + 1)
+        rowOf.initialize(repeating: -1, count: Int(Self.lengthMask) + 1)
+        defer { rowOf.deallocate() }
         var lengths: [Int] = []
-        var flat: [Int] = []
+        var flat = UnsafeMutablePointer<Int>.allocate(capacity: 256)
+        flat.initialize(repeating: 0, count: 256)
+        defer { flat.deallocate() }
         var h: [Int: [Int: Int]] = [:]
         for j in 0..<capacity where slots[2 * j] != 0 {
             let length = Int((slots[2 * j] >> Self.lengthShift) & Self.lengthMask)
@@ -202,7 +206,13 @@ final class FingerprintTable {
                     r = lengths.count
                     rowOf[length] = Int32(r)
                     lengths.append(length)
-                    flat += [Int](repeating: 0, count: 256)
+                    if r > 0 {
+                        let bigger = UnsafeMutablePointer<Int>.allocate(capacity: 256 * (r + 1))
+                        bigger.update(from: flat, count: 256 * r)
+                        (bigger + 256 * r).initialize(repeating: 0, count: 256)
+                        flat.deallocate()
+                        flat = bigger
+                    }
                 }
                 flat[r &* 256 &+ c] &+= 1
                 continue
