@@ -2,6 +2,7 @@
 """idbudget audit against DuckDB's one-pass GROUP BY histogram on the same file, in the same run.
 
     python3 scripts/audit_bench.py results [--ids 10000000] [--repeats 3] [--binary .build/release/idbudget]
+                                           [--name audit]   # writes results/NAME.json
 
 Both answer the same question: how many distinct ids occur once, twice, … (DuckDB:
 SELECT c, count(*) FROM (SELECT id, count(*) c … GROUP BY id) GROUP BY c, with its default
@@ -43,11 +44,12 @@ print(json.dumps({str(c): str(n) for c, n in rows}))
 """
 
 
-def measured(argv):
-    """(stdout, wall seconds, peak RSS bytes) of one run, via a fork/exec/wait4 wrapper."""
+def measured(argv, ok=(0,)):
+    """(stdout, wall seconds, peak RSS bytes) of one run, via a fork/exec/wait4 wrapper. `ok`: the exit
+    statuses that are answers (idbudget audit exits 1 for a verdict that is not consistent)."""
     p = subprocess.run([sys.executable, "-c", WRAPPER] + argv, capture_output=True, text=True)
     info = json.loads(p.stderr.strip().splitlines()[-1])
-    if info["status"] != 0:
+    if info["status"] not in ok:
         sys.exit(f"audit_bench: {argv[0]} failed: {p.stderr[-500:]}")
     return p.stdout, info["wall"], info["max_rss_kib"] * 1024
 
@@ -62,6 +64,7 @@ def main():
     ids = int(args[args.index("--ids") + 1]) if "--ids" in args else 10_000_000
     repeats = int(args[args.index("--repeats") + 1]) if "--repeats" in args else 3
     binary = args[args.index("--binary") + 1] if "--binary" in args else ".build/release/idbudget"
+    name = args[args.index("--name") + 1] if "--name" in args else "audit"
     try:
         import duckdb  # noqa: F401
     except ImportError:
@@ -79,7 +82,7 @@ def main():
         theirs = {"wall": [], "rss": []}
         histogram = None
         for _ in range(repeats):
-            text, wall, rss = measured([binary, "audit", path, "--format", "json"])
+            text, wall, rss = measured([binary, "audit", path, "--format", "json"], ok=(0, 1))
             ours["wall"].append(wall)
             ours["rss"].append(rss)
             j = json.loads(text)
@@ -100,7 +103,7 @@ def main():
         result["speed_ratio"] = result["duckdb"]["wall_s"]["median"] / result["idbudget"]["wall_s"]["median"]
         result["memory_ratio"] = result["idbudget"]["peak_rss_bytes"]["median"] / result["duckdb"]["peak_rss_bytes"]["median"]
     os.makedirs(out, exist_ok=True)
-    json.dump(result, open(os.path.join(out, "audit.json"), "w"), indent=1)
+    json.dump(result, open(os.path.join(out, f"{name}.json"), "w"), indent=1)
     w, d = result["idbudget"], result["duckdb"]
     print(f"audit_bench: {ids} base62x22 ids ({result['file_bytes'] >> 20} MiB), {repeats} runs each")
     print(f"  idbudget audit  wall {w['wall_s']['min']:.2f}/{w['wall_s']['median']:.2f}/{w['wall_s']['max']:.2f} s, "
