@@ -37,8 +37,8 @@ compare
     whitespace don't matter, but "3" and 3 differ); otherwise prints one line per differing
     field, naming it, and exits 1.
 selftest
-    Known answers (the doc's example and hand-checked edge cases), merge, and a deliberately
-    wrong summary that compare must report.
+    Known answers (the doc's example and hand-checked edge cases, groups by length included),
+    merge (groups' rules too), and a deliberately wrong summary that compare must report.
 """
 import argparse
 import collections
@@ -53,6 +53,8 @@ POSITIONS = 64
 SAMPLE_SIZE = 32
 SAMPLE_MAX_BYTES = 256  # longer ids are never sampled: the sample stays small whatever the ids
 BUCKET_KEY_LIMIT = 1_048_576
+GROUP_MAX_LENGTH = 4096  # a length past this gets no group
+GROUP_MAX_LENGTHS = 64   # a summary with more distinct lengths than this has no groups at all
 FORMATS = ("uuid7", "ulid", "ksuid", "uuid1")
 
 HEX = set("0123456789abcdefABCDEF")
@@ -160,10 +162,22 @@ class Summariser:
         symbols = set()
         positions = []
         formats = {f: {"ids": 0, "buckets": collections.Counter()} for f in FORMATS}
+        # Per id length: multiplicities, positions, and whether every id of that length is ASCII.
+        by_length = collections.defaultdict(lambda: {"ascii": True, "multiplicities": collections.Counter(),
+                                                     "positions": None})
         for raw, n in self.ids.items():
             s = raw.decode("utf-8")
             multiplicities[n] += 1
             lengths[len(s)] += n
+            g = by_length[len(s)]
+            if g["ascii"] and (not raw.isascii() or len(s) > GROUP_MAX_LENGTH):
+                g["ascii"], g["positions"] = False, None  # no group for this length: stop counting
+            if g["ascii"]:
+                g["multiplicities"][n] += 1
+                if g["positions"] is None:
+                    g["positions"] = [collections.Counter() for _ in range(min(len(s), POSITIONS))]
+                for i, c in enumerate(s[:POSITIONS]):
+                    g["positions"][i][c] += n
             symbols.update(s)
             for i, c in enumerate(s[:POSITIONS]):
                 if i == len(positions):
@@ -197,12 +211,24 @@ class Summariser:
         out["positions"] = [{c: str(n) for c, n in sorted(p.items(), key=lambda kv: ord(kv[0]))}
                             for p in positions]
         out["time_formats"] = time_formats
+        groups = {}
+        if len(lengths) <= GROUP_MAX_LENGTHS:
+            for length in sorted(by_length):
+                g = by_length[length]
+                if g["ascii"]:
+                    groups[str(length)] = {"multiplicities": _count_map(g["multiplicities"]),
+                                           "positions": [_position_row(p) for p in g["positions"]]}
+        out["groups"] = groups
         out["sample"] = [raw.decode("utf-8") for raw in sorted(r for r in self.ids if len(r) <= SAMPLE_MAX_BYTES)[:SAMPLE_SIZE]]
         return out
 
 
 def _count_map(counter):
     return {str(k): str(v) for k, v in sorted(counter.items())}
+
+
+def _position_row(counter):
+    return {c: str(n) for c, n in sorted(counter.items(), key=lambda kv: ord(kv[0]))}
 
 
 def summarise_bytes(data, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0])):
@@ -281,9 +307,47 @@ def merge(a, b):
             "buckets": {k: str(v) for k, v in sorted(buckets.items(), key=lambda kv: int(kv[0]))},
             "truncated": truncated,
         }
+    out["groups"] = merge_groups(a, b, out["lengths"])
     union = set(a["sample"]) | set(b["sample"])
     out["sample"] = sorted(union, key=lambda s: s.encode("utf-8"))[:SAMPLE_SIZE]
     return out
+
+
+def merge_groups(a, b, merged_lengths):
+    """The merged `groups` (an older summary without it has no group for any of its lengths).
+
+    For each length: groups in both parts add up; a group in one part is kept when the other part
+    has no id of that length; a length that some part has ids of but no group for gets none. More
+    than 64 merged lengths: no groups at all.
+    """
+    if len(merged_lengths) > GROUP_MAX_LENGTHS:
+        return {}
+    ga, gb = a.get("groups", {}), b.get("groups", {})
+    out = {}
+    for key in sorted(set(ga) | set(gb), key=int):
+        if key in ga and key in gb:
+            x, y = ga[key], gb[key]
+            rows = max(len(x["positions"]), len(y["positions"]))
+            out[key] = {
+                "multiplicities": {str(k): str(v) for k, v in sorted(
+                    _sum_maps(x["multiplicities"], y["multiplicities"]).items(), key=lambda kv: int(kv[0]))},
+                "positions": [_position_row(_sum_maps(x["positions"][i] if i < len(x["positions"]) else {},
+                                                      y["positions"][i] if i < len(y["positions"]) else {}))
+                              for i in range(rows)],
+            }
+        else:
+            other = b if key in ga else a
+            if int(_lookup(other["lengths"], key)) == 0:
+                out[key] = (ga if key in ga else gb)[key]
+    return out
+
+
+def _lookup(count_map, key):
+    """The count under a numeric key ("6" and "06" are the same key); "0" when absent."""
+    for k, v in count_map.items():
+        if int(k) == int(key):
+            return v
+    return "0"
 
 
 # ---------------------------------------------------------------- comparing
@@ -341,6 +405,8 @@ DOC_EXAMPLE = {
         "ksuid": {"ids": "0", "buckets": {}, "truncated": False},
         "uuid1": {"ids": "0", "buckets": {}, "truncated": False},
     },
+    "groups": {"3": {"multiplicities": {"1": "1", "2": "1"},
+                     "positions": [{"a": "2", "x": "1"}, {"b": "2", "x": "1"}, {"c": "2", "x": "1"}]}},
     "sample": ["abc", "xxx"],
 }
 
@@ -407,6 +473,43 @@ def selftest():
         check("merge refuses overlapping shards", False)
     except MergeError:
         pass
+
+    # Groups by id length: only lengths whose ids are all ASCII, at most 4096 characters, in a
+    # stream of at most 64 lengths; multiplicities over the group's distinct ids, positions weighted.
+    g = summarise_bytes(b"abc\nxy\nabc\nzz\n")["groups"]
+    check("groups mixed", g == {
+        "2": {"multiplicities": {"1": "2"}, "positions": [{"x": "1", "z": "1"}, {"y": "1", "z": "1"}]},
+        "3": {"multiplicities": {"2": "1"}, "positions": [{"a": "2"}, {"b": "2"}, {"c": "2"}]}})
+    g = summarise_bytes("ab\n\u00e9x\nabc\nab\r\n".encode())["groups"]
+    check("groups non-ASCII length", list(g) == ["3"])
+    check("groups empty input", summarise_bytes(b"")["groups"] == {})
+    long = summarise_bytes(b"q" * 70 + b"\n" + b"m" * 4096 + b"\n" + b"o" * 4097 + b"\n", max_line_bytes=5000)
+    check("groups long", sorted(long["groups"], key=int) == ["70", "4096"]
+          and len(long["groups"]["70"]["positions"]) == 64 and "4097" in long["lengths"])
+    check("groups 64 lengths", len(summarise_bytes(b"".join(b"a" * n + b"\n" for n in range(1, 65)))["groups"]) == 64)
+    check("groups 65 lengths", summarise_bytes(b"".join(b"a" * n + b"\n" for n in range(1, 66)))["groups"] == {})
+    check("groups rows", sorted(summarise_rows(["a\nb", "o" * 5000, "x\r", "é"])["groups"]) == ["2", "3"])
+    # Merge: both groups add up; one part's group stays if the other has no id of that length; a
+    # length the other part has ids of but no group for gets none; more than 64 lengths: none.
+    pa = summarise_bytes(b"ab\nabc\nabc\n", shards=(2, [0]))
+    pb = summarise_bytes("\u00e9x\nxyz\nqrst\n".encode(), shards=(2, [1]))
+    gm = merge(pa, pb)["groups"]
+    check("groups merge", gm == {
+        "3": {"multiplicities": {"1": "1", "2": "1"}, "positions": [{"a": "2", "x": "1"}, {"b": "2", "y": "1"},
+                                                                    {"c": "2", "z": "1"}]},
+        "4": pb["groups"]["4"]}
+          and gm == summarise_bytes("ab\nabc\nabc\n\u00e9x\nxyz\nqrst\n".encode())["groups"])
+    old = {k: v for k, v in pb.items() if k != "groups"}  # an older summary: no groups for its lengths
+    check("groups merge older", list(merge(pa, old)["groups"]) == [] and
+          list(merge(pa, summarise_bytes(b"qrst\n", shards=(2, [1])))["groups"]) == ["2", "3", "4"])
+    pa = summarise_bytes(b"".join(b"a" * n + b"\n" for n in range(1, 40)), shards=(2, [0]))
+    pb = summarise_bytes(b"".join(b"b" * n + b"\n" for n in range(30, 66)), shards=(2, [1]))
+    check("groups merge 65 lengths", len(pa["groups"]) == 39 and len(pb["groups"]) == 36
+          and merge(pa, pb)["groups"] == {})
+    wrong = json.loads(json.dumps(DOC_EXAMPLE))
+    wrong["groups"]["3"]["positions"][1]["b"] = "3"
+    diffs = compare(got, wrong)
+    check("wrong groups reported", diffs == ['groups.3.positions[1].b: "2" vs "3"'])
 
     # A test must be able to fail: one count changed is reported, naming the field.
     for field, value in (("lines", "5"), ("multiplicities", {"1": "1", "2": "2"}),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Spark audit summary (examples/spark/audit_summary.py) against the pure-Python reference
-# (scripts/audit_summary_ref.py), field by field, on generated inputs that hit every line rule
-# and time format; the reference's merge against the whole; and, when $IDBUDGET points to a
-# binary with `audit --emit-summary`, the Swift tool against both.
+# (scripts/audit_summary_ref.py), field by field, on generated inputs that hit every line rule,
+# time format and groups rule (mixed lengths, non-ASCII, 64 vs 65 lengths); the reference's merge
+# against the whole; and, when $IDBUDGET points to a binary with `audit --emit-summary`, the Swift
+# tool against both (its shards merged too) and its verdicts from the summaries against the files'.
 #
 #   scripts/spark-test.sh                       # Spark vs reference, merge, selftests
 #   IDBUDGET=.build/release/idbudget scripts/spark-test.sh
@@ -161,6 +162,16 @@ with gzip.open(f"{work}/dir/bom-gz.txt.gz", "wb") as f:
     f.write(BOM + b"gz-first\r\nabc\n")
 with open(f"{work}/dir-plain.txt", "wb") as f:  # the gzipped file's content, for the reference
     f.write(BOM + b"gz-first\r\nabc\n")
+
+# Groups by id length at the 64-lengths edge: lengths64.txt has exactly 64 lengths (1..64; length 7
+# also holds a non-ASCII id, so it gets no group), lengths65.txt one more (so no groups at all).
+many = [token(n) for n in range(1, 65) for _ in range(rng.choice((1, 3, 20)))]
+many += many[::7] + ["abcdef\u00e9"]
+rng.shuffle(many)
+with open(f"{work}/lengths64.txt", "w", encoding="utf-8") as f:
+    f.writelines(m + "\n" for m in many)
+with open(f"{work}/lengths65.txt", "w", encoding="utf-8") as f:
+    f.writelines(m + "\n" for m in many + [token(65)])
 print(f"spark-test: inputs: {len(raw)} lines, {len(rows)} rows, {len(files) + 1} small files")
 EOF
 
@@ -171,6 +182,18 @@ t=$(date +%s)
     --conf spark.sql.files.maxPartitionBytes=65536 2>"$work/spark.log" || { tail -30 "$work/spark.log"; bad "spark job failed"; }
 echo "spark-test: Spark job (text, $(wc -c <"$work/ids.txt") bytes) took $(( $(date +%s) - t ))s"
 compare "Spark = reference (text file)" "$work/ref.json" "$work/spark.json"
+# The inputs must exercise groups: several lengths with groups (and positions), some without.
+if "$PY" - "$work/ref.json" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1], encoding="utf-8"))
+with_rows = [L for L, g in s["groups"].items() if g["positions"]]
+without = sorted(set(s["lengths"]) - set(s["groups"]), key=int)
+print(f"spark-test: ids.txt: {len(s['lengths'])} lengths, groups for {sorted(with_rows, key=int)}, none for {without}")
+sys.exit(0 if len(with_rows) >= 2 and without else 1)
+EOF
+then ok "ids.txt exercises groups (>= 2 with positions, some lengths without)"
+else bad "ids.txt does not exercise groups"
+fi
 
 # 4. A test must be able to fail: the Spark summary with one count changed is reported.
 "$PY" - "$work/spark.json" "$work/wrong.json" <<'EOF'
@@ -208,6 +231,8 @@ fi
 # summarises dir/ (a directory of small text files) through the job's functions.
 "$PY" "$ref" summarise --rows "$work/rows.jsonl" -o "$work/rows.ref.json"
 "$PY" "$ref" summarise $(ls "$work"/dir/*.txt) "$work/dir-plain.txt" -o "$work/dir.ref.json"
+"$PY" "$ref" summarise "$work/lengths64.txt" -o "$work/lengths64.ref.json"
+"$PY" "$ref" summarise "$work/lengths65.txt" -o "$work/lengths65.ref.json"
 "$PY" - "$work" "$job" 2>"$work/parquet.log" <<'EOF' || { tail -30 "$work/parquet.log"; bad "writing parquet / --table summary failed"; }
 import importlib.util, json, os, sys
 from pyspark.sql import SparkSession
@@ -225,10 +250,21 @@ args = job.parse_args(["--table", "audit_ids", "--column", "id", "--output", f"{
 job.write_summary(job.summarise(job.read_input(spark, args), args.max_line_bytes), args.output)
 args = job.parse_args(["--input", f"{work}/dir", "--output", f"{work}/dir.spark.json"])
 job.write_summary(job.summarise(job.read_input(spark, args), args.max_line_bytes), args.output)
+for name in ("lengths64", "lengths65"):
+    args = job.parse_args(["--input", f"{work}/{name}.txt", "--output", f"{work}/{name}.spark.json"])
+    job.write_summary(job.summarise(job.read_input(spark, args), args.max_line_bytes), args.output)
 spark.stop()
 EOF
 compare "Spark = reference (--table, a view)" "$work/rows.ref.json" "$work/table.spark.json"
 compare "Spark = reference (a directory: BOMs, gzip, an empty file)" "$work/dir.ref.json" "$work/dir.spark.json"
+compare "Spark = reference (64 lengths: groups but for the non-ASCII one)" "$work/lengths64.ref.json" "$work/lengths64.spark.json"
+compare "Spark = reference (65 lengths: no groups)" "$work/lengths65.ref.json" "$work/lengths65.spark.json"
+if "$PY" -c 'import json,sys; a,b=(json.load(open(p))["groups"] for p in sys.argv[1:3]); sys.exit(not (len(a) == 63 and "7" not in a and b == {}))' \
+        "$work/lengths64.ref.json" "$work/lengths65.ref.json"; then
+    ok "groups: 63 of 64 lengths (7 has a non-ASCII id); none with 65 lengths"
+else
+    bad "groups at the 64-lengths edge are not as built"
+fi
 t=$(date +%s)
 "$PY" "$job" --input "$work/rows.parquet" --column id --output "$work/rows.spark.json" 2>"$work/spark.log" \
     || { tail -30 "$work/spark.log"; bad "spark job (parquet) failed"; }
@@ -240,25 +276,51 @@ if [ -n "${IDBUDGET:-}" ] && "$IDBUDGET" audit --help 2>/dev/null | grep -q emit
     # The exit codes are not judged here (a suspicious verdict may exit non-zero): the outputs are.
     "$IDBUDGET" audit "$work/ids.txt" --emit-summary "$work/swift.json" --format json >/dev/null || true
     compare "idbudget --emit-summary = Spark" "$work/swift.json" "$work/spark.json"
-    "$IDBUDGET" audit --summary "$work/spark.json" --format json >"$work/verdict.spark.json" || true
-    "$IDBUDGET" audit "$work/ids.txt" --format json >"$work/verdict.file.json" || true
-    if "$PY" - "$work/verdict.file.json" "$work/verdict.spark.json" <<'EOF'
+    for name in lengths64 lengths65; do
+        "$IDBUDGET" audit "$work/$name.txt" --emit-summary "$work/$name.swift.json" --format json >/dev/null || true
+        compare "idbudget --emit-summary = Spark ($name)" "$work/$name.swift.json" "$work/$name.spark.json"
+    done
+    # Swift's shards, merged by the reference, equal the whole (groups' merge rules included).
+    for k in 1 2; do
+        "$IDBUDGET" audit "$work/ids.txt" --shard "$k/2" --emit-summary "$work/swift.s$k.json" --format json >/dev/null || true
+    done
+    "$PY" "$ref" merge "$work/swift.s1.json" "$work/swift.s2.json" -o "$work/swift.merged.json"
+    compare "merge(idbudget shards) = idbudget whole" "$work/swift.json" "$work/swift.merged.json" --ignore shards
+    # same_verdict NAME FILE SUMMARY...: the verdict of `audit FILE` = the verdict of `audit --summary SUMMARY...`.
+    same_verdict() {
+        local name=$1 file=$2
+        shift 2
+        "$IDBUDGET" audit "$file" --format json >"$work/verdict.file.json" || true
+        "$IDBUDGET" audit --summary "$@" --format json >"$work/verdict.summary.json" || true
+        if "$PY" - "$work/verdict.file.json" "$work/verdict.summary.json" <<'EOF'
 import json, sys
 try:
     a, b = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:3])
 except (OSError, ValueError) as e:
     print(f"    no verdict JSON: {e}")
     sys.exit(1)
-keys = ("ids", "distinct", "duplicate_ids", "extra_occurrences", "verdict_code", "p_value_high", "p_value_low")
-diffs = [f"{k}: {a.get(k, '(missing)')!r} (file) vs {b.get(k, '(missing)')!r} (--summary spark.json)"
+def groups(v):  # the per-length judgements, when the verdict has them
+    return [(g.get("length"), g.get("ids"), g.get("verdict_code"), g.get("p_value_high"), g.get("p_value_low"))
+            for g in v.get("groups") or []]
+a["groups"], b["groups"] = groups(a), groups(b)
+keys = ("ids", "distinct", "duplicate_ids", "extra_occurrences", "verdict_code", "p_value_high", "p_value_low", "groups")
+diffs = [f"{k}: {a.get(k, '(missing)')!r} (file) vs {b.get(k, '(missing)')!r} (--summary)"
          for k in keys if a.get(k, "(missing)") != b.get(k, "(missing)")]
 for d in diffs:
-    print(f"    differs: {d}")
+    print(f"    differs: {d[:300]}")
 sys.exit(1 if diffs else 0)
 EOF
-    then ok "idbudget verdict from the Spark summary = verdict from the file"
-    else bad "idbudget verdict from the Spark summary differs (keys above)"
-    fi
+        then ok "$name"
+        else bad "$name (keys above differ)"
+        fi
+    }
+    same_verdict "idbudget verdict from the Spark summary = verdict from the file" "$work/ids.txt" "$work/spark.json"
+    for name in lengths64 lengths65; do
+        same_verdict "idbudget verdict from the Spark summary = verdict from the file ($name)" \
+            "$work/$name.txt" "$work/$name.spark.json"
+    done
+    same_verdict "idbudget verdict from its merged shards = verdict from the file" \
+        "$work/ids.txt" "$work/swift.s1.json" "$work/swift.s2.json"
 else
     echo "skipped: idbudget has no --emit-summary"
 fi

@@ -125,6 +125,43 @@ import Testing
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
     }
 
+    /// A mixed stream is judged group by group: UUIDv4 plus 6-character hex codes (each honest) is
+    /// consistent, where pooling them over one space called the hex codes' duplicates impossible.
+    /// Streams from Python's uuid and random (not idbudget's generator).
+    @Test func mixedStreamsAreJudgedPerGroup() throws {
+        let file = Self.temp("mixed")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let made = try CLI.python("audit_calibration.py", ["--dump", "mixed-uuid4-hex6", "60000", "7"])
+        #expect(made.status == 0, "\(made.output.prefix(300))")
+        try Data(made.output.utf8).write(to: file)
+        let json = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))
+        #expect(json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? "")")
+        let groups = json["groups"] as? [[String: Any]] ?? []
+        #expect(Set(groups.compactMap { $0["length"] as? Int }) == [6, 36])
+        #expect(groups.first { $0["length"] as? Int == 36 }?["format"] as? String == "UUIDv4")
+        #expect(Int(json["extra_occurrences"] as? String ?? "") ?? 0 > 0)  // the hex codes do collide
+        #expect(try SchemaTests.validate(try CLI.run(["audit", file.path, "--format", "json"]).stdout).status == 0)
+        // Planted repeats of the UUIDs are still found, in their group.
+        let lines = made.output.split(separator: "\n")
+        let uuid = lines.first { $0.count == 36 }.map(String.init) ?? ""
+        try Data((made.output + uuid + "\n").utf8).write(to: file)
+        let planted = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))
+        #expect(planted["verdict_code"] as? String == "too-many-duplicates")
+    }
+
+    /// `--memory max` is the machine's memory; the entropy's lower bound never exceeds its estimate.
+    @Test func memoryMaxAndEntropyBounds() throws {
+        let file = Self.temp("max")
+        defer { try? FileManager.default.removeItem(at: file) }
+        var ids = try CLI.run(["generate", "--alphabet", "hex", "--length", "6", "--count", "30000", "--seed", "8"]).stdout
+        ids += ids.split(separator: "\n").prefix(40).joined(separator: "\n") + "\n"
+        try Data(ids.utf8).write(to: file)
+        let json = try Self.json(try CLI.run(["audit", file.path, "--memory", "max", "--format", "json"]))
+        #expect((json["memory_limit_bytes"] as? String).flatMap(Int.init) ?? 0 >= 1 << 30)
+        let bits = json["effective_bits"] as? Double ?? .nan, lower = json["effective_bits_95_lower"] as? Double ?? .nan
+        #expect(lower <= bits, "\(lower) > \(bits)")
+    }
+
     /// The exit status a CI job acts on: 0 consistent, 1 otherwise, with the JSON printed either way.
     @Test func verdictsHaveExitStatuses() throws {
         let file = Self.temp("verdicts")

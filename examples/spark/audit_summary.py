@@ -37,7 +37,8 @@ Then, with ids the DataFrame of id bytes:
   grouped = ids.groupBy(id).count()              Spark's exact GROUP BY; persisted, and every
                                                  per-id field below is a weighted sum over it
   multiplicities = grouped.groupBy(count).count()
-  lengths        = grouped by char_length(id) (Unicode scalars), summing count
+  lengths        = grouped by char_length(id) (Unicode scalars), summing count; with it, per
+                   length, whether every id is ASCII (octet_length = char_length)
   positions      = posexplode of substring(id, i+1, 1) for i < min(length, 64), summed by (i, char)
   symbols        = distinct characters of all ids, sorted by code point in the driver
   time_formats   = uuid7/uuid1/ulid by anchored regexes (\\A...\\z: Java's $ would accept a
@@ -46,6 +47,9 @@ Then, with ids the DataFrame of id bytes:
                    number is past conv's 64 bits), run only on 27-character base62 candidates;
                    then grouped by (format, bucket). A format with more than 1,048,576 buckets
                    is written with {} and truncated: true.
+  groups         = only when there are at most 64 lengths: for the lengths <= 4096 whose ids are
+                   all ASCII, grouped.groupBy(length, count).count() (multiplicities per length)
+                   and the positions posexplode again, summed by (length, i, char)
   sample         = the 32 smallest ids of at most 256 bytes, ordered as binary (unsigned bytes, i.e. UTF-8 order)
 Counts are Spark longs (exact to 2^63) written as JSON strings.
 
@@ -54,9 +58,9 @@ text reader splits uncompressed files into partitions at any byte (a line belong
 it starts in; gzip files are one split each). One line must fit in a task's memory (a JVM
 array: < 2 GiB). The grouped ids are persisted MEMORY_AND_DISK: plan for the distinct ids plus
 a long each, spilled to local disk. The driver collects only small results (histograms,
-positions, symbols, up to 4 x 1,048,576 buckets, 32 samples). Globs and directories work as in
-spark.read.text (which skips files whose names start with "_" or "."); their files' lines are
-one stream.
+positions, symbols, groups: at most 64 lengths x 64 positions x 128 ASCII characters, up to
+4 x 1,048,576 buckets, 32 samples). Globs and directories work as in spark.read.text (which
+skips files whose names start with "_" or "."); their files' lines are one stream.
 
 Reading of the contract: uuid1 is "the same shape with 1 at 14", so it needs the variant
 8/9/a/b at 19 as uuid7 does.
@@ -75,6 +79,8 @@ POSITIONS = 64
 SAMPLE_SIZE = 32
 SAMPLE_MAX_BYTES = 256
 BUCKET_KEY_LIMIT = 1_048_576
+GROUP_MAX_LENGTH = 4096  # a length past this gets no group
+GROUP_MAX_LENGTHS = 64   # more distinct lengths than this: no groups at all
 FORMATS = ("uuid7", "ulid", "ksuid", "uuid1")
 BOM = b"\xef\xbb\xbf"
 
@@ -205,10 +211,26 @@ def summarise(classified, max_line_bytes):
     grouped = (classified.filter(F.col("kind") == "id")
                .groupBy("id").count()
                .withColumn("s", F.col("id").cast("string"))
+               .withColumn("n", F.char_length("s"))
+               # valid UTF-8 is pure ASCII exactly when it has as many bytes as characters
+               .withColumn("ascii", (F.octet_length("id") == F.col("n")).cast("int"))
                .persist(StorageLevel.MEMORY_AND_DISK))
 
     multiplicities = grouped.groupBy(F.col("count").alias("m")).count().collect()
-    lengths = grouped.groupBy(F.char_length("s").alias("n")).agg(F.sum("count")).collect()
+    length_rows = grouped.groupBy("n").agg(F.sum("count").alias("ids"), F.min("ascii").alias("ascii")).collect()
+    lengths = [(r["n"], r["ids"]) for r in length_rows]
+    group_rows = group_positions = []
+    if len(length_rows) <= GROUP_MAX_LENGTHS:
+        eligible = sorted(r["n"] for r in length_rows if r["ascii"] == 1 and r["n"] <= GROUP_MAX_LENGTH)
+        if eligible:
+            in_groups = grouped.filter(F.col("n").isin(eligible))
+            group_rows = in_groups.groupBy("n", F.col("count").alias("m")).count().collect()
+            group_positions = (in_groups
+                               .select("n", F.posexplode(F.expr(
+                                   f"transform(sequence(0, least(n, {POSITIONS}) - 1), i -> substring(s, i + 1, 1))")),
+                                   "count")
+                               .groupBy("n", "pos", "col").agg(F.sum("count").alias("k"))
+                               .collect())
     positions = (grouped
                  .select(F.posexplode(F.expr(
                      f"transform(sequence(0, least(char_length(s), {POSITIONS}) - 1), i -> substring(s, i + 1, 1))")),
@@ -252,6 +274,13 @@ def summarise(classified, max_line_bytes):
                 [(b["bucket"], b["ids"]) for b in bucket_rows if b["format"] == f]),
             "truncated": truncated,
         }
+    groups = {}
+    for r in sorted(group_rows, key=lambda r: (r["n"], r["m"])):
+        groups.setdefault(r["n"], {"multiplicities": {}, "positions": [{} for _ in range(min(r["n"], POSITIONS))]})
+        groups[r["n"]]["multiplicities"][str(r["m"])] = str(r["count"])
+    for r in sorted(group_positions, key=lambda r: (r["n"], r["pos"], ord(r["col"]))):
+        groups[r["n"]]["positions"][r["pos"]][r["col"]] = str(r["k"])
+    out["groups"] = {str(n): g for n, g in sorted(groups.items())}
     out["sample"] = [bytes(r["id"]).decode("utf-8") for r in sample]
     return out
 
