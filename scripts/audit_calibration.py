@@ -213,6 +213,7 @@ def run_task(task):
         res["space_bits"] = sp.get("bits")
         res["alphabet"] = j.get("alphabet")
         res["format"] = j.get("format")
+        res["groups"] = [{"ids": g.get("ids"), "length": g.get("length")} for g in j.get("groups", [])]
     except (ValueError, TypeError) as e:
         res["error"] = "no JSON (rc %s): %s %s" % (rc, e, err.strip()[-300:])
     return res
