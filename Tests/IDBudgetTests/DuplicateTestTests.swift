@@ -108,6 +108,19 @@ import Testing
         #expect(small.verdict == .consistent)
     }
 
+    /// n = d = 10^8 (mean 36,787,943.9, sd 3,117.8, mpmath): the chain is out of budget. At z = 5.2
+    /// the estimate (≈ 1e−7) is below the threshold but Bennett's bound is not: inconclusive, never
+    /// consistent. At z = 6 the bound decides; at z = 2 nothing is off.
+    @Test func undecidedTailsAreInconclusive() {
+        let d = BigInt(100_000_000)
+        let close = DuplicateTest(space: d, count: 100_000_000, observed: 36_804_156)
+        #expect(close.method == .bounds)
+        #expect(close.verdict == .inconclusive, "\(close.pValueHigh) \(close.estimateHigh)")
+        #expect(close.estimateHigh < close.tailThreshold && close.pValueHigh >= close.tailThreshold)
+        #expect(DuplicateTest(space: d, count: 100_000_000, observed: 36_806_650).verdict == .tooMany)
+        #expect(DuplicateTest(space: d, count: 100_000_000, observed: 36_794_180).verdict == .consistent)
+    }
+
     /// Several groups share the false-alarm budget.
     @Test func groupsShareTheThreshold() {
         let t = DuplicateTest(space: BigInt(1000), count: 40, observed: 0, tests: 4)
