@@ -8,27 +8,47 @@ enum FormatEncoding {
     /// Nano ID's own ordering of its 64 symbols (`urlAlphabet`).
     static let nanoid: [UInt8] = Array("useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict".utf8)
 
-    /// A 128-bit value as a UUID: 8-4-4-4-12 lower-case hex, 36 bytes.
+    /// Each byte's two lower-case hex digits, first digit in the low byte (a little-endian store
+    /// writes them in order).
+    nonisolated(unsafe) static let hexPairs: UnsafeMutablePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 256)
+        for b in 0..<256 { table[b] = UInt16(hexDigits[b >> 4]) | UInt16(hexDigits[b & 15]) << 8 }
+        return table
+    }()
+
+    /// A 128-bit value as a UUID: 8-4-4-4-12 lower-case hex, 36 bytes, two digits a store.
     @inline(__always)
     static func uuid(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>) {
-        hexDigits.withUnsafeBufferPointer { hex in
-            var o = 0
-            for i in 0..<16 {
-                if i == 4 || i == 6 || i == 8 || i == 10 { out[o] = 0x2D; o += 1 }
-                let byte = Int(truncatingIfNeeded: value >> UInt128(8 * (15 - i))) & 0xFF
-                out[o] = hex[byte >> 4]
-                out[o + 1] = hex[byte & 15]
-                o += 2
-            }
+        let table = hexPairs
+        let raw = UnsafeMutableRawPointer(out)
+        let hi = UInt64(truncatingIfNeeded: value >> 64), lo = UInt64(truncatingIfNeeded: value)
+        // Byte i of the value (most significant first) lands at offset 2i plus the dashes before it.
+        @inline(__always) func put(_ word: UInt64, _ shift: UInt64, _ offset: Int) {
+            raw.storeBytes(of: table[Int(truncatingIfNeeded: word >> shift) & 0xFF].littleEndian, toByteOffset: offset, as: UInt16.self)
         }
+        put(hi, 56, 0); put(hi, 48, 2); put(hi, 40, 4); put(hi, 32, 6)
+        out[8] = 0x2D
+        put(hi, 24, 9); put(hi, 16, 11)
+        out[13] = 0x2D
+        put(hi, 8, 14); put(hi, 0, 16)
+        out[18] = 0x2D
+        put(lo, 56, 19); put(lo, 48, 21)
+        out[23] = 0x2D
+        put(lo, 40, 24); put(lo, 32, 26); put(lo, 24, 28); put(lo, 16, 30); put(lo, 8, 32); put(lo, 0, 34)
     }
 
-    /// A 128-bit value in Crockford base32, 26 characters (the first carries the top 3 bits).
+    /// A 128-bit value in Crockford base32, 26 characters (the first carries the top 3 bits),
+    /// written from the last digit up, five bits at a time out of two 64-bit halves.
     @inline(__always)
     static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>) {
+        var hi = UInt64(truncatingIfNeeded: value >> 64), lo = UInt64(truncatingIfNeeded: value)
         crockford.withUnsafeBufferPointer { digits in
-            for i in 0..<26 {
-                out[i] = digits[Int(truncatingIfNeeded: value >> UInt128(125 - 5 * i)) & 31]
+            var i = 25
+            while i >= 0 {
+                out[i] = digits[Int(truncatingIfNeeded: lo & 31)]
+                lo = lo >> 5 | hi << 59
+                hi >>= 5
+                i -= 1
             }
         }
     }

@@ -99,9 +99,9 @@ public final class IDGenerator {
     /// `nil` only when `checked` and the id would need a timestamp past ``lastMillisecond``; unchecked,
     /// such ids are held at the last millisecond (see "The end of time" above).
     @inline(__always)
-    private func nextTimed(bits: Int, randomStep: Bool, checked: Bool) -> (millis: UInt64, random: UInt128)? {
+    private func nextTimed(bits: Int, randomStep: Bool, checked: Bool, now clockNow: UInt64) -> (millis: UInt64, random: UInt128)? {
         checkFork()
-        var now = clock()
+        var now = clockNow
         if _slowPath(now > Self.lastMillisecond) {
             if checked { return nil }
             now = Self.lastMillisecond
@@ -151,25 +151,26 @@ public final class IDGenerator {
     func setLast(millis: UInt64, random: UInt128) { store(millis: millis, random: random) }
 
     /// Writes one id (``length`` bytes) at `out`; false (nothing written) only when `checked` and the
-    /// id's time does not fit the format's timestamp.
+    /// id's time does not fit the format's timestamp. `now`: the clock, when the caller has read it
+    /// (a batch reads it once per 256 ids).
     @inline(__always)
-    func write(_ out: UnsafeMutablePointer<UInt8>, checked: Bool = false) -> Bool {
+    func write(_ out: UnsafeMutablePointer<UInt8>, checked: Bool = false, now: UInt64? = nil) -> Bool {
         switch format {
         case .uuid4:
             var v = UInt128(keystream.next()) << 64 | UInt128(keystream.next())
             v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (UInt128(0x4000) << 64 | UInt128(0x8000) << 48)
             FormatEncoding.uuid(v, into: out)
         case .uuid7:
-            guard let (millis, r) = nextTimed(bits: 74, randomStep: true, checked: checked) else { return false }
+            guard let (millis, r) = nextTimed(bits: 74, randomStep: true, checked: checked, now: now ?? clock()) else { return false }
             // unix_ts_ms (48) | ver 0111 | rand_a (12) | var 10 | rand_b (62)
             let randA = r >> 62, randB = r & ((UInt128(1) << 62) - 1)
             let v = UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | randA << 64 | UInt128(2) << 62 | randB
             FormatEncoding.uuid(v, into: out)
         case .ulid:
-            guard let (millis, r) = nextTimed(bits: 80, randomStep: false, checked: checked) else { return false }
+            guard let (millis, r) = nextTimed(bits: 80, randomStep: false, checked: checked, now: now ?? clock()) else { return false }
             FormatEncoding.crockford(UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | r, into: out)
         case .ksuid:
-            let seconds = clock() / 1000
+            let seconds = (now ?? clock()) / 1000
             let inRange = seconds >= Self.ksuidEpoch && seconds - Self.ksuidEpoch <= UInt64(UInt32.max)
             if _slowPath(!inRange && checked) { return false }
             // Unchecked, a clock outside KSUID's range is held at its nearest end instead of wrapping.
@@ -245,8 +246,12 @@ public final class IDGenerator {
         let count = buffer.count / stride
         var out = base
         var written = 0
+        var now = clock()
         while written < count {
-            guard write(out, checked: checked) else { break }
+            // The clock once per 256 ids (13 µs at 20 M ids/s): a monotonic generator orders ids
+            // within one millisecond by itself.
+            if written & 255 == 255 { now = clock() }
+            guard write(out, checked: checked, now: now) else { break }
             if let separator { out[length] = separator }
             out += stride
             written += 1
