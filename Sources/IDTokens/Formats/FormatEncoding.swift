@@ -37,19 +37,26 @@ enum FormatEncoding {
         put(lo, 40, 24); put(lo, 32, 26); put(lo, 24, 28); put(lo, 16, 30); put(lo, 8, 32); put(lo, 0, 34)
     }
 
+    /// Each 10-bit value's two Crockford digits, first digit in the low byte.
+    nonisolated(unsafe) static let crockfordPairs: UnsafeMutablePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 1024)
+        for v in 0..<1024 { table[v] = UInt16(crockford[v >> 5]) | UInt16(crockford[v & 31]) << 8 }
+        return table
+    }()
+
     /// A 128-bit value in Crockford base32, 26 characters (the first carries the top 3 bits),
-    /// written from the last digit up, five bits at a time out of two 64-bit halves.
+    /// written from the last two digits up, ten bits at a time out of two 64-bit halves.
     @inline(__always)
     static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>) {
+        let table = crockfordPairs
+        let raw = UnsafeMutableRawPointer(out)
         var hi = UInt64(truncatingIfNeeded: value >> 64), lo = UInt64(truncatingIfNeeded: value)
-        crockford.withUnsafeBufferPointer { digits in
-            var i = 25
-            while i >= 0 {
-                out[i] = digits[Int(truncatingIfNeeded: lo & 31)]
-                lo = lo >> 5 | hi << 59
-                hi >>= 5
-                i -= 1
-            }
+        var i = 24
+        while i >= 0 {
+            raw.storeBytes(of: table[Int(truncatingIfNeeded: lo & 1023)].littleEndian, toByteOffset: i, as: UInt16.self)
+            lo = lo >> 10 | hi << 54
+            hi >>= 10
+            i -= 2
         }
     }
 
