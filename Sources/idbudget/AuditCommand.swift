@@ -191,7 +191,11 @@ struct AuditCommand: ParsableCommand {
         }
         defer { if fd != 0 { close(fd) } }
         var info = stat()
-        let size = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        let known = fstat(fd, &info) == 0
+        if known && (info.st_mode & S_IFMT) == S_IFDIR {
+            throw Failure(status: .noInput, argument: "FILE", message: "'\(file ?? "-")' is a directory; give a file of ids, one per line")
+        }
+        let size = known && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         let auditor = Auditor(maxLineBytes: s.maxLine, shard: s.shard, memoryLimit: s.memory, threads: s.threads, sizeHint: size)
         let progress = output.format == .text && isatty(2) != 0 ? Progress(total: size) : nil
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)

@@ -149,6 +149,42 @@ import Testing
         #expect(planted["verdict_code"] as? String == "too-many-duplicates")
     }
 
+    /// An outside tester's honest streams that were flagged, each now consistent (exit 0): one-symbol
+    /// ids over an alphabet read off the ids, 65 lengths of hex (no groups kept), a few 2-digit codes
+    /// among UUIDv4s, and one shard of two.
+    @Test func honestStreamsTheTesterFlagged() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {  // SplitMix64: a fixed stream, so the test cannot flake
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let hex = Array("0123456789abcdef")
+        func token(_ n: Int) -> String { String((0..<n).map { _ in hex[Int(next() % 16)] }) }
+        let file = Self.temp("tester")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func audit(_ lines: [String], _ extra: [String] = []) throws -> (Int32, String) {
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+            let r = try CLI.run(["audit", file.path, "--format", "json"] + extra)
+            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            return (r.status, json?["verdict_code"] as? String ?? r.stderr)
+        }
+        let printable = (33..<127).map { String(UnicodeScalar(UInt8($0))) }
+        #expect(try audit((0..<60).map { _ in printable[Int(next() % 94)] }) == (0, "consistent"))
+        let cjk = (0..<500).map { _ in String(UnicodeScalar(UInt32(0x4E00) + UInt32(next() % 1000))!) }
+        #expect(try audit(cjk) == (0, "consistent"))
+        #expect(try audit((3..<68).flatMap { length in (0..<200).map { _ in token(length) } }) == (0, "consistent"))
+        let uuids = (0..<100_000).map { _ in token(8) + "-" + token(4) + "-4" + token(3) + "-" + ["8", "9", "a", "b"][Int(next() % 4)] + token(3) + "-" + token(12) }
+        #expect(try audit(uuids + (0..<30).map { _ in String(format: "%02d", Int(next() % 100)) }) == (0, "consistent"))
+        let codes = (0..<30_000).map { _ in token(4) }
+        #expect(try audit(codes) == (0, "consistent"))
+        #expect(try audit(codes, ["--shard", "1/2"]) == (0, "consistent"))
+        let directory = try CLI.run(["audit", FileManager.default.temporaryDirectory.path])
+        #expect(directory.status == 66 && directory.stderr.split(separator: "\n").count == 1, "\(directory.status) \(directory.stderr)")
+    }
+
     /// `--memory max` is the machine's memory; the entropy's lower bound never exceeds its estimate.
     @Test func memoryMaxAndEntropyBounds() throws {
         let file = Self.temp("max")

@@ -286,7 +286,8 @@ import Testing
         s.ids = n; s.lines = n
         s.multiplicities = [1: n]
         s.lengths = [36: n]
-        s.positions = []
+        s.symbols = ["0"]
+        s.positions = Array(repeating: ["0": n], count: 36)
         var t = AuditSummary.TimeBuckets(ids: n)
         t.buckets.reserveCapacity(n)
         for k in 0..<n { t.buckets[1_700_000_000_000 + UInt64(k)] = 1 }

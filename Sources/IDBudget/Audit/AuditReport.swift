@@ -126,10 +126,10 @@ public struct AuditReport: Sendable {
     }
 
     /// The summary split into groups by id length: one per length with positions of its own, and one
-    /// for the rest. nil when one length holds all but one id in a thousand (judged as one stream).
+    /// for the rest. nil for one length, or a summary without groups (judged as one stream, its
+    /// lengths still apart in the duplicate test).
     static func split(_ s: AuditSummary) -> [(length: Int?, summary: AuditSummary)]? {
-        guard s.ids > 0, s.lengths.count > 1 else { return nil }
-        if let top = s.lengths.values.max(), 1000 * (s.ids - top) <= s.ids { return nil }
+        guard s.ids > 0, s.lengths.count > 1, !s.groups.isEmpty else { return nil }
         let formatLength: [TimeFormat: Int] = [.uuid7: 36, .uuid1: 36, .ulid: 26, .ksuid: 27]
         var parts: [(length: Int?, summary: AuditSummary)] = []
         var rest = s
@@ -364,7 +364,34 @@ public struct AuditReport: Sendable {
         }
         if biasedFlags.count > 8 { findings.append("… and \(biasedFlags.count - 8) more biased positions") }
 
-        let test = DuplicateTest(space: space, groups: groups, observed: s.extraOccurrences, tests: tests)
+        // The duplicate test's cells: the groups above, and ids of other lengths each over the
+        // alphabet at their length (they cannot collide with the rest).
+        var cells = groups.map { DuplicateTest.Cell(space: space, ids: $0.key, groups: $0.value) }
+        if claimedBits == nil, format == nil, lengths.count > 1 {
+            func spaceOf(length: Int) -> BigInt {
+                Double(length) * log2(Double(alphabetSize)) > Double(Self.spaceCapBits) ? BigInt.power(2, Self.spaceCapBits) : BigInt.power(alphabetSize, length)
+            }
+            if let single, let n = s.lengths[single] {
+                cells = [DuplicateTest.Cell(space: space, ids: n)]
+                for (length, k) in s.lengths where length != single { cells.append(DuplicateTest.Cell(space: spaceOf(length: length), ids: k)) }
+            } else {
+                cells = s.lengths.map { DuplicateTest.Cell(space: spaceOf(length: $0.key), ids: $0.value) }
+            }
+        }
+        // Shards split the values by fingerprint: k of K shards hold k/K of each space.
+        if s.shardIndexes.count < s.shardCount {
+            let k = BigInt(s.shardIndexes.count), total = BigInt(s.shardCount)
+            cells = cells.map { c in
+                let part = c.space * k / total
+                return DuplicateTest.Cell(space: part < BigInt(1) ? BigInt(1) : part, ids: c.ids, groups: c.groups)
+            }
+            findings.append("\(s.shardIndexes.count) of \(s.shardCount) shards: each holds that share of the space's values, and is judged so")
+        }
+        let alphabetSeen = alphabetName == "observed symbols" && format == nil && claimedBits == nil
+        if alphabetSeen {
+            findings.append("the alphabet is only the symbols these ids show: too few duplicates cannot be judged against it")
+        }
+        let test = DuplicateTest(cells: cells, observed: s.extraOccurrences, tests: tests, judgeFewer: !alphabetSeen)
         self.test = test
         // A uniform generator cannot have more entropy than the space it draws from.
         let eff = Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences)

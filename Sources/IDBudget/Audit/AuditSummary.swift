@@ -229,6 +229,9 @@ public struct AuditSummary: Sendable, Equatable {
         }
         // Ids that reach position i: ids − those of length ≤ i (partial sums of lengths, all ≤ ids).
         // A position no id reaches is absent, and every symbol at a position is one of `symbols`.
+        // One row per position the longest id reaches (up to 64).
+        let reach = Swift.min(lengths.keys.max() ?? 0, Self.positionLimit)
+        guard positions.count >= reach else { throw fail("positions has \(positions.count) rows where the longest id reaches \(reach)") }
         var shorter = 0
         for (i, p) in positions.enumerated() {
             shorter += lengths[i] ?? 0

@@ -80,13 +80,35 @@ public struct DuplicateTest: Sendable {
     /// budget (one per group of a mixed stream; Bonferroni). `exactBudget`: chain steps allowed (0:
     /// bounds only).
     public init(space d: BigInt, groups: [Int: Int], observed: Int, tests: Int = 1, exactBudget: Int = DuplicateTest.exactBudget) {
-        let log2d = d.log2Magnitude
-        let dd = d.doubleValue  // +inf past 2^1024
+        self.init(cells: groups.map { Cell(space: d, ids: $0.key, groups: $0.value) }, observed: observed, tests: tests, exactBudget: exactBudget)
+    }
+
+    /// Independent groups of ids, `groups` of them with `ids` ids each, drawn from `space` values.
+    public struct Cell: Sendable {
+        public let space: BigInt
+        public let ids: Int
+        public let groups: Int
+        public init(space: BigInt, ids: Int, groups: Int = 1) {
+            self.space = space
+            self.ids = ids
+            self.groups = groups
+        }
+    }
+
+    /// Duplicates within independent groups that may each draw from a space of its own (ids of
+    /// several lengths): the law of the distinct values is still a sum of independent Bernoulli terms,
+    /// so the same bounds hold with the summed means, variances and terms.
+    /// `judgeFewer`: whether too few duplicates can be a verdict — not when the space was read off
+    /// the ids themselves (an alphabet that is just the symbols seen makes every id look distinct).
+    public init(cells: [Cell], observed: Int, tests: Int = 1, exactBudget: Int = DuplicateTest.exactBudget, judgeFewer: Bool = true) {
         var mean = 0.0, variance = 0.0
         var total = 0.0  // ids
         var terms = 0.0  // Bernoulli terms of K: Σ min(n, d)
-        for (n, howMany) in groups where n >= 1 && howMany > 0 {
-            let k = Double(howMany), nd = Double(n)
+        for cell in cells where cell.ids >= 1 && cell.groups > 0 {
+            let d = cell.space, n = cell.ids
+            let log2d = d.log2Magnitude
+            let dd = d.doubleValue  // +inf past 2^1024
+            let k = Double(cell.groups), nd = Double(n)
             let (m, v): (Double, Double)
             if n < 2 {
                 (m, v) = (0, 0)
@@ -124,10 +146,10 @@ public struct DuplicateTest: Sendable {
 
         // Follow the chain where a tail is undecided, or where it is cheap.
         let undecided = (high >= tailThreshold && estHigh < 100 * tailThreshold) || (low >= tailThreshold && estLow < 100 * tailThreshold)
-        let populated = groups.filter { $0.key >= 1 && $0.value > 0 }
-        if exactBudget > 0, populated.count == 1, let (n, howMany) = populated.first, howMany == 1, dd.isFinite,
-           undecided || Double(n) * (24 * sd + 64) <= 2e7,
-           let exact = Self.exactTails(n: n, space: dd, observed: Int(Swift.min(x, Double(n) + 1)), budget: exactBudget) {
+        let populated = cells.filter { $0.ids >= 1 && $0.groups > 0 }
+        if exactBudget > 0, populated.count == 1, let only = populated.first, only.groups == 1, only.space.doubleValue.isFinite,
+           undecided || Double(only.ids) * (24 * sd + 64) <= 2e7,
+           let exact = Self.exactTails(n: only.ids, space: only.space.doubleValue, observed: Int(Swift.min(x, Double(only.ids) + 1)), budget: exactBudget) {
             method = .exact
             errorBound = exact.error
             high = Swift.min(1, exact.high + exact.error)
@@ -144,9 +166,9 @@ public struct DuplicateTest: Sendable {
         self.errorBound = errorBound
         if high < tailThreshold {
             verdict = .tooMany
-        } else if low < tailThreshold {
+        } else if judgeFewer && low < tailThreshold {
             verdict = .tooFew
-        } else if estHigh < tailThreshold || estLow < tailThreshold {
+        } else if estHigh < tailThreshold || (judgeFewer && estLow < tailThreshold) {
             verdict = .inconclusive
         } else {
             verdict = .consistent

@@ -458,8 +458,9 @@ extension AuditSummary {
                     guard list.count < sampleEntryLimit else { throw fail("sample has more than \(sampleEntryLimit) entries") }
                     guard try p.kind() == .string else { throw fail("a sample entry is not a string") }
                     try p.stringBytes()
-                    // Entries longer than sampleMaxBytes are never sampled: not made into Strings.
-                    if p.scratch.count <= sampleMaxBytes { list.append(String(decoding: p.scratch, as: UTF8.self)) }
+                    // No tool samples ids longer than sampleMaxBytes: such an entry is not a summary's.
+                    guard p.scratch.count <= sampleMaxBytes else { throw fail("a sample entry is longer than \(sampleMaxBytes) bytes") }
+                    list.append(String(decoding: p.scratch, as: UTF8.self))
                 }
                 s.sample = smallest(list)
             default: break
