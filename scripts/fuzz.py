@@ -1307,9 +1307,17 @@ def check(case, res, timeout):
         return [("timeout", f"no answer within {timeout:g} s")], []
     err = res.err.decode("utf-8", "replace")
     first = err.strip().splitlines()[0] if err.strip() else ""
-    if "Fatal error" in err or res.rc is None or res.rc not in (0, 64):
+    if "Fatal error" in err or res.rc is None or res.rc not in (0, 1, 64):
         sig = f" (signal {-res.rc})" if res.rc is not None and res.rc < 0 else ""
         return [("crash", f"exit {res.rc}{sig}: {first[:300]}")], []
+    if res.rc == 1:
+        # 1: the answer fails its check — only `length` given --max-bytes that the length does not fit.
+        try:
+            fits = json.loads(res.out).get("fits_max_bytes")
+        except ValueError:
+            fits = None
+        if case.command != "length" or fits is not False:
+            return [("crash", f"exit 1 without a length that fails --max-bytes: {first[:200]}")], []
     if not case.valid:
         if res.rc != 64 or res.out.strip() or len(err.strip().splitlines()) != 1:
             return [("accepted-invalid", f"exit {res.rc}, {len(res.out)} bytes on stdout, stderr {first[:200]!r}")], []
