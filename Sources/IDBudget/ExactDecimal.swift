@@ -123,6 +123,31 @@ private extension StringProtocol {
 }
 
 extension ExactDecimal {
+    /// Whether `text`, which `init?(_:)` refused, is a well-formed decimal whose exponent is past what
+    /// it holds (|exponent| > 10^6): `true` when it is too large (`1e99999999`), `false` when too small
+    /// (`1e-99999999`), `nil` when it is not such a number at all (or is zero, which is no range problem).
+    public static func exponentOutOfRange(_ text: some StringProtocol) -> Bool? {
+        let bytes = Array(text.utf8)
+        let isDigit = { (b: UInt8) in b >= 48 && b <= 57 }
+        guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else { return nil }
+        var mantissa = bytes[..<mark]
+        if mantissa.first == UInt8(ascii: "+") { mantissa = mantissa.dropFirst() }
+        guard mantissa.contains(where: isDigit),
+              mantissa.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }),
+              mantissa.filter({ $0 == UInt8(ascii: ".") }).count <= 1,
+              mantissa.contains(where: { $0 >= 49 && $0 <= 57 })
+        else { return nil }
+        var exponent = bytes[(mark + 1)...].filter { $0 != UInt8(ascii: "_") }[...]
+        let negative = exponent.first == UInt8(ascii: "-")
+        if negative || exponent.first == UInt8(ascii: "+") { exponent = exponent.dropFirst() }
+        guard !exponent.isEmpty, exponent.allSatisfy(isDigit) else { return nil }
+        let digits = exponent.drop { $0 == 48 }
+        // The mantissa's own digits move the value by at most their count; past 10^6 + that, it is out.
+        let magnitude = digits.count > 18 ? Int.max : Int(String(decoding: digits, as: UTF8.self)) ?? Int.max
+        guard magnitude > 1_000_000 else { return nil }
+        return !negative
+    }
+
     /// For `1e-99999999999999999999`, `2^-…`, `10^…`: a well-formed number whose exponent has too many
     /// digits for an Int, whether that exponent is negative; nil for anything else.
     public static func exponentBeyondInt(_ text: String) -> Bool? {

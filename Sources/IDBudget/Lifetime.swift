@@ -5,23 +5,31 @@ public struct Lifetime: Sendable, CustomStringConvertible {
     public let seconds: (numerator: BigInt, denominator: BigInt)
     public let text: String
 
-    /// Parses `10y`, `30d`, `36h`, `90m`, `45s`, `250ms`, `2w`, `1.5y`, `1e3h`. A year is 365 days.
+    /// Parses `10y`, `30d`, `36h`, `90m` (minutes), `6M` (months), `45s`, `250ms`, `2w`, `1.5y`, `1e3h`.
+    /// Units are systemd.time's, case-sensitive (see ``TimeUnit``): a year is 365 days, a month a
+    /// twelfth of it (2,628,000 s), and the span is held exactly.
     public init(parsing text: String) throws(InputError) {
         let trimmed = text.trimmingSpaces
         // The unit is the run of letters at the end, so exponents stay with the number: 1e3h, 2.5E2d.
         guard let last = trimmed.last, last.isLetter,
               let split = trimmed.lastIndex(where: { !$0.isLetter }).map({ trimmed.index(after: $0) })
         else {
-            throw InputError("'\(text)' is not an amount with a unit; write e.g. 10y, 1e3h, 30d, 36h, 90m, 45s or 250ms")
+            throw InputError("'\(text)' is not an amount with a unit; write e.g. 10y, 6M, 1e3h, 30d, 36h, 90m, 45s or 250ms")
         }
         let unitText = String(trimmed[split...])
-        guard let unit = TimeUnit(unitText) else {
-            throw InputError("unknown time unit '\(unitText)'; use ms, s, m (or min), h, d, w or y")
+        guard let unit = TimeUnit(unitText) else { throw TimeUnit.unknown(unitText) }
+        let number = trimmed[..<split]
+        guard let amount = ExactDecimal(number) else {
+            switch ExactDecimal.exponentOutOfRange(number) {
+            case true?: throw InputError("'\(text)' is too large (out of range); give at most 1e39 of a unit")
+            case false?: throw InputError("'\(text)' is too small (out of range); give at least 1e-1000000 of a unit")
+            case nil: throw InputError(number.hasPrefix("-")
+                ? "'\(text)' is negative; a duration must be positive, e.g. 10y or 1.5y"
+                : "'\(text)' is not a number with a unit; write e.g. 10y or 1.5y")
+            }
         }
-        guard let amount = ExactDecimal(trimmed[..<split]), !amount.isZero else {
-            throw InputError("'\(text)' is not a positive duration; write e.g. 10y or 1.5y")
-        }
-        guard amount.log10Magnitude < 40 else { throw InputError("'\(text)' is absurdly long; give at most 1e39 of a unit") }
+        guard !amount.isZero else { throw InputError("'\(text)' is not a positive duration; write e.g. 10y or 1.5y") }
+        guard amount.log10Magnitude < 40 else { throw InputError("'\(text)' is too large (out of range); give at most 1e39 of a unit") }
         let (num, den) = amount.fraction
         seconds = (num * unit.seconds.numerator, den * unit.seconds.denominator)
         self.text = trimmed
@@ -30,30 +38,65 @@ public struct Lifetime: Sendable, CustomStringConvertible {
     public var description: String { text }
 }
 
-enum TimeUnit {
-    case millisecond, second, minute, hour, day, week, year
+/// A unit of time as systemd.time(7) writes it, case-sensitive: `m` is a minute, `M` a month.
+enum TimeUnit: CaseIterable {
+    case microsecond, millisecond, second, minute, hour, day, week, month, year
 
-    init?(_ text: String) {
-        switch text.lowercased() {
-        case "ms": self = .millisecond
-        case "s", "sec", "secs", "second", "seconds": self = .second
-        case "m", "min", "mins", "minute", "minutes": self = .minute
-        case "h", "hr", "hrs", "hour", "hours": self = .hour
-        case "d", "day", "days": self = .day
-        case "w", "wk", "week", "weeks": self = .week
-        case "y", "yr", "yrs", "year", "years": self = .year
-        default: return nil
+    /// Every spelling each unit accepts; matched exactly (`1Y`, `5MS` and `3S` are refused).
+    var spellings: [String] {
+        switch self {
+        case .microsecond: ["us", "µs", "μs"]  // the micro sign and the Greek mu look alike
+        case .millisecond: ["ms"]
+        case .second: ["s", "sec", "secs", "second", "seconds"]
+        case .minute: ["m", "min", "mins", "minute", "minutes"]
+        case .hour: ["h", "hr", "hrs", "hour", "hours"]
+        case .day: ["d", "day", "days"]
+        case .week: ["w", "wk", "week", "weeks"]
+        case .month: ["M", "mo", "month", "months"]
+        case .year: ["y", "yr", "yrs", "year", "years"]
         }
     }
 
+    init?(_ text: String) {
+        guard let unit = Self.allCases.first(where: { $0.spellings.contains(text) }) else { return nil }
+        self = unit
+    }
+
+    /// The units in words, for an error message (every unit; its long forms and plurals summed up).
+    static let accepted = "us (µs), ms, s (sec), m (min), h (hr), d (day), w (wk), M (mo, month), y (yr), or plurals such as secs or hours; m is minutes, M months"
+
+    /// Why `text` is not a unit, with every unit that is.
+    static func unknown(_ text: String) -> InputError {
+        let shown = text.count > 24 ? "\(text.prefix(24))…" : text
+        let hint = TimeUnit(text.lowercased()).map { u in " (units are case-sensitive: '\(text.lowercased())' is \(u.name))" } ?? ""
+        return InputError("unknown time unit '\(shown)'\(hint); use \(accepted)")
+    }
+
+    var name: String {
+        switch self {
+        case .microsecond: "microseconds"
+        case .millisecond: "milliseconds"
+        case .second: "seconds"
+        case .minute: "minutes"
+        case .hour: "hours"
+        case .day: "days"
+        case .week: "weeks"
+        case .month: "months"
+        case .year: "years"
+        }
+    }
+
+    /// Exact seconds. A year is 365 days and a month a twelfth of it: 365/12 days = 2,628,000 s.
     var seconds: (numerator: BigInt, denominator: BigInt) {
         switch self {
+        case .microsecond: (1, 1_000_000)
         case .millisecond: (1, 1000)
         case .second: (1, 1)
         case .minute: (60, 1)
         case .hour: (3600, 1)
         case .day: (86_400, 1)
         case .week: (604_800, 1)
+        case .month: (2_628_000, 1)
         case .year: (31_536_000, 1)
         }
     }

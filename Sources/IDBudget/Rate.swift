@@ -5,26 +5,32 @@ public struct Rate: Sendable, CustomStringConvertible {
     public let perSecond: (numerator: BigInt, denominator: BigInt)
     public let text: String
 
-    /// Parses `1e6/s`, `2000/min`, `5/ms`, `100/h`, `/d` (one a day).
+    /// Parses `1e6/s`, `2000/min`, `5/ms`, `100/h`, `/d` (one a day), `100/M` (a month), with the units
+    /// of ``Lifetime``: case-sensitive, `m` minutes and `M` months.
     public init(parsing text: String) throws(InputError) {
         let trimmed = text.trimmingSpaces
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw InputError("'\(text)' is not a rate; write a count per unit, e.g. 1e6/s, 2000/min or 5/ms")
         }
-        guard let unit = TimeUnit(String(parts[1])) else {
-            throw InputError("unknown time unit '\(parts[1])' in '\(text)'; use ms, s, min, h, d, w or y")
-        }
+        guard let unit = TimeUnit(String(parts[1])) else { throw TimeUnit.unknown(String(parts[1])) }
         let amount: ExactDecimal
         if parts[0].isEmpty {
             amount = ExactDecimal(significand: BigInt(1), exponent: 0)
-        } else if let a = ExactDecimal(parts[0]), !a.isZero {
+        } else if let a = ExactDecimal(parts[0]) {
+            guard !a.isZero else { throw InputError("'\(text)' is not a positive rate; write e.g. 1e6/s") }
             amount = a
         } else {
-            throw InputError("'\(text)' is not a positive rate; write e.g. 1e6/s")
+            switch ExactDecimal.exponentOutOfRange(parts[0]) {
+            case true?: throw InputError("'\(text)' is too large (out of range); give under 1e\(Limits.maxCountDigits) per unit")
+            case false?: throw InputError("'\(text)' is too small (out of range); give at least 1e-1000000 per unit")
+            case nil: throw InputError(parts[0].hasPrefix("-")
+                ? "'\(text)' is negative; a rate must be positive, e.g. 1e6/s"
+                : "'\(text)' is not a rate; write a count per unit, e.g. 1e6/s")
+            }
         }
         guard amount.log10Magnitude < Double(Limits.maxCountDigits) else {
-            throw InputError("'\(text)' is absurdly fast; give under 1e\(Limits.maxCountDigits) per unit")
+            throw InputError("'\(text)' is too large (out of range); give under 1e\(Limits.maxCountDigits) per unit")
         }
         let (num, den) = amount.fraction
         perSecond = (num * unit.seconds.denominator, den * unit.seconds.numerator)

@@ -26,10 +26,14 @@ struct LengthCommand: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
-        _ = try symbols.resolve()
+        let alphabet = try symbols.resolve()
         _ = try volume.resolve()
         _ = try parseBudget(maxProbability)
-        _ = try parseMaxBytes(maxBytes)
+        if try parseMaxBytes(maxBytes) != nil, case .size(let n) = alphabet, n > Planner.printableASCIICount {
+            throw UsageError(
+                argument: "--max-bytes",
+                message: "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give --symbols to check a byte limit")
+        }
     }
 
     func run() throws {

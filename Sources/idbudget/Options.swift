@@ -84,11 +84,12 @@ enum Symbols {
         }
     }
 
-    /// UTF-8 bytes of an identifier of `length` symbols; single-byte when only the size is known.
-    func bytes(length: Int) -> Int {
+    /// UTF-8 bytes of an identifier of `length` symbols: with the symbols, the longest one's bytes per
+    /// symbol; with only the size, one byte each up to 95 symbols (printable ASCII), and unknown above.
+    func bytes(length: Int) -> Int? {
         switch self {
         case .alphabet(let a): a.maxBytes(length: length)
-        case .size: length
+        case .size(let n): n <= Planner.printableASCIICount ? length : nil
         }
     }
 
@@ -229,10 +230,10 @@ struct VolumeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Number of identifiers, exact: 1000000, 3.1536e14 or 2^40.", valueName: "n"))
     var count: String?
 
-    @Option(help: ArgumentHelp("Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d.", valueName: "rate"))
+    @Option(help: ArgumentHelp("Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d, 100/M (a month). Units are case-sensitive: m is minutes, M months.", valueName: "rate"))
     var rate: String?
 
-    @Option(help: ArgumentHelp("How long identifiers live (or must stay unique): 10y, 30d, 36h, 90m, 1.5y. A year is 365 days.", valueName: "time"))
+    @Option(help: ArgumentHelp("How long identifiers live (or must stay unique): 10y, 6M, 30d, 36h, 90m, 1.5y. Units (case-sensitive): us, ms, s, m or min, h, d, w, M or mo (months), y. A year is 365 days, a month a twelfth of it.", valueName: "time"))
     var lifetime: String?
 
     @Option(help: ArgumentHelp("Independent scopes that each hold the volume (devices, tenants): p is that any of them collides.", valueName: "n"))
@@ -244,10 +245,9 @@ struct VolumeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Nodes that each mint the --count or --rate into the same space (fleet volume = nodes × it).", valueName: "n"))
     var nodes: String?
 
-    @Option(name: .customLong("peak-rate"), help: ArgumentHelp("For time-bucketed schemes: the burst rate (at least --rate) to budget every bucket at.", valueName: "rate"))
-    var peakRate: String?
-
-    func resolve(scheme: Scheme? = nil) throws -> Volume {
+    /// The volume; `peakRate` is the text of `--peak-rate`, which only `probability` takes (see
+    /// ``PeakRateOptions``).
+    func resolve(scheme: Scheme? = nil, peakRate: String? = nil) throws -> Volume {
         let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
         let nodes = try nodes.map { try parseInteger($0, argument: "--nodes", example: "12") } ?? BigInt(1)
         if countPerScope != nil && count != nil {
@@ -256,13 +256,23 @@ struct VolumeOptions: ParsableArguments {
         let workload: Workload
         if let fixed = count ?? countPerScope {
             let argument = count != nil ? "--count" : "--count-per-scope"
-            guard rate == nil, lifetime == nil, peakRate == nil else {
-                throw UsageError(argument: argument, message: "give either \(argument) or --rate with --lifetime, not both")
+            // Name what was given with the count, and only that.
+            if rate != nil {
+                throw UsageError(argument: argument, message: "give \(argument) or --rate (with --lifetime), not both")
+            }
+            if lifetime != nil {
+                throw UsageError(argument: "--lifetime", message: "a lifetime goes with --rate; with \(argument), leave --lifetime out")
+            }
+            if peakRate != nil {
+                throw UsageError(argument: "--peak-rate", message: "a peak rate goes with --rate and --lifetime, not with \(argument)")
             }
             let n = try parseInteger(fixed, argument: argument, example: "1000000 or 3.1536e14")
             workload = Workload(count: n, nodes: nodes, scopes: scopes)
         } else {
             guard let rateText = rate else {
+                if peakRate != nil {
+                    throw UsageError(argument: "--rate", message: "--peak-rate needs the average rate too; add e.g. --rate 1e6/s --lifetime 10y")
+                }
                 throw UsageError(argument: "--count", message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
             }
             guard let lifetimeText = lifetime else {
@@ -282,6 +292,13 @@ struct VolumeOptions: ParsableArguments {
             throw UsageError(argument: "--\(error.field.rawValue)", message: error.message)
         }
     }
+}
+
+/// The burst rate of a time-bucketed scheme: only `probability` (which takes `--scheme`) has it, so the
+/// commands it means nothing to neither list nor take it.
+struct PeakRateOptions: ParsableArguments {
+    @Option(name: .customLong("peak-rate"), help: ArgumentHelp("For time-bucketed schemes: the burst rate (at least --rate) to budget every bucket at.", valueName: "rate"))
+    var peakRate: String?
 }
 
 func parseRate(_ text: String) throws -> Rate {

@@ -10,16 +10,17 @@ struct ProbabilityCommand: ParsableCommand {
 
     @OptionGroup var space: SpaceOptions
     @OptionGroup var volume: VolumeOptions
+    @OptionGroup var peak: PeakRateOptions
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
         _ = try space.resolve()
-        _ = try volume.resolve(scheme: space.resolveScheme())
+        _ = try volume.resolve(scheme: space.resolveScheme(), peakRate: peak.peakRate)
     }
 
     func run() throws {
         let scheme = try space.resolveScheme()
-        let answer = try Planner.probability(space: try space.resolve(), volume: try volume.resolve(scheme: scheme), scheme: scheme)
+        let answer = try Planner.probability(space: try space.resolve(), volume: try volume.resolve(scheme: scheme, peakRate: peak.peakRate), scheme: scheme)
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

@@ -18,6 +18,7 @@ import Testing
         ["probability", "--bits", "64", "--count-per-scope", "2", "--scopes", "1e600000"],
         ["length", "--symbols", "🍎🍌🍒🍇", "--count", "1000", "--max-probability", "1e-6", "--max-bytes", "64"],
         ["length", "--alphabet-size", "62", "--count", "1"],
+        ["length", "--alphabet-size", "300", "--count", "1"],  // bytes unknown: null
         ["capacity", "--bits", "122", "--max-probability", "1e-18", "--rate", "1e6/s"],
         ["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s"],
         ["capacity", "--scheme", "uuid7", "--max-probability", "1e-30", "--rate", "1e9/s"],

@@ -92,8 +92,9 @@ public struct LengthAnswer: Codable, Sendable {
     public let alphabet: String
     public let alphabetSize: Int
     public let length: Int
-    /// UTF-8 bytes of one id at that length.
-    public let bytes: Int
+    /// UTF-8 bytes of one id at that length; nil (JSON `null`) when only the alphabet's size is known
+    /// and it is over 95 symbols, so a symbol's bytes are unknown.
+    public let bytes: Int?
     public let space: SpaceFigures
     public let volume: VolumeFigures
     public let budget: String
@@ -103,6 +104,31 @@ public struct LengthAnswer: Codable, Sendable {
     public let maxBytes: Int?
     public let fitsMaxBytes: Bool?
     public let notes: [String]
+
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, command, alphabet, alphabetSize, length, bytes, space, volume, budget, collision
+        case shorterProbability, maxBytes, fitsMaxBytes, notes
+    }
+
+    /// As synthesized, except that unknown `bytes` is written as `null`, not left out (the schema
+    /// requires the field).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(schemaVersion, forKey: .schemaVersion)
+        try c.encode(command, forKey: .command)
+        try c.encode(alphabet, forKey: .alphabet)
+        try c.encode(alphabetSize, forKey: .alphabetSize)
+        try c.encode(length, forKey: .length)
+        try c.encode(bytes, forKey: .bytes)
+        try c.encode(space, forKey: .space)
+        try c.encode(volume, forKey: .volume)
+        try c.encode(budget, forKey: .budget)
+        try c.encode(collision, forKey: .collision)
+        try c.encodeIfPresent(shorterProbability, forKey: .shorterProbability)
+        try c.encodeIfPresent(maxBytes, forKey: .maxBytes)
+        try c.encodeIfPresent(fitsMaxBytes, forKey: .fitsMaxBytes)
+        try c.encode(notes, forKey: .notes)
+    }
 }
 
 /// How long a capacity lasts at a rate.

@@ -34,20 +34,34 @@ public enum Planner {
                    space: { try Space(alphabet: alphabet, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
     }
 
-    /// The same for an alphabet known only by its size (one byte per symbol).
+    /// The same for an alphabet known only by its size. Up to 95 symbols (all of printable ASCII) are
+    /// taken as one byte each; above that the bytes of a symbol are unknown, so `bytes` is nil, a note
+    /// says so, and a `maxBytes` check is refused (give the symbols instead).
     public static func length(alphabetSize: Int, volume: Volume, budget: Budget, maxBytes: Int? = nil) throws -> LengthAnswer {
-        try length(size: alphabetSize, name: "\(alphabetSize) symbols", symbolBytes: 1,
-                   space: { try Space(alphabetSize: alphabetSize, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
+        let known = alphabetSize <= printableASCIICount
+        if !known, maxBytes != nil {
+            throw InputError("the bytes of \(alphabetSize) symbols are unknown (printable ASCII holds \(printableASCIICount)); give the symbols to check a byte limit")
+        }
+        return try length(size: alphabetSize, name: "\(alphabetSize) symbols", symbolBytes: known ? 1 : nil,
+                          space: { try Space(alphabetSize: alphabetSize, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
     }
 
-    private static func length(size: Int, name: String, symbolBytes: Int, space make: (Int) throws -> Space,
+    /// Symbols that fit one byte each: printable ASCII, space to tilde.
+    public static let printableASCIICount = 95
+
+    private static func length(size: Int, name: String, symbolBytes: Int?, space make: (Int) throws -> Space,
                                volume: Volume, budget: Budget, maxBytes: Int?) throws -> LengthAnswer {
-        let row = try row(size: size, name: name, symbolBytes: symbolBytes, space: make, volume: volume, budget: budget, maxBytes: maxBytes ?? Int.max)
+        let row = try row(size: size, name: name, symbolBytes: symbolBytes ?? 1, space: make, volume: volume, budget: budget, maxBytes: maxBytes ?? Int.max)
+        let bytes = symbolBytes == nil ? nil : row.bytes
+        var notes = volume.notes
+        if bytes == nil {
+            notes.append("bytes: unknown. \(size) symbols cannot all be one byte (printable ASCII holds \(printableASCIICount)); give --symbols to count the UTF-8 bytes.")
+        }
         return LengthAnswer(
-            alphabet: name, alphabetSize: size, length: row.length, bytes: row.bytes, space: row.space,
+            alphabet: name, alphabetSize: size, length: row.length, bytes: bytes, space: row.space,
             volume: VolumeFigures(volume), budget: budget.text, collision: row.collision, shorterProbability: row.shorterProbability,
             maxBytes: maxBytes, fitsMaxBytes: maxBytes.map { row.bytes <= $0 },
-            notes: volume.notes + (row.collision.doubleApproximation == nil ? [doubleRangeNote] : []))
+            notes: notes + (row.collision.doubleApproximation == nil ? [doubleRangeNote] : []))
     }
 
     /// What `length` and a row of `plan` share (not the volume's figures: 10^600000 scopes take 30 ms

@@ -52,6 +52,9 @@ public struct Workload: Sendable {
             if let scheme, let bucket = scheme.bucket {
                 notes.append("\(scheme.name) ids collide only within one \(bucket.rawValue); with a bare count, all of them are taken to share one (the worst case). Give a rate and a lifetime to spread them.")
             }
+            guard (n * nodes).decimalDigitCount <= Limits.maxCountDigits else {
+                throw WorkloadError(.nodes, "\(nodes.description.abbreviatedDigits) nodes × \(n.description.abbreviatedDigits) ids is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes")
+            }
             return Volume(count: n * nodes, scopes: scopes, buckets: BigInt(1), nodes: nodes, rate: nil, lifetime: nil, notes: notes)
         case .rate(let perNode, let lifetime):
             let rate = perNode.times(nodes)
@@ -72,9 +75,13 @@ public struct Workload: Sendable {
             guard peakRate == nil else {
                 throw WorkloadError(.peakRate, "matters only for time-bucketed schemes (uuid7, ulid, ksuid)")
             }
+            // The rate alone, then the nodes: the error names whichever made the volume too large.
+            guard perNode.count(over: lifetime).decimalDigitCount <= Limits.maxCountDigits else {
+                throw WorkloadError(.rate, "\(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
+            }
             let n = rate.count(over: lifetime)
             guard n.decimalDigitCount <= Limits.maxCountDigits else {
-                throw WorkloadError(.rate, "\(rate) over \(lifetime) is absurdly many identifiers (≥ 1e\(Limits.maxCountDigits))")
+                throw WorkloadError(.nodes, "\(nodes.description.abbreviatedDigits) nodes at \(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes")
             }
             return Volume(count: n, scopes: scopes, buckets: BigInt(1), nodes: nodes, rate: rate, lifetime: lifetime, notes: notes)
         }
@@ -97,4 +104,11 @@ public struct WorkloadError: Error, CustomStringConvertible {
     }
 
     public var description: String { "\(field.rawValue): \(message)" }
+}
+
+extension String {
+    /// A long run of digits shown as its ends and its length: `1000…0000 (640000 digits)`.
+    var abbreviatedDigits: String {
+        count > 24 ? "\(prefix(8))…\(suffix(8)) (\(count) digits)" : self
+    }
 }

@@ -44,15 +44,15 @@ enum Text {
         var r = Report()
         r.add("alphabet", "\(a.alphabet) (\(a.alphabetSize) symbols)")
         r.add("minimum length", String(a.length))
-        r.add("bytes (UTF-8)", String(a.bytes))
+        r.add("bytes (UTF-8)", a.bytes.map(String.init) ?? "unknown (over 95 symbols; give --symbols)")
         space(&r, a.space)
         volume(&r, a.volume)
         r.add("budget", "p ≤ \(a.budget)")
         collision(&r, a.collision)
         if let s = a.shorterProbability { r.add("with \(a.length - 1) symbols", "\(s)  (over budget)") }
-        if let limit = a.maxBytes, let fits = a.fitsMaxBytes {
+        if let limit = a.maxBytes, let fits = a.fitsMaxBytes, let bytes = a.bytes {
             r.add("max bytes", String(limit))
-            r.add("fits", fits ? "yes (\(a.bytes) ≤ \(limit) bytes)" : "NO: \(a.bytes) bytes > \(limit)")
+            r.add("fits", fits ? "yes (\(bytes) ≤ \(limit) bytes)" : "NO: \(bytes) bytes > \(limit)")
         }
         r.notes = a.notes
         return r
