@@ -244,6 +244,9 @@ public final class IDGenerator {
         if let tokens { return tokens.fill(buffer, separator: separator) }
         let stride = length + (separator == nil ? 0 : 1)
         let count = buffer.count / stride
+        if format == .uuid4 || (format == .ulid && !monotonic) {
+            return fillFresh(base, count: count, stride: stride, separator: separator, checked: checked)
+        }
         var out = base
         var written = 0
         var now = clock()
@@ -255,6 +258,49 @@ public final class IDGenerator {
             if let separator { out[length] = separator }
             out += stride
             written += 1
+        }
+        idt_scrub_stack()
+        return written
+    }
+}
+
+extension IDGenerator {
+    /// Formats whose ids are all fresh random bits (uuid4, non-monotonic ulid): the random bytes of
+    /// 256 ids in one draw, encoded, then erased — no id's bits outlive its encoding.
+    @inline(__always)
+    fileprivate func fillFresh(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
+        let chunk = 256
+        var out = base
+        var written = 0
+        let random = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * chunk, alignment: 16)
+        defer {
+            idt_erase(random.baseAddress, random.count)
+            random.deallocate()
+        }
+        while written < count {
+            let k = Swift.min(chunk, count - written)
+            var now = clock()
+            if _slowPath(now > Self.lastMillisecond) {
+                if checked && format == .ulid { break }
+                now = Self.lastMillisecond
+            }
+            keystream.fill(UnsafeMutableRawBufferPointer(rebasing: random[0..<(16 * k)]))
+            for j in 0..<k {
+                let hi = random.loadUnaligned(fromByteOffset: 16 * j, as: UInt64.self)
+                let lo = random.loadUnaligned(fromByteOffset: 16 * j + 8, as: UInt64.self)
+                var v = UInt128(hi) << 64 | UInt128(lo)
+                if format == .uuid4 {
+                    v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (UInt128(0x4000) << 64 | UInt128(0x8000) << 48)
+                    FormatEncoding.uuid(v, into: out)
+                } else {
+                    // 48-bit milliseconds, then 80 random bits.
+                    FormatEncoding.crockford(UInt128(now & 0xFFFF_FFFF_FFFF) << 80 | (v & ((UInt128(1) << 80) - 1)), into: out)
+                }
+                if let separator { out[length] = separator }
+                out += stride
+            }
+            idt_erase(random.baseAddress, 16 * k)
+            written += k
         }
         idt_scrub_stack()
         return written
