@@ -44,6 +44,36 @@ for _ in range(5):
 json.dump({"ids_per_s": {"min": min(rates), "median": statistics.median(rates), "max": max(rates)},
            "repeats": len(rates), "samples": rates}, open("results/generate-uuid7.json", "w"))
 PY
+# Every format through the CLI against base62×22 tokens: 5 alternating rounds of 5·10^6 ids each into
+# /dev/null, ids/s (min/median/max), the ratio of medians, and the CPU's SIMD features.
+python3 - <<'PY'
+import json, statistics, subprocess, time
+kinds = {"base62x22": ["--alphabet", "base62", "--length", "22"], "uuid4": ["--scheme", "uuid4"],
+         "uuid7": ["--scheme", "uuid7"], "ulid": ["--scheme", "ulid"], "ksuid": ["--scheme", "ksuid"],
+         "nanoid": ["--scheme", "nanoid"]}
+n = 5_000_000
+rates = {k: [] for k in kinds}
+for _ in range(5):
+    for k, args in kinds.items():
+        start = time.perf_counter()
+        subprocess.run([".build/release/idbudget", "generate", "--count", str(n)] + args, stdout=subprocess.DEVNULL, check=True)
+        rates[k].append(n / (time.perf_counter() - start))
+flags = set()
+try:
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("flags"):
+            flags = set(line.split(":", 1)[1].split())
+            break
+except OSError:
+    pass
+tracked = ["ssse3", "sse4_1", "avx2", "avx512f", "avx512bw", "avx512vbmi", "avx512_vbmi2", "bmi2"]
+out = {"ids": n, "rounds": 5, "cpu_flags": {f: f in flags for f in tracked},
+       "formats": {k: {"min": min(v), "median": statistics.median(v), "max": max(v)} for k, v in rates.items()}}
+base = out["formats"]["base62x22"]["median"]
+for k in kinds:
+    out["formats"][k]["ratio_to_base62x22"] = out["formats"][k]["median"] / base
+json.dump(out, open("results/generate-formats.json", "w"), indent=1)
+PY
 # The hardest planning queries known (top of the range, huge scopes, budgets near 1 or of many digits).
 rm -f results/math-wall.json
 python3 scripts/math_wall.py results --repeats 3 || echo "bench: scripts/math_wall.py failed; the report has no planning wall times" >&2

@@ -128,6 +128,13 @@ else:
 audit = load("audit.json")
 AUDIT_SPEED = "`idbudget audit` of 10^7 base62×22 ids ≥ 1.5× DuckDB's GROUP BY (median wall)"
 AUDIT_MEMORY = "… at most ⅓ of DuckDB's peak RSS (median)"
+formats = load("generate-formats.json")
+if formats is not None:
+    for k, f in formats["formats"].items():
+        if k == "base62x22":
+            continue
+        targets.append((f"`idbudget generate --scheme {k}` ≥ 60% of base62×22's ids/s (medians, same run)",
+                        f["ratio_to_base62x22"], 0.6, ">=", "×"))
 big_audits = [(label, load(f"{name}.json")) for label, name in (("5·10^7", "audit-5e7"), ("10^8", "audit-1e8"))]
 for label, big in big_audits:
     goal = f"`idbudget audit` of {label} base62×22 ids under the default --memory ≥ 1.5× DuckDB's GROUP BY (median wall)"
@@ -291,6 +298,13 @@ if audit is not None:
               f"{a['peak_rss_bytes']['median'] / 2**20:.0f} MiB |",
               f"| DuckDB `GROUP BY` histogram | {d['wall_s']['min']:.2f} / {d['wall_s']['median']:.2f} / {d['wall_s']['max']:.2f} s | "
               f"{d['peak_rss_bytes']['median'] / 2**20:.0f} MiB |"]
+if formats is not None:
+    on = [f for f, v in formats["cpu_flags"].items() if v]
+    lines += ["", f"## Formats through the CLI ({formats['ids']:,} ids a run, {formats['rounds']} alternating rounds into /dev/null; "
+              f"CPU: {', '.join(on) if on else 'no tracked SIMD flags'})", "",
+              "| what | ids/s min / median / max | × base62×22 |", "|---|---:|---:|"]
+    for k, f in formats["formats"].items():
+        lines.append(f"| `generate {k}` | {f['min'] / 1e6:.1f} / {f['median'] / 1e6:.1f} / {f['max'] / 1e6:.1f} M | {f['ratio_to_base62x22']:.2f} |")
 for label, big in big_audits:
     if big is None:
         continue
