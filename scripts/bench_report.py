@@ -289,15 +289,21 @@ for name, value, goal, kind, unit in targets:
     else:
         lines.append(f"| {name} | {shown(value, goal, kind, unit)} | {goal_text(goal, kind, unit)} | "
                      f"{'yes' if met(value, goal, kind) else 'MISSED'} |")
+def audit_table(title, result):
+    """The audit-against-DuckDB table of one results file."""
+    a, d = result["idbudget"], result["duckdb"]
+    runs = f"{result['repeats']} alternating run{'s' if result['repeats'] > 1 else ''}"
+    return ["", f"## {title} ({result['file_bytes'] >> 20} MiB, {runs}, DuckDB {result['duckdb_version']})", "",
+            "| tool | wall min / median / max | peak RSS (median) |", "|---|---:|---:|",
+            f"| `idbudget audit` | {a['wall_s']['min']:.2f} / {a['wall_s']['median']:.2f} / {a['wall_s']['max']:.2f} s | "
+            f"{a['peak_rss_bytes']['median'] / 2**20:.0f} MiB |",
+            f"| DuckDB `GROUP BY` histogram | {d['wall_s']['min']:.2f} / {d['wall_s']['median']:.2f} / {d['wall_s']['max']:.2f} s | "
+            f"{d['peak_rss_bytes']['median'] / 2**20:.0f} MiB |",
+            f"| speed ratio (medians) | {result['speed_ratio']:.2f}× | memory ratio {result['memory_ratio']:.2f} |"]
+
+
 if audit is not None:
-    a, d = audit["idbudget"], audit["duckdb"]
-    lines += ["", f"## Audit against DuckDB ({audit['ids']:,} base62×22 ids, {audit['file_bytes'] >> 20} MiB, "
-              f"{audit['repeats']} alternating runs, DuckDB {audit['duckdb_version']})", "",
-              "| tool | wall min / median / max | peak RSS (median) |", "|---|---:|---:|",
-              f"| `idbudget audit` | {a['wall_s']['min']:.2f} / {a['wall_s']['median']:.2f} / {a['wall_s']['max']:.2f} s | "
-              f"{a['peak_rss_bytes']['median'] / 2**20:.0f} MiB |",
-              f"| DuckDB `GROUP BY` histogram | {d['wall_s']['min']:.2f} / {d['wall_s']['median']:.2f} / {d['wall_s']['max']:.2f} s | "
-              f"{d['peak_rss_bytes']['median'] / 2**20:.0f} MiB |"]
+    lines += audit_table(f"Audit against DuckDB ({audit['ids']:,} base62×22 ids)", audit)
 if formats is not None:
     on = [f for f, v in formats["cpu_flags"].items() if v]
     lines += ["", f"## Formats through the CLI ({formats['ids']:,} ids a run, {formats['rounds']} alternating rounds into /dev/null; "
@@ -306,17 +312,8 @@ if formats is not None:
     for k, f in formats["formats"].items():
         lines.append(f"| `generate {k}` | {f['min'] / 1e6:.1f} / {f['median'] / 1e6:.1f} / {f['max'] / 1e6:.1f} M | {f['ratio_to_base62x22']:.2f} |")
 for label, big in big_audits:
-    if big is None:
-        continue
-    a, d = big["idbudget"], big["duckdb"]
-    lines += ["", f"## Audit against DuckDB, {label} ids ({big['file_bytes'] >> 20} MiB, {big['repeats']} alternating run"
-              f"{'s' if big['repeats'] > 1 else ''}, default --memory 1 GiB, DuckDB {big['duckdb_version']})", "",
-              "| tool | wall min / median / max | peak RSS (median) |", "|---|---:|---:|",
-              f"| `idbudget audit` | {a['wall_s']['min']:.2f} / {a['wall_s']['median']:.2f} / {a['wall_s']['max']:.2f} s | "
-              f"{a['peak_rss_bytes']['median'] / 2**20:.0f} MiB |",
-              f"| DuckDB `GROUP BY` histogram | {d['wall_s']['min']:.2f} / {d['wall_s']['median']:.2f} / {d['wall_s']['max']:.2f} s | "
-              f"{d['peak_rss_bytes']['median'] / 2**20:.0f} MiB |",
-              f"| speed ratio (medians) | {big['speed_ratio']:.2f}× | memory ratio {big['memory_ratio']:.2f} |"]
+    if big is not None:
+        lines += audit_table(f"Audit against DuckDB, {label} base62×22 ids under the default --memory (1 GiB)", big)
 if wall is not None:
     lines += ["", f"## Hardest planning queries ({wall['repeats']} interleaved runs each, wall including start-up)", "",
               "| query | min / median / max | one core, median |", "|---|---:|---:|"]
