@@ -6,7 +6,7 @@ public struct Lifetime: Sendable, CustomStringConvertible {
     public let text: String
 
     /// Parses `10y`, `30d`, `36h`, `90m` (minutes), `6M` (months), `45s`, `250ms`, `2w`, `1.5y`, `1e3h`.
-    /// Units are systemd.time's, case-sensitive (see ``TimeUnit``): a year is 365 days, a month a
+    /// Units are systemd.time's, case-sensitive (`m` minutes, `M` months): a year is 365 days, a month a
     /// twelfth of it (2,628,000 s), and the span is held exactly.
     public init(parsing text: String) throws(InputError) {
         let trimmed = text.trimmingSpaces

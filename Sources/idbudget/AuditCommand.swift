@@ -156,6 +156,13 @@ struct AuditCommand: ParsableCommand {
         } else {
             // The summary's file is created before any id is read: an endless stdin must not hide
             // that it can never be written.
+            if let emitSummary, let file, file != "-" {
+                // The summary must not overwrite the ids it summarises.
+                var a = stat(), b = stat()
+                if stat(file, &a) == 0, stat(emitSummary, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino {
+                    throw UsageError(argument: "--emit-summary", message: "'\(emitSummary)' is the input file; give another path for the summary")
+                }
+            }
             let out = try emitSummary.map { path in
                 let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
                 guard fd >= 0 else {
@@ -170,7 +177,7 @@ struct AuditCommand: ParsableCommand {
             if let out {
                 var text = try summary.jsonText() + "\n"
                 do { try text.withUTF8 { try Output.write(UnsafeRawBufferPointer($0), to: out.fd) } } catch let error as WriteError {
-                    throw WriteError(code: error.code, target: "'\(out.path)'")
+                    throw WriteError(code: error.code, target: "'\(out.path)' (--emit-summary)")
                 }
             }
         }

@@ -208,6 +208,18 @@ public struct AuditReport: Sendable {
         if let a = Self.candidates.filter({ a in observed.allSatisfy { a.symbols.contains($0) } }).min(by: { $0.count < $1.count }) {
             alphabetName = a.name ?? "observed symbols"
             alphabetSize = a.count
+            // A named alphabet only where its unseen symbols could be chance: k of its a symbols in N
+            // uniform draws has probability at most C(a, k)·(k/a)^N. Binary strings are not decimal.
+            let k = Double(varying.count)
+            var draws = 0.0
+            for (i, p) in s.positions.enumerated() where p.count > 1 && !(format?.timePositions.contains(i) ?? false) {
+                draws += Double(p.values.reduce(0, &+))
+            }
+            let logChance = lgamma(Double(a.count) + 1) - lgamma(k + 1) - lgamma(Double(a.count) - k + 1) + draws * log(k / Double(a.count))
+            if k >= 1, k < Double(a.count), logChance < log(1e-9) {
+                alphabetName = "observed symbols"
+                alphabetSize = Swift.max(varying.count, 2)
+            }
         }
         if format == .ulid { alphabetName = "Crockford base32"; alphabetSize = 32 }
         if format == .ksuid { alphabetName = "base62"; alphabetSize = 62 }
@@ -245,6 +257,12 @@ public struct AuditReport: Sendable {
                 if random && independent { flagged.append((i, p)) } else if random { shared.append(i) }
             default: break
             }
+        }
+        if s.shardIndexes.count < s.shardCount, !flagged.isEmpty {
+            // A shard holds the values whose fingerprints fall in it: in a small space, a subset that
+            // need not be even position by position. Merge every shard to judge positions.
+            flagged = []
+            findings.append("positions are not judged in \(s.shardIndexes.count) of \(s.shardCount) shards: merge all shards to judge them")
         }
         if !shared.isEmpty, let format {
             findings.append("positions \(Self.ranges(shared)) vary less than fresh random symbols would: ids within one \(format.bucketName) share random bits (a monotonic generator counts up from one draw)")
@@ -364,34 +382,56 @@ public struct AuditReport: Sendable {
         }
         if biasedFlags.count > 8 { findings.append("… and \(biasedFlags.count - 8) more biased positions") }
 
-        // The duplicate test's cells: the groups above, and ids of other lengths each over the
-        // alphabet at their length (they cannot collide with the rest).
-        var cells = groups.map { DuplicateTest.Cell(space: space, ids: $0.key, groups: $0.value) }
-        if claimedBits == nil, format == nil, lengths.count > 1 {
-            func spaceOf(length: Int) -> BigInt {
-                Double(length) * log2(Double(alphabetSize)) > Double(Self.spaceCapBits) ? BigInt.power(2, Self.spaceCapBits) : BigInt.power(alphabetSize, length)
-            }
-            if let single, let n = s.lengths[single] {
-                cells = [DuplicateTest.Cell(space: space, ids: n)]
-                for (length, k) in s.lengths where length != single { cells.append(DuplicateTest.Cell(space: spaceOf(length: length), ids: k)) }
-            } else {
-                cells = s.lengths.map { DuplicateTest.Cell(space: spaceOf(length: $0.key), ids: $0.value) }
-            }
+        // The duplicate test's cells. Where the space is known only within a range, too many
+        // duplicates are judged against the smallest space the ids could come from (`more`), too few
+        // against the largest (`fewer`).
+        var more = groups.map { DuplicateTest.Cell(space: space, ids: $0.key, groups: $0.value) }
+        var fewer = more
+        var judgeFewer = true
+        func capped(_ base: Int, _ length: Int) -> BigInt {
+            Double(length) * log2(Double(base)) > Double(Self.spaceCapBits) ? BigInt.power(2, Self.spaceCapBits) : BigInt.power(base, length)
         }
-        // Shards split the values by fingerprint: k of K shards hold k/K of each space.
+        if claimedBits == nil, format == nil, lengths.count > 1 {
+            // Ids of other lengths never collide with these; without positions of their own, each
+            // length may use as few as 2 symbols, or the whole alphabet.
+            let others = s.lengths.filter { $0.key != single }
+            more = single.flatMap { l in s.lengths[l].map { [DuplicateTest.Cell(space: space, ids: $0)] } } ?? []
+            fewer = more
+            more += others.map { DuplicateTest.Cell(space: capped(2, $0.key), ids: $0.value) }
+            fewer += others.map { DuplicateTest.Cell(space: capped(alphabetSize, $0.key), ids: $0.value) }
+            judgeFewer = false
+            findings.append("ids of \(others.count) length\(others.count == 1 ? "" : "s") without positions of their own: their duplicates are judged as if their alphabet had 2 symbols; too few are not judged")
+        } else if let single, single > AuditSummary.positionLimit, format == nil, claimedBits == nil, let n = s.lengths[single] {
+            // Positions past 64 are not recorded: they may be constant.
+            let head = positions.reduce(BigInt(1)) { $0 * BigInt($1.size) }
+            more = [DuplicateTest.Cell(space: Swift.max(head, BigInt(2)), ids: n)]
+            findings.append("positions past \(AuditSummary.positionLimit) are not recorded: too many duplicates are judged over the first \(AuditSummary.positionLimit) alone")
+        }
+        // Shards split the values by fingerprint: k of K shards hold about k/K of each space (within a
+        // few square roots of it in a small space).
         if s.shardIndexes.count < s.shardCount {
             let k = BigInt(s.shardIndexes.count), total = BigInt(s.shardCount)
-            cells = cells.map { c in
-                let part = c.space * k / total
+            func share(_ c: DuplicateTest.Cell, _ side: Double) -> DuplicateTest.Cell {
+                var part = c.space * k / total
+                let approx = part.doubleValue
+                if approx < 1e15 {
+                    part = BigInt(Int((approx + side * 8 * approx.squareRoot()).rounded(side < 0 ? .down : .up)))
+                }
                 return DuplicateTest.Cell(space: part < BigInt(1) ? BigInt(1) : part, ids: c.ids, groups: c.groups)
             }
-            findings.append("\(s.shardIndexes.count) of \(s.shardCount) shards: each holds that share of the space's values, and is judged so")
+            more = more.map { share($0, -1) }
+            fewer = fewer.map { share($0, 1) }
+            findings.append("\(s.shardIndexes.count) of \(s.shardCount) shards: each holds about that share of the space's values, and is judged so")
         }
         let alphabetSeen = alphabetName == "observed symbols" && format == nil && claimedBits == nil
         if alphabetSeen {
+            judgeFewer = false
             findings.append("the alphabet is only the symbols these ids show: too few duplicates cannot be judged against it")
         }
-        let test = DuplicateTest(cells: cells, observed: s.extraOccurrences, tests: tests, judgeFewer: !alphabetSeen)
+        let sameCells = more.count == fewer.count && zip(more, fewer).allSatisfy { $0.space == $1.space && $0.ids == $1.ids && $0.groups == $1.groups }
+        let test = sameCells
+            ? DuplicateTest(cells: more, observed: s.extraOccurrences, tests: tests, judgeFewer: judgeFewer)
+            : DuplicateTest.conservative(forMore: more, forFewer: fewer, observed: s.extraOccurrences, tests: tests, judgeFewer: judgeFewer)
         self.test = test
         // A uniform generator cannot have more entropy than the space it draws from.
         let eff = Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences)

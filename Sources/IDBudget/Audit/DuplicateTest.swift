@@ -158,6 +158,9 @@ public struct DuplicateTest: Sendable {
             estLow = Swift.min(1, exact.low)
         }
         if total < 2 || observed < 0 { high = observed <= 0 ? 1 : 0; low = 1; estHigh = high; estLow = low }
+        // A tail below a double's range is reported as its floor, not as 0 (which would claim it impossible).
+        if high == 0 && f <= terms && total >= 2 { high = Double.leastNonzeroMagnitude }
+        if low == 0 && f >= 0 { low = Double.leastNonzeroMagnitude }
         pValueHigh = high
         pValueLow = low
         estimateHigh = estHigh
@@ -173,6 +176,46 @@ public struct DuplicateTest: Sendable {
         } else {
             verdict = .consistent
         }
+    }
+
+    /// When the space is known only within a range (a shard's share of a small space, ids longer than
+    /// the 64 positions recorded, lengths without positions of their own): too many duplicates are
+    /// judged against the smallest space the ids could come from, too few against the largest. Each
+    /// tail stays an upper bound whatever the true space in that range.
+    public static func conservative(forMore small: [Cell], forFewer large: [Cell], observed: Int, tests: Int = 1,
+                                    judgeFewer: Bool = true) -> DuplicateTest {
+        let more = DuplicateTest(cells: small, observed: observed, tests: tests, judgeFewer: false)
+        let fewer = DuplicateTest(cells: large, observed: observed, tests: tests, judgeFewer: judgeFewer)
+        let verdict: Verdict
+        if more.pValueHigh < more.tailThreshold {
+            verdict = .tooMany
+        } else if judgeFewer && fewer.pValueLow < fewer.tailThreshold {
+            verdict = .tooFew
+        } else if more.estimateHigh < more.tailThreshold || (judgeFewer && fewer.estimateLow < fewer.tailThreshold) {
+            verdict = .inconclusive
+        } else {
+            verdict = .consistent
+        }
+        return DuplicateTest(mean: fewer.mean, sd: fewer.sd, z: fewer.z, pValueHigh: more.pValueHigh, pValueLow: fewer.pValueLow,
+                             estimateHigh: more.estimateHigh, estimateLow: fewer.estimateLow,
+                             method: more.method == .exact && fewer.method == .exact ? .exact : .bounds,
+                             errorBound: more.method == .exact && fewer.method == .exact ? Swift.max(more.errorBound ?? 0, fewer.errorBound ?? 0) : nil,
+                             tailThreshold: more.tailThreshold, verdict: verdict)
+    }
+
+    private init(mean: Double, sd: Double, z: Double, pValueHigh: Double, pValueLow: Double, estimateHigh: Double, estimateLow: Double,
+                 method: Method, errorBound: Double?, tailThreshold: Double, verdict: Verdict) {
+        self.mean = mean
+        self.sd = sd
+        self.z = z
+        self.pValueHigh = pValueHigh
+        self.pValueLow = pValueLow
+        self.estimateHigh = estimateHigh
+        self.estimateLow = estimateLow
+        self.method = method
+        self.errorBound = errorBound
+        self.tailThreshold = tailThreshold
+        self.verdict = verdict
     }
 
     // MARK: Bounds
