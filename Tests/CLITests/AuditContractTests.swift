@@ -185,6 +185,43 @@ import Testing
         #expect(directory.status == 66 && directory.stderr.split(separator: "\n").count == 1, "\(directory.status) \(directory.stderr)")
     }
 
+    /// The second round's honest shapes: binary strings (not decimal ones), one shard of a small
+    /// space, a long constant prefix past 64 positions, two non-ASCII alphabets of two lengths; and a
+    /// summary that would overwrite its input is refused.
+    @Test func honestStreamsTheTesterFlaggedAgain() throws {
+        var state: UInt64 = 0x1234_5678_9ABC_DEF1
+        func next() -> UInt64 {  // SplitMix64
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func token(_ symbols: [Character], _ n: Int) -> String { String((0..<n).map { _ in symbols[Int(next() % UInt64(symbols.count))] }) }
+        let file = Self.temp("tester2")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func audit(_ lines: [String], _ extra: [String] = []) throws -> (Int32, String) {
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+            let r = try CLI.run(["audit", file.path, "--format", "json"] + extra)
+            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            return (r.status, json?["verdict_code"] as? String ?? r.stderr)
+        }
+        // 7 binary strings with one honest duplicate: over 2^8, not 10^8.
+        #expect(try audit(["11010000", "00100111", "01101000", "01010101", "01101000", "11100001", "00011110"]) == (0, "consistent"))
+        let decimal = Array("0123456789")
+        let small = (0..<5000).map { _ in token(decimal, 3) }
+        #expect(try audit(small, ["--shard", "1/2"]) == (0, "consistent"))
+        let hex = Array("0123456789abcdef")
+        let prefixed = (0..<200_000).map { _ in "https://files.example.com/customer-uploads/2024/archive/by-tenant/acme/obj/" + token(hex, 8) }
+        #expect(try audit(prefixed) == (0, "consistent"))
+        let greek = Array("αβγδ"), cyrillic = Array("абвгдежзийклмнопрстуфхцчшщъыьэюя")
+        #expect(try audit((0..<100).map { _ in token(greek, 2) } + (0..<100).map { _ in token(cyrillic, 10) }) == (0, "consistent"))
+        try Data("a1\nb2\n".utf8).write(to: file)
+        let same = try CLI.run(["audit", file.path, "--emit-summary", file.path])
+        let kept = try String(contentsOf: file, encoding: .utf8)
+        #expect(same.status == 64 && kept == "a1\nb2\n", "\(same.status) \(same.stderr)")
+    }
+
     /// `--memory max` is the machine's memory; the entropy's lower bound never exceeds its estimate.
     @Test func memoryMaxAndEntropyBounds() throws {
         let file = Self.temp("max")
