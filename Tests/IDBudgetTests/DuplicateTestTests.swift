@@ -121,6 +121,15 @@ import Testing
         #expect(DuplicateTest(space: d, count: 100_000_000, observed: 36_794_180).verdict == .consistent)
     }
 
+    /// A space of one value (a tiny space's share of a shard): every id after the first repeats — no
+    /// trap, and that is what it expects; fewer repeats than that are impossible, so too few.
+    @Test func aSpaceOfOneValue() {
+        #expect(DuplicateTest(space: BigInt(1), count: 5, observed: 4).verdict == .consistent)
+        #expect(DuplicateTest(cells: [.init(space: BigInt(1), ids: 5), .init(space: BigInt(0), ids: 3)], observed: 6).verdict == .consistent)
+        let impossible = DuplicateTest(space: BigInt(1), count: 5, observed: 2)
+        #expect(impossible.pValueLow < 1e-12 && impossible.verdict == .tooFew)
+    }
+
     /// Several groups share the false-alarm budget.
     @Test func groupsShareTheThreshold() {
         let t = DuplicateTest(space: BigInt(1000), count: 40, observed: 0, tests: 4)

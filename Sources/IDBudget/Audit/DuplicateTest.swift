@@ -105,13 +105,16 @@ public struct DuplicateTest: Sendable {
         var total = 0.0  // ids
         var terms = 0.0  // Bernoulli terms of K: Σ min(n, d)
         for cell in cells where cell.ids >= 1 && cell.groups > 0 {
-            let d = cell.space, n = cell.ids
+            // A space of one value (a tiny space's share in a shard): every id after the first repeats.
+            let d = cell.space < BigInt(1) ? BigInt(1) : cell.space, n = cell.ids
             let log2d = d.log2Magnitude
             let dd = d.doubleValue  // +inf past 2^1024
             let k = Double(cell.groups), nd = Double(n)
             let (m, v): (Double, Double)
             if n < 2 {
                 (m, v) = (0, 0)
+            } else if d < BigInt(2) {
+                (m, v) = (nd - 1, 0)
             } else if log2d > 2 * log2(nd) + 300 {
                 // d beyond n² by 2^300: mean and variance are C(n,2)/d to 2^−300 (in logs: d may be
                 // far beyond a double).
