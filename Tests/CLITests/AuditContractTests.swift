@@ -149,36 +149,48 @@ import Testing
         #expect(planted["verdict_code"] as? String == "too-many-duplicates")
     }
 
-    /// An outside tester's honest streams that were flagged, each now consistent (exit 0): one-symbol
-    /// ids over an alphabet read off the ids, 65 lengths of hex (no groups kept), a few 2-digit codes
-    /// among UUIDv4s, and one shard of two.
-    @Test func honestStreamsTheTesterFlagged() throws {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {  // SplitMix64: a fixed stream, so the test cannot flake
+    /// A fixed pseudo-random stream (SplitMix64), so a test of honest streams cannot flake.
+    struct SplitMix {
+        var state: UInt64
+        mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
+        mutating func token(_ symbols: [Character], _ n: Int) -> String {
+            String((0..<n).map { _ in symbols[Int(next() % UInt64(symbols.count))] })
+        }
+    }
+
+    /// Audits `lines` written to `file`: the exit status and the verdict code (stderr when no JSON).
+    static func verdict(_ lines: [String], in file: URL, _ extra: [String] = []) throws -> (Int32, String) {
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let r = try CLI.run(["audit", file.path, "--format", "json"] + extra)
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        return (r.status, json?["verdict_code"] as? String ?? r.stderr)
+    }
+
+    /// An outside tester's honest streams that were flagged, each now consistent (exit 0): one-symbol
+    /// ids over an alphabet read off the ids, 65 lengths of hex (no groups kept), a few 2-digit codes
+    /// among UUIDv4s, and one shard of two.
+    @Test func honestStreamsTheTesterFlagged() throws {
+        var rng = SplitMix(state: 0x9E37_79B9_7F4A_7C15)
         let hex = Array("0123456789abcdef")
-        func token(_ n: Int) -> String { String((0..<n).map { _ in hex[Int(next() % 16)] }) }
         let file = Self.temp("tester")
         defer { try? FileManager.default.removeItem(at: file) }
-        func audit(_ lines: [String], _ extra: [String] = []) throws -> (Int32, String) {
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-            let r = try CLI.run(["audit", file.path, "--format", "json"] + extra)
-            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
-            return (r.status, json?["verdict_code"] as? String ?? r.stderr)
-        }
+        func audit(_ lines: [String], _ extra: [String] = []) throws -> (Int32, String) { try Self.verdict(lines, in: file, extra) }
         let printable = (33..<127).map { String(UnicodeScalar(UInt8($0))) }
-        #expect(try audit((0..<60).map { _ in printable[Int(next() % 94)] }) == (0, "consistent"))
-        let cjk = (0..<500).map { _ in String(UnicodeScalar(UInt32(0x4E00) + UInt32(next() % 1000))!) }
+        #expect(try audit((0..<60).map { _ in printable[Int(rng.next() % 94)] }) == (0, "consistent"))
+        let cjk = (0..<500).map { _ in String(UnicodeScalar(UInt32(0x4E00) + UInt32(rng.next() % 1000))!) }
         #expect(try audit(cjk) == (0, "consistent"))
-        #expect(try audit((3..<68).flatMap { length in (0..<200).map { _ in token(length) } }) == (0, "consistent"))
-        let uuids = (0..<100_000).map { _ in token(8) + "-" + token(4) + "-4" + token(3) + "-" + ["8", "9", "a", "b"][Int(next() % 4)] + token(3) + "-" + token(12) }
-        #expect(try audit(uuids + (0..<30).map { _ in String(format: "%02d", Int(next() % 100)) }) == (0, "consistent"))
-        let codes = (0..<30_000).map { _ in token(4) }
+        #expect(try audit((3..<68).flatMap { length in (0..<200).map { _ in rng.token(hex, length) } }) == (0, "consistent"))
+        let uuids = (0..<100_000).map { _ in
+            rng.token(hex, 8) + "-" + rng.token(hex, 4) + "-4" + rng.token(hex, 3) + "-" + rng.token(Array("89ab"), 1) + rng.token(hex, 3) + "-" + rng.token(hex, 12)
+        }
+        #expect(try audit(uuids + (0..<30).map { _ in String(format: "%02d", Int(rng.next() % 100)) }) == (0, "consistent"))
+        let codes = (0..<30_000).map { _ in rng.token(hex, 4) }
         #expect(try audit(codes) == (0, "consistent"))
         #expect(try audit(codes, ["--shard", "1/2"]) == (0, "consistent"))
         let directory = try CLI.run(["audit", FileManager.default.temporaryDirectory.path])
@@ -189,23 +201,11 @@ import Testing
     /// space, a long constant prefix past 64 positions, two non-ASCII alphabets of two lengths; and a
     /// summary that would overwrite its input is refused.
     @Test func honestStreamsTheTesterFlaggedAgain() throws {
-        var state: UInt64 = 0x1234_5678_9ABC_DEF1
-        func next() -> UInt64 {  // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        func token(_ symbols: [Character], _ n: Int) -> String { String((0..<n).map { _ in symbols[Int(next() % UInt64(symbols.count))] }) }
+        var rng = SplitMix(state: 0x1234_5678_9ABC_DEF1)
         let file = Self.temp("tester2")
         defer { try? FileManager.default.removeItem(at: file) }
-        func audit(_ lines: [String], _ extra: [String] = []) throws -> (Int32, String) {
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-            let r = try CLI.run(["audit", file.path, "--format", "json"] + extra)
-            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
-            return (r.status, json?["verdict_code"] as? String ?? r.stderr)
-        }
+        func audit(_ lines: [String], _ extra: [String] = []) throws -> (Int32, String) { try Self.verdict(lines, in: file, extra) }
+        func token(_ symbols: [Character], _ n: Int) -> String { rng.token(symbols, n) }
         // 7 binary strings with one honest duplicate: over 2^8, not 10^8.
         #expect(try audit(["11010000", "00100111", "01101000", "01010101", "01101000", "11100001", "00011110"]) == (0, "consistent"))
         let decimal = Array("0123456789")
