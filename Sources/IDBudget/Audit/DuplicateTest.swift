@@ -104,6 +104,11 @@ public struct DuplicateTest: Sendable {
         var mean = 0.0, variance = 0.0
         var total = 0.0  // ids
         var terms = 0.0  // Bernoulli terms of K: Σ min(n, d)
+        // One order whatever order the cells came in (a dictionary's differs from run to run), so the
+        // same summary gives the same digits from a file, a summary or a merge.
+        let cells = cells.sorted { a, b in
+            a.ids != b.ids ? a.ids < b.ids : a.groups != b.groups ? a.groups < b.groups : a.space < b.space
+        }
         for cell in cells where cell.ids >= 1 && cell.groups > 0 {
             // A space of one value (a tiny space's share in a shard): every id after the first repeats.
             let d = cell.space < BigInt(1) ? BigInt(1) : cell.space, n = cell.ids
