@@ -1,20 +1,32 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+// What a consumer resolves is only what the products need: the vocabulary and the generator are pure
+// Swift (plus CTokens' C), the math adds GMP/MPFR, and the CLI adds swift-argument-parser. The
+// benchmarks are a package of their own (Benchmarks/); the DocC plugin joins only when
+// IDBUDGET_DOCS is set (scripts/docs.sh sets it).
+let docs = ProcessInfo.processInfo.environment["IDBUDGET_DOCS"] != nil
 
 let package = Package(
     name: "idbudget",
     products: [
-        .library(name: "IDBudget", targets: ["IDBudget", "Precise"]),
+        .library(name: "IDFormats", targets: ["IDFormats"]),
         .library(name: "IDTokens", targets: ["IDTokens"]),
-        .executable(name: "idbudget", targets: ["idbudget"]),
+        .library(name: "IDBudget", targets: ["IDBudget"]),
+        .executable(name: "idbudget", targets: ["IDBudgetCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
+    ] + (docs ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")] : []),
     targets: [
+        // The vocabulary: alphabets, id formats and their bit layouts. No dependencies.
+        .target(name: "IDFormats"),
+        // Kernel randomness, wipe-on-fork pages and SIMD samplers for the generator.
+        .target(name: "CTokens"),
+        // Minting: keystream, samplers, token and format generators. No GMP/MPFR.
+        .target(name: "IDTokens", dependencies: ["IDFormats", "CTokens"]),
         // GMP and MPFR, seen through a shim that exposes their macros as functions.
         .systemLibrary(
             name: "CMPFR",
@@ -23,48 +35,29 @@ let package = Package(
         ),
         // Value types over GMP integers and MPFR floats; the only module that touches C pointers.
         .target(name: "Precise", dependencies: ["CMPFR"]),
-        // getrandom and wipe-on-fork pages for the generator's CSPRNG.
-        .target(name: "CTokens"),
-        // Alphabets and the token generator; no GMP/MPFR dependency.
-        .target(name: "IDTokens", dependencies: ["CTokens"]),
-        // Birthday-bound math, exact and certified.
-        .target(name: "IDBudget", dependencies: ["Precise", "IDTokens"]),
+        // Reasoning about ids: birthday math, planning, audit. Exact and certified.
+        .target(name: "IDBudget", dependencies: ["IDFormats", "Precise"]),
+        // The `idbudget` command: parses, calls the libraries, prints.
         .executableTarget(
-            name: "idbudget",
+            name: "IDBudgetCLI",
             dependencies: [
-                "IDBudget", "IDTokens", "Precise",
+                "IDBudget", "IDTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Helpers shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "IDFormatsTests", dependencies: ["IDFormats", "TestSupport"]),
+        .testTarget(name: "PreciseTests", dependencies: ["Precise", "TestSupport"]),
+        .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "CTokens", "TestSupport"]),
         .testTarget(
             name: "IDBudgetTests",
             dependencies: [
-                "IDBudget", "IDTokens", "Precise",
+                "IDBudget", "IDTokens", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Reference"]
         ),
-        .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "IDBudget", "Precise", "CTokens"]),
-        .testTarget(name: "CLITests", dependencies: ["idbudget"]),
-        // `swift package benchmark`: generator throughput against what a Swift user would write instead.
-        .executableTarget(
-            name: "TokenThroughput",
-            dependencies: ["IDTokens", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/TokenThroughput",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        // `swift package benchmark --target MathSpeed`: the math core's speed targets.
-        .executableTarget(
-            name: "MathSpeed",
-            dependencies: ["IDBudget", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/MathSpeed",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        // Empirical collision counts against the exact expectation, written as JSON and CSV.
-        .executableTarget(
-            name: "collision-experiments",
-            dependencies: ["IDTokens", "IDBudget", "Precise"],
-            path: "Sources/collision-experiments"
-        ),
+        .testTarget(name: "CLITests", dependencies: ["IDBudgetCLI", "IDTokens", "TestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `idbudget audit` at its surface: summaries against an independent reference, shards that merge,
@@ -147,21 +148,6 @@ import Testing
         try Data((made.output + uuid + "\n").utf8).write(to: file)
         let planted = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))
         #expect(planted["verdict_code"] as? String == "too-many-duplicates")
-    }
-
-    /// A fixed pseudo-random stream (SplitMix64), so a test of honest streams cannot flake.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func token(_ symbols: [Character], _ n: Int) -> String {
-            String((0..<n).map { _ in symbols[Int(next() % UInt64(symbols.count))] })
-        }
     }
 
     /// Audits `lines` written to `file`: the exit status and the verdict code (stderr when no JSON).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `idbudget` executable.
 enum CLI {
@@ -56,23 +57,9 @@ enum CLI {
 
     struct CLIFailure: Error { let message: String }
 
-    /// Runs a script from scripts/ with python3, `input` on its stdin; its exit status and output.
+    /// Runs an oracle from Tests/Oracles with python3, `input` on its stdin; its exit status and output.
     static func python(_ script: String, _ arguments: [String] = [], input: String = "") throws -> (status: Int32, output: String) {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/\(script)").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", path] + arguments
-        let stdin = Pipe(), output = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try Oracle.run(script, arguments, input: input)
     }
 
     /// The value at a dotted path, e.g. `collision.probability`.
@@ -84,8 +71,7 @@ enum CLI {
 
     /// The mpmath reference values (shared with the library tests).
     nonisolated(unsafe) static let reference: [String: Any] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("IDBudgetTests/Reference/reference.json")
+        let url = Repository.file("Tests/IDBudgetTests/Reference/reference.json")
         return try! JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
     }()
 

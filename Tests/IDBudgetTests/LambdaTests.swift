@@ -1,6 +1,7 @@
 import Foundation
 @testable import IDBudget
 import Precise
+import TestSupport
 import Testing
 
 /// λ = −log(1 − P) at the precisions `capacity` works at near 2^(2^21) values (tens of thousands to a
@@ -21,21 +22,9 @@ import Testing
 
     /// ⌊λ·2^e⌋ for each budget, from mpmath.
     static func reference(_ budgets: [String], bits e: Int) throws -> [BigInt] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/lambda_ref.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, String(e)]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data(budgets.joined(separator: "\n").utf8))
-        try stdin.fileHandleForWriting.close()
-        let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (status, text) = try Oracle.run("lambda_ref.py", [String(e)], input: budgets.joined(separator: "\n"), mergeErrors: false)
         let values = text.split(separator: "\n").compactMap { BigInt(decimal: $0) }
-        guard process.terminationStatus == 0, values.count == budgets.count else {
+        guard status == 0, values.count == budgets.count else {
             throw ReferenceFailure(message: "lambda_ref.py failed: \(text.prefix(300))")
         }
         return values

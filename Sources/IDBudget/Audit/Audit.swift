@@ -32,11 +32,11 @@ public final class Auditor {
     ///   - shard: audit only the ids whose fingerprint falls in shard `index` of `count` (0-based);
     ///     other lines (empty, overlong, …) are counted by shard 0.
     ///   - memoryLimit: bytes for the whole audit (default 1 GiB): the tables get it less 40 MiB.
-    ///   - threads: 1 or 2 workers.
+    ///   - threads: 1 or 2 workers (default: 2 where this process may run on two cores).
     ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
     ///     block's line lengths.
     public init(maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1, sizeHint: Int? = nil) {
+                threads: Int? = nil, sizeHint: Int? = nil) {
         self.sizeHint = sizeHint
         self.maxLineBytes = maxLineBytes
         shardIndex = shard.index
@@ -45,7 +45,7 @@ public final class Auditor {
         // Room for the longest line and a read's worth more (a partial line is at most maxLineBytes + 1).
         blockSize = Swift.max(1 << 20, maxLineBytes + 2 + (1 << 20))
         block = .allocate(byteCount: blockSize, alignment: 64)
-        let n = threads >= 2 ? 2 : 1
+        let n = (threads ?? Cores.usable) >= 2 ? 2 : 1
         workers = (0..<n).map { _ in Worker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n) }
         // What the process needs besides the tables — runtime, blocks, pending fingerprints, spill
         // buffers, a partition's table at the end — is about 40 MiB; time-bucket maps come on top.

@@ -1,5 +1,5 @@
 import Foundation
-import IDTokens
+import IDFormats
 import Precise
 
 /// What an audit concludes from a summary: the format, what each position holds, the space the ids

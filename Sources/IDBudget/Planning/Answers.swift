@@ -1,5 +1,5 @@
 import Foundation
-import IDTokens
+import IDFormats
 import Precise
 
 /// The version of the JSON every answer encodes to (`docs/schema/idbudget-output.schema.json`). Exact

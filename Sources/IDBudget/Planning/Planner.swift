@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import IDTokens
+import IDFormats
 import Precise
 
 /// The questions the CLI answers, asked from code: each returns a `Codable` answer whose JSON is the

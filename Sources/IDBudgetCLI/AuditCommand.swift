@@ -89,7 +89,7 @@ struct AuditCommand: ParsableCommand {
             }
             shardValue = (k - 1, n)
         }
-        var threadCount = ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1
+        var threadCount = Cores.usable >= 2 ? 2 : 1
         if let threads {
             guard let t = Int(threads), t == 1 || t == 2 else { throw UsageError(argument: "--threads", message: "'\(threads)' is not 1 or 2; e.g. --threads 2") }
             threadCount = t

@@ -1,5 +1,5 @@
 import Foundation
-import IDTokens
+import IDFormats
 import Precise
 
 /// The set of values an identifier is drawn from, with its exact size `d`.

@@ -46,10 +46,14 @@ public struct Alphabet: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name ?? String(symbols) }
 
-    private static func builtIn(_ name: String, _ symbols: String) -> Alphabet {
-        // Built-ins are literals checked by the tests, so this cannot fail.
-        try! Alphabet(symbols: symbols, name: name)
+    /// A built-in: literals the tests check against the rules `init(symbols:name:)` enforces.
+    private init(builtIn name: String, _ text: String) {
+        self.name = name
+        self.symbols = Array(text)
+        self.maxSymbolBytes = 1
     }
+
+    private static func builtIn(_ name: String, _ symbols: String) -> Alphabet { Alphabet(builtIn: name, symbols) }
 
     /// `0-9A-Za-z`.
     public static let base62 = builtIn("base62", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")

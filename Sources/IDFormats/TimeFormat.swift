@@ -10,7 +10,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
     public static func < (a: TimeFormat, b: TimeFormat) -> Bool { a.rawValue < b.rawValue }
 
     /// Position in `allCases`.
-    var index: Int {
+    package var index: Int {
         switch self {
         case .uuid7: 0
         case .ulid: 1
@@ -28,23 +28,16 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// The format idbudget mints under this name, if any.
+    public var minted: IDFormat? { IDFormat(rawValue: rawValue) }
+
     /// Random bits per bucket when the generator follows its spec.
     public var randomBits: Int {
-        switch self {
-        case .uuid7: 74
-        case .ulid: 80
-        case .ksuid: 128
-        case .uuid1: 14  // the clock sequence; the node is a fixed MAC (or 47 random bits, then more)
-        }
+        // UUIDv1: the clock sequence; the node is a fixed MAC (or 47 random bits, then more).
+        minted?.randomBits ?? 14
     }
 
-    public var bucketName: String {
-        switch self {
-        case .uuid7, .ulid: "millisecond"
-        case .ksuid: "second"
-        case .uuid1: "100 ns tick"
-        }
-    }
+    public var bucketName: String { minted?.bucket?.rawValue ?? "100 ns tick" }
 
     /// Character positions (0-based) of the timestamp, for position statistics.
     public var timePositions: Set<Int> {
@@ -58,7 +51,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
 
     /// The format and bucket of an ASCII id, or nil.
     @inline(__always)
-    static func parse(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
+    package static func parse(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
         switch b.count {
         case 36: return parseUUID(b)
         case 26: return parseULID(b).map { (.ulid, $0) }
@@ -96,14 +89,8 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    private static let crockford: [Int8] = {
-        var t = [Int8](repeating: -1, count: 256)
-        for (i, c) in "0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8.enumerated() {
-            t[Int(c)] = Int8(i)
-            if c >= 65 { t[Int(c | 0x20)] = Int8(i) }
-        }
-        return t
-    }()
+    /// Digit values of Crockford's base32 (either case), -1 elsewhere.
+    private static let crockford: [Int8] = digitTable(Alphabet.base32, caseInsensitive: true)
 
     private static func parseULID(_ b: UnsafeRawBufferPointer) -> UInt64? {
         guard b[0] >= 48 && b[0] <= 55 else { return nil }
@@ -116,11 +103,16 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         return v
     }
 
-    private static let base62: [Int8] = {
+    private static let base62: [Int8] = digitTable(Alphabet.base62, caseInsensitive: false)
+
+    private static func digitTable(_ alphabet: Alphabet, caseInsensitive: Bool) -> [Int8] {
         var t = [Int8](repeating: -1, count: 256)
-        for (i, c) in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8.enumerated() { t[Int(c)] = Int8(i) }
+        for (i, c) in (alphabet.bytes ?? []).enumerated() {
+            t[Int(c)] = Int8(i)
+            if caseInsensitive && c >= 65 { t[Int(c | 0x20)] = Int8(i) }
+        }
         return t
-    }()
+    }
 
     /// The top 32 bits of the 160-bit base62 value, or nil when it is not below 2^160.
     private static func parseKSUID(_ b: UnsafeRawBufferPointer) -> UInt64? {

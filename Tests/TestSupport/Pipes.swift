@@ -1,9 +1,9 @@
 import Foundation
 
 /// Reading and writing whole buffers over the pipes the fork tests use.
-enum Pipes {
+public enum Pipes {
     /// Reads up to `count` bytes from `fd` (fewer only at end of file).
-    static func read(_ fd: Int32, count: Int) -> [UInt8] {
+    public static func read(_ fd: Int32, count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var got = 0
         bytes.withUnsafeMutableBytes { raw in
@@ -17,7 +17,7 @@ enum Pipes {
     }
 
     /// Writes all of `raw` to `fd`; false on an error.
-    static func write(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
+    public static func write(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < raw.count {
             let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)

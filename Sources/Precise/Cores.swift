@@ -6,8 +6,8 @@ import Foundation
 /// would be duplicated on every thread (each thread fills MPFR's Bernoulli cache for itself) must run
 /// on one thread when only one core is there to run it. On Linux the affinity mask is read from
 /// /proc/self/status (`Cpus_allowed`, hexadecimal, comma-grouped).
-enum Cores {
-    static let usable: Int = {
+package enum Cores {
+    package static let usable: Int = {
         let machine = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return machine }
