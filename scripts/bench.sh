@@ -10,20 +10,20 @@ scripts/setup.sh
 short=""
 [ "${1:-}" = "--short" ] && short="--short"
 mkdir -p results
-rm -rf .build-bench-out
 if [ -n "$short" ]; then export IDBUDGET_BENCH_SHORT=1; fi
-swift package --allow-writing-to-package-directory benchmark --target TokenThroughput \
-  --format jmh --path .build-bench-out --no-progress > results/benchmark-raw.log 2>&1 || {
-  cat results/benchmark-raw.log; exit 1; }
-cp .build-bench-out/*.jmh.json results/throughput.jmh.json
-rm -rf .build-bench-out
-swift package --allow-writing-to-package-directory benchmark --target MathSpeed \
-  --format jmh --path .build-bench-out --no-progress > results/benchmark-math-raw.log 2>&1 || {
-  cat results/benchmark-math-raw.log; exit 1; }
-cp .build-bench-out/*.jmh.json results/math.jmh.json
-swift build -c release --product collision-experiments >&2
+# The benchmarks are their own package (Benchmarks/), built in its own .build.
+bench() {  # target, raw log, jmh output
+  rm -rf Benchmarks/.build-bench-out
+  (cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --target "$1" \
+    --format jmh --path .build-bench-out --no-progress) > "$2" 2>&1 || { cat "$2"; exit 1; }
+  cp Benchmarks/.build-bench-out/*.jmh.json "$3"
+  rm -rf Benchmarks/.build-bench-out
+}
+bench TokenThroughput results/benchmark-raw.log results/throughput.jmh.json
+bench MathSpeed results/benchmark-math-raw.log results/math.jmh.json
+swift build -c release --package-path Benchmarks --product collision-experiments >&2
 swift build -c release --product idbudget >&2
-.build/release/collision-experiments results $short > results/collisions.txt
+Benchmarks/.build/release/collision-experiments results $short > results/collisions.txt
 cat results/collisions.txt
 # Streaming through the CLI: best of three runs of 10^7 base62x22 tokens into /dev/null.
 best=""

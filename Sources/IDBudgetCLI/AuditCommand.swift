@@ -103,19 +103,6 @@ struct AuditCommand: ParsableCommand {
         return Settings(maxLine: maxLine, claimed: claimed, memory: bytes, shard: shardValue, threads: threadCount)
     }
 
-    /// The process's peak resident set, from the kernel: VmHWM of /proc/self/status (getrusage's
-    /// ru_maxrss keeps the high-water mark of whatever process ran before exec).
-    static func peakRSS() -> Int {
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kb = Int(line.dropFirst(6).filter(\.isNumber)) {
-            return kb * 1024
-        }
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return usage.ru_maxrss * 1024
-    }
-
     /// `1G`, `512M`, `64MiB`, `1073741824`: bytes.
     static func size(_ text: String) -> Int? {
         let t = text.trimmingCharacters(in: .whitespaces)
@@ -181,8 +168,12 @@ struct AuditCommand: ParsableCommand {
                 }
             }
         }
-        let r = AuditReport(summary: summary, claimedBits: s.claimed)
-        show(r, summary, table, s)
+        let resources = table.map {
+            AuditReport.Resources(
+                fingerprintTableBytes: $0.peak, spilled: $0.spilled, peakRSSBytes: PeakMemory.bytes(), memoryLimitBytes: s.memory)
+        }
+        let r = AuditReport(summary: summary, claimedBits: s.claimed, resources: resources)
+        try show(r)
         if !r.passes { Output.status = ExitStatus.fails.rawValue }
     }
 
@@ -221,112 +212,42 @@ struct AuditCommand: ParsableCommand {
         return auditor
     }
 
-    private func show(_ r: AuditReport, _ s: AuditSummary, _ table: (peak: Int, spilled: Bool)?, _ settings: Settings) {
-        let symbols = String(String.UnicodeScalarView(s.symbols.sorted { $0.value < $1.value }))
-        let lengths = s.lengths.sorted { $0.key < $1.key }
-        let verdict: String
-        switch r.verdict {
-        case .tooMany: verdict = "SUSPICIOUS: more duplicates than a uniform generator over this space makes (p ≤ \(String(format: "%.3g", r.test.pValueHigh)))"
-        case .tooFew: verdict = "SUSPICIOUS: fewer duplicates than uniform random ids over this space would show (p ≤ \(String(format: "%.3g", r.test.pValueLow))): structured, sequential or counter-based ids?"
-        case .nonUniform: verdict = "SUSPICIOUS: positions that should be random are not (see findings)"
-        case .inconclusive: verdict = "INCONCLUSIVE: the duplicates look off, but no bound proves it within the cost limit"
-        case .empty: verdict = "NO IDS: nothing to judge"
-        case .consistent: verdict = "consistent with uniform random ids over this space"
+    private func show(_ r: AuditReport) throws {
+        guard output.format == .text else { return Output.print(try r.jsonText()) }
+        let lengths = r.lengths.sorted { $0.key < $1.key }
+        var report = Report()
+        if r.shards.count > 1 {
+            report.add("shards", "\(r.shards.indexes.map { String($0 + 1) }.joined(separator: ",")) of \(r.shards.count)")
         }
-        let method: String
-        switch r.test.method {
-        case .exact: method = "exact occupancy law, error ≤ \(String(format: "%.2g", r.test.errorBound ?? 0)); each tail judged at p < \(String(format: "%.2g", r.test.tailThreshold))"
-        case .bounds: method = "certified upper bounds on both tails (Hoeffding's binomial, Bennett); each tail judged at p < \(String(format: "%.2g", r.test.tailThreshold))"
+        report.add("lines read", String(r.lines))
+        report.add("ids", String(r.ids))
+        report.add("distinct", String(r.distinct))
+        report.add("ids seen more than once", String(r.duplicateIDs))
+        report.add("extra occurrences", String(r.extraOccurrences))
+        report.add("empty lines", String(r.emptyLines))
+        report.add("CRLF lines", String(r.crlfLines))
+        report.add("invalid UTF-8 lines", String(r.invalidUTF8Lines))
+        report.add("overlong lines (> \(r.maxLineBytes) B)", String(r.overlongLines))
+        report.add("symbols seen", "\(r.observedSymbols.unicodeScalars.count): \(r.observedSymbols.escapingControlCharacters.prefix(80))")
+        report.add("format", r.format)
+        report.add("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)")
+        report.add("lengths", lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
+        report.add("implied space", "\(r.space.summary) (\(String(format: "%.1f", r.space.bits)) bits)")
+        for (i, f) in r.findings.enumerated() { report.add(i == 0 ? "findings" : "", f.escapingControlCharacters) }
+        report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
+        report.add("z-score", r.z.map { String(format: "%+.2f", $0) } ?? "off the scale (the spread is all but 0)")
+        report.add("p-values", String(format: "more duplicates ≤ %.3g, fewer ≤ %.3g (estimates %.3g, %.3g)", r.pValueHigh, r.pValueLow, r.pValueHighEstimate, r.pValueLowEstimate))
+        report.add("test", r.methodDescription)
+        let per = r.timeFormat.map { " per \($0.bucketName)" } ?? ""
+        report.add(r.effectiveBitsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
+                   r.effectiveBitsLowerBound ? String(format: "≥ %.1f bits", r.effectiveBits) + per
+                       : String(format: "%.1f bits", r.effectiveBits) + per + String(format: ", ≥ %.1f (95%% lower bound)", r.effectiveBits95Lower))
+        report.add("verdict", r.verdict)
+        if let m = r.resources {
+            report.add("memory", "peak RSS \(m.peakRSSBytes >> 20) MiB (--memory \(m.memoryLimitBytes >> 20) MiB), fingerprint tables \(m.fingerprintTableBytes >> 20) MiB" + (m.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : ""))
         }
-        let shards = s.shardCount > 1 ? "\(s.shardIndexes.map { String($0 + 1) }.joined(separator: ",")) of \(s.shardCount)" : nil
-        switch output.format {
-        case .text:
-            var report = Report()
-            if let shards { report.add("shards", shards) }
-            report.add("lines read", String(s.lines))
-            report.add("ids", String(s.ids))
-            report.add("distinct", String(s.distinct))
-            report.add("ids seen more than once", String(s.duplicateIDs))
-            report.add("extra occurrences", String(s.extraOccurrences))
-            report.add("empty lines", String(s.emptyLines))
-            report.add("CRLF lines", String(s.crlfLines))
-            report.add("invalid UTF-8 lines", String(s.invalidUTF8Lines))
-            report.add("overlong lines (> \(s.maxLineBytes) B)", String(s.overlongLines))
-            report.add("symbols seen", "\(s.symbols.count): \(symbols.escapingControlCharacters.prefix(80))")
-            report.add("format", r.formatName)
-            report.add("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)")
-            report.add("lengths", lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
-            report.add("implied space", "\(r.spaceDescription) (\(String(format: "%.1f", r.space.log2Magnitude)) bits)")
-            for (i, f) in r.findings.enumerated() { report.add(i == 0 ? "findings" : "", f.escapingControlCharacters) }
-            report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
-            report.add("z-score", r.z.isFinite ? String(format: "%+.2f", r.z) : "off the scale (the spread is all but 0)")
-            report.add("p-values", String(format: "more duplicates ≤ %.3g, fewer ≤ %.3g (estimates %.3g, %.3g)", r.test.pValueHigh, r.test.pValueLow, r.test.estimateHigh, r.test.estimateLow))
-            report.add("test", method)
-            let per = r.format.map { " per \($0.bucketName)" } ?? ""
-            report.add(r.effectiveBitsIsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
-                       r.effectiveBitsIsLowerBound ? String(format: "≥ %.1f bits", r.effectiveBits) + per
-                           : String(format: "%.1f bits", r.effectiveBits) + per + String(format: ", ≥ %.1f (95%% lower bound)", r.effectiveBitsLower95))
-            report.add("verdict", verdict)
-            if let table {
-                report.add("memory", "peak RSS \(Self.peakRSS() >> 20) MiB (--memory \(settings.memory >> 20) MiB), fingerprint tables \(table.peak >> 20) MiB" + (table.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : ""))
-            }
-            Output.print(report.renderText())
-        case .json:
-            let count = { (n: Int) in JSON.string(String(n)) }
-            var fields: [(String, JSON)] = [
-                ("schema_version", .int(outputSchemaVersion)), ("command", .string("audit")),
-                ("lines", count(s.lines)), ("ids", count(s.ids)), ("distinct", count(s.distinct)),
-                ("duplicate_ids", count(s.duplicateIDs)), ("extra_occurrences", count(s.extraOccurrences)),
-                ("empty_lines", count(s.emptyLines)), ("crlf_lines", count(s.crlfLines)),
-                ("invalid_utf8_lines", count(s.invalidUTF8Lines)), ("overlong_lines", count(s.overlongLines)),
-                ("observed_symbols", .string(symbols)), ("alphabet", .string(r.alphabet)),
-                ("format", .string(r.formatName)), ("time_format", r.format.map { .string($0.rawValue) } ?? .null),
-                ("lengths", .object(lengths.map { (String($0.key), count($0.value)) })),
-                ("space", .object([("size", .string(r.space.description)), ("bits", .number(Render.round(r.space.log2Magnitude))),
-                                   ("summary", .string(r.spaceDescription))])),
-                ("random_bits", .number(Render.round(r.randomBits))),
-                ("findings", .array(r.findings.map { .string($0) })),
-                ("expected_duplicates", .number(r.expectedDuplicates)), ("sd", .number(r.sd)),
-                ("z", r.z.isFinite ? .number(r.z) : .null), ("p_value_high", .number(r.test.pValueHigh)),
-                ("p_value_low", .number(r.test.pValueLow)),
-                ("p_value_high_estimate", .number(r.test.estimateHigh)), ("p_value_low_estimate", .number(r.test.estimateLow)),
-                ("tail_threshold", .number(r.test.tailThreshold)), ("passes", .bool(r.passes)),
-                ("test_method", .string(r.test.method.rawValue)),
-                ("error_bound", r.test.errorBound.map { .number($0) } ?? .null), ("verdict_code", .string(r.verdict.rawValue)),
-                ("effective_bits", .number(Render.round(r.effectiveBits))), ("effective_bits_lower_bound", .bool(r.effectiveBitsIsLowerBound)),
-                ("effective_bits_95_lower", .number(Render.round(r.effectiveBitsLower95))),
-                ("suspicious", .bool(r.suspicious)), ("verdict", .string(verdict)),
-                ("shards", .object([("count", .int(s.shardCount)), ("indexes", .array(s.shardIndexes.map { .int($0) }))])),
-            ]
-            if let b = r.buckets { fields.append(("buckets", .object([("count", count(b.count)), ("largest", count(b.largest))]))) }
-            if !r.groups.isEmpty {
-                fields.append(("groups", .array(r.groups.map { g in
-                    let t = g.report
-                    return .object([
-                        ("length", g.length.map { .int($0) } ?? .null), ("ids", count(g.ids)), ("format", .string(t.formatName)),
-                        ("alphabet", .string(t.alphabet)),
-                        ("space", .object([("size", .string(t.space.description)), ("bits", .number(Render.round(t.space.log2Magnitude))),
-                                           ("summary", .string(t.spaceDescription))])),
-                        ("extra_occurrences", count(t.extraOccurrences)), ("expected_duplicates", .number(t.expectedDuplicates)),
-                        ("p_value_high", .number(t.test.pValueHigh)), ("p_value_low", .number(t.test.pValueLow)),
-                        ("test_method", .string(t.test.method.rawValue)), ("verdict_code", .string(t.verdict.rawValue)),
-                    ])
-                })))
-            }
-            if let table {
-                fields.append(("fingerprint_table_bytes", count(table.peak)))
-                fields.append(("spilled", .bool(table.spilled)))
-                fields.append(("peak_rss_bytes", count(Self.peakRSS())))
-                fields.append(("memory_limit_bytes", count(settings.memory)))
-            }
-            fields.append(("notes", .array([.string("p_value_high/low are certified upper bounds on the tails (the verdict uses them); the *_estimate fields, expected_duplicates, sd, z, random_bits and effective_bits are approximate (doubles); z is null when infinite. Test: \(method).")])))
-            Output.print((try? JSON.object(fields).jsonText()) ?? "{}")
-        }
+        Output.print(report.renderText())
     }
-}
-
-enum Render {
-    static func round(_ x: Double) -> Double { (x * 10_000).rounded() / 10_000 }
 }
 
 /// A one-line progress display on stderr, redrawn at most ten times a second.

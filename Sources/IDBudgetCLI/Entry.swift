@@ -137,22 +137,6 @@ struct UsageError: Error, CustomStringConvertible {
     }
 }
 
-extension String {
-    /// Control characters (a CR or LF inside a value, an ESC) shown as `\u{…}`, so that an error stays
-    /// one line and never drives the terminal.
-    var escapingControlCharacters: String {
-        var out = ""
-        for u in unicodeScalars {
-            switch u.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator, .format:
-                out += "\\u{\(String(u.value, radix: 16))}"
-            default:
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
-}
 
 extension Optional {
     func orUsage(_ argument: String, _ message: String) throws -> Wrapped {

@@ -2,41 +2,6 @@ import Foundation
 import IDBudget
 import Precise
 
-/// A JSON value built by hand (the audit's answer), encoded like every other answer with JSONEncoder.
-indirect enum JSON: Encodable {
-    case string(String)
-    case int(Int)
-    case number(Double)
-    case bool(Bool)
-    case null
-    case array([JSON])
-    case object([(String, JSON)])
-
-    private struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ s: String) { stringValue = s }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        switch self {
-        case .object(let fields):
-            var c = encoder.container(keyedBy: Key.self)
-            for (k, v) in fields { try c.encode(v, forKey: Key(k)) }
-        case .array(let items):
-            var c = encoder.unkeyedContainer()
-            for v in items { try c.encode(v) }
-        case .string(let s): var c = encoder.singleValueContainer(); try c.encode(s)
-        case .int(let i): var c = encoder.singleValueContainer(); try c.encode(i)
-        case .number(let x): var c = encoder.singleValueContainer(); if x.isFinite { try c.encode(x) } else { try c.encodeNil() }
-        case .bool(let b): var c = encoder.singleValueContainer(); try c.encode(b)
-        case .null: var c = encoder.singleValueContainer(); try c.encodeNil()
-        }
-    }
-}
-
 /// Labelled rows and a table for people (the text form of an answer).
 struct Report {
     var fields: [(label: String, text: String)] = []

@@ -40,7 +40,7 @@ import Testing
             #expect(s.extraOccurrences == 25)
             #expect(s.multiplicities == [1: 49_980, 2: 15, 3: 5])
             #expect(s.lengths == [12: 50_025])
-            let r = AuditReport(summary: s)
+            let r = AuditAnalysis(summary: s)
             #expect(r.alphabet == "base62")
             #expect(r.space == BigInt.power(62, 12))
             #expect(r.verdict == .tooMany)  // 25 extra where ~6·10⁻¹¹ are expected
@@ -49,7 +49,7 @@ import Testing
 
     @Test func uniformIdsAreNotFlagged() throws {
         let ids = try TokenGenerator(alphabet: .hex, length: 6).next(300_000)
-        let r = AuditReport(summary: try Self.summarise(Self.lines(ids)))
+        let r = AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
         #expect(r.space == BigInt.power(16, 6))
         #expect(r.verdict == .consistent, "\(r.findings)")
         #expect(abs(r.z) < 5, "z = \(r.z)")
@@ -66,7 +66,7 @@ import Testing
             for _ in 0..<8 { text.append(symbols[Int(w & 0x7f) % 62]); w >>= 8 }
             text.append(10)
         }
-        let r = AuditReport(summary: try Self.summarise(text))
+        let r = AuditAnalysis(summary: try Self.summarise(text))
         #expect(r.verdict == .nonUniform)
         #expect(r.findings.contains { $0.hasPrefix("position 1 is biased") }, "\(r.findings)")
     }
@@ -105,7 +105,7 @@ import Testing
 
     @Test func uuidsImplyTheirRandomBits() throws {
         let uuids = (0..<2000).map { _ in UUID().uuidString.lowercased() }
-        let r = AuditReport(summary: try Self.summarise(Self.lines(uuids)))
+        let r = AuditAnalysis(summary: try Self.summarise(Self.lines(uuids)))
         #expect(r.space == BigInt.power(2, 122))
         #expect(r.formatName == "UUIDv4")
         #expect(r.verdict == .consistent, "\(r.findings)")
@@ -158,7 +158,7 @@ import Testing
     @Test(arguments: [IDFormat.uuid7, .ulid, .ksuid])
     func timeOrderedFormatsAreJudgedInTheirBuckets(format: IDFormat) throws {
         let ids = IDGenerator(format).next(100_000)
-        let r = AuditReport(summary: try Self.summarise(Self.lines(ids)))
+        let r = AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
         #expect(r.format != nil && r.format?.randomBits == format.randomBits, "\(r.formatName)")
         #expect(r.verdict == .consistent, "\(r.findings)")
         #expect(r.buckets != nil)
@@ -171,7 +171,7 @@ import Testing
             let t = String(format: "%012llx", 1_700_000_000_000 + UInt64(ms))
             return "\(t.prefix(8))-\(t.suffix(4))-7000-8000-000000000000"
         }
-        let r = AuditReport(summary: try Self.summarise(Self.lines(ids)))
+        let r = AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
         #expect(r.format == .uuid7)
         #expect(r.verdict == .nonUniform, "\(r.findings)")
         #expect(r.findings.contains { $0.contains("constant") })
@@ -179,7 +179,7 @@ import Testing
 
     /// A counter: every position uniform, no duplicates where thousands are expected.
     @Test func countersHaveTooFewDuplicates() throws {
-        let r = AuditReport(summary: try Self.summarise(Self.lines((0..<100_000).map { String(format: "%05d", $0) })))
+        let r = AuditAnalysis(summary: try Self.summarise(Self.lines((0..<100_000).map { String(format: "%05d", $0) })))
         #expect(r.verdict == .tooFew)
         #expect(r.findings.contains { $0.contains("sequential") })
     }
@@ -208,7 +208,7 @@ import Testing
         for _ in 0..<2000 {
             let codes = (0..<45).map { _ in String(format: "%04d", Int(rng.next() % 10_000)) }
             let text = Array((codes.joined(separator: "\n") + "\n").utf8)
-            let r = AuditReport(summary: try AuditTests.summarise(text, threads: 1))
+            let r = AuditAnalysis(summary: try AuditTests.summarise(text, threads: 1))
             if r.test.verdict == .tooMany { alarms += 1 }
         }
         #expect(alarms == 0)

@@ -40,7 +40,7 @@ public struct DuplicateTest: Sendable {
     }
 
     /// Where the decisive p-values come from.
-    public enum Method: String, Sendable {
+    public enum Method: String, Sendable, Codable {
         /// The occupancy chain followed exactly (in doubles, errors added).
         case exact
         /// Hoeffding's binomial bound and Bennett's inequality (rigorous upper bounds).

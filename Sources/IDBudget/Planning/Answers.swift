@@ -21,6 +21,13 @@ public struct SpaceFigures: Codable, Sendable, Equatable {
         bits = (space.bits * 10_000).rounded() / 10_000
         summary = space.given ?? size
     }
+
+    /// A space known by its size, described as `summary`.
+    public init(size: BigInt, summary: String) {
+        self.size = size.description
+        bits = (size.log2Magnitude * 10_000).rounded() / 10_000
+        self.summary = summary
+    }
 }
 
 /// A volume, as an answer reports it. Counts are exact decimal strings.

@@ -1,7 +1,6 @@
 import Foundation
 import IDBudget
 import IDTokens
-import Precise
 
 // Empirical collision counts against theory. For each alphabet and length, mint n tokens in a space
 // small enough that thousands of duplicates are expected, count duplicates exactly with a d-bit bitmap

@@ -1,0 +1,53 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+// The benchmarks are a package of their own so that neither the CLI nor a consumer of the libraries
+// resolves package-benchmark. It depends on idbudget by path; a path dependency's identity is its
+// folder's name, whatever the clone is called.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let idbudget = root.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "idbudget-benchmarks",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "collision-experiments", targets: ["CollisionExperiments"])
+    ],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // `swift package benchmark --target TokenThroughput`: the generator against what a Swift user
+        // would write instead.
+        .executableTarget(
+            name: "TokenThroughput",
+            dependencies: [
+                .product(name: "IDTokens", package: idbudget),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "TokenThroughput",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // `swift package benchmark --target MathSpeed`: the math core's speed targets.
+        .executableTarget(
+            name: "MathSpeed",
+            dependencies: [
+                .product(name: "IDBudget", package: idbudget),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "MathSpeed",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Empirical collision counts against the exact expectation, written as JSON and CSV.
+        .executableTarget(
+            name: "CollisionExperiments",
+            dependencies: [
+                .product(name: "IDBudget", package: idbudget),
+                .product(name: "IDTokens", package: idbudget),
+            ],
+            path: "CollisionExperiments"
+        ),
+    ]
+)

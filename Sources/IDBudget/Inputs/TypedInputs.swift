@@ -1,0 +1,51 @@
+import Precise
+
+// The inputs as values, for code: `.perSecond(1e6)`, `.years(10)`, `Budget(1e-11)`. Each is the text
+// the CLI would read, parsed by the same rules, so an answer from code is the CLI's answer, digit for
+// digit, and says the same thing in its JSON (`rate: "1000000/s"`). A Double is taken at its shortest
+// decimal form (0.1 is one tenth, not the binary double nearest it): what the programmer wrote.
+
+extension Double {
+    /// The shortest decimal that reads back as this double, in the syntax the parsers take.
+    var decimalText: String {
+        var text = description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text.replacingOccurrences(of: "e+", with: "e")
+    }
+}
+
+extension Rate {
+    /// `perSecond` identifiers every second, exactly as `--rate <perSecond>/s`.
+    public init(perSecond: Double) throws(InputError) { try self.init(parsing: perSecond.decimalText + "/s") }
+
+    public static func perSecond(_ n: Double) throws(InputError) -> Rate { try Rate(parsing: n.decimalText + "/s") }
+    public static func perMinute(_ n: Double) throws(InputError) -> Rate { try Rate(parsing: n.decimalText + "/min") }
+    public static func perHour(_ n: Double) throws(InputError) -> Rate { try Rate(parsing: n.decimalText + "/h") }
+    public static func perDay(_ n: Double) throws(InputError) -> Rate { try Rate(parsing: n.decimalText + "/d") }
+}
+
+extension Lifetime {
+    public static func years(_ n: Double) throws(InputError) -> Lifetime { try Lifetime(parsing: n.decimalText + "y") }
+    public static func months(_ n: Double) throws(InputError) -> Lifetime { try Lifetime(parsing: n.decimalText + "M") }
+    public static func weeks(_ n: Double) throws(InputError) -> Lifetime { try Lifetime(parsing: n.decimalText + "w") }
+    public static func days(_ n: Double) throws(InputError) -> Lifetime { try Lifetime(parsing: n.decimalText + "d") }
+    public static func hours(_ n: Double) throws(InputError) -> Lifetime { try Lifetime(parsing: n.decimalText + "h") }
+    public static func minutes(_ n: Double) throws(InputError) -> Lifetime { try Lifetime(parsing: n.decimalText + "min") }
+    public static func seconds(_ n: Double) throws(InputError) -> Lifetime { try Lifetime(parsing: n.decimalText + "s") }
+
+    /// A Swift `Duration`, held exactly (attoseconds are kept, as a decimal of seconds).
+    public init(_ duration: Duration) throws(InputError) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds > 0 || (seconds == 0 && attoseconds > 0) else {
+            throw InputError("\(duration) is not a positive duration; give e.g. .seconds(30)")
+        }
+        var fraction = String(attoseconds)
+        fraction = String(repeating: "0", count: 18 - fraction.count) + fraction
+        try self.init(parsing: "\(seconds).\(fraction)s")
+    }
+}
+
+extension Budget {
+    /// A probability strictly between 0 and 1, exactly as `--max-probability <p>`.
+    public init(_ probability: Double) throws(InputError) { try self.init(parsing: probability.decimalText) }
+}

@@ -1,0 +1,99 @@
+import IDFormats
+import Precise
+
+// The planner's questions with typed arguments, as a Swift developer asks them:
+//
+//     try Planner.length(for: .base62, rate: .perSecond(1e6), lifetime: .years(10), budget: Budget(1e-11))
+//
+// Each builds the same workload and space as the CLI's options do and returns the CLI's answer (the
+// JSON of `--format json`, digit for digit).
+
+extension Planner {
+    /// The shortest length of `alphabet` that keeps p ≤ `budget` at `rate` for `lifetime`.
+    public static func length(
+        for alphabet: Alphabet, rate: Rate, lifetime: Lifetime, budget: Budget, nodes: Int = 1, scopes: Int = 1,
+        maxBytes: Int? = nil
+    ) throws -> LengthAnswer {
+        let workload = try Workload(rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"))
+        return try length(alphabet: alphabet, volume: try workload.volume(), budget: budget, maxBytes: maxBytes)
+    }
+
+    /// The shortest length of `alphabet` that keeps p ≤ `budget` for `count` ids (in each scope).
+    public static func length(for alphabet: Alphabet, count: Int, budget: Budget, scopes: Int = 1, maxBytes: Int? = nil)
+        throws -> LengthAnswer
+    {
+        let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
+        return try length(alphabet: alphabet, volume: try workload.volume(), budget: budget, maxBytes: maxBytes)
+    }
+
+    /// p for a scheme's ids minted at `rate` for `lifetime` (time-bucketed schemes: per bucket, over all
+    /// buckets; `peakRate` for bursts).
+    public static func probability(
+        for scheme: Scheme, rate: Rate, lifetime: Lifetime, nodes: Int = 1, scopes: Int = 1, peakRate: Rate? = nil
+    ) throws -> ProbabilityAnswer {
+        let workload = try Workload(
+            rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), peakRate: peakRate,
+            scopes: positive(scopes, "scopes"))
+        return try probability(space: try Space(scheme: scheme), volume: try workload.volume(scheme: scheme), scheme: scheme)
+    }
+
+    /// p for `count` of a scheme's ids (in each scope).
+    public static func probability(for scheme: Scheme, count: Int, scopes: Int = 1) throws -> ProbabilityAnswer {
+        let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
+        return try probability(space: try Space(scheme: scheme), volume: try workload.volume(scheme: scheme), scheme: scheme)
+    }
+
+    /// p for ids of `length` symbols of `alphabet` minted at `rate` for `lifetime`.
+    public static func probability(
+        for alphabet: Alphabet, length: Int, rate: Rate, lifetime: Lifetime, nodes: Int = 1, scopes: Int = 1
+    ) throws -> ProbabilityAnswer {
+        let workload = try Workload(rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"))
+        return try probability(space: try Space(alphabet: alphabet, length: length), volume: try workload.volume())
+    }
+
+    /// p for `count` ids of `length` symbols of `alphabet` (in each scope).
+    public static func probability(for alphabet: Alphabet, length: Int, count: Int, scopes: Int = 1) throws
+        -> ProbabilityAnswer
+    {
+        let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
+        return try probability(space: try Space(alphabet: alphabet, length: length), volume: try workload.volume())
+    }
+
+    /// The most ids of `length` symbols of `alphabet` within `budget`, and with a rate how long they last.
+    public static func capacity(for alphabet: Alphabet, length: Int, budget: Budget, rate: Rate? = nil, scopes: Int = 1)
+        throws -> CapacityAnswer
+    {
+        try capacity(
+            space: try Space(alphabet: alphabet, length: length), budget: budget, scopes: try positive(scopes, "scopes"),
+            rate: rate)
+    }
+
+    /// The most of a scheme's ids within `budget` (time-bucketed: per bucket), and with a rate how long
+    /// the budget lasts.
+    public static func capacity(for scheme: Scheme, budget: Budget, rate: Rate? = nil, scopes: Int = 1) throws
+        -> CapacityAnswer
+    {
+        try capacity(
+            space: try Space(scheme: scheme), budget: budget, scopes: try positive(scopes, "scopes"), rate: rate,
+            scheme: scheme)
+    }
+
+    /// The minimum length in every built-in alphabet at `rate` for `lifetime`, and whether it fits.
+    public static func plan(
+        rate: Rate, lifetime: Lifetime, budget: Budget, nodes: Int = 1, scopes: Int = 1, maxBytes: Int = 64
+    ) throws -> PlanAnswer {
+        let workload = try Workload(rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"))
+        return try plan(volume: try workload.volume(), budget: budget, maxBytes: maxBytes)
+    }
+
+    /// The minimum length in every built-in alphabet for `count` ids, and whether it fits.
+    public static func plan(count: Int, budget: Budget, scopes: Int = 1, maxBytes: Int = 64) throws -> PlanAnswer {
+        let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
+        return try plan(volume: try workload.volume(), budget: budget, maxBytes: maxBytes)
+    }
+
+    private static func positive(_ n: Int, _ name: String) throws(InputError) -> BigInt {
+        guard n >= 1 else { throw InputError("\(name) must be at least 1, got \(n)") }
+        return BigInt(n)
+    }
+}
