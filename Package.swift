@@ -58,6 +58,6 @@ let package = Package(
             ],
             exclude: ["Reference"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["IDBudgetCLI", "IDTokens", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["IDBudgetCLI", "IDBudget", "IDTokens", "TestSupport"]),
     ]
 )

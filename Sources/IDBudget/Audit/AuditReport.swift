@@ -88,6 +88,67 @@ public struct AuditReport: Codable, Sendable, Equatable {
         public let pValueLow: Double
         public let testMethod: DuplicateTest.Method
         public let verdictCode: AuditAnalysis.Verdict
+
+        enum CodingKeys: String, CodingKey {
+            case length, ids, format, alphabet, space, extraOccurrences = "extra_occurrences"
+            case expectedDuplicates = "expected_duplicates", pValueHigh = "p_value_high", pValueLow = "p_value_low"
+            case testMethod = "test_method", verdictCode = "verdict_code"
+        }
+
+        init(
+            length: Int?, ids: Int, format: String, alphabet: String, space: SpaceFigures, extraOccurrences: Int,
+            expectedDuplicates: Double, pValueHigh: Double, pValueLow: Double, testMethod: DuplicateTest.Method,
+            verdictCode: AuditAnalysis.Verdict
+        ) {
+            self.length = length
+            self.ids = ids
+            self.format = format
+            self.alphabet = alphabet
+            self.space = space
+            self.extraOccurrences = extraOccurrences
+            self.expectedDuplicates = expectedDuplicates
+            self.pValueHigh = pValueHigh
+            self.pValueLow = pValueLow
+            self.testMethod = testMethod
+            self.verdictCode = verdictCode
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(length, forKey: .length)
+            try c.encode(String(ids), forKey: .ids)
+            try c.encode(format, forKey: .format)
+            try c.encode(alphabet, forKey: .alphabet)
+            try c.encode(space, forKey: .space)
+            try c.encode(String(extraOccurrences), forKey: .extraOccurrences)
+            try c.encode(expectedDuplicates, forKey: .expectedDuplicates)
+            try c.encode(pValueHigh, forKey: .pValueHigh)
+            try c.encode(pValueLow, forKey: .pValueLow)
+            try c.encode(testMethod, forKey: .testMethod)
+            try c.encode(verdictCode, forKey: .verdictCode)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func count(_ key: CodingKeys) throws -> Int {
+                let text = try c.decode(String.self, forKey: key)
+                guard let n = Int(text), n >= 0 else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not a count")
+                }
+                return n
+            }
+            length = try c.decodeIfPresent(Int.self, forKey: .length)
+            ids = try count(.ids)
+            format = try c.decode(String.self, forKey: .format)
+            alphabet = try c.decode(String.self, forKey: .alphabet)
+            space = try c.decode(SpaceFigures.self, forKey: .space)
+            extraOccurrences = try count(.extraOccurrences)
+            expectedDuplicates = try c.decode(Double.self, forKey: .expectedDuplicates)
+            pValueHigh = try c.decode(Double.self, forKey: .pValueHigh)
+            pValueLow = try c.decode(Double.self, forKey: .pValueLow)
+            testMethod = try c.decode(DuplicateTest.Method.self, forKey: .testMethod)
+            verdictCode = try c.decode(AuditAnalysis.Verdict.self, forKey: .verdictCode)
+        }
     }
 
     /// Memory the run took.

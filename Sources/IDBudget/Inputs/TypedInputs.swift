@@ -7,10 +7,21 @@ import Precise
 
 extension Double {
     /// The shortest decimal that reads back as this double, in the syntax the parsers take.
+    /// Whole numbers with six or more trailing zeros are written with an exponent (1e6, 25e8), as
+    /// people write rates.
     var decimalText: String {
         var text = description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        return text.replacingOccurrences(of: "e+", with: "e")
+        // Swift writes 1e-09 and 1e+20; the parsers take them, but people write 1e-9 and 1e20.
+        if let e = text.firstIndex(of: "e") {
+            let exponent = text[text.index(after: e)...]
+            let negative = exponent.hasPrefix("-")
+            let digits = exponent.drop { $0 == "-" || $0 == "+" || $0 == "0" }
+            text = String(text[...e]) + (negative ? "-" : "") + (digits.isEmpty ? "0" : String(digits))
+        }
+        guard text.allSatisfy(\.isNumber) else { return text }
+        let zeros = text.reversed().prefix { $0 == "0" }.count
+        return zeros >= 6 && zeros < text.count ? "\(text.dropLast(zeros))e\(zeros)" : text
     }
 }
 

@@ -1,0 +1,92 @@
+import Foundation
+import IDBudget
+import IDTokens
+import TestSupport
+import Testing
+
+/// The library answers what the CLI answers: the typed API's JSON is the CLI's JSON for the same
+/// question, byte for byte, and the audit's report decodes from the CLI's output.
+@Suite struct LibraryContractTests {
+    static func cli(_ arguments: [String]) throws -> String {
+        let r = try CLI.run(arguments + ["--format", "json"])
+        #expect(r.status == 0, "\(arguments): \(r.stderr)")
+        return r.stdout.trimmingCharacters(in: .newlines)
+    }
+
+    static func same(_ answer: some Encodable, _ arguments: [String]) throws {
+        let library = try answer.jsonText(), cli = try cli(arguments)
+        #expect(library == cli, "\(arguments)")
+        if library != cli {
+            let a = library.split(separator: "\n"), b = cli.split(separator: "\n")
+            for (x, y) in zip(a, b) where x != y { Issue.record("library: \(x)\ncli:     \(y)") }
+        }
+    }
+
+    @Test func planningAnswersAreTheCLIs() throws {
+        let length = try Planner.length(for: .base62, rate: .perSecond(1e6), lifetime: .years(10), budget: Budget(1e-11))
+        #expect(length.length == 23)
+        try Self.same(length, ["length", "--alphabet", "base62", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"])
+
+        let uuid7 = try Planner.probability(for: .uuid7, rate: .perSecond(1e6), lifetime: .years(10))
+        try Self.same(uuid7, ["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y"])
+
+        let tokens = try Planner.probability(for: .base62, length: 22, count: 1_000_000_000, scopes: 7)
+        try Self.same(tokens, ["probability", "--alphabet", "base62", "--length", "22", "--count", "1000000000", "--scopes", "7"])
+
+        let capacity = try Planner.capacity(for: .hex, length: 16, budget: Budget(1e-9), rate: .perMinute(2000))
+        try Self.same(capacity, ["capacity", "--alphabet", "hex", "--length", "16", "--max-probability", "1e-9", "--rate", "2000/min"])
+
+        let schemeCapacity = try Planner.capacity(for: .ulid, budget: Budget(1e-6), rate: .perSecond(5e5))
+        try Self.same(schemeCapacity, ["capacity", "--scheme", "ulid", "--max-probability", "1e-6", "--rate", "500000/s"])
+
+        let plan = try Planner.plan(rate: .perHour(3.5e7), lifetime: .days(30), budget: Budget(0.001), nodes: 4)
+        try Self.same(plan, ["plan", "--rate", "35e6/h", "--lifetime", "30d", "--max-probability", "0.001", "--nodes", "4"])
+    }
+
+    @Test func typedInputsSayWhatWasMeant() throws {
+        #expect(try Rate.perSecond(1e6).text == "1e6/s")
+        #expect(try Rate.perSecond(2000).text == "2000/s")
+        #expect(try Rate(perSecond: 0.1).perSecond == (BigInt(1), BigInt(10)))
+        #expect(try Lifetime.years(10).text == "10y")
+        #expect(try Lifetime(.milliseconds(1500)).seconds.numerator * BigInt(2) == (try Lifetime(.milliseconds(1500)).seconds.denominator) * BigInt(3))
+        #expect(try Budget(1e-11).text == "1e-11")
+        #expect(try Budget(1e-9).text == "1e-9")
+        #expect(try Rate.perSecond(1e20).text == "1e20/s")
+        #expect(try Rate.perSecond(2.5e-7).text == "2.5e-7/s")
+        // What the CLI refuses, the typed API refuses: an error, never a trap.
+        #expect(throws: InputError.self) { try Rate.perSecond(-1) }
+        #expect(throws: InputError.self) { try Rate.perSecond(.nan) }
+        #expect(throws: InputError.self) { try Lifetime.years(.infinity) }
+        #expect(throws: InputError.self) { try Lifetime(.seconds(0)) }
+        #expect(throws: InputError.self) { try Lifetime(.seconds(-3)) }
+        #expect(throws: InputError.self) { try Budget(1) }
+        #expect(throws: InputError.self) { try Budget(0) }
+        #expect(throws: InputError.self) { try Planner.length(for: .base62, count: 0, budget: Budget(1e-6)) }
+        #expect(throws: InputError.self) { try Planner.plan(count: 10, budget: Budget(1e-6), scopes: -1) }
+    }
+
+    @Test func auditReportIsTheCLIsJSON() throws {
+        let minted = IDGenerator(.uuid7)
+        var ids = (0..<20_000).map { _ in minted.next() }
+        ids += ["not-an-id", ids[7]]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("library-contract-\(getpid()).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data((ids.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let r = try CLI.run(["audit", file.path, "--format", "json"])
+        let fromCLI = try JSONDecoder().decode(AuditReport.self, from: Data(r.stdout.utf8))
+        #expect(fromCLI.resources != nil)
+
+        let report = try Auditor().audit(ids)
+        #expect(report.resources == nil)
+        #expect(Int32(report.passes ? 0 : 1) == r.status)
+        // The same report but for what only a run measures (memory).
+        let cliWithout = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? NSDictionary
+        let mutable = cliWithout?.mutableCopy() as? NSMutableDictionary
+        mutable?.removeObjects(forKeys: ["fingerprint_table_bytes", "spilled", "peak_rss_bytes", "memory_limit_bytes"])
+        let library = try JSONSerialization.jsonObject(with: Data(try report.jsonText().utf8)) as? NSDictionary
+        #expect(mutable == library)
+        // Bytes audit as their text does, and the report survives a round trip through its JSON.
+        #expect(try Auditor().audit(ids.map { Array($0.utf8) }) == report)
+        #expect(try JSONDecoder().decode(AuditReport.self, from: Data(report.jsonText().utf8)) == report)
+    }
+}
