@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Spark audit summary (examples/spark/audit_summary.py) against the pure-Python reference
-# (scripts/audit_summary_ref.py), field by field, on generated inputs that hit every line rule,
+# (Tests/Oracles/audit_summary_ref.py), field by field, on generated inputs that hit every line rule,
 # time format and groups rule (mixed lengths, non-ASCII, 64 vs 65 lengths); the reference's merge
 # against the whole; and, when $IDBUDGET points to a binary with `audit --emit-summary`, the Swift
 # tool against both (its shards merged too) and its verdicts from the summaries against the files'.
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 PY=${PYTHON:-python3}
-ref=scripts/audit_summary_ref.py
+ref=Tests/Oracles/audit_summary_ref.py
 job=examples/spark/audit_summary.py
 passed=0
 failed=0

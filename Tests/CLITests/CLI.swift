@@ -56,10 +56,10 @@ enum CLI {
 
     struct CLIFailure: Error { let message: String }
 
-    /// Runs a script from scripts/ with python3, `input` on its stdin; its exit status and output.
+    /// Runs Tests/Oracles/`script` (a path with a "/": from the root) with python3, `input` on stdin; its status and output.
     static func python(_ script: String, _ arguments: [String] = [], input: String = "") throws -> (status: Int32, output: String) {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/\(script)").path
+            .deletingLastPathComponent().appendingPathComponent(script.contains("/") ? script : "Tests/Oracles/\(script)").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", path] + arguments

@@ -6,7 +6,7 @@ import Testing
 /// λ = −log(1 − P) at the precisions `capacity` works at near 2^(2^21) values (tens of thousands to a
 /// million bits): binary splitting through convergents on two threads, the AGM (π and ln 2 from their
 /// table) for ratios with too many digits, MPFR's log with a derivative bound below 65,536 bits. Every
-/// bound is checked against mpmath (scripts/lambda_ref.py, from the exact fraction); the neighbours of
+/// bound is checked against mpmath (Tests/Oracles/lambda_ref.py, from the exact fraction); the neighbours of
 /// a huge count against full evaluations.
 @Suite struct LambdaTests {
     static let budgets = [
@@ -22,7 +22,7 @@ import Testing
     /// ⌊λ·2^e⌋ for each budget, from mpmath.
     static func reference(_ budgets: [String], bits e: Int) throws -> [BigInt] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/lambda_ref.py").path
+            .deletingLastPathComponent().appendingPathComponent("Tests/Oracles/lambda_ref.py").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, String(e)]

@@ -1,7 +1,7 @@
 @testable import Precise
 import Testing
 
-/// π and ln 2 come from a table (written by scripts/constants.py from mpmath) up to 1,310,656 bits;
+/// π and ln 2 come from a table (written by Tools/constants.py from mpmath) up to 1,310,656 bits;
 /// MPFR, computing them itself, must give the same correctly rounded values at every precision.
 @Suite struct TabulatedConstantsTests {
     @Test func tabulatedConstantsAgreeWithMPFR() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """idbudget audit against DuckDB's one-pass GROUP BY histogram on the same file, in the same run.
 
-    python3 scripts/audit_bench.py results [--ids 10000000] [--repeats 3] [--binary .build/release/idbudget]
+    python3 Tools/bench/audit_bench.py results [--ids 10000000] [--repeats 3] [--binary .build/release/idbudget]
                                            [--name audit]   # writes results/NAME.json
 
 Both answer the same question: how many distinct ids occur once, twice, … (DuckDB:
