@@ -7,6 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# mpmath for the planning wall's near-tie budgets, DuckDB for the audit's comparison (the peers are
+# installed by Tools/bench/peers.py itself, one at a time, so that one failing costs only its row).
+scripts/setup.sh --python mpmath duckdb
 short=""
 [ "${1:-}" = "--short" ] && short="--short"
 mkdir -p results
@@ -77,7 +80,7 @@ PY
 # The hardest planning queries known (top of the range, huge scopes, budgets near 1 or of many digits).
 rm -f results/math-wall.json
 python3 Tools/bench/math_wall.py results --repeats 3 || echo "bench: Tools/bench/math_wall.py failed; the report has no planning wall times" >&2
-# The audit against DuckDB's GROUP BY on the same 10^7 ids, alternating runs (installs duckdb if missing).
+# The audit against DuckDB's GROUP BY on the same 10^7 ids, alternating runs.
 rm -f results/audit.json results/audit-5e7.json results/audit-1e8.json
 python3 Tools/bench/audit_bench.py results --repeats 3 || echo "bench: Tools/bench/audit_bench.py failed; the report has no audit figures" >&2
 # Past the default --memory: 5·10^7 ids (1.1 GiB) three times each, 10^8 (2.1 GiB) once each.

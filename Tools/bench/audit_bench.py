@@ -66,14 +66,9 @@ def main():
     binary = args[args.index("--binary") + 1] if "--binary" in args else ".build/release/idbudget"
     name = args[args.index("--name") + 1] if "--name" in args else "audit"
     try:
-        import duckdb  # noqa: F401
+        import duckdb
     except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "duckdb"], check=False)
-        try:
-            import duckdb  # noqa: F401
-        except ImportError:
-            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--break-system-packages", "duckdb"], check=True)
-    import duckdb
+        sys.exit("audit_bench: duckdb is missing (scripts/setup.sh --python duckdb installs it, pinned in requirements.txt)")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "ids.txt")
         with open(path, "wb") as f:
