@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Benchmark report: generator throughput against peers (package-benchmark, one run), real peers from
-# PyPI and Node (scripts/peers.py), empirical collision rates against theory, and the CLI's streaming
+# PyPI and Node (Tools/bench/peers.py), empirical collision rates against theory, and the CLI's streaming
 # speed. Writes results/ and prints the report.
 #   scripts/bench.sh            full run (~2 min of measuring)
 #   scripts/bench.sh --short    CI mode
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# mpmath for the planning wall's near-tie budgets, DuckDB for the audit's comparison (the peers are
+# installed by Tools/bench/peers.py itself, one at a time, so that one failing costs only its row).
+scripts/setup.sh --python mpmath duckdb
 short=""
 [ "${1:-}" = "--short" ] && short="--short"
 mkdir -p results
@@ -76,15 +79,15 @@ json.dump(out, open("results/generate-formats.json", "w"), indent=1)
 PY
 # The hardest planning queries known (top of the range, huge scopes, budgets near 1 or of many digits).
 rm -f results/math-wall.json
-python3 scripts/math_wall.py results --repeats 3 || echo "bench: scripts/math_wall.py failed; the report has no planning wall times" >&2
-# The audit against DuckDB's GROUP BY on the same 10^7 ids, alternating runs (installs duckdb if missing).
+python3 Tools/bench/math_wall.py results --repeats 3 || echo "bench: Tools/bench/math_wall.py failed; the report has no planning wall times" >&2
+# The audit against DuckDB's GROUP BY on the same 10^7 ids, alternating runs.
 rm -f results/audit.json results/audit-5e7.json results/audit-1e8.json
-python3 scripts/audit_bench.py results --repeats 3 || echo "bench: scripts/audit_bench.py failed; the report has no audit figures" >&2
+python3 Tools/bench/audit_bench.py results --repeats 3 || echo "bench: Tools/bench/audit_bench.py failed; the report has no audit figures" >&2
 # Past the default --memory: 5·10^7 ids (1.1 GiB) three times each, 10^8 (2.1 GiB) once each.
-python3 scripts/audit_bench.py results --ids 50000000 --repeats 3 --name audit-5e7 || echo "bench: audit_bench.py (5e7) failed" >&2
-python3 scripts/audit_bench.py results --ids 100000000 --repeats 1 --name audit-1e8 || echo "bench: audit_bench.py (1e8) failed" >&2
+python3 Tools/bench/audit_bench.py results --ids 50000000 --repeats 3 --name audit-5e7 || echo "bench: audit_bench.py (5e7) failed" >&2
+python3 Tools/bench/audit_bench.py results --ids 100000000 --repeats 1 --name audit-1e8 || echo "bench: audit_bench.py (1e8) failed" >&2
 # Real peers (PyPI packages, Python stdlib, Node's crypto.randomUUID()), measured in this run; a stale
 # file from an earlier run must not pass for this one. The report says so if this step fails.
 rm -f results/peers.json
-python3 scripts/peers.py results $short || echo "bench: scripts/peers.py failed; the report has no peers" >&2
-python3 scripts/bench_report.py results
+python3 Tools/bench/peers.py results $short || echo "bench: Tools/bench/peers.py failed; the report has no peers" >&2
+python3 Tools/bench/bench_report.py results

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Spark audit summary (examples/spark/audit_summary.py) against the pure-Python reference
-# (scripts/audit_summary_ref.py), field by field, on generated inputs that hit every line rule,
+# (Tests/Oracles/audit_summary_ref.py), field by field, on generated inputs that hit every line rule,
 # time format and groups rule (mixed lengths, non-ASCII, 64 vs 65 lengths); the reference's merge
 # against the whole; and, when $IDBUDGET points to a binary with `audit --emit-summary`, the Swift
 # tool against both (its shards merged too) and its verdicts from the summaries against the files'.
@@ -8,14 +8,14 @@
 #   scripts/spark-test.sh                       # Spark vs reference, merge, selftests
 #   IDBUDGET=.build/release/idbudget scripts/spark-test.sh
 #
-# Installs pyspark (and python-ulid, cyksuid, used only to generate ids) when missing; needs
-# Java 17+. SPARK_TEST_KEEP=1 keeps the work directory. Ends with 'spark-test: N passed, M failed'; exits 1 on any failure, naming the
-# differing fields.
+# Installs pyspark (and python-ulid, cyksuid, used only to generate ids) from requirements.txt when
+# missing; needs Java 17+. SPARK_TEST_KEEP=1 keeps the work directory. Ends with
+# 'spark-test: N passed, M failed'; exits 1 on any failure, naming the differing fields.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 PY=${PYTHON:-python3}
-ref=scripts/audit_summary_ref.py
+ref=Tests/Oracles/audit_summary_ref.py
 job=examples/spark/audit_summary.py
 passed=0
 failed=0
@@ -28,13 +28,7 @@ if [ -z "${JAVA_HOME:-}" ] && command -v java >/dev/null; then
     export JAVA_HOME
 fi
 command -v java >/dev/null || { echo "spark-test: FAIL: no java (Spark needs Java 17+: apt-get install openjdk-17-jre-headless)"; exit 1; }
-pip_install() { "$PY" -m pip install -q "$@" 2>/dev/null || "$PY" -m pip install -q --break-system-packages "$@"; }
-if ! "$PY" -c "import pyspark" 2>/dev/null; then
-    t=$(date +%s)
-    pip_install pyspark
-    echo "spark-test: pyspark installed in $(( $(date +%s) - t ))s"
-fi
-"$PY" -c "from ulid import ULID; from cyksuid import ksuid" 2>/dev/null || pip_install python-ulid cyksuid
+PYTHON=$PY scripts/setup.sh --python pyspark python-ulid cyksuid
 echo "spark-test: pyspark $("$PY" -c 'import pyspark; print(pyspark.__version__)'), $(java -version 2>&1 | head -1)"
 
 work=$(mktemp -d)

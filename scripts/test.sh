@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-# The format tests decode minted ids with independent Python decoders.
-python3 -c "from ulid import ULID; from cyksuid.v2 import parse" 2>/dev/null || \
-  python3 -m pip install -q python-ulid cyksuid
+# The tests compare against independent Python oracles (Tests/Oracles/): mpmath, a JSON Schema
+# validator, ULID and KSUID decoders; installed from requirements.txt when missing.
+scripts/setup.sh --python mpmath jsonschema python-ulid cyksuid
 swift test "$@"

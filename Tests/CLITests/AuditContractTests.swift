@@ -17,7 +17,7 @@ import Testing
         return json
     }
 
-    /// Every line rule and time format, byte for byte, against scripts/audit_summary_ref.py (plain
+    /// Every line rule and time format, byte for byte, against Tests/Oracles/audit_summary_ref.py (plain
     /// Python, no idbudget code): the two summaries must be equal field by field.
     @Test func summaryEqualsThePythonReference() throws {
         var text: [UInt8] = Array("\u{FEFF}first\n".utf8)
@@ -132,7 +132,7 @@ import Testing
     @Test func mixedStreamsAreJudgedPerGroup() throws {
         let file = Self.temp("mixed")
         defer { try? FileManager.default.removeItem(at: file) }
-        let made = try CLI.python("audit_calibration.py", ["--dump", "mixed-uuid4-hex6", "60000", "7"])
+        let made = try CLI.python("Tools/fuzz/audit_calibration.py", ["--dump", "mixed-uuid4-hex6", "60000", "7"])
         #expect(made.status == 0, "\(made.output.prefix(300))")
         try Data(made.output.utf8).write(to: file)
         let json = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every subcommand's JSON against the one schema document, with a real validator (Python jsonschema,
-/// Draft 2020-12: scripts/validate_json.py), in the shapes users hit: scopes, buckets, huge spaces,
+/// Draft 2020-12: Tests/Oracles/validate_json.py), in the shapes users hit: scopes, buckets, huge spaces,
 /// rates, byte limits.
 @Suite struct SchemaTests {
     static func validate(_ json: String) throws -> (status: Int32, output: String) {
@@ -243,7 +243,7 @@ import Testing
 
 /// Budgets written to agree with p(d, n) to thousands of digits (an outside tester's slow case): each
 /// side of p must still give its own answer, up to `Limits.tieDigits` (10,000) digits of agreement;
-/// beyond that, a clean refusal. Budgets from mpmath's log-gamma (scripts/near_tie.py), never idbudget.
+/// beyond that, a clean refusal. Budgets from mpmath's log-gamma (Tests/Oracles/near_tie.py), never idbudget.
 @Suite struct NearTieTests {
     static func budgets(_ space: String, _ count: String, _ digits: Int) throws -> [String] {
         let r = try CLI.python("near_tie.py", [space, count, String(digits)])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `idbudget generate --scheme …`, checked by independent decoders (Python's uuid, python-ulid,
-/// cyksuid; scripts/check_formats.py, which first proves it catches broken streams).
+/// cyksuid; Tests/Oracles/check_formats.py, which first proves it catches broken streams).
 @Suite struct FormatCLITests {
     static func check(_ arguments: [String], _ checks: [String]) throws -> (status: Int32, output: String) {
         let ids = try CLI.run(["generate"] + arguments)

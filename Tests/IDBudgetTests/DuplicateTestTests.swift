@@ -4,7 +4,7 @@ import Precise
 import Testing
 
 /// The duplicate test against the exact law of the duplicate count, made independently by
-/// scripts/duplicate_tails_ref.py (Stirling numbers in exact fractions; inclusion–exclusion over the
+/// Tests/Oracles/duplicate_tails_ref.py (Stirling numbers in exact fractions; inclusion–exclusion over the
 /// empty cells in mpmath): the certified p-values are never below the exact tails, the exact chain
 /// matches them, and the verdicts follow.
 @Suite struct DuplicateTestTests {

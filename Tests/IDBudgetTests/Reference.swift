@@ -1,6 +1,6 @@
 import Foundation
 
-/// The independent reference values made by scripts/reference.py (mpmath and exact fractions).
+/// The independent reference values made by Tests/Oracles/reference.py (mpmath and exact fractions).
 struct Reference: Decodable {
     struct Probability: Decodable {
         let label: String

@@ -2,7 +2,7 @@ import IDBudget
 import Precise
 import Testing
 
-/// Every digit idbudget prints, against values computed independently (scripts/reference.py).
+/// Every digit idbudget prints, against values computed independently (Tests/Oracles/reference.py).
 @Suite struct ReferenceTests {
     static let reference = Reference.shared
 

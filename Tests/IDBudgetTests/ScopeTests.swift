@@ -2,7 +2,7 @@ import IDBudget
 import Precise
 import Testing
 
-/// Scopes and time buckets: 1 − (1 − p)^S, against mpmath (scripts/reference.py).
+/// Scopes and time buckets: 1 − (1 − p)^S, against mpmath (Tests/Oracles/reference.py).
 @Suite struct ScopeTests {
     static let reference = Reference.shared
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Times Node's own id generators the way scripts/peers.py times the Python ones: a warm-up pass, then
+// Times Node's own id generators the way Tools/bench/peers.py times the Python ones: a warm-up pass, then
 // REPEATS timed passes of N calls each, one id per call, kept alive by folding a character of each id into
 // a sink. Prints one JSON object per line: {"name", "format", "ids_per_repeat", "samples": [ids/s, ...]}.
-//   node scripts/peers.js N REPEATS
+//   node Tools/bench/peers.js N REPEATS
 "use strict";
 const crypto = require("node:crypto");
 

@@ -3,7 +3,7 @@
 digit, from mpmath alone (its own log-gamma; not idbudget's code, not MPFR). With the lower one the
 capacity of d is n − 1, with the upper one n.
 
-    python3 scripts/near_tie.py D N DIGITS   → two lines: the lower budget, the upper budget
+    python3 Tests/Oracles/near_tie.py D N DIGITS   → two lines: the lower budget, the upper budget
     (D and N in decimal or as b^k±m: 2^21280, 10^3000+7)
 """
 import re

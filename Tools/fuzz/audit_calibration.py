@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Calibration and power suite for `idbudget audit`.
 
-    python3 scripts/audit_calibration.py [--quick] [--binary .build/release/idbudget]
+    python3 Tools/fuzz/audit_calibration.py [--quick] [--binary .build/release/idbudget]
                                          [--seed 20240611] [--jobs 2] [--streams S]
                                          [--output results/audit-calibration.md]
-    python3 scripts/audit_calibration.py --selftest    # proves the checks can fail
+    python3 Tools/fuzz/audit_calibration.py --selftest    # proves the checks can fail
 
 Honest streams are drawn in Python from random.Random (an independent source, not idbudget's
 generator), written to temporary files and audited with the binary
@@ -50,7 +50,7 @@ import time
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 DEC = "0123456789"
 HEX = "0123456789abcdef"
@@ -281,7 +281,7 @@ def repro(binary, task):
         return "special stream %s" % task["special"]
     if task.get("repeats"):
         return "generator %s n=%d seed %r + %d repeats" % (task["gen"], task["n"], task["seed"], task["repeats"])
-    s = "scripts/audit_calibration.py --dump %s %d '%s'" % (task["gen"], task["n"], task["seed"])
+    s = "Tools/fuzz/audit_calibration.py --dump %s %d '%s'" % (task["gen"], task["n"], task["seed"])
     if task.get("rate"):
         s += " %g" % task["rate"]
     return s + " > s.txt && idbudget audit s.txt --format json"

@@ -9,9 +9,9 @@ nesting, truncated bytes, byte flips, consistent counts near Int.max, a 300 MB s
 a signal, never hangs past --timeout, and exits only with 0, 1, 64, 65 or 66 (64 is what malformed
 summaries exit with until the CLI maps them to 65; it is counted and printed).
 
-    scripts/summary_fuzz.py --binary .build/release/idbudget --seed 1 --cases 400
-    scripts/summary_fuzz.py --binary .build/release/idbudget --selftest
-    scripts/summary_fuzz.py --binary .build/release/idbudget --buckets 1000000   # emit and load < 5 s, RSS < 1 GiB
+    Tools/fuzz/summary_fuzz.py --binary .build/release/idbudget --seed 1 --cases 400
+    Tools/fuzz/summary_fuzz.py --binary .build/release/idbudget --selftest
+    Tools/fuzz/summary_fuzz.py --binary .build/release/idbudget --buckets 1000000   # emit and load < 5 s, RSS < 1 GiB
 
 Prints one line, `summary fuzz: N cases, 0 signal deaths, ...`, and exits 1 on any death, hang or
 unexpected exit status (the failing files are kept and named).

@@ -87,7 +87,7 @@ def main():
     for n, d, es in [(130_000, 10_000, [0, 1, 2, 3, 4]), (60_000, 5_000, [0, 1, 3, 6])]:
         for x, high, low in exact_dense(n, d, es):
             cases.append({"n": n, "d": d, "x": x, "high": fmt(high), "low": fmt(low)})
-    path = os.path.join(os.path.dirname(__file__), "..", "Tests", "IDBudgetTests", "Reference", "duplicate_tails.json")
+    path = os.path.join(os.path.dirname(__file__), "..", "IDBudgetTests", "Reference", "duplicate_tails.json")
     with open(path, "w") as f:
         json.dump(cases, f, indent=1)
         f.write("\n")

@@ -3,7 +3,7 @@
 
 Reads, from the results directory scripts/bench.sh fills: throughput.jmh.json (package-benchmark),
 sampler.json and collisions.json (collision-experiments), generate.json (CLI streaming), peers.json
-(scripts/peers.py; optional) and generate-uuid7.json (optional, {"ids_per_s": {"min", "median", "max"}}).
+(Tools/bench/peers.py; optional) and generate-uuid7.json (optional, {"ids_per_s": {"min", "median", "max"}}).
 """
 import json
 import math
@@ -108,7 +108,7 @@ else:
     targets.append(("`idbudget generate --count 10000000 > /dev/null` < 2 s", None, 2.0, "<",
                     "not measured (results/generate.json missing)"))
 
-# Peers measured by scripts/peers.py in the same scripts/bench.sh run (other runtimes, other processes).
+# Peers measured by Tools/bench/peers.py in the same scripts/bench.sh run (other runtimes, other processes).
 peers_doc = load("peers.json")
 peers = (peers_doc or {}).get("peers", [])
 measured_peers = [p for p in peers if "ids_per_s" in p]
@@ -124,7 +124,7 @@ else:
     targets.append((UUID7_TARGET, uuid7["ids_per_s"]["median"] / node_uuid["ids_per_s"]["median"], 2, ">=", "×"))
 
 
-# idbudget audit against DuckDB's GROUP BY on the same file, same run (scripts/audit_bench.py).
+# idbudget audit against DuckDB's GROUP BY on the same file, same run (Tools/bench/audit_bench.py).
 audit = load("audit.json")
 AUDIT_SPEED = "`idbudget audit` of 10^7 base62×22 ids ≥ 1.5× DuckDB's GROUP BY (median wall)"
 AUDIT_MEMORY = "… at most ⅓ of DuckDB's peak RSS (median)"
@@ -149,7 +149,7 @@ else:
     targets.append((AUDIT_SPEED, audit["speed_ratio"], 1.5, ">=", "×"))
     targets.append((AUDIT_MEMORY, audit["memory_ratio"], 0.3334, "<", "×"))
 
-# The hardest planning queries known, through the CLI (scripts/math_wall.py): every one under 1 s.
+# The hardest planning queries known, through the CLI (Tools/bench/math_wall.py): every one under 1 s.
 wall = load("math-wall.json")
 WALL_TARGET = "hardest planning queries through the CLI (worst median wall) < 1 s"
 if wall is None:
@@ -236,12 +236,12 @@ OWN = [("Generator.String.base62x22", "idbudget `next() -> String`, base62×22")
 own = [(label, spreads.get(key) or (rate[key],) * 3) for key, label in OWN if key in rate]
 if peers_doc is None:
     lines += [f"No peers measured: {out}/peers.json is missing. `scripts/bench.sh` writes it with "
-              "`python3 scripts/peers.py results`; run that for the comparison with real peers.", ""]
+              "`python3 Tools/bench/peers.py results`; run that for the comparison with real peers.", ""]
 else:
     m = peers_doc.get("machine", {})
     flags = ", ".join(f for f, on in (m.get("cpu_flags") or {}).items() if on) or "none of the tracked flags"
     lines += [
-        f"Measured by `scripts/peers.py` ({peers_doc.get('mode', '?')} mode) on {m.get('cpu', '?')} "
+        f"Measured by `Tools/bench/peers.py` ({peers_doc.get('mode', '?')} mode) on {m.get('cpu', '?')} "
         f"({m.get('cores', '?')} cores; {flags}), commit {m.get('git', '?')}"
         f"{' (uncommitted changes)' if m.get('git_dirty') else ''}, {m.get('date', '?')}, Python {m.get('python', '?')}, "
         f"Node {m.get('node') or 'absent'}; load average {m.get('loadavg_start', '?')} before, "

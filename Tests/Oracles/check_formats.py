@@ -2,7 +2,7 @@
 """Checks ids minted by `idbudget generate --scheme NAME` with independent decoders: Python's `uuid`,
 `python-ulid` and `cyksuid` (PyPI). Reads one id per line on stdin.
 
-    idbudget generate --scheme uuid7 --count 20000 | python3 scripts/check_formats.py uuid7 --sorted
+    idbudget generate --scheme uuid7 --count 20000 | python3 Tests/Oracles/check_formats.py uuid7 --sorted
 
 Checks: every id parses and re-encodes to itself; version and variant; timestamps within 60 s of now;
 with --sorted, ids sort in minting order; no duplicates; with --random, each random bit is set about

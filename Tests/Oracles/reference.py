@@ -3,7 +3,7 @@
 
 Computed with Python's exact integers/fractions where affordable and mpmath at 60+ significant digits
 (plus the digits any cancellation costs) elsewhere, never with idbudget's own code. Output:
-Tests/IDBudgetTests/Reference/reference.json. Rerun: python3 scripts/reference.py
+Tests/IDBudgetTests/Reference/reference.json. Rerun: python3 Tests/Oracles/reference.py
 """
 import json
 import sys
@@ -274,7 +274,7 @@ def main():
             L += 1
         out["scoped_length"].append({"label": label, "alphabet_size": a, "count": str(n), "groups": str(groups),
                                      "budget": budget, "length": L})
-    path = os.path.join(os.path.dirname(__file__), "..", "Tests", "IDBudgetTests", "Reference", "reference.json")
+    path = os.path.join(os.path.dirname(__file__), "..", "IDBudgetTests", "Reference", "reference.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")

@@ -4,10 +4,11 @@ or with many digits), through the CLI, three runs each, interleaved, and as many
 (taskset). Writes results/math-wall.json for the benchmark report, whose targets are: every one under
 1 s (median), on two cores and on one.
 
-    python3 scripts/math_wall.py results [--repeats 3] [--binary .build/release/idbudget]
+    python3 Tools/bench/math_wall.py results [--repeats 3] [--binary .build/release/idbudget]
 """
 import argparse
 import json
+import os
 import shutil
 import random
 import statistics
@@ -23,7 +24,7 @@ DIGITS_130K = "0.9" + "".join(rng.choice("0123456789") for _ in range(130_000)) 
 # digits, up to the limit of 10,000 (log-gamma at 2^64; the falling product at 2^36 with 2^24 ids, where
 # 1 − p ≈ 10^−890, so 10,500 digits of p are ~9,600 of 1 − p); past it, a refusal (exit 64).
 sys.set_int_max_str_digits(0)
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Oracles"))
 from near_tie import budgets  # noqa: E402
 
 NEAR_TIE_9900 = budgets(2**64, 5_000_000_000, 9_900)[0]

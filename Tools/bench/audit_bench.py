@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """idbudget audit against DuckDB's one-pass GROUP BY histogram on the same file, in the same run.
 
-    python3 scripts/audit_bench.py results [--ids 10000000] [--repeats 3] [--binary .build/release/idbudget]
+    python3 Tools/bench/audit_bench.py results [--ids 10000000] [--repeats 3] [--binary .build/release/idbudget]
                                            [--name audit]   # writes results/NAME.json
 
 Both answer the same question: how many distinct ids occur once, twice, … (DuckDB:
@@ -66,14 +66,9 @@ def main():
     binary = args[args.index("--binary") + 1] if "--binary" in args else ".build/release/idbudget"
     name = args[args.index("--name") + 1] if "--name" in args else "audit"
     try:
-        import duckdb  # noqa: F401
+        import duckdb
     except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "duckdb"], check=False)
-        try:
-            import duckdb  # noqa: F401
-        except ImportError:
-            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--break-system-packages", "duckdb"], check=True)
-    import duckdb
+        sys.exit("audit_bench: duckdb is missing (scripts/setup.sh --python duckdb installs it, pinned in requirements.txt)")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "ids.txt")
         with open(path, "wb") as f:

@@ -4,7 +4,7 @@ independent reference.
 
 The reference never touches idbudget's code. It is exact (gmpy2 integers: the falling factorial over
 d^n, raised to the number of scopes/buckets) wherever that is affordable, and otherwise mpmath with a
-rigorous error bound carried along, in the style of scripts/reference.py:
+rigorous error bound carried along, in the style of Tests/Oracles/reference.py:
 
 * A  n ≤ 4000:   L = Σ_{i<n} −log1p(−i/d), all terms positive (relative error ≤ (n+32)·2^−P);
 * C  n ≤ d/16:   L = Σ_k S_k(n)/(k·d^k), power sums by Faulhaber (the measured cancellation is
@@ -19,13 +19,13 @@ tried, and a field the reference cannot certify is counted as "unverified", neve
 Budgets are decided the same way: p ≤ P exactly when L ≤ −log(1 − P).
 
 Usage:
-  python3 scripts/fuzz.py --seed 1 --cases 150 --timeout 5      # CI mode (deterministic, < 2 min)
-  python3 scripts/fuzz.py --cases 5000 --timeout 30             # longer local run (bigger inputs)
-  python3 scripts/fuzz.py --selftest                            # proves each failure kind is caught
-  python3 scripts/fuzz.py --verify-reference 200                # reference methods against exact
+  python3 Tools/fuzz/fuzz.py --seed 1 --cases 150 --timeout 5      # CI mode (deterministic, < 2 min)
+  python3 Tools/fuzz/fuzz.py --cases 5000 --timeout 30             # longer local run (bigger inputs)
+  python3 Tools/fuzz/fuzz.py --selftest                            # proves each failure kind is caught
+  python3 Tools/fuzz/fuzz.py --verify-reference 200                # reference methods against exact
 Binary: --binary PATH, else $IDBUDGET, else .build/release/idbudget.
 Known failures stay out of the CI mix and come up once in 250 long-profile cases (regimes
-budget-exact-big and scopes-huge; `--regime NAME` runs only them); see scripts/fuzz_cases.md.
+budget-exact-big and scopes-huge; `--regime NAME` runs only them); see Tools/fuzz/fuzz_cases.md.
 Exit status 1 when any case fails; the last line is `fuzz: N passed, M failed`.
 """
 import argparse
@@ -57,7 +57,7 @@ from mpmath import mpf
 
 sys.set_int_max_str_digits(0)
 DIGITS = 30
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEN29 = mpz(10) ** 29
 TEN30 = TEN29 * 10
 
@@ -1001,8 +1001,8 @@ def g_near_tie(g):
 
 
 def near_tie_budgets(d, n, digits):
-    """scripts/near_tie.py's two budgets; it sets mpmath's global precision, which is restored here."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    """Tests/Oracles/near_tie.py's two budgets; it sets mpmath's global precision, which is restored here."""
+    here = os.path.join(ROOT, "Tests", "Oracles")
     if here not in sys.path:
         sys.path.insert(0, here)
     import near_tie
@@ -1015,7 +1015,7 @@ def near_tie_budgets(d, n, digits):
 
 def g_budget_near_p(g):
     """A budget written to match p(d, n) to K digits (p truncated, or one unit above it; mpmath's own
-    log-gamma, scripts/near_tie.py): the capacity is n − 1 or n, and telling which needs p to K digits.
+    log-gamma, Tests/Oracles/near_tie.py): the capacity is n − 1 or n, and telling which needs p to K digits.
     Up to 1,500 digits in CI, 10,000 in the long profile, where one case in ten goes past the
     10,000-digit limit (K ≥ 10,600 with p ≤ 0.63, where the exact fraction is too big) and must be
     refused: exit 64, one line."""
@@ -1606,7 +1606,7 @@ def main():
     failures, _, failed = fuzz(a.binary, cases, a.timeout, a.jobs, a.slow, a.quiet)
     if failures and not a.quiet:
         first = failures[0][1].index
-        print(f"rerun one: python3 scripts/fuzz.py --seed {seed} --cases {a.cases} --timeout {a.timeout:g} --profile {profile}"
+        print(f"rerun one: python3 Tools/fuzz/fuzz.py --seed {seed} --cases {a.cases} --timeout {a.timeout:g} --profile {profile}"
               + "".join(f" --regime {r}" for r in a.regime or []) + f" --case {first} --binary {a.binary}", file=sys.stderr)
     return 1 if failed else 0
 

@@ -2,13 +2,13 @@
 """Measures, in one run, the id generators a user would pick instead of idbudget: ids/s as
 min/median/max over repeats, with the machine they ran on. Writes OUTDIR/peers.json.
 
-  python3 scripts/peers.py [OUTDIR] [--short] [--no-install]
+  python3 Tools/bench/peers.py [OUTDIR] [--short] [--no-install]
 
 Missing PyPI packages are installed with `python3 -m pip install -q` (unless --no-install or
 IDBUDGET_PEERS_NO_INSTALL=1); a peer that cannot be installed, imported or run gets a row that says so.
 Each Python peer is timed with timeit on its one-line call (e.g. `str(uuid_utils.uuid4())`), so the
 figure is what a Python caller gets per id, interpreter overhead included; Node's crypto.randomUUID() is
-timed by scripts/peers.js in a `node` subprocess the same way (N calls per repeat, warm-up first).
+timed by Tools/bench/peers.js in a `node` subprocess the same way (N calls per repeat, warm-up first).
 Full mode takes about a minute, --short about 20 s.
 """
 import datetime
@@ -24,7 +24,7 @@ import sys
 import time
 import timeit
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 PY = f"CPython {platform.python_version()}"
 
@@ -153,7 +153,7 @@ def node_peers(seconds, repeats):
     version = sh(node, "--version")
     n = int(5e6 * seconds)  # ~5 M/s on the development machine: about `seconds` per repeat
     try:
-        r = subprocess.run([node, os.path.join(ROOT, "scripts", "peers.js"), str(n), str(repeats)],
+        r = subprocess.run([node, os.path.join(ROOT, "Tools", "bench", "peers.js"), str(n), str(repeats)],
                            capture_output=True, text=True, timeout=120)
         rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
         if r.returncode != 0 or not rows:

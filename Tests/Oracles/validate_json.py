@@ -2,7 +2,7 @@
 """Validates idbudget's --format json output (stdin) against docs/schema/idbudget-output.schema.json with
 a real validator (jsonschema, Draft 2020-12). Exit 0 when valid; otherwise one line per problem.
 
-    idbudget plan --count 1e9 --max-probability 1e-9 --format json | python3 scripts/validate_json.py
+    idbudget plan --count 1e9 --max-probability 1e-9 --format json | python3 Tests/Oracles/validate_json.py
 """
 import json
 import pathlib
@@ -10,7 +10,7 @@ import sys
 
 import jsonschema
 
-schema = json.loads((pathlib.Path(__file__).resolve().parent.parent / "docs/schema/idbudget-output.schema.json").read_text())
+schema = json.loads((pathlib.Path(__file__).resolve().parents[2] / "docs/schema/idbudget-output.schema.json").read_text())
 jsonschema.Draft202012Validator.check_schema(schema)
 document = json.load(sys.stdin)
 validator = jsonschema.Draft202012Validator(schema)
