@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes Sources/Precise/TabulatedConstants.swift: π and ln 2 to BITS bits, from mpmath (its own
+"""Writes Sources/Precise/Generated/TabulatedConstants.swift: π and ln 2 to BITS bits, from mpmath (its own
 Chudnovsky and ln 2 series over plain integers: independent of the MPFR that idbudget computes with).
-Tests check the table against MPFR; this script is for regenerating it, not run in CI.
+Tests check the table against MPFR; CI regenerates it into a scratch file and fails on any difference (`Tools/constants.py --check`).
 
-    python3 Tools/constants.py [Sources/Precise/TabulatedConstants.swift]
+    python3 Tools/constants.py [Sources/Precise/Generated/TabulatedConstants.swift]
 """
 import sys
 
@@ -31,8 +31,18 @@ def literal(name, m):
     return f'    static let {name} = """\n' + "\n".join(f"    {l}" for l in lines) + '\n    """\n'
 
 
+TARGET = "Sources/Precise/Generated/TabulatedConstants.swift"
+
+
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "Sources/Precise/TabulatedConstants.swift"
+    check = "--check" in sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--check"]
+    out = args[0] if args else TARGET
+    if check:
+        import os
+        import tempfile
+        fd, out = tempfile.mkstemp(suffix=".swift")
+        os.close(fd)
     mpmath.mp.prec = BITS + GUARD + 64
     pi = floor_scaled(mpmath.mp.pi, 2)
     ln2 = floor_scaled(mpmath.mp.ln2, 0)
@@ -47,6 +57,13 @@ extension Tabulated {{
     /// ⌊ln 2·2^bits⌋ in hexadecimal.
 {literal("ln2Hex", ln2)}}}
 """)
+    if check:
+        same = open(out).read() == open(args[0] if args else TARGET).read()
+        os.remove(out)
+        if not same:
+            sys.exit(f"constants: {args[0] if args else TARGET} differs from what Tools/constants.py writes; "
+                     "regenerate it with python3 Tools/constants.py")
+        print("constants: the generated table matches its generator")
 
 
 if __name__ == "__main__":

@@ -16,14 +16,14 @@ public enum Oracle {
         public let description: String
     }
 
-    /// Runs `Tests/Oracles/<script>` with python3 and `input` on its stdin: its exit status and its
+    /// Runs `Tests/Oracles/<script>` (or a path from the root, when it has a `/`) with python3 and `input` on its stdin: its exit status and its
     /// output (stdout, then stderr when `mergeErrors`).
     public static func run(_ script: String, _ arguments: [String] = [], input: String = "", mergeErrors: Bool = true)
         throws -> (status: Int32, output: String)
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.file("Tests/Oracles/\(script)").path] + arguments
+        process.arguments = ["python3", Repository.file(script.contains("/") ? script : "Tests/Oracles/\(script)").path] + arguments
         let stdin = Pipe(), output = Pipe()
         process.standardInput = stdin
         process.standardOutput = output
