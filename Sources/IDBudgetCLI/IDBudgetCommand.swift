@@ -13,7 +13,7 @@ struct IDBudgetCommand: ParsableCommand {
               idbudget capacity --bits 122 --max-probability 1e-18 --rate 1e6/s
               idbudget generate --scheme uuid7 --count 1000
             """,
-        version: "0.1.0",
+        version: IDBudgetVersion.current,
         subcommands: [
             ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self, AuditCommand.self,
         ]

@@ -49,7 +49,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether ``IDGenerator`` orders identifiers within a bucket unless told otherwise.
+    /// Whether `IDGenerator` (IDTokens) orders identifiers within a bucket unless told otherwise.
     public var isMonotonicByDefault: Bool { self == .uuid7 }
 
     /// Whether the format has a monotonic mode at all.

@@ -14,7 +14,7 @@ import Musl
 /// let id = ids.next()                     // "019ab2c4-5e6f-7a81-9b2c-3d4e5f607182"
 /// ```
 ///
-/// Time-ordered formats (``IDFormat/uuid7``, ``IDFormat/ulid``) can be monotonic: within one
+/// Time-ordered formats (`IDFormat.uuid7`, `IDFormat.ulid`) can be monotonic: within one
 /// millisecond each id is the previous one's random field plus a step, so one generator's ids sort in
 /// minting order; if the field would overflow, the timestamp advances by 1 ms (ids never go backwards,
 /// even when the clock does). Monotonic generators keep the last id's random field — they must, to
@@ -57,7 +57,7 @@ public final class IDGenerator {
     /// KSUID's timestamp: 32-bit seconds from this Unix second.
     static let ksuidEpoch: UInt64 = 1_400_000_000
 
-    /// A generator of `format`; `monotonic` defaults to ``IDFormat/isMonotonicByDefault`` and is
+    /// A generator of `format`; `monotonic` defaults to `IDFormat.isMonotonicByDefault` and is
     /// ignored by formats without a monotonic mode.
     public convenience init(_ format: IDFormat, monotonic: Bool? = nil) {
         self.init(format, monotonic: monotonic, forkProtection: .automatic)
