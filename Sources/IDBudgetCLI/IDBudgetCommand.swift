@@ -1,4 +1,5 @@
 import ArgumentParser
+import IDFormats
 
 struct IDBudgetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

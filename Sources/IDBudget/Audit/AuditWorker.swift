@@ -1,230 +1,6 @@
 import Dispatch
 import Foundation
 
-/// Streams identifiers, one per line, into an ``AuditSummary``.
-///
-/// Feed it raw chunks with ``consume(_:)`` and call ``finish()`` at the end. Lines are gathered into
-/// 1 MiB blocks; each block is split at a newline between two workers, which classify the lines,
-/// count lengths, symbols, positions and time buckets, and fingerprint the ids; then each worker counts
-/// the fingerprints of its half of the fingerprint space in its own table. Memory: the tables stay
-/// within `memoryLimit` (see `FingerprintTable`: past it they spill to temporary files and finish
-/// partition by partition, with exact results), plus the block, the time-bucket maps (at most
-/// 2^20 buckets a format) and small counters. A line costs time in proportion to its bytes.
-public final class Auditor {
-    public let maxLineBytes: Int
-    public let shardIndex: Int
-    public let shardCount: Int
-    public let memoryLimit: Int
-
-    private let blockSize: Int
-    private var block: UnsafeMutableRawPointer
-    private var filled = 0
-    private var skippingOverlong = false
-    private var workers: [Worker]
-    private var tables: [FingerprintTable]
-    private let spillDirectory: SpillDirectory
-    public private(set) var bytesRead = 0
-    private var finished: AuditSummary?
-    private var sizeHint: Int?
-
-    /// - Parameters:
-    ///   - maxLineBytes: longer lines (after a trailing CR) are counted as overlong and skipped.
-    ///   - shard: audit only the ids whose fingerprint falls in shard `index` of `count` (0-based);
-    ///     other lines (empty, overlong, …) are counted by shard 0.
-    ///   - memoryLimit: bytes for the whole audit (default 1 GiB): the tables get it less 40 MiB.
-    ///   - threads: 1 or 2 workers (default: 2 where this process may run on two cores).
-    ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
-    ///     block's line lengths.
-    public init(maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
-                threads: Int? = nil, sizeHint: Int? = nil) {
-        self.sizeHint = sizeHint
-        self.maxLineBytes = maxLineBytes
-        shardIndex = shard.index
-        shardCount = Swift.max(1, shard.count)
-        self.memoryLimit = memoryLimit
-        // Room for the longest line and a read's worth more (a partial line is at most maxLineBytes + 1).
-        blockSize = Swift.max(1 << 20, maxLineBytes + 2 + (1 << 20))
-        block = .allocate(byteCount: blockSize, alignment: 64)
-        let n = (threads ?? Cores.usable) >= 2 ? 2 : 1
-        workers = (0..<n).map { _ in Worker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n) }
-        // What the process needs besides the tables — runtime, blocks, pending fingerprints, spill
-        // buffers, a partition's table at the end — is about 40 MiB; time-bucket maps come on top.
-        let tableBudget = Swift.max(memoryLimit / 4, memoryLimit - (40 << 20) - blockSize)
-        tables = []
-        let spillDirectory = SpillDirectory()
-        self.spillDirectory = spillDirectory
-        for t in 0..<n {
-            tables.append(FingerprintTable(memoryLimit: tableBudget / n, name: "t\(t)", spillDirectory: { try spillDirectory.url() }))
-        }
-    }
-
-    deinit {
-        block.deallocate()
-        spillDirectory.remove()
-    }
-
-    /// Lines so far (for progress displays).
-    public var lines: Int { workers.reduce(0) { $0 + $1.summary.lines } }
-    /// Bytes the fingerprint tables hold now, and at most so far.
-    public var tableBytes: Int { tables.reduce(0) { $0 + $1.bytesAllocated } }
-    public var peakTableBytes: Int { tables.reduce(0) { $0 + $1.peakBytes } }
-    public var spilled: Bool { tables.contains { $0.spilled } }
-
-    /// Consumes a chunk of input; lines may span chunks.
-    public func consume(_ chunk: UnsafeRawBufferPointer) throws {
-        bytesRead += chunk.count
-        guard var base = chunk.baseAddress else { return }
-        var rest = chunk.count
-        while rest > 0 {
-            if skippingOverlong {
-                // Inside a line already known to be too long: drop bytes up to its newline.
-                guard let nl = memchr(base, 0x0A, rest) else { return }
-                let skip = base.distance(to: UnsafeRawPointer(nl)) + 1
-                workers[0].overlong(countsHere: shardIndex == 0)
-                skippingOverlong = false
-                base += skip
-                rest -= skip
-                continue
-            }
-            let n = Swift.min(rest, blockSize - filled)
-            memcpy(block + filled, base, n)
-            filled += n
-            base += n
-            rest -= n
-            if filled == blockSize { try processBlock(final: false) }
-        }
-    }
-
-    /// Ends the input (a last line without a newline still counts) and returns the summary.
-    @discardableResult
-    public func finish() throws -> AuditSummary {
-        if let finished { return finished }
-        try processBlock(final: true)
-        if skippingOverlong { workers[0].overlong(countsHere: shardIndex == 0); skippingOverlong = false }
-        var summary = workers[0].summary
-        for w in workers.dropFirst() { summary.addCounters(of: w.summary) }
-        summary.shardCount = shardCount
-        summary.shardIndexes = [shardIndex]
-        summary.positions = Worker.positions(workers)
-        summary.symbols = workers.reduce(into: Set<Unicode.Scalar>()) { $0.formUnion($1.symbols) }
-        summary.lengths = workers.reduce(into: [Int: Int]()) { $0.merge($1.lengths, uniquingKeysWith: +) }
-        summary.sample = AuditSummary.smallest(workers.flatMap { $0.sample.map { String(decoding: $0, as: UTF8.self) } })
-        for w in workers {
-            for (f, t) in w.timeBuckets() { try summary.timeFormats[f, default: .init()].add(t) }
-        }
-        let tables = self.tables
-        let results = UnsafeMutablePointer<[Int: [Int: Int]]>.allocate(capacity: tables.count)
-        results.initialize(repeating: [:], count: tables.count)
-        defer { results.deinitialize(count: tables.count); results.deallocate() }
-        try parallel(tables.count) { t in results[t] = try tables[t].multiplicities() }
-        var byLength: [Int: [Int: Int]] = [:]
-        for t in 0..<tables.count {
-            for (length, m) in results[t] { byLength[length, default: [:]].merge(m, uniquingKeysWith: +) }
-        }
-        summary.multiplicities = byLength.values.reduce(into: [:]) { $0.merge($1, uniquingKeysWith: +) }
-        // Groups by length: multiplicities and positions of their own, where every id of the length was
-        // tracked (ASCII, at most 4096 symbols, within the tables' budget).
-        let positionsByLength = Worker.positionsByLength(workers)
-        summary.groups = [:]
-        for (length, positions) in positionsByLength where summary.lengths.count <= AuditSummary.groupLengthLimit {
-            summary.groups[length] = AuditSummary.Group(multiplicities: byLength[length] ?? [:], positions: positions)
-        }
-        spillDirectory.remove()
-        finished = summary
-        return summary
-    }
-    /// Hands the complete lines in the block to the workers; keeps a partial last line.
-    private func processBlock(final: Bool) throws {
-        var end = filled  // bytes of complete lines
-        if !final {
-            var last = filled - 1
-            let bytes = block.assumingMemoryBound(to: UInt8.self)
-            while last >= 0 && bytes[last] != 0x0A { last -= 1 }
-            guard last >= 0 else {
-                // No newline in a whole block: the line is longer than any limit allows.
-                filled = 0
-                skippingOverlong = true
-                return
-            }
-            end = last + 1
-        }
-        if end > 0 {
-            let region = UnsafeRawBufferPointer(start: block, count: end)
-            let final = final
-            if workers.count == 1 {
-                try workers[0].scan(region, final: final)
-            } else {
-                // Split at the first newline past the middle.
-                var split = end
-                if end > 4096, let nl = memchr(block + end / 2, 0x0A, end - end / 2) {
-                    split = block.distance(to: nl) + 1
-                }
-                let parts = [UnsafeRawBufferPointer(start: block, count: split),
-                             UnsafeRawBufferPointer(start: block + split, count: end - split)]
-                let workers = self.workers
-                let lastPart = parts[1].count > 0 ? 1 : 0
-                try parallel(2) { w in try workers[w].scan(parts[w], final: final && w == lastPart) }
-            }
-            if let hint = sizeHint {
-                // Lines in this block predict the rest: reserve once, before the first fingerprints land.
-                sizeHint = nil
-                let lines = workers.reduce(0) { $0 + $1.pendingCount }
-                if lines > 0 {
-                    let expected = Int(Double(hint) / Double(end) * Double(lines) * 1.05) / shardCount
-                    for t in tables { t.reserve(expected / tables.count + 1024) }
-                }
-            }
-            try count()
-        }
-        let tail = filled - end
-        if tail > 0 { memmove(block, block + end, tail) }
-        filled = tail
-        if filled > maxLineBytes + 1 {  // + 1: a trailing CR
-            filled = 0
-            skippingOverlong = true
-        }
-    }
-
-    /// Each table takes the fingerprints of its half from every worker.
-    private func count() throws {
-        let workers = self.workers, tables = self.tables
-        if tables.count == 1 {
-            try workers[0].drain(into: tables[0], part: 0)
-            return
-        }
-        try parallel(2) { t in for w in workers { try w.drain(into: tables[t], part: t) } }
-    }
-}
-
-/// Runs `body(0)…body(n − 1)` on n threads and rethrows the first error; the iterations must touch
-/// disjoint state (each worker or table is one thread's alone).
-func parallel(_ n: Int, _ body: @escaping (Int) throws -> Void) throws {
-    if n == 1 { try body(0); return }
-    let run = ParallelRun(body, n)
-    DispatchQueue.concurrentPerform(iterations: n) { i in
-        do { try run.body(i) } catch { run.errors[i] = error }
-    }
-    for i in 0..<n { if let e = run.errors[i] { throw e } }
-}
-
-private final class ParallelRun: @unchecked Sendable {
-    let body: (Int) throws -> Void
-    let errors: UnsafeMutablePointer<Error?>
-    let n: Int
-
-    init(_ body: @escaping (Int) throws -> Void, _ n: Int) {
-        self.body = body
-        self.n = n
-        errors = .allocate(capacity: n)
-        errors.initialize(repeating: nil, count: n)
-    }
-
-    deinit {
-        errors.deinitialize(count: n)
-        errors.deallocate()
-    }
-}
-
 extension AuditSummary {
     /// Adds the line counters of another worker's part of the same shard (the rest is merged field by field).
     mutating func addCounters(of other: AuditSummary) {
@@ -235,7 +11,7 @@ extension AuditSummary {
 
 /// One worker's share: counters, positions, time buckets, a sample, and the fingerprints of the
 /// block it scanned, sorted into one list per table.
-private final class Worker {
+final class AuditWorker {
     let maxLineBytes: Int
     let shardIndex: Int
     let shardCount: Int
@@ -259,7 +35,7 @@ private final class Worker {
     var sample: [[UInt8]] = []
     var sampleLastFirstByte: UInt8 = 255
     /// Fingerprints waiting to be counted, one list per table (boxes: each table's thread touches only its own).
-    let out0 = Pending(), out1 = Pending()
+    let out0 = PendingFingerprints(), out1 = PendingFingerprints()
     let tableCount: Int
     /// Per time format (by `TimeFormat.index`): its buckets, and the run of ids in the latest bucket.
     var buckets = [AuditSummary.TimeBuckets](repeating: .init(), count: TimeFormat.allCases.count)
@@ -489,7 +265,7 @@ private final class Worker {
         return l
     }
 
-    static func positions(_ workers: [Worker]) -> [[Unicode.Scalar: Int]] {
+    static func positions(_ workers: [AuditWorker]) -> [[Unicode.Scalar: Int]] {
         var rows: [[Unicode.Scalar: Int]] = []
         for i in 0..<AuditSummary.positionLimit {
             var row: [Unicode.Scalar: Int] = [:]
@@ -507,7 +283,7 @@ private final class Worker {
     }
 
     /// Positions per length, for the lengths every worker kept a table of (or saw no id of).
-    static func positionsByLength(_ workers: [Worker]) -> [Int: [[Unicode.Scalar: Int]]] {
+    static func positionsByLength(_ workers: [AuditWorker]) -> [Int: [[Unicode.Scalar: Int]]] {
         let untracked = workers.reduce(into: Set<Int>()) { $0.formUnion($1.untracked) }
         var out: [Int: [[Unicode.Scalar: Int]]] = [:]
         for w in workers {
@@ -534,58 +310,5 @@ private final class Worker {
             i += 2
         }
         list.count = 0
-    }
-}
-
-/// Fingerprints of one block waiting for their table: a growable buffer of words, no reference
-/// counting in the per-line path.
-private final class Pending {
-    var words: UnsafeMutablePointer<UInt64>
-    var count = 0
-    var capacity = 1 << 14
-
-    init() { words = .allocate(capacity: capacity) }
-    deinit { words.deallocate() }
-
-    @inline(__always)
-    func append(_ a: UInt64, _ b: UInt64) {
-        if count + 2 > capacity {
-            let bigger = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity * 2)
-            bigger.update(from: words, count: count)
-            words.deallocate()
-            words = bigger
-            capacity *= 2
-        }
-        words[count] = a
-        words[count + 1] = b
-        count += 2
-    }
-}
-
-/// The temporary directory for spill files: made once, on first use, whichever table spills first
-/// (both may at once, on two threads), and removed when the audit ends.
-private final class SpillDirectory: @unchecked Sendable {
-    private let lock = NSLock()
-    private var made: URL?
-
-    func url() throws -> URL {
-        lock.lock()
-        defer { lock.unlock() }
-        if let made { return made }
-        let template = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-audit-XXXXXX").path
-        var chars = Array(template.utf8CString)
-        guard let path = mkdtemp(&chars) else {
-            throw AuditError("cannot make a temporary directory for spill files in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno))); set TMPDIR to a writable directory")
-        }
-        let url = URL(fileURLWithPath: String(cString: path))
-        made = url
-        return url
-    }
-
-    func remove() {
-        lock.lock()
-        defer { lock.unlock() }
-        if let made { try? FileManager.default.removeItem(at: made) }
-        made = nil
     }
 }
