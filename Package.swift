@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "idbudget",
+    // Synchronization's Mutex (the shared generators) needs macOS 15; Linux has no such floor.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "IDBudget", targets: ["IDBudget", "Precise"]),
         .library(name: "IDTokens", targets: ["IDTokens"]),
@@ -23,7 +25,7 @@ let package = Package(
         ),
         // Value types over GMP integers and MPFR floats; the only module that touches C pointers.
         .target(name: "Precise", dependencies: ["CMPFR"]),
-        // getrandom and wipe-on-fork pages for the generator's CSPRNG.
+        // The generator's system layer (Linux fast path, or portable: see CTokens.h) and ChaCha20/SIMD kernels.
         .target(name: "CTokens"),
         // Alphabets and the token generator; no GMP/MPFR dependency.
         .target(name: "IDTokens", dependencies: ["CTokens"]),
