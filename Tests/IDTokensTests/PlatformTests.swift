@@ -19,16 +19,18 @@ import Testing
     }
 
     /// The portable path has no wipe-on-fork: no page of any secure generator reports it, and each
-    /// claims its state before every draw. The Linux path gets wipe-on-fork from this kernel.
+    /// claims its state before every draw. The Linux path gets wipe-on-fork from this kernel (unless
+    /// `IDTOKENS_NO_WIPEONFORK=1` turns it off).
     @Test func portablePagesClaimInsteadOfWiping() throws {
+        let wipes = !Self.portable && !ForkProtection.wipeOnForkDisabled
         let rng = SecureRandom()
         let token = try TokenGenerator(alphabet: .base62, length: 22)
         let region = StateRegion(bytes: 64, protection: .automatic)
-        for wipes in [rng.stream.region.wipesOnFork, token.engine.wipesOnFork, region.wipesOnFork] {
-            #expect(wipes == !Self.portable)
+        for pageWipes in [rng.stream.region.wipesOnFork, token.engine.wipesOnFork, region.wipesOnFork] {
+            #expect(pageWipes == wipes)
         }
-        #expect(rng.stream.region.claimsEachUse == Self.portable)
-        #expect(region.claimsEachUse == Self.portable)
+        #expect(rng.stream.region.claimsEachUse == !wipes)
+        #expect(region.claimsEachUse == !wipes)
     }
 
     /// After a fork the child draws first. With an ordinary `fork()` on the portable path the atfork
