@@ -1,5 +1,5 @@
-// Register and stack scrubbing after tokens were handed out: CPU-specific (x86-64 vector registers;
-// nothing to clear elsewhere yet), the same on both system-layer paths.
+// Register and stack scrubbing after tokens were handed out: CPU-specific (x86-64 and arm64 vector
+// registers), the same on both system-layer paths.
 #include "CTokens.h"
 
 // After tokens were handed out, copies may linger in vector registers (memmove, the SIMD samplers)
@@ -32,6 +32,17 @@ void idt_clear_registers(void) {
             "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
             "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15\n\t" ::: "memory");
     }
+#elif defined(__aarch64__)
+    // AAPCS64: v0-v7 and v16-v31 are caller-saved, so zeroing them costs nothing; the low halves of
+    // v8-v15 are callee-saved (clearing them would make the compiler spill them first) and are left.
+    __asm__ volatile(
+        "movi v0.2d, #0\n\tmovi v1.2d, #0\n\tmovi v2.2d, #0\n\tmovi v3.2d, #0\n\t"
+        "movi v4.2d, #0\n\tmovi v5.2d, #0\n\tmovi v6.2d, #0\n\tmovi v7.2d, #0\n\t"
+        "movi v16.2d, #0\n\tmovi v17.2d, #0\n\tmovi v18.2d, #0\n\tmovi v19.2d, #0\n\t"
+        "movi v20.2d, #0\n\tmovi v21.2d, #0\n\tmovi v22.2d, #0\n\tmovi v23.2d, #0\n\t"
+        "movi v24.2d, #0\n\tmovi v25.2d, #0\n\tmovi v26.2d, #0\n\tmovi v27.2d, #0\n\t"
+        "movi v28.2d, #0\n\tmovi v29.2d, #0\n\tmovi v30.2d, #0\n\tmovi v31.2d, #0\n\t"
+        ::: "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31", "memory");
 #endif
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IDTokens
 
 struct IDBudgetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,7 +14,7 @@ struct IDBudgetCommand: ParsableCommand {
               idbudget capacity --bits 122 --max-probability 1e-18 --rate 1e6/s
               idbudget generate --scheme uuid7 --count 1000
             """,
-        version: "0.1.0",
+        version: "0.1.0 (generator system layer: \(SecureRandom.systemLayer))",
         subcommands: [
             ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self, AuditCommand.self,
         ]

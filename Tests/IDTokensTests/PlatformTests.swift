@@ -16,6 +16,7 @@ import Testing
         #else
         #expect(Self.name == "linux")
         #endif
+        #expect(SecureRandom.systemLayer == Self.name)
     }
 
     /// The portable path has no wipe-on-fork: no page of any secure generator reports it, and each

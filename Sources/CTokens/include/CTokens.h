@@ -89,7 +89,8 @@ size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t sy
 /// symbols, symbols[low nibble] then symbols[high nibble]. Reads groups * 16 bytes, writes groups * 32.
 void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out);
 
-/// Zeroes the vector registers (xmm/ymm/zmm), where copies of handed-out tokens may linger.
+/// Zeroes the vector registers (x86-64: xmm/ymm/zmm; arm64: the caller-saved v registers), where copies
+/// of handed-out tokens may linger.
 void idt_clear_registers(void);
 /// Zeroes 4 KiB of stack below the caller (the frames of calls that just returned), then the registers.
 void idt_scrub_stack(void);
