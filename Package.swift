@@ -10,6 +10,8 @@ let docs = ProcessInfo.processInfo.environment["IDBUDGET_DOCS"] != nil
 
 let package = Package(
     name: "idbudget",
+    // Synchronization's Mutex (the shared generators) needs macOS 15; Linux has no such floor.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "IDFormats", targets: ["IDFormats"]),
         .library(name: "IDTokens", targets: ["IDTokens"]),
@@ -23,7 +25,7 @@ let package = Package(
     targets: [
         // The vocabulary: alphabets, id formats and their bit layouts. No dependencies.
         .target(name: "IDFormats"),
-        // Kernel randomness, wipe-on-fork pages and SIMD samplers for the generator.
+        // The generator's system layer (Linux fast path, or portable: see CTokens.h) and ChaCha20/SIMD kernels.
         .target(name: "CTokens"),
         // Minting: keystream, samplers, token and format generators. No GMP/MPFR.
         .target(name: "IDTokens", dependencies: ["IDFormats", "CTokens"]),

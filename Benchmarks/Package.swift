@@ -10,7 +10,7 @@ let idbudget = root.lastPathComponent.lowercased()
 
 let package = Package(
     name: "idbudget-benchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "collision-experiments", targets: ["CollisionExperiments"])
     ],

@@ -4,6 +4,10 @@
 #include "CTokens.h"
 #include <string.h>
 
+// The kernels store each 32-bit word in native order, which is ChaCha's (little-endian) on x86-64 and
+// arm64, the only targets built.
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ChaCha20 kernels assume a little-endian CPU");
+
 #define CHACHA_KERNEL(NAME, LANES, ATTR)                                                          \
     typedef uint32_t NAME##_v __attribute__((vector_size(4 * LANES)));                               \
     ATTR static inline NAME##_v NAME##_rotl(NAME##_v x, int n) { return (x << n) | (x >> (32 - n)); } \
@@ -25,7 +29,7 @@
         for (int j = 0; j < LANES; j++)                                                              \
             for (int i = 0; i < 16; i++) {                                                           \
                 uint32_t w = x[i][j];                                                                \
-                memcpy(out + 64 * j + 4 * i, &w, 4); /* x86 is little-endian, as ChaCha's output */  \
+                memcpy(out + 64 * j + 4 * i, &w, 4); /* little-endian, as ChaCha's output */     \
             }                                                                                        \
     }
 
@@ -56,6 +60,6 @@ void idt_chacha20_blocks(const uint32_t key[8], const uint32_t nonce[3], uint32_
         uint8_t tail[4 * 64];
         chacha_x4(key, nonce, counter + (uint32_t)b, tail);
         memcpy(out + 64 * b, tail, 64 * (blocks - b));
-        explicit_bzero(tail, sizeof tail);
+        idt_erase(tail, sizeof tail);
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import IDFormats
+import IDTokens
 
 struct IDBudgetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +14,7 @@ struct IDBudgetCommand: ParsableCommand {
               idbudget capacity --bits 122 --max-probability 1e-18 --rate 1e6/s
               idbudget generate --scheme uuid7 --count 1000
             """,
-        version: IDBudgetVersion.current,
+        version: "\(IDBudgetVersion.current) (generator system layer: \(SecureRandom.systemLayer))",
         subcommands: [
             ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self, AuditCommand.self,
         ]

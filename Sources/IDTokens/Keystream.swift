@@ -129,7 +129,7 @@ final class Keystream {
         var fresh = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         let ok = withUnsafeMutableBytes(of: &fresh) { idt_kernel_random($0.baseAddress, 32) }
         // Not a precondition: this check must survive -Ounchecked.
-        if ok != 0 { fatalError("idbudget: no secure randomness available (getrandom and /dev/urandom failed)") }
+        if ok != 0 { fatalError("idbudget: no secure randomness available (the kernel's random source and /dev/urandom failed)") }
         withUnsafeBytes(of: &fresh) { raw in
             for i in 0..<8 {
                 let word = raw.load(fromByteOffset: i * 4, as: UInt32.self)

@@ -4,6 +4,8 @@ import Synchronization
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One value per calling thread, made on that thread's first use: what lets a `Sendable` generator

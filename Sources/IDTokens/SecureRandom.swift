@@ -1,3 +1,5 @@
+internal import CTokens
+
 /// A cryptographically secure random number generator: ChaCha20 keyed from the kernel, buffered.
 ///
 /// Much faster than `SystemRandomNumberGenerator`, which on Linux makes one `getrandom` call per
@@ -8,6 +10,11 @@ public struct SecureRandom: RandomNumberGenerator {
     let stream: Keystream
 
     public init() { stream = Keystream() }
+
+    /// Which system layer this build uses: `"linux"` (the Linux fast path: `getrandom`, wipe-on-fork
+    /// pages) or `"portable"` (every other system, and Linux built with `-DIDTOKENS_PORTABLE`:
+    /// `arc4random_buf` or `getentropy`, the fork claim and a `pthread_atfork` reseed).
+    public static var systemLayer: String { String(cString: idt_platform_name()) }
 
     init(forkProtection: ForkProtection) { stream = Keystream(forkProtection: forkProtection) }
 

@@ -4,6 +4,8 @@ internal import CTokens
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// How a generator keeps a forked child from handing out what its parent already handed out (or will).
@@ -15,6 +17,9 @@ import Musl
 /// memory shared with forked children (``StateRegion/inherited``): after a fork, however it was made
 /// (`fork()`, a raw `syscall(SYS_fork)` that runs no `pthread_atfork` handler, `clone`), whichever of
 /// parent and child draws first keeps the state and the other finds it inherited and starts afresh.
+/// The portable build (every system but Linux, or `-DIDTOKENS_PORTABLE`) never has wipe-on-fork, so it
+/// always claims; its `pthread_atfork` child handler also advances a fork generation, so after an
+/// ordinary `fork()` the child is the one that starts afresh, before it claims anything.
 enum ForkProtection {
     /// Wipe-on-fork pages where the kernel has them, the ownership claim otherwise.
     case automatic
@@ -34,8 +39,8 @@ enum ForkProtection {
 
 /// Private pages for generator state, erased when released and excluded from core dumps.
 ///
-/// The first 64 bytes are the region's header (this process's copy of the ownership word); callers
-/// use the rest.
+/// The first 64 bytes are the region's header (this process's copy of the ownership word, and the fork
+/// generation it was stamped in); callers use the rest.
 final class StateRegion {
     static let headerBytes = 64
     static let pageBytes = 4096
@@ -49,6 +54,9 @@ final class StateRegion {
     /// header holds this process's copy. Otherwise unused (it points at the header).
     private var owner: UnsafeMutablePointer<UInt64>
     private var mine: UnsafeMutablePointer<UInt64> { base.assumingMemoryBound(to: UInt64.self) }
+    /// The value of `idt_fork_generation()` when this process took the state (portable path; always 0
+    /// on the Linux path).
+    private var generation: UnsafeMutablePointer<UInt64> { (base + 8).assumingMemoryBound(to: UInt64.self) }
 
     init(bytes: Int, protection: ForkProtection) {
         byteCount = (Self.headerBytes + bytes + Self.pageBytes - 1) / Self.pageBytes * Self.pageBytes
@@ -62,7 +70,10 @@ final class StateRegion {
         wipesOnFork = wipes != 0
         claimsEachUse = protection != .none && !wipesOnFork
         owner = p.assumingMemoryBound(to: UInt64.self)
-        if claimsEachUse { owner = Self.mapOwner() }
+        if claimsEachUse {
+            owner = Self.mapOwner()
+            generation.pointee = idt_fork_generation()
+        }
     }
 
     deinit {
@@ -77,22 +88,28 @@ final class StateRegion {
         return p.assumingMemoryBound(to: UInt64.self)
     }
 
-    /// Whether this state was inherited through a fork and another process has used it since (fallback
-    /// mode only; wiped pages need no check, they simply read as empty). Evaluating it claims the next
-    /// use: call it before every draw, and when it is true, reset the state and ``stamp()`` it.
+    /// Whether this state was inherited through a fork and another process has used it since, or this
+    /// process is the child of an ordinary `fork()` (fallback mode only; wiped pages need no check, they
+    /// simply read as empty). Evaluating it claims the next use: call it before every draw, and when it
+    /// is true, reset the state and ``stamp()`` it. A child known by its fork generation claims nothing,
+    /// so its parent goes on undisturbed.
     @inline(__always)
     var inherited: Bool {
-        claimsEachUse && idt_claim(owner, mine) == 0
+        claimsEachUse && (generation.pointee != idt_fork_generation() || idt_claim(owner, mine) == 0)
     }
 
     /// Marks the state as belonging to this process: when another process has claimed it since a fork,
-    /// this one takes a new ownership word of its own (the caller has reset the state).
+    /// or this is a forked child, this one takes a new ownership word of its own (the caller has reset
+    /// the state).
     func stamp() {
-        guard claimsEachUse, idt_claim(owner, mine) == 0 else { return }
+        guard claimsEachUse else { return }
+        let now = idt_fork_generation()
+        if generation.pointee == now && idt_claim(owner, mine) != 0 { return }
         let fresh = Self.mapOwner()
         idt_unmap_shared(owner, Self.pageBytes)  // this process's mapping only; the other keeps it
         owner = fresh
         mine.pointee = 0
+        generation.pointee = now
     }
 
     /// Zeroes `count` bytes at `offset` into the body.

@@ -4,6 +4,8 @@ internal import CTokens
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The non-generic hot path: random bytes become a run of accepted symbols, and tokens are cut from it.

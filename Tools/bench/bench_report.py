@@ -10,6 +10,7 @@ import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 
 out = sys.argv[1] if len(sys.argv) > 1 else "results"
@@ -202,6 +203,16 @@ def goal_text(goal, kind, unit):
     return f"{'≥' if kind == '>=' else '<'} " + (f"{goal:.0%}" if unit == "%" else f"{goal} s" if unit == "s" else f"{goal}×")
 
 
+def system_layer():
+    """The release CLI's generator system layer ("linux" or "portable"), from its --version line."""
+    try:
+        binary = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "release", "idbudget")
+        version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return version.split("system layer: ", 1)[1].split(")", 1)[0] if "system layer: " in version else "unknown"
+
+
 def mega(x):
     return f"{x / 1e6:.3f} M" if x < 1e6 else f"{x / 1e6:.2f} M"
 
@@ -216,6 +227,8 @@ lines = [
     "",
     f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; one run, the Swift peers "
     "measured in the same process (package-benchmark).",
+    "",
+    f"Generator system layer: {system_layer()} (`SecureRandom.systemLayer`; see SecurityModel, *What is tested where*).",
     "",
     "| benchmark | tokens/s | bytes/s | × UUID().uuidString | share of CSPRNG ceiling |",
     "|---|---:|---:|---:|---:|",

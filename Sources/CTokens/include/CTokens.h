@@ -3,19 +3,47 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Fills buf with len bytes from the kernel CSPRNG: getrandom, retrying short reads; /dev/urandom
-/// (after the pool is initialised) where getrandom is missing or filtered. 0 on success, -1 on failure.
+// Two implementations of the system layer, one file each, of which exactly one compiles:
+// platform_linux.c, the Linux fast path (getrandom, MADV_WIPEONFORK, explicit_bzero), on Linux; and
+// platform_portable.c (getentropy or arc4random_buf, no wipe-on-fork, pthread_atfork, a wipe the
+// compiler cannot drop) everywhere else, and on Linux when built with -DIDTOKENS_PORTABLE (pass it to
+// both compilers: -Xswiftc -DIDTOKENS_PORTABLE -Xcc -DIDTOKENS_PORTABLE).
+#if defined(__linux__) && !defined(IDTOKENS_PORTABLE)
+#define IDT_PLATFORM_LINUX 1
+#else
+#define IDT_PLATFORM_LINUX 0
+#endif
+
+/// Which system layer is built: "linux" (the Linux fast path) or "portable".
+const char *idt_platform_name(void);
+
+/// Fills buf with len bytes from the kernel CSPRNG. Linux path: getrandom, retrying short reads;
+/// /dev/urandom (after the pool is initialised) where getrandom is missing or filtered. Portable path:
+/// arc4random_buf on Apple and the BSDs, getentropy in 256-byte chunks elsewhere (/dev/urandom where it
+/// is missing or filtered). 0 on success, -1 on failure.
 int idt_kernel_random(void *buf, size_t len);
-/// Tests only: take the /dev/urandom path even where getrandom works.
+/// Tests only: take the /dev/urandom path even where the system call works.
 void idt_force_urandom_for_testing(int on);
 
-/// Page-aligned, zeroed, private memory, excluded from core dumps. With wipe_on_fork, asks the kernel
-/// to zero it in a child after fork() (MADV_WIPEONFORK) and sets *wipes to whether it agreed.
+/// Page-aligned, zeroed, private memory, excluded from core dumps where the system can (MADV_DONTDUMP,
+/// MADV_NOCORE). With wipe_on_fork, on the Linux path, asks the kernel to zero it in a child after
+/// fork() (MADV_WIPEONFORK) and sets *wipes to whether it agreed; the portable path always sets 0.
 void *idt_map_private(size_t len, int wipe_on_fork, int *wipes);
 /// Erases then unmaps memory from idt_map_private.
 void idt_unmap(void *addr, size_t len);
-/// Zeroes memory in a way the compiler cannot drop (explicit_bzero).
+/// Zeroes memory in a way the compiler cannot drop (explicit_bzero; memset_s; or memset and a compiler
+/// barrier).
 void idt_erase(void *addr, size_t len);
+
+/// How many times this process was made by a fork() that ran pthread_atfork handlers: the portable
+/// path registers a child handler that adds 1 (on first idt_map_shared), so generator state stamped
+/// with an older count is known inherited without any claim. Always 0 on the Linux path, which needs no
+/// handler (wipe-on-fork pages, and the claim below where the kernel lacks them). A raw fork runs no
+/// handler: the claim alone catches it.
+extern uint64_t idt_fork_generation_count;
+static inline uint64_t idt_fork_generation(void) {
+    return __atomic_load_n(&idt_fork_generation_count, __ATOMIC_RELAXED);
+}
 
 /// Zeroed memory shared (MAP_SHARED) with every process later forked from this one, however it forks.
 void *idt_map_shared(size_t len);
@@ -61,12 +89,14 @@ size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t sy
 /// symbols, symbols[low nibble] then symbols[high nibble]. Reads groups * 16 bytes, writes groups * 32.
 void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out);
 
-/// Zeroes the vector registers (xmm/ymm/zmm), where copies of handed-out tokens may linger.
+/// Zeroes the vector registers (x86-64: xmm/ymm/zmm; arm64: the caller-saved v registers), where copies
+/// of handed-out tokens may linger.
 void idt_clear_registers(void);
 /// Zeroes 4 KiB of stack below the caller (the frames of calls that just returned), then the registers.
 void idt_scrub_stack(void);
 
 /// Tests only: fork by the raw system call (SYS_fork, or clone on architectures without it), which
 /// runs no pthread_atfork handler, as a runtime or sandbox that forks by syscall does. Returns as fork().
+/// Linux only (both paths): elsewhere -1 with errno ENOSYS.
 long idt_raw_fork_for_testing(void);
 #endif

@@ -4,6 +4,8 @@ internal import CTokens
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Mints identifiers of a standard format — UUIDv4, UUIDv7, ULID, KSUID, Nano ID — from the same
