@@ -2,6 +2,7 @@
 // 6-bit values (the shuffle-and-multiply unpacking SIMD base64 encoders use), map them through a
 // 64-entry table with four byte shuffles, and left-pack the accepted ones with a 256-entry shuffle table.
 #include "CTokens.h"
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__)
@@ -116,15 +117,6 @@ static size_t sample6_avx512(const uint8_t *random, size_t blocks, const uint8_t
     return n;
 }
 
-size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
-    size_t n = 0, g = 0;
-    if (idt_sample6_avx512_available()) {
-        n = sample6_avx512(random, groups / 4, symbols, limit, out);
-        g = groups / 4 * 4;
-    }
-    return n + idt_sample6_ssse3(random + 12 * g, groups - g, symbols, limit, out + n);
-}
-
 size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
     size_t n = sample6_avx512(random, groups / 4, symbols, limit, out);
     size_t g = groups / 4 * 4;
@@ -165,7 +157,7 @@ size_t idt_sample6_ssse3(const uint8_t *random, size_t groups, const uint8_t sym
     return n;
 }
 __attribute__((target("ssse3")))
-void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out) {
+static void sample4_ssse3(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out) {
     const __m128i table = _mm_loadu_si128((const __m128i *)symbols);
     const __m128i low4 = _mm_set1_epi8(0x0f);
     for (size_t g = 0; g < groups; g++) {
@@ -176,25 +168,190 @@ void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16]
         _mm_storeu_si128((__m128i *)(out + 32 * g + 16), _mm_unpackhi_epi8(lo, hi));
     }
 }
-#else
-void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out) {
+
+int idt_sample6_avx2_available(void) {
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && idt_sample6_available();
+}
+
+// merge_table[k]: the pshufb control that, within one 128-bit lane holding k ≤ 8 packed bytes at 0..7
+// and up to 8 more packed bytes at 8..15, keeps the first k and moves the second run down to k.
+static const uint8_t merge_table[9][16] = {
+#define M(k) { 0 < k ? 0 : 8 - k, 1 < k ? 1 : 9 - k, 2 < k ? 2 : 10 - k, 3 < k ? 3 : 11 - k,                          \
+               4 < k ? 4 : 12 - k, 5 < k ? 5 : 13 - k, 6 < k ? 6 : 14 - k, 7 < k ? 7 : 15 - k,                         \
+               8 < k + 8 ? 16 - k : 0x80, 9 < k + 8 ? 17 - k : 0x80, 10 < k + 8 ? 18 - k : 0x80,                      \
+               11 < k + 8 ? 19 - k : 0x80, 12 < k + 8 ? 20 - k : 0x80, 13 < k + 8 ? 21 - k : 0x80,                    \
+               14 < k + 8 ? 22 - k : 0x80, 15 < k + 8 ? 23 - k : 0x80 }
+    M(0), M(1), M(2), M(3), M(4), M(5), M(6), M(7), M(8),
+#undef M
+};
+
+// AVX2: two 12-byte groups (24 bytes) give 32 chunks per step, in the SSSE3 kernel's order: each
+// 128-bit lane unpacks one group exactly as the SSSE3 kernel does. The 64-entry lookup is four byte
+// shuffles of XOR-chained tables (d_q = t_{q-1} ^ t_q, indexed by c - 16q, which shuffles to zero for
+// c < 16q: the XOR of the first q+1 gives t_q[c & 15] for c in quarter q), with no blends. Each
+// lane's accepted bytes are packed by 8-byte halves with pack_table, and a second shuffle (merge_table,
+// by the first half's count) joins the halves, so each lane is one 16-byte store; bytes past the
+// accepted ones are zero.
+__attribute__((target("avx2,popcnt,bmi2")))
+static size_t sample6_avx2(const uint8_t *random, size_t pairs, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    const __m256i t0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(symbols + 0)));
+    const __m256i t1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(symbols + 16)));
+    const __m256i t2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(symbols + 32)));
+    const __m256i t3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(symbols + 48)));
+    const __m256i d1 = _mm256_xor_si256(t0, t1), d2 = _mm256_xor_si256(t1, t2), d3 = _mm256_xor_si256(t2, t3);
+    const __m256i spread = _mm256_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,
+                                            1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10);
+    const __m256i limitv = _mm256_set1_epi8((char)limit);
+    const __m256i c16 = _mm256_set1_epi8(16), c32 = _mm256_set1_epi8(32), c48 = _mm256_set1_epi8(48);
+    const __m256i am = _mm256_set1_epi32(0x0fc0fc00), ak = _mm256_set1_epi32(0x04000040);
+    const __m256i bm = _mm256_set1_epi32(0x003f03f0), bk = _mm256_set1_epi32(0x01000010);
+    const uint64_t eight = 0x0808080808080808ULL;
+    size_t n = 0;
+    for (size_t p = 0; p < pairs; p++) {
+        // Two 16-byte loads (each reads 4 bytes past its group, as the SSSE3 kernel's does).
+        __m256i in = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(random + 24 * p))),
+            _mm_loadu_si128((const __m128i *)(random + 24 * p + 12)), 1);
+        in = _mm256_shuffle_epi8(in, spread);
+        __m256i a = _mm256_mulhi_epu16(_mm256_and_si256(in, am), ak);
+        __m256i b = _mm256_mullo_epi16(_mm256_and_si256(in, bm), bk);
+        __m256i c = _mm256_or_si256(a, b);  // 32 bytes, each in 0..63
+        __m256i s = _mm256_xor_si256(
+            _mm256_xor_si256(_mm256_shuffle_epi8(t0, c), _mm256_shuffle_epi8(d1, _mm256_sub_epi8(c, c16))),
+            _mm256_xor_si256(_mm256_shuffle_epi8(d2, _mm256_sub_epi8(c, c32)), _mm256_shuffle_epi8(d3, _mm256_sub_epi8(c, c48))));
+        uint32_t m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(limitv, c));  // c < limit (c, limit ≤ 64)
+        __m256i pack = _mm256_set_epi64x((long long)(pack_table[m >> 24] + eight), (long long)pack_table[(m >> 16) & 0xff],
+                                         (long long)(pack_table[(m >> 8) & 0xff] + eight), (long long)pack_table[m & 0xff]);
+        s = _mm256_shuffle_epi8(s, pack);
+        unsigned k0 = (unsigned)__builtin_popcount(m & 0xff), k2 = (unsigned)__builtin_popcount((m >> 16) & 0xff);
+        __m256i merge = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)merge_table[k0])),
+                                                _mm_loadu_si128((const __m128i *)merge_table[k2]), 1);
+        s = _mm256_shuffle_epi8(s, merge);
+        _mm_storeu_si128((__m128i *)(out + n), _mm256_castsi256_si128(s));
+        _mm_storeu_si128((__m128i *)(out + n + (size_t)__builtin_popcount(m & 0xffff)), _mm256_extracti128_si256(s, 1));
+        n += (size_t)__builtin_popcount(m);
+    }
+    return n;
+}
+
+size_t idt_sample6_avx2(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    size_t n = sample6_avx2(random, groups / 2, symbols, limit, out);
+    size_t g = groups / 2 * 2;
+    return n + idt_sample6_ssse3(random + 12 * g, groups - g, symbols, limit, out + n);
+}
+
+// 16-symbol alphabets, 32 random bytes (64 symbols) a step; same order as the SSSE3 kernel.
+__attribute__((target("avx2")))
+static void sample4_avx2(const uint8_t *random, size_t pairs, const uint8_t symbols[16], uint8_t *out) {
+    const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)symbols));
+    const __m256i low4 = _mm256_set1_epi8(0x0f);
+    for (size_t p = 0; p < pairs; p++) {
+        __m256i r = _mm256_loadu_si256((const __m256i *)(random + 32 * p));
+        __m256i lo = _mm256_shuffle_epi8(table, _mm256_and_si256(r, low4));
+        __m256i hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(r, 4), low4));
+        // unpack works per lane: (lane0 lo, lane1 lo) and (lane0 hi, lane1 hi) → reorder the 128-bit halves.
+        __m256i x = _mm256_unpacklo_epi8(lo, hi), y = _mm256_unpackhi_epi8(lo, hi);
+        _mm256_storeu_si256((__m256i *)(out + 64 * p), _mm256_permute2x128_si256(x, y, 0x20));
+        _mm256_storeu_si256((__m256i *)(out + 64 * p + 32), _mm256_permute2x128_si256(x, y, 0x31));
+    }
+}
+#endif
+
+
+// The portable reference: what every kernel must produce.
+size_t idt_sample6_scalar(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    size_t n = 0;
+    for (size_t t = 0; t < 4 * groups; t++) {
+        uint32_t v = (uint32_t)random[3 * t] << 16 | (uint32_t)random[3 * t + 1] << 8 | random[3 * t + 2];
+        uint8_t c[4] = {(uint8_t)(v >> 18), (uint8_t)((v >> 12) & 63), (uint8_t)((v >> 6) & 63), (uint8_t)(v & 63)};
+        for (int i = 0; i < 4; i++) {
+            out[n] = symbols[c[i]];
+            n += c[i] < limit;
+        }
+    }
+    out[n] = 0;  // the last rejected chunk's symbol, if any, is not left behind
+    return n;
+}
+
+static void sample4_scalar(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out) {
     for (size_t i = 0; i < 16 * groups; i++) {
         out[2 * i] = symbols[random[i] & 15];
         out[2 * i + 1] = symbols[random[i] >> 4];
     }
 }
+
+#if !defined(__x86_64__)
 int idt_sample6_available(void) { return 0; }
 int idt_sample6_avx512_available(void) { return 0; }
+int idt_sample6_avx2_available(void) { return 0; }
 size_t idt_sample6_ssse3(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
-    (void)random; (void)groups; (void)symbols; (void)limit; (void)out;
-    return 0;
+    return idt_sample6_scalar(random, groups, symbols, limit, out);
+}
+size_t idt_sample6_avx2(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    return idt_sample6_scalar(random, groups, symbols, limit, out);
 }
 size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
-    (void)random; (void)groups; (void)symbols; (void)limit; (void)out;
-    return 0;
-}
-size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
-    (void)random; (void)groups; (void)symbols; (void)limit; (void)out;
-    return 0;
+    return idt_sample6_scalar(random, groups, symbols, limit, out);
 }
 #endif
+
+// Kernel choice, made once: the best the CPU has, or the one IDTOKENS_SAMPLER names (avx512, avx2,
+// ssse3, scalar) when the CPU has it; a name the CPU lacks, or an unknown one, falls back to the best.
+enum { K_UNSET = 0, K_SCALAR, K_SSSE3, K_AVX2, K_AVX512 };
+static int chosen_kernel = K_UNSET;
+
+static int choose_kernel(void) {
+    int best = K_SCALAR;
+    if (idt_sample6_available()) best = K_SSSE3;
+    if (best == K_SSSE3 && idt_sample6_avx2_available()) best = K_AVX2;
+    if (best == K_AVX2 && idt_sample6_avx512_available()) best = K_AVX512;
+    const char *want = getenv("IDTOKENS_SAMPLER");
+    if (want == NULL || *want == 0) return best;
+    int k = strcmp(want, "scalar") == 0 ? K_SCALAR : strcmp(want, "ssse3") == 0 ? K_SSSE3
+          : strcmp(want, "avx2") == 0 ? K_AVX2 : strcmp(want, "avx512") == 0 ? K_AVX512 : best;
+    // The kernels nest (AVX-512 and AVX2 finish their tails with SSSE3): one the CPU has is ≤ best.
+    return k <= best ? k : best;
+}
+
+static int kernel(void) {
+    int k = __atomic_load_n(&chosen_kernel, __ATOMIC_RELAXED);
+    if (__builtin_expect(k == K_UNSET, 0)) {
+        k = choose_kernel();  // every thread computes the same value: storing it twice is harmless
+        __atomic_store_n(&chosen_kernel, k, __ATOMIC_RELAXED);
+    }
+    return k;
+}
+
+const char *idt_sample6_kernel_name(void) {
+    switch (kernel()) {
+    case K_AVX512: return "avx512";
+    case K_AVX2: return "avx2";
+    case K_SSSE3: return "ssse3";
+    default: return "scalar";
+    }
+}
+
+size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    switch (kernel()) {
+#if defined(__x86_64__)
+    case K_AVX512: return idt_sample6_avx512(random, groups, symbols, limit, out);
+    case K_AVX2: return idt_sample6_avx2(random, groups, symbols, limit, out);
+    case K_SSSE3: return idt_sample6_ssse3(random, groups, symbols, limit, out);
+#endif
+    default: return idt_sample6_scalar(random, groups, symbols, limit, out);
+    }
+}
+
+void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out) {
+    switch (kernel()) {
+#if defined(__x86_64__)
+    case K_AVX512:
+    case K_AVX2:
+        sample4_avx2(random, groups / 2, symbols, out);
+        sample4_ssse3(random + 32 * (groups / 2), groups % 2, symbols, out + 64 * (groups / 2));
+        return;
+    case K_SSSE3: sample4_ssse3(random, groups, symbols, out); return;
+#endif
+    default: sample4_scalar(random, groups, symbols, out);
+    }
+}
