@@ -173,25 +173,14 @@ int idt_sample6_avx2_available(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && idt_sample6_available();
 }
 
-// merge_table[k]: the pshufb control that, within one 128-bit lane holding k ≤ 8 packed bytes at 0..7
-// and up to 8 more packed bytes at 8..15, keeps the first k and moves the second run down to k.
-static const uint8_t merge_table[9][16] = {
-#define M(k) { 0 < k ? 0 : 8 - k, 1 < k ? 1 : 9 - k, 2 < k ? 2 : 10 - k, 3 < k ? 3 : 11 - k,                          \
-               4 < k ? 4 : 12 - k, 5 < k ? 5 : 13 - k, 6 < k ? 6 : 14 - k, 7 < k ? 7 : 15 - k,                         \
-               8 < k + 8 ? 16 - k : 0x80, 9 < k + 8 ? 17 - k : 0x80, 10 < k + 8 ? 18 - k : 0x80,                      \
-               11 < k + 8 ? 19 - k : 0x80, 12 < k + 8 ? 20 - k : 0x80, 13 < k + 8 ? 21 - k : 0x80,                    \
-               14 < k + 8 ? 22 - k : 0x80, 15 < k + 8 ? 23 - k : 0x80 }
-    M(0), M(1), M(2), M(3), M(4), M(5), M(6), M(7), M(8),
-#undef M
-};
-
 // AVX2: two 12-byte groups (24 bytes) give 32 chunks per step, in the SSSE3 kernel's order: each
-// 128-bit lane unpacks one group exactly as the SSSE3 kernel does. The 64-entry lookup is four byte
-// shuffles of XOR-chained tables (d_q = t_{q-1} ^ t_q, indexed by c - 16q, which shuffles to zero for
-// c < 16q: the XOR of the first q+1 gives t_q[c & 15] for c in quarter q), with no blends. Each
-// lane's accepted bytes are packed by 8-byte halves with pack_table, and a second shuffle (merge_table,
-// by the first half's count) joins the halves, so each lane is one 16-byte store; bytes past the
-// accepted ones are zero.
+// 128-bit lane unpacks one group exactly as the SSSE3 kernel does (one 32-byte load from 4 bytes before
+// the pair puts the second group at the start of the upper lane; the first pair, which has no bytes
+// before it, takes two 16-byte loads). The 64-entry lookup is four byte shuffles of XOR-chained tables
+// (d_q = t_{q-1} ^ t_q, indexed by c - 16q, which shuffles to zero for c < 16q, so the XOR of the first
+// q+1 gives t_q[c & 15] for c in quarter q), with no blends. One shuffle packs the accepted bytes of
+// each 8-byte quarter to its front (pack_table, the upper quarter of a lane offset by 8), and four
+// 8-byte stores put the quarters end to end; bytes past the accepted ones are zero.
 __attribute__((target("avx2,popcnt,bmi2")))
 static size_t sample6_avx2(const uint8_t *random, size_t pairs, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
     const __m256i t0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(symbols + 0)));
@@ -199,20 +188,25 @@ static size_t sample6_avx2(const uint8_t *random, size_t pairs, const uint8_t sy
     const __m256i t2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(symbols + 32)));
     const __m256i t3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(symbols + 48)));
     const __m256i d1 = _mm256_xor_si256(t0, t1), d2 = _mm256_xor_si256(t1, t2), d3 = _mm256_xor_si256(t2, t3);
+    // Bytes (b0 b1 b2) become the 16-bit words (b1 b0) (b2 b1) for each 3-byte group; spread4 for a
+    // lower lane that starts 4 bytes before its group.
     const __m256i spread = _mm256_setr_epi8(1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10,
                                             1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10);
+    const __m256i spread4 = _mm256_setr_epi8(5, 4, 6, 5, 8, 7, 9, 8, 11, 10, 12, 11, 14, 13, 15, 14,
+                                             1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10);
+    const __m256i hi8 = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8,
+                                         0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8);
     const __m256i limitv = _mm256_set1_epi8((char)limit);
     const __m256i c16 = _mm256_set1_epi8(16), c32 = _mm256_set1_epi8(32), c48 = _mm256_set1_epi8(48);
     const __m256i am = _mm256_set1_epi32(0x0fc0fc00), ak = _mm256_set1_epi32(0x04000040);
     const __m256i bm = _mm256_set1_epi32(0x003f03f0), bk = _mm256_set1_epi32(0x01000010);
-    const uint64_t eight = 0x0808080808080808ULL;
     size_t n = 0;
     for (size_t p = 0; p < pairs; p++) {
-        // Two 16-byte loads (each reads 4 bytes past its group, as the SSSE3 kernel's does).
-        __m256i in = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(random + 24 * p))),
-            _mm_loadu_si128((const __m128i *)(random + 24 * p + 12)), 1);
-        in = _mm256_shuffle_epi8(in, spread);
+        __m256i in = p == 0 ? _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                  _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)random)),
+                                  _mm_loadu_si128((const __m128i *)(random + 12)), 1), spread)
+                            : _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(random + 24 * p - 4)), spread4);
+        // For v = b0 b1 b2 (24 bits): c0 = v>>18, c1 = (v>>12)&63, c2 = (v>>6)&63, c3 = v&63.
         __m256i a = _mm256_mulhi_epu16(_mm256_and_si256(in, am), ak);
         __m256i b = _mm256_mullo_epi16(_mm256_and_si256(in, bm), bk);
         __m256i c = _mm256_or_si256(a, b);  // 32 bytes, each in 0..63
@@ -220,15 +214,16 @@ static size_t sample6_avx2(const uint8_t *random, size_t pairs, const uint8_t sy
             _mm256_xor_si256(_mm256_shuffle_epi8(t0, c), _mm256_shuffle_epi8(d1, _mm256_sub_epi8(c, c16))),
             _mm256_xor_si256(_mm256_shuffle_epi8(d2, _mm256_sub_epi8(c, c32)), _mm256_shuffle_epi8(d3, _mm256_sub_epi8(c, c48))));
         uint32_t m = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(limitv, c));  // c < limit (c, limit ≤ 64)
-        __m256i pack = _mm256_set_epi64x((long long)(pack_table[m >> 24] + eight), (long long)pack_table[(m >> 16) & 0xff],
-                                         (long long)(pack_table[(m >> 8) & 0xff] + eight), (long long)pack_table[m & 0xff]);
-        s = _mm256_shuffle_epi8(s, pack);
-        unsigned k0 = (unsigned)__builtin_popcount(m & 0xff), k2 = (unsigned)__builtin_popcount((m >> 16) & 0xff);
-        __m256i merge = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)merge_table[k0])),
-                                                _mm_loadu_si128((const __m128i *)merge_table[k2]), 1);
-        s = _mm256_shuffle_epi8(s, merge);
-        _mm_storeu_si128((__m128i *)(out + n), _mm256_castsi256_si128(s));
-        _mm_storeu_si128((__m128i *)(out + n + (size_t)__builtin_popcount(m & 0xffff)), _mm256_extracti128_si256(s, 1));
+        __m128i p01 = _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)&pack_table[m & 0xff])),
+                                                    (const double *)&pack_table[(m >> 8) & 0xff]));
+        __m128i p23 = _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)&pack_table[(m >> 16) & 0xff])),
+                                                    (const double *)&pack_table[m >> 24]));
+        s = _mm256_shuffle_epi8(s, _mm256_add_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(p01), p23, 1), hi8));
+        __m128i l0 = _mm256_castsi256_si128(s), l1 = _mm256_extracti128_si256(s, 1);
+        _mm_storel_epi64((__m128i *)(out + n), l0);
+        _mm_storeh_pd((double *)(out + n + (size_t)__builtin_popcount(m & 0xff)), _mm_castsi128_pd(l0));
+        _mm_storel_epi64((__m128i *)(out + n + (size_t)__builtin_popcount(m & 0xffff)), l1);
+        _mm_storeh_pd((double *)(out + n + (size_t)__builtin_popcount(m & 0xffffff)), _mm_castsi128_pd(l1));
         n += (size_t)__builtin_popcount(m);
     }
     return n;
