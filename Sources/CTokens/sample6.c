@@ -275,6 +275,43 @@ static void sample4_scalar(const uint8_t *random, size_t groups, const uint8_t s
     }
 }
 
+#if defined(__aarch64__)
+#include <arm_neon.h>
+int idt_sample6_neon_available(void) { return 1; }  // Advanced SIMD is part of every AArch64 CPU
+
+// NEON: four 12-byte groups (48 bytes) a step. vld3q splits the 16 triples b0 b1 b2 into three
+// vectors, shifts cut the four 6-bit chunks, vqtbl4q looks the symbols up in the 64-byte table, and
+// vst4q interleaves chunk 0..3 of each triple back into the scalar order; a branch-free loop keeps
+// the accepted ones.
+size_t idt_sample6_neon(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    const uint8x16x4_t table = vld1q_u8_x4(symbols);
+    const uint8x16_t limitv = vdupq_n_u8(limit);
+    size_t n = 0, g = 0;
+    for (; g + 4 <= groups; g += 4) {
+        uint8x16x3_t in = vld3q_u8(random + 12 * g);
+        uint8x16_t c0 = vshrq_n_u8(in.val[0], 2);
+        uint8x16_t c1 = vorrq_u8(vshlq_n_u8(vandq_u8(in.val[0], vdupq_n_u8(3)), 4), vshrq_n_u8(in.val[1], 4));
+        uint8x16_t c2 = vorrq_u8(vshlq_n_u8(vandq_u8(in.val[1], vdupq_n_u8(15)), 2), vshrq_n_u8(in.val[2], 6));
+        uint8x16_t c3 = vandq_u8(in.val[2], vdupq_n_u8(63));
+        uint8x16x4_t sym = {{vqtbl4q_u8(table, c0), vqtbl4q_u8(table, c1), vqtbl4q_u8(table, c2), vqtbl4q_u8(table, c3)}};
+        uint8x16x4_t acc = {{vcltq_u8(c0, limitv), vcltq_u8(c1, limitv), vcltq_u8(c2, limitv), vcltq_u8(c3, limitv)}};
+        uint8_t s[64], a[64];
+        vst4q_u8(s, sym);
+        vst4q_u8(a, acc);
+        for (int i = 0; i < 64; i++) {
+            out[n] = s[i];
+            n += a[i] & 1;
+        }
+    }
+    return n + idt_sample6_scalar(random + 12 * g, groups - g, symbols, limit, out + n);
+}
+#else
+int idt_sample6_neon_available(void) { return 0; }
+size_t idt_sample6_neon(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    return idt_sample6_scalar(random, groups, symbols, limit, out);
+}
+#endif
+
 #if !defined(__x86_64__)
 int idt_sample6_available(void) { return 0; }
 int idt_sample6_avx512_available(void) { return 0; }
@@ -291,21 +328,31 @@ size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t sy
 #endif
 
 // Kernel choice, made once: the best the CPU has, or the one IDTOKENS_SAMPLER names (avx512, avx2,
-// ssse3, scalar) when the CPU has it; a name the CPU lacks, or an unknown one, falls back to the best.
-enum { K_UNSET = 0, K_SCALAR, K_SSSE3, K_AVX2, K_AVX512 };
+// ssse3, neon, scalar) when the CPU has it; a name the CPU lacks, or an unknown one, falls back to the best.
+enum { K_UNSET = 0, K_SCALAR, K_NEON, K_SSSE3, K_AVX2, K_AVX512 };
 static int chosen_kernel = K_UNSET;
 
+static int has_kernel(int k) {
+    switch (k) {
+    case K_SCALAR: return 1;
+    case K_NEON: return idt_sample6_neon_available();
+    // AVX-512 and AVX2 finish their tails with SSSE3.
+    case K_SSSE3: return idt_sample6_available();
+    case K_AVX2: return idt_sample6_available() && idt_sample6_avx2_available();
+    case K_AVX512: return idt_sample6_available() && idt_sample6_avx512_available();
+    default: return 0;
+    }
+}
+
 static int choose_kernel(void) {
-    int best = K_SCALAR;
-    if (idt_sample6_available()) best = K_SSSE3;
-    if (best == K_SSSE3 && idt_sample6_avx2_available()) best = K_AVX2;
-    if (best == K_AVX2 && idt_sample6_avx512_available()) best = K_AVX512;
+    int best = K_AVX512;
+    while (!has_kernel(best)) best--;
     const char *want = getenv("IDTOKENS_SAMPLER");
     if (want == NULL || *want == 0) return best;
-    int k = strcmp(want, "scalar") == 0 ? K_SCALAR : strcmp(want, "ssse3") == 0 ? K_SSSE3
-          : strcmp(want, "avx2") == 0 ? K_AVX2 : strcmp(want, "avx512") == 0 ? K_AVX512 : best;
-    // The kernels nest (AVX-512 and AVX2 finish their tails with SSSE3): one the CPU has is ≤ best.
-    return k <= best ? k : best;
+    int k = strcmp(want, "scalar") == 0 ? K_SCALAR : strcmp(want, "neon") == 0 ? K_NEON
+          : strcmp(want, "ssse3") == 0 ? K_SSSE3 : strcmp(want, "avx2") == 0 ? K_AVX2
+          : strcmp(want, "avx512") == 0 ? K_AVX512 : best;
+    return has_kernel(k) ? k : best;
 }
 
 static int kernel(void) {
@@ -322,6 +369,7 @@ const char *idt_sample6_kernel_name(void) {
     case K_AVX512: return "avx512";
     case K_AVX2: return "avx2";
     case K_SSSE3: return "ssse3";
+    case K_NEON: return "neon";
     default: return "scalar";
     }
 }
@@ -333,6 +381,7 @@ size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[6
     case K_AVX2: return idt_sample6_avx2(random, groups, symbols, limit, out);
     case K_SSSE3: return idt_sample6_ssse3(random, groups, symbols, limit, out);
 #endif
+    case K_NEON: return idt_sample6_neon(random, groups, symbols, limit, out);
     default: return idt_sample6_scalar(random, groups, symbols, limit, out);
     }
 }

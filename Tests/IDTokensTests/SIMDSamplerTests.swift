@@ -21,14 +21,16 @@ import Darwin
     }
 
     /// The kernels: 0 SSSE3, 1 AVX-512 VBMI2 (blocks of four groups, SSSE3 tail), 2 the dispatcher,
-    /// 3 AVX2 (pairs of groups, SSSE3 tail), 4 the portable C loop. Each runs only where the CPU has it.
-    static let kernels = [0, 1, 2, 3, 4]
+    /// 3 AVX2 (pairs of groups, SSSE3 tail), 4 the portable C loop, 5 NEON (blocks of four groups, scalar
+    /// tail). Each runs only where the CPU has it.
+    static let kernels = [0, 1, 2, 3, 4, 5]
 
     static func runs(_ kernel: Int) -> Bool {
         switch kernel {
         case 0: idt_sample6_available() != 0
         case 1: idt_sample6_avx512_available() != 0
         case 3: idt_sample6_avx2_available() != 0
+        case 5: idt_sample6_neon_available() != 0
         default: true
         }
     }
@@ -66,6 +68,7 @@ import Darwin
                     case 1: idt_sample6_avx512(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
                     case 3: idt_sample6_avx2(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
                     case 4: idt_sample6_scalar(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                    case 5: idt_sample6_neon(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
                     default: idt_sample6(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
                     }
                 }
@@ -82,9 +85,10 @@ import Darwin
     /// is (CI runs the suite again under IDTOKENS_SAMPLER=avx2, where this asserts "avx2").
     @Test func forcedKernelIsTheOneInUse() {
         let best = idt_sample6_avx512_available() != 0 ? "avx512"
-            : idt_sample6_avx2_available() != 0 ? "avx2" : idt_sample6_available() != 0 ? "ssse3" : "scalar"
+            : idt_sample6_avx2_available() != 0 ? "avx2" : idt_sample6_available() != 0 ? "ssse3"
+            : idt_sample6_neon_available() != 0 ? "neon" : "scalar"
         let has = ["avx512": idt_sample6_avx512_available() != 0, "avx2": idt_sample6_avx2_available() != 0,
-                   "ssse3": idt_sample6_available() != 0, "scalar": true]
+                   "ssse3": idt_sample6_available() != 0, "neon": idt_sample6_neon_available() != 0, "scalar": true]
         let name = String(cString: idt_sample6_kernel_name())
         if let v = getenv("IDTOKENS_SAMPLER"), let wanted = Optional(String(cString: v)), has[wanted] == true {
             #expect(name == wanted)

@@ -51,11 +51,11 @@ int idt_sample6_available(void);
 /// dropped. Reads groups * 12 bytes from random (plus 4 bytes of slack that are not used), writes the
 /// accepted symbols to out, returns how many; out needs groups * 16 + 64 bytes of room (the kernels
 /// store whole vectors, zero past the last accepted symbol). Every kernel gives the same output.
-/// The kernel is chosen on the first call: AVX-512 VBMI2 > AVX2 > SSSE3 > scalar, the best the CPU
-/// has, or the one the environment variable IDTOKENS_SAMPLER names (avx512, avx2, ssse3, scalar)
+/// The kernel is chosen on the first call: AVX-512 VBMI2 > AVX2 > SSSE3 > NEON > scalar, the best the CPU
+/// has, or the one the environment variable IDTOKENS_SAMPLER names (avx512, avx2, ssse3, neon, scalar)
 /// when the CPU has it (else the best).
 size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
-/// The kernel idt_sample6 and idt_sample4 use: "avx512", "avx2", "ssse3" or "scalar".
+/// The kernel idt_sample6 and idt_sample4 use: "avx512", "avx2", "ssse3", "neon" or "scalar".
 const char *idt_sample6_kernel_name(void);
 /// The kernels on their own, for the tests (each only where its availability check says so; the
 /// scalar one anywhere). AVX-512 works in blocks of four groups and AVX2 in pairs, with SSSE3 tails.
@@ -65,6 +65,9 @@ size_t idt_sample6_scalar(const uint8_t *random, size_t groups, const uint8_t sy
 size_t idt_sample6_ssse3(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
 size_t idt_sample6_avx2(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
 size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
+/// AArch64 NEON (blocks of four groups, scalar tail); elsewhere the scalar kernel under this name.
+int idt_sample6_neon_available(void);
+size_t idt_sample6_neon(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
 
 /// For exactly 16-symbol alphabets (4-bit chunks, nothing rejected): every random byte gives two
 /// symbols, symbols[low nibble] then symbols[high nibble]. Reads groups * 16 bytes, writes groups * 32.
