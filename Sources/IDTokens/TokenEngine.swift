@@ -75,7 +75,8 @@ final class TokenEngine {
         erase = options.erase
         isASCII = sampler.table.allSatisfy { $0 == SymbolSampler.reject || $0 < 0x80 }
         alphabetSize = sampler.table.filter { $0 != SymbolSampler.reject }.count
-        let simd = options.simd && idt_sample6_available() != 0
+        // SSSE3 and up on x86-64, NEON on AArch64 (idt_sample6 picks the kernel; idt_sample4 has no NEON one).
+        let simd = options.simd && (idt_sample6_available() != 0 || idt_sample6_neon_available() != 0)
         func padded() -> UnsafeMutablePointer<UInt8> {
             let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
             t.initialize(repeating: 0, count: 64)

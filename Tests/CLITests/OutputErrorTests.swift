@@ -79,4 +79,15 @@ import Testing
         #expect(simd.status == 0 && scalar.status == 0)
         #expect(simd.stdout == scalar.stdout)
     }
+
+    /// Every kernel IDTOKENS_SAMPLER can force (one the CPU lacks falls back to the best) gives the
+    /// same seeded tokens as the scalar path, hex (the 16-symbol kernel) included.
+    @Test(arguments: ["base62", "base64url", "hex"], ["avx512", "avx2", "ssse3", "scalar"])
+    func seedGivesTheSameTokensOnEveryForcedKernel(alphabet: String, kernel: String) throws {
+        let args = ["generate", "--alphabet", alphabet, "--count", "3000", "--seed", "12"]
+        let forced = try CLI.run(args, environment: ["IDTOKENS_SAMPLER": kernel])
+        let scalar = try CLI.run(args, environment: ["IDTOKENS_NO_SIMD": "1"])
+        #expect(forced.status == 0 && scalar.status == 0)
+        #expect(forced.stdout == scalar.stdout)
+    }
 }

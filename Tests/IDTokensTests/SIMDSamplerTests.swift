@@ -2,6 +2,14 @@ import CTokens
 import IDTokens
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The SIMD sampler must cut random bytes into exactly the 6-bit chunks a scalar reading gives
 /// (each 3 bytes b0 b1 b2 → b0>>2, (b0&3)<<4|b1>>4, (b1&15)<<2|b2>>6, b2&63), and keep those below the limit.
 @Suite struct SIMDSamplerTests {
@@ -12,50 +20,95 @@ import Testing
         }
     }
 
-    /// Each kernel on its own (SSSE3; AVX-512 VBMI2 in blocks of four groups, with an SSSE3 tail), and
-    /// the dispatcher, on group counts that leave every tail length.
-    @Test(arguments: [64, 62, 58, 33], [0, 1, 2])
+    /// The kernels: 0 SSSE3, 1 AVX-512 VBMI2 (blocks of four groups, SSSE3 tail), 2 the dispatcher,
+    /// 3 AVX2 (pairs of groups, SSSE3 tail), 4 the portable C loop, 5 NEON (blocks of four groups, scalar
+    /// tail). Each runs only where the CPU has it.
+    static let kernels = [0, 1, 2, 3, 4, 5]
+
+    static func runs(_ kernel: Int) -> Bool {
+        switch kernel {
+        case 0: idt_sample6_available() != 0
+        case 1: idt_sample6_avx512_available() != 0
+        case 3: idt_sample6_avx2_available() != 0
+        case 5: idt_sample6_neon_available() != 0
+        default: true
+        }
+    }
+
+    /// Every limit 1…64, on group counts that leave every tail length (and none at all).
+    @Test(arguments: Array(1...64), kernels)
     func matchesScalarExtraction(limit: Int, kernel: Int) throws {
-        guard idt_sample6_available() != 0 else { return }
-        if kernel == 1 && idt_sample6_avx512_available() == 0 { return }
-        for groups in [40, 41, 42, 43, 3] {
+        guard Self.runs(kernel) else { return }
+        for groups in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 40, 41, 42, 43] {
             try Self.check(limit: limit, groups: groups, kernel: kernel)
         }
     }
 
-    static func check(limit: Int, groups: Int, kernel: Int) throws {
+    /// Inputs that are all ones or all zeros bits (every chunk 63, every chunk 0) at every limit.
+    @Test(arguments: [UInt8(0x00), 0xff, 0x55, 0xaa], kernels)
+    func constantInputs(byte: UInt8, kernel: Int) throws {
+        guard Self.runs(kernel) else { return }
+        for limit in 1...64 {
+            try Self.check(limit: limit, groups: 42, kernel: kernel, fill: byte)
+        }
+    }
+
+    static func check(limit: Int, groups: Int, kernel: Int, fill: UInt8? = nil) throws {
         var rng = SeededRandom(seed: UInt64(limit * 100 + groups))
-        var random = [UInt8](repeating: 0, count: groups * 12 + 4)
-        random.withUnsafeMutableBytes { rng.fill($0) }
-        let identity = (0..<64).map { UInt8($0) }
-        var out = [UInt8](repeating: 0, count: groups * 16 + 64)
+        var random = [UInt8](repeating: fill ?? 0, count: groups * 12 + 4)
+        if fill == nil { random.withUnsafeMutableBytes { rng.fill($0) } }
+        // Symbols 100…163: no symbol is 0 or the 0xee the output starts as.
+        let table = (0..<64).map { UInt8(100 + $0) }
+        var out = [UInt8](repeating: 0xee, count: groups * 16 + 64)
         let n = random.withUnsafeBufferPointer { r in
-            identity.withUnsafeBufferPointer { t in
+            table.withUnsafeBufferPointer { t in
                 out.withUnsafeMutableBufferPointer { o in
                     switch kernel {
                     case 0: idt_sample6_ssse3(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
                     case 1: idt_sample6_avx512(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                    case 3: idt_sample6_avx2(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                    case 4: idt_sample6_scalar(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
+                    case 5: idt_sample6_neon(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
                     default: idt_sample6(r.baseAddress, groups, t.baseAddress, UInt8(limit), o.baseAddress)
                     }
                 }
             }
         }
-        let expected = Self.scalarChunks(Array(random.prefix(groups * 12))).filter { Int($0) < limit }
-        #expect(n == expected.count)
-        #expect(Array(out.prefix(n)) == expected)
+        let expected = Self.scalarChunks(Array(random.prefix(groups * 12))).filter { Int($0) < limit }.map { $0 + 100 }
+        #expect(n == expected.count, "kernel \(kernel), limit \(limit), \(groups) groups")
+        #expect(Array(out.prefix(n)) == expected, "kernel \(kernel), limit \(limit), \(groups) groups")
+        // Past the accepted symbols a kernel writes only zeros: no rejected or repeated symbol is left.
+        #expect(out[n...].allSatisfy { $0 == 0 || $0 == 0xee }, "kernel \(kernel), limit \(limit), \(groups) groups")
+    }
+
+    /// The dispatcher runs the kernel IDTOKENS_SAMPLER names when the CPU has it, else the best there
+    /// is (CI runs the suite again under IDTOKENS_SAMPLER=avx2, where this asserts "avx2").
+    @Test func forcedKernelIsTheOneInUse() {
+        let best = idt_sample6_avx512_available() != 0 ? "avx512"
+            : idt_sample6_avx2_available() != 0 ? "avx2" : idt_sample6_available() != 0 ? "ssse3"
+            : idt_sample6_neon_available() != 0 ? "neon" : "scalar"
+        let has = ["avx512": idt_sample6_avx512_available() != 0, "avx2": idt_sample6_avx2_available() != 0,
+                   "ssse3": idt_sample6_available() != 0, "neon": idt_sample6_neon_available() != 0, "scalar": true]
+        let name = String(cString: idt_sample6_kernel_name())
+        if let v = getenv("IDTOKENS_SAMPLER"), let wanted = Optional(String(cString: v)), has[wanted] == true {
+            #expect(name == wanted)
+        } else {
+            #expect(name == best)
+        }
     }
 }
 
 extension SIMDSamplerTests {
-    @Test func hexNibblesInOrder() {
+    @Test(arguments: [1, 2, 3, 4, 31])
+    func hexNibblesInOrder(groups: Int) {
         var rng = SeededRandom(seed: 4)
-        var random = [UInt8](repeating: 0, count: 64)
+        var random = [UInt8](repeating: 0, count: 16 * groups)
         random.withUnsafeMutableBytes { rng.fill($0) }
         let table = Array("0123456789abcdef".utf8)
-        var out = [UInt8](repeating: 0, count: 128)
+        var out = [UInt8](repeating: 0, count: 32 * groups)
         random.withUnsafeBufferPointer { r in
             table.withUnsafeBufferPointer { t in
-                out.withUnsafeMutableBufferPointer { o in idt_sample4(r.baseAddress, 4, t.baseAddress, o.baseAddress) }
+                out.withUnsafeMutableBufferPointer { o in idt_sample4(r.baseAddress, groups, t.baseAddress, o.baseAddress) }
             }
         }
         let expected = random.flatMap { [table[Int($0 & 15)], table[Int($0 >> 4)]] }

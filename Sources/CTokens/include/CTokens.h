@@ -70,23 +70,36 @@ static inline int idt_claim(uint64_t *owner, uint64_t *mine) {
 void idt_chacha20_blocks(const uint32_t key[8], const uint32_t nonce[3], uint32_t counter, size_t blocks,
                          uint8_t *out);
 
-/// Whether idt_sample6 and idt_sample4 can run here (SSSE3, SSE4.1, POPCNT).
+/// Whether the SSSE3 kernels can run here (SSSE3, SSE4.1, POPCNT). idt_sample6 and idt_sample4 run
+/// everywhere (a portable loop where no SIMD kernel can).
 int idt_sample6_available(void);
 
-/// Rejection-samples symbols from 6-bit chunks, 16 at a time: every 3 random bytes give four 6-bit
-/// values c (big-endian bit order, as base64 reads them); c < limit is accepted as symbols[c], the
-/// rest are dropped. Reads groups * 12 bytes from random (plus 4 bytes of slack that are not used),
-/// writes the accepted symbols to out (which needs groups * 16 + 16 bytes of room), returns how many.
-/// Uses AVX-512 VBMI/VBMI2 for whole blocks of four groups where the CPU has them (the output is the
-/// same), and needs 64 bytes of room past the last accepted symbol then.
+/// Rejection-samples symbols from 6-bit chunks: every 3 random bytes give four 6-bit values c
+/// (big-endian bit order, as base64 reads them); c < limit is accepted as symbols[c], the rest are
+/// dropped. Reads groups * 12 bytes from random (plus 4 bytes of slack that are not used), writes the
+/// accepted symbols to out, returns how many; out needs groups * 16 + 64 bytes of room (the kernels
+/// store whole vectors, zero past the last accepted symbol). Every kernel gives the same output.
+/// The kernel is chosen on the first call: AVX-512 VBMI2 > AVX2 > SSSE3 > NEON > scalar, the best the CPU
+/// has, or the one the environment variable IDTOKENS_SAMPLER names (avx512, avx2, ssse3, neon, scalar)
+/// when the CPU has it (else the best).
 size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
-/// The two kernels on their own, for the tests (each only where its availability check says so).
+/// The kernel idt_sample6 and idt_sample4 use: "avx512", "avx2", "ssse3", "neon" or "scalar".
+const char *idt_sample6_kernel_name(void);
+/// The kernels on their own, for the tests (each only where its availability check says so; the
+/// scalar one anywhere). AVX-512 works in blocks of four groups and AVX2 in pairs, with SSSE3 tails.
 int idt_sample6_avx512_available(void);
+int idt_sample6_avx2_available(void);
+size_t idt_sample6_scalar(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
 size_t idt_sample6_ssse3(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
+size_t idt_sample6_avx2(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
 size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
+/// AArch64 NEON (blocks of four groups, scalar tail); elsewhere the scalar kernel under this name.
+int idt_sample6_neon_available(void);
+size_t idt_sample6_neon(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
 
 /// For exactly 16-symbol alphabets (4-bit chunks, nothing rejected): every random byte gives two
 /// symbols, symbols[low nibble] then symbols[high nibble]. Reads groups * 16 bytes, writes groups * 32.
+/// AVX2 (for pairs of groups) when idt_sample6 uses AVX2 or AVX-512, else as idt_sample6's choice.
 void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out);
 
 /// Zeroes the vector registers (x86-64: xmm/ymm/zmm; arm64: the caller-saved v registers), where copies
