@@ -1,5 +1,6 @@
 import CTokens
 import Foundation
+import TestSupport
 import Testing
 
 @testable import IDTokens
