@@ -67,7 +67,10 @@ func run(_ e: Experiment, trial: Int) -> Row {
                 _ = generator.fill(buffer, separator: nil)
             } else {
                 var w = rng.next()
-                for i in 0..<e.length { buffer[i] = symbols[Int(w & 0xff) % radix]; w >>= 8 }
+                for i in 0..<e.length {
+                    buffer[i] = symbols[Int(w & 0xff) % radix]
+                    w >>= 8
+                }
             }
         }
         let k = token.withUnsafeBufferPointer { index($0, value, radix) }
@@ -76,8 +79,9 @@ func run(_ e: Experiment, trial: Int) -> Row {
     }
     let (mean, variance) = Birthday.duplicateStatistics(space: BigInt(d), count: BigInt(e.count))
     let sd = variance.squareRoot()
-    return Row(generator: e.generator, alphabet: e.alphabet.name!, length: e.length, space: d, count: e.count,
-               trial: trial, observed: duplicates, expected: mean, sd: sd, z: (Double(duplicates) - mean) / sd)
+    return Row(
+        generator: e.generator, alphabet: e.alphabet.name!, length: e.length, space: d, count: e.count,
+        trial: trial, observed: duplicates, expected: mean, sd: sd, z: (Double(duplicates) - mean) / sd)
 }
 
 var rows: [Row] = []
@@ -85,9 +89,10 @@ for e in experiments {
     for t in 0..<trials { rows.append(run(e, trial: t)) }
     let mine = rows.filter { $0.generator == e.generator && $0.alphabet == e.alphabet.name! }
     let zAll = mine.map(\.z).reduce(0, +) / Double(mine.count).squareRoot()
-    print("\(e.generator.padding(toLength: 18, withPad: " ", startingAt: 0)) \(e.alphabet.name!)^\(e.length)  n=\(e.count)  "
-          + "expected \(String(format: "%.1f", mine[0].expected))  observed mean \(String(format: "%.1f", Double(mine.map(\.observed).reduce(0, +)) / Double(mine.count)))  "
-          + "combined z \(String(format: "%+.2f", zAll))")
+    print(
+        "\(e.generator.padding(toLength: 18, withPad: " ", startingAt: 0)) \(e.alphabet.name!)^\(e.length)  n=\(e.count)  "
+            + "expected \(String(format: "%.1f", mine[0].expected))  observed mean \(String(format: "%.1f", Double(mine.map(\.observed).reduce(0, +)) / Double(mine.count)))  "
+            + "combined z \(String(format: "%+.2f", zAll))")
 }
 
 try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)

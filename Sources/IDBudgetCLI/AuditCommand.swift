@@ -31,28 +31,41 @@ struct AuditCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A file of ids, one per line; '-' or nothing reads standard input.", valueName: "file"), completion: .file())
+    @Argument(
+        help: ArgumentHelp("A file of ids, one per line; '-' or nothing reads standard input.", valueName: "file"), completion: .file())
     var file: String?
 
-    @Option(name: .customLong("max-line-bytes"), help: ArgumentHelp("Longer lines are counted as overlong and skipped.", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-line-bytes"), help: ArgumentHelp("Longer lines are counted as overlong and skipped.", valueName: "bytes"))
     var maxLineBytes: String = "4096"
 
     @Option(help: ArgumentHelp("The space the ids claim, in random bits (instead of the one their symbols imply).", valueName: "bits"))
     var bits: String?
 
-    @Option(help: ArgumentHelp("Peak memory, e.g. 1G, 512M or max (the machine's memory); default 1G, at least 64M. Past it, ids spill to $TMPDIR.", valueName: "size"), completion: .list(["256M", "1G", "4G", "max"]))
+    @Option(
+        help: ArgumentHelp(
+            "Peak memory, e.g. 1G, 512M or max (the machine's memory); default 1G, at least 64M. Past it, ids spill to $TMPDIR.",
+            valueName: "size"), completion: .list(["256M", "1G", "4G", "max"]))
     var memory: String = "1G"
 
-    @Option(help: ArgumentHelp("Audit only shard k of K (1-based), chosen by a fingerprint of the id; merge the shards' summaries with --summary.", valueName: "k/K"))
+    @Option(
+        help: ArgumentHelp(
+            "Audit only shard k of K (1-based), chosen by a fingerprint of the id; merge the shards' summaries with --summary.",
+            valueName: "k/K"))
     var shard: String?
 
-    @Option(name: .customLong("emit-summary"), help: ArgumentHelp("Also write the mergeable summary (JSON) to this file.", valueName: "file"), completion: .file())
+    @Option(
+        name: .customLong("emit-summary"), help: ArgumentHelp("Also write the mergeable summary (JSON) to this file.", valueName: "file"),
+        completion: .file())
     var emitSummary: String?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Judge these summaries (merged) instead of reading ids.", valueName: "file"), completion: .file())
+    @Option(
+        parsing: .upToNextOption, help: ArgumentHelp("Judge these summaries (merged) instead of reading ids.", valueName: "file"),
+        completion: .file())
     var summary: [String] = []
 
-    @Option(help: ArgumentHelp("Worker threads: 1 or 2 (default: 2 when there are two cores).", valueName: "n"), completion: .list(["1", "2"]))
+    @Option(
+        help: ArgumentHelp("Worker threads: 1 or 2 (default: 2 when there are two cores).", valueName: "n"), completion: .list(["1", "2"]))
     var threads: String?
 
     @OptionGroup var output: FormatOptions
@@ -69,17 +82,23 @@ struct AuditCommand: ParsableCommand {
 
     private func settings() throws -> Settings {
         guard let maxLine = Int(maxLineBytes), maxLine >= 1, maxLine <= 1 << 24 else {
-            throw UsageError(argument: "--max-line-bytes", message: "'\(maxLineBytes)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")
+            throw UsageError(
+                argument: "--max-line-bytes",
+                message: "'\(maxLineBytes)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")
         }
         var claimed: Int?
         if let bits {
             guard let b = wholeNumber(bits), b >= 1, b <= Limits.maxSpaceBits else {
-                throw UsageError(argument: "--bits", message: "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
+                throw UsageError(
+                    argument: "--bits", message: "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122"
+                )
             }
             claimed = b
         }
-        guard let bytes = memory == "max" ? Int(clamping: ProcessInfo.processInfo.physicalMemory) : Self.size(memory), bytes >= 64 << 20 else {
-            throw UsageError(argument: "--memory", message: "'\(memory)' is not a size of at least 64M; e.g. --memory 1G, --memory 512M or --memory max")
+        guard let bytes = memory == "max" ? Int(clamping: ProcessInfo.processInfo.physicalMemory) : Self.size(memory), bytes >= 64 << 20
+        else {
+            throw UsageError(
+                argument: "--memory", message: "'\(memory)' is not a size of at least 64M; e.g. --memory 1G, --memory 512M or --memory max")
         }
         var shardValue = (index: 0, count: 1)
         if let shard {
@@ -91,13 +110,21 @@ struct AuditCommand: ParsableCommand {
         }
         var threadCount = Cores.usable >= 2 ? 2 : 1
         if let threads {
-            guard let t = Int(threads), t == 1 || t == 2 else { throw UsageError(argument: "--threads", message: "'\(threads)' is not 1 or 2; e.g. --threads 2") }
+            guard let t = Int(threads), t == 1 || t == 2 else {
+                throw UsageError(argument: "--threads", message: "'\(threads)' is not 1 or 2; e.g. --threads 2")
+            }
             threadCount = t
         }
         if !summary.isEmpty {
-            if file != nil { throw UsageError(argument: "--summary", message: "judges summaries instead of reading ids; give either a file of ids or --summary, not both") }
+            if file != nil {
+                throw UsageError(
+                    argument: "--summary",
+                    message: "judges summaries instead of reading ids; give either a file of ids or --summary, not both")
+            }
             if shard != nil || emitSummary != nil {
-                throw UsageError(argument: "--summary", message: "--shard and --emit-summary apply when reading ids; to merge shards give their summaries to --summary")
+                throw UsageError(
+                    argument: "--summary",
+                    message: "--shard and --emit-summary apply when reading ids; to merge shards give their summaries to --summary")
             }
         }
         return Settings(maxLine: maxLine, claimed: claimed, memory: bytes, shard: shardValue, threads: threadCount)
@@ -145,15 +172,19 @@ struct AuditCommand: ParsableCommand {
             // that it can never be written.
             if let emitSummary, let file, file != "-" {
                 // The summary must not overwrite the ids it summarises.
-                var a = stat(), b = stat()
+                var a = stat()
+                var b = stat()
                 if stat(file, &a) == 0, stat(emitSummary, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino {
-                    throw UsageError(argument: "--emit-summary", message: "'\(emitSummary)' is the input file; give another path for the summary")
+                    throw UsageError(
+                        argument: "--emit-summary", message: "'\(emitSummary)' is the input file; give another path for the summary")
                 }
             }
             let out = try emitSummary.map { path in
                 let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
                 guard fd >= 0 else {
-                    throw Failure(status: .cannotCreate, argument: "--emit-summary", message: "cannot create '\(path)': \(String(cString: strerror(errno))); give a writable path")
+                    throw Failure(
+                        status: .cannotCreate, argument: "--emit-summary",
+                        message: "cannot create '\(path)': \(String(cString: strerror(errno))); give a writable path")
                 }
                 return (fd: fd, path: path)
             }
@@ -182,7 +213,9 @@ struct AuditCommand: ParsableCommand {
         if let file, file != "-" {
             fd = open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw Failure(status: .noInput, argument: "FILE", message: "cannot open '\(file)': \(String(cString: strerror(errno))); give a readable file or - for standard input")
+                throw Failure(
+                    status: .noInput, argument: "FILE",
+                    message: "cannot open '\(file)': \(String(cString: strerror(errno))); give a readable file or - for standard input")
             }
         } else {
             fd = 0
@@ -236,15 +269,25 @@ struct AuditCommand: ParsableCommand {
         for (i, f) in r.findings.enumerated() { report.add(i == 0 ? "findings" : "", f.escapingControlCharacters) }
         report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
         report.add("z-score", r.z.map { String(format: "%+.2f", $0) } ?? "off the scale (the spread is all but 0)")
-        report.add("p-values", String(format: "more duplicates ≤ %.3g, fewer ≤ %.3g (estimates %.3g, %.3g)", r.pValueHigh, r.pValueLow, r.pValueHighEstimate, r.pValueLowEstimate))
+        report.add(
+            "p-values",
+            String(
+                format: "more duplicates ≤ %.3g, fewer ≤ %.3g (estimates %.3g, %.3g)", r.pValueHigh, r.pValueLow, r.pValueHighEstimate,
+                r.pValueLowEstimate))
         report.add("test", r.methodDescription)
         let per = r.timeFormat.map { " per \($0.bucketName)" } ?? ""
-        report.add(r.effectiveBitsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
-                   r.effectiveBitsLowerBound ? String(format: "≥ %.1f bits", r.effectiveBits) + per
-                       : String(format: "%.1f bits", r.effectiveBits) + per + String(format: ", ≥ %.1f (95%% lower bound)", r.effectiveBits95Lower))
+        report.add(
+            r.effectiveBitsLowerBound ? "effective entropy (95% lower bound)" : "effective entropy",
+            r.effectiveBitsLowerBound
+                ? String(format: "≥ %.1f bits", r.effectiveBits) + per
+                : String(format: "%.1f bits", r.effectiveBits) + per + String(format: ", ≥ %.1f (95%% lower bound)", r.effectiveBits95Lower)
+        )
         report.add("verdict", r.verdict)
         if let m = r.resources {
-            report.add("memory", "peak RSS \(m.peakRSSBytes >> 20) MiB (--memory \(m.memoryLimitBytes >> 20) MiB), fingerprint tables \(m.fingerprintTableBytes >> 20) MiB" + (m.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : ""))
+            report.add(
+                "memory",
+                "peak RSS \(m.peakRSSBytes >> 20) MiB (--memory \(m.memoryLimitBytes >> 20) MiB), fingerprint tables \(m.fingerprintTableBytes >> 20) MiB"
+                    + (m.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : ""))
         }
         Output.print(report.renderText())
     }
@@ -266,8 +309,11 @@ final class Progress {
         var text = "\r  \(lines) lines, \(bytes / 1_048_576) MiB, \(Int(rate)) MiB/s"
         if let total, total > 0 {
             let f = Double(bytes) / Double(total)
-            let width = 30, filled = Swift.min(width, Int(f * Double(width)))
-            text = "\r  [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(Int(f * 100))%" + text.dropFirst()
+            let width = 30
+            let filled = Swift.min(width, Int(f * Double(width)))
+            text =
+                "\r  [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(Int(f * 100))%"
+                + text.dropFirst()
         }
         Output.standardError(text)
     }

@@ -12,13 +12,16 @@ struct CapacityCommand: ParsableCommand {
 
     @OptionGroup var space: SpaceOptions
 
-    @Option(name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
+    @Option(
+        name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
     var maxProbability: String
 
     @Option(help: ArgumentHelp("Identifiers per unit of time, to say how long the capacity lasts: 1e6/s.", valueName: "rate"))
     var rate: String?
 
-    @Option(help: ArgumentHelp("Independent scopes (devices, tenants) that each hold the capacity; the budget is for all of them.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Independent scopes (devices, tenants) that each hold the capacity; the budget is for all of them.", valueName: "n"))
     var scopes: String?
 
     @OptionGroup var output: FormatOptions
@@ -33,9 +36,13 @@ struct CapacityCommand: ParsableCommand {
     func run() throws {
         let scheme = try space.resolveScheme()
         let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
-        let space = try space.resolve(), budget = try parseBudget(maxProbability), rate = try rate.map(parseRate)
+        let space = try space.resolve()
+        let budget = try parseBudget(maxProbability)
+        let rate = try rate.map(parseRate)
         let answer: CapacityAnswer
-        do { answer = try Planner.capacity(space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme) } catch let error as InputError {
+        do { answer = try Planner.capacity(space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme) } catch let error
+            as InputError
+        {
             throw UsageError(argument: "--max-probability", message: error.message)
         }
         try Text.emit(answer, output.format, text: Text.render)

@@ -77,13 +77,15 @@ enum Entry {
         let names = IDBudgetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
         if arguments.first == "help", arguments.count > 1 {
             guard names.contains(arguments[1]) else {
-                throw UsageError(argument: "help", message: "no subcommand '\(arguments[1].prefix(40))'; use one of \(names.joined(separator: ", "))")
+                throw UsageError(
+                    argument: "help", message: "no subcommand '\(arguments[1].prefix(40))'; use one of \(names.joined(separator: ", "))")
             }
         }
         // `idbudget nosuchcommand --help` would print the overview and exit 0: the root takes no
         // positional argument, so a first word that is no subcommand is always a mistake.
         if let first = arguments.first, !first.hasPrefix("-"), first != "help", !names.contains(first) {
-            throw UsageError(argument: "'\(first.prefix(40))'", message: "no such subcommand; use one of \(names.joined(separator: ", ")), or help")
+            throw UsageError(
+                argument: "'\(first.prefix(40))'", message: "no such subcommand; use one of \(names.joined(separator: ", ")), or help")
         }
     }
 
@@ -136,7 +138,6 @@ struct UsageError: Error, CustomStringConvertible {
         return "\(argument): \(text)".escapingControlCharacters
     }
 }
-
 
 extension Optional {
     func orUsage(_ argument: String, _ message: String) throws -> Wrapped {

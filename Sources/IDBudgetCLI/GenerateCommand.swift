@@ -13,21 +13,28 @@ struct GenerateCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).", valueName: "name"),
-            completion: .list(Alphabet.builtIns.compactMap(\.name)))
+    @Option(
+        help: ArgumentHelp("A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).", valueName: "name"),
+        completion: .list(Alphabet.builtIns.compactMap(\.name)))
     var alphabet: String?
 
-    @Option(help: ArgumentHelp("Custom single-byte printable symbols, e.g. 'ACGT' (no spaces or tabs unless --allow-whitespace).", valueName: "symbols"))
+    @Option(
+        help: ArgumentHelp(
+            "Custom single-byte printable symbols, e.g. 'ACGT' (no spaces or tabs unless --allow-whitespace).", valueName: "symbols"))
     var symbols: String?
 
-    @Flag(name: .customLong("allow-whitespace"), help: "Let --symbols include a space or a tab (tokens will hold them). Other control characters are never taken.")
+    @Flag(
+        name: .customLong("allow-whitespace"),
+        help: "Let --symbols include a space or a tab (tokens will hold them). Other control characters are never taken.")
     var allowWhitespace = false
 
     @Option(help: ArgumentHelp("Symbols per token (default 22).", valueName: "n"))
     var length: String?
 
-    @Option(help: ArgumentHelp("A standard id format instead of an alphabet: \(IDFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"),
-            completion: .list(IDFormat.allCases.map(\.rawValue)))
+    @Option(
+        help: ArgumentHelp(
+            "A standard id format instead of an alphabet: \(IDFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"),
+        completion: .list(IDFormat.allCases.map(\.rawValue)))
     var scheme: String?
 
     @Flag(inversion: .prefixedNo, help: "Order uuid7/ulid ids within a millisecond (default: on for uuid7, off for ulid).")
@@ -49,13 +56,19 @@ struct GenerateCommand: ParsableCommand {
 
     private func settings() throws -> (kind: Kind, count: Int) {
         let n = try parseInteger(count, argument: "--count", example: "1000000", allowingZero: true)
-        guard let count = n.intValue else { throw UsageError(argument: "--count", message: "'\(count)' is absurdly many; give at most \(Int.max)") }
+        guard let count = n.intValue else {
+            throw UsageError(argument: "--count", message: "'\(count)' is absurdly many; give at most \(Int.max)")
+        }
         if let scheme {
             let format = try IDFormat.named(scheme).orUsage(
-                "--scheme", "unknown scheme '\(scheme.prefix(40))'; generate mints \(IDFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            for (given, name) in [(alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed"),
-                                  (allowWhitespace ? "" : nil, "--allow-whitespace")] where given != nil {
-                throw UsageError(argument: name, message: "does not apply to --scheme \(format.rawValue) (its layout is fixed); drop \(name)")
+                "--scheme",
+                "unknown scheme '\(scheme.prefix(40))'; generate mints \(IDFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            for (given, name) in [
+                (alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed"),
+                (allowWhitespace ? "" : nil, "--allow-whitespace"),
+            ] where given != nil {
+                throw UsageError(
+                    argument: name, message: "does not apply to --scheme \(format.rawValue) (its layout is fixed); drop \(name)")
             }
             if monotonic != nil && !format.hasMonotonicMode {
                 throw UsageError(argument: "--monotonic", message: "only uuid7 and ulid have a monotonic mode")
@@ -71,11 +84,15 @@ struct GenerateCommand: ParsableCommand {
             bytes = try Self.symbolBytes(symbols, allowWhitespace: allowWhitespace)
         } else {
             let chosen = try resolveSymbols(alphabet: alphabet ?? "base62", symbols: symbols, alphabetSize: nil)
-            guard case .alphabet(let a) = chosen, let b = a.bytes else { throw UsageError(argument: "--alphabet", message: "give --alphabet or --symbols") }
+            guard case .alphabet(let a) = chosen, let b = a.bytes else {
+                throw UsageError(argument: "--alphabet", message: "give --alphabet or --symbols")
+            }
             bytes = b
         }
         let length = try parseLength(length ?? "22")
-        guard length <= 1 << 20 else { throw UsageError(argument: "--length", message: "'\(length)' is absurdly long; give at most 1048576") }
+        guard length <= 1 << 20 else {
+            throw UsageError(argument: "--length", message: "'\(length)' is absurdly long; give at most 1048576")
+        }
         var seed: UInt64?
         if let text = self.seed {
             seed = try UInt64(text).orUsage("--seed", "'\(text.prefix(40))' is not a whole number from 0 to \(UInt64.max); e.g. --seed 42")
@@ -91,10 +108,14 @@ struct GenerateCommand: ParsableCommand {
         for scalar in text.unicodeScalars {
             let blank = scalar == " " || scalar == "\t"
             if blank && !allowWhitespace {
-                throw refuse("symbols include \(scalar == " " ? "a space" : "a tab"), which tokens would then hold; add --allow-whitespace if that is meant")
+                throw refuse(
+                    "symbols include \(scalar == " " ? "a space" : "a tab"), which tokens would then hold; add --allow-whitespace if that is meant"
+                )
             }
             if !blank && (scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
-                throw refuse("symbols include U+\(String(scalar.value, radix: 16, uppercase: true)), a control or line-breaking character; use printable characters only")
+                throw refuse(
+                    "symbols include U+\(String(scalar.value, radix: 16, uppercase: true)), a control or line-breaking character; use printable characters only"
+                )
             }
         }
         guard text.unicodeScalars.allSatisfy(\.isASCII) else {
@@ -122,7 +143,8 @@ struct GenerateCommand: ParsableCommand {
             // and exit status 70 (Entry).
             try stream(length: ids.length, count: count) { try ids.fillChecked($0) }
         case .tokens(let bytes, let length, let seed?):
-            Output.diagnostic("idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
+            Output.diagnostic(
+                "idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
             let tokens = try TokenGenerator(bytes: bytes, length: length, source: SeededRandom(seed: seed))
             try stream(length: length, count: count) { tokens.fill($0) }
         case .tokens(let bytes, let length, nil):
@@ -154,4 +176,3 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 }
-

@@ -16,7 +16,8 @@ struct IDBudgetCommand: ParsableCommand {
             """,
         version: "\(IDBudgetVersion.current) (generator system layer: \(SecureRandom.systemLayer))",
         subcommands: [
-            ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self, AuditCommand.self,
+            ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self,
+            AuditCommand.self,
         ]
     )
 }

@@ -17,10 +17,12 @@ struct LengthCommand: ParsableCommand {
     @OptionGroup var symbols: AlphabetOptions
     @OptionGroup var volume: VolumeOptions
 
-    @Option(name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
+    @Option(
+        name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
     var maxProbability: String
 
-    @Option(name: .customLong("max-bytes"), help: ArgumentHelp("A byte limit to check, e.g. 64 for an apns-collapse-id.", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-bytes"), help: ArgumentHelp("A byte limit to check, e.g. 64 for an apns-collapse-id.", valueName: "bytes"))
     var maxBytes: String?
 
     @OptionGroup var output: FormatOptions
@@ -32,7 +34,9 @@ struct LengthCommand: ParsableCommand {
         if try parseMaxBytes(maxBytes) != nil, case .size(let n) = alphabet, n > Planner.printableASCIICount {
             throw UsageError(
                 argument: "--max-bytes",
-                message: "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give --symbols to check a byte limit")
+                message:
+                    "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give --symbols to check a byte limit"
+            )
         }
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import IDBudget
 import IDTokens
 import Precise
@@ -9,14 +9,16 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 struct FormatOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Output format: text (a table) or json (schema docs/schema/idbudget-output.schema.json).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp("Output format: text (a table) or json (schema docs/schema/idbudget-output.schema.json).", valueName: "format"))
     var format: OutputFormat = .text
 }
 
 /// The alphabet a length is counted in.
 struct AlphabetOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).", valueName: "name"),
-            completion: .list(Alphabet.builtIns.compactMap(\.name)))
+    @Option(
+        help: ArgumentHelp("A named alphabet: \(Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")).", valueName: "name"),
+        completion: .list(Alphabet.builtIns.compactMap(\.name)))
     var alphabet: String?
 
     @Option(help: ArgumentHelp("Custom symbols, e.g. 'ACGT' (at least 2, no duplicates, printable).", valueName: "symbols"))
@@ -114,8 +116,10 @@ struct SpaceOptions: ParsableArguments {
     @Option(name: .customLong("space-size"), help: ArgumentHelp("The number of possible identifiers, e.g. 1e12 or 2^96.", valueName: "n"))
     var spaceSize: String?
 
-    @Option(help: ArgumentHelp("A known format (see `idbudget schemes`): \(Scheme.all.map(\.name).joined(separator: ", ")).", valueName: "name"),
-            completion: .list(Scheme.all.map(\.name)))
+    @Option(
+        help: ArgumentHelp(
+            "A known format (see `idbudget schemes`): \(Scheme.all.map(\.name).joined(separator: ", ")).", valueName: "name"),
+        completion: .list(Scheme.all.map(\.name)))
     var scheme: String?
 
     /// The named scheme, if one was given.
@@ -187,7 +191,11 @@ func parseInteger(_ text: String, argument: String, example: String, allowingZer
     if text.contains("^") {
         // b^k, b^k±m, e.g. 2^64, 2^64-1: exact, as large as the counts the math accepts.
         guard let value = ExactDecimal(text), let n = value.integerValue, value.log10Magnitude < Double(Limits.maxCountDigits) else {
-            throw UsageError(argument: argument, message: "'\(text)' is not a power b^k or b^k±m (whole b from 1 to 1000000, k ≥ 0) below 1e\(Limits.maxCountDigits); e.g. 2^64 or 2^64-1")
+            throw UsageError(
+                argument: argument,
+                message:
+                    "'\(text)' is not a power b^k or b^k±m (whole b from 1 to 1000000, k ≥ 0) below 1e\(Limits.maxCountDigits); e.g. 2^64 or 2^64-1"
+            )
         }
         guard n >= minimum else {
             throw UsageError(argument: argument, message: "'\(text)' must be at least 1; give e.g. \(example)")
@@ -201,9 +209,11 @@ func parseInteger(_ text: String, argument: String, example: String, allowingZer
     }
     guard let value = ExactDecimal(text) else {
         if let negative = ExactDecimal.exponentBeyondInt(text) {
-            throw UsageError(argument: argument, message: negative
-                ? "'\(text)' is not a whole number; give e.g. \(example)"
-                : "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+            throw UsageError(
+                argument: argument,
+                message: negative
+                    ? "'\(text)' is not a whole number; give e.g. \(example)"
+                    : "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
         }
         throw UsageError(
             argument: argument,
@@ -230,19 +240,28 @@ struct VolumeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Number of identifiers, exact: 1000000, 3.1536e14 or 2^40.", valueName: "n"))
     var count: String?
 
-    @Option(help: ArgumentHelp("Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d, 100/M (a month). Units are case-sensitive: m is minutes, M months.", valueName: "rate"))
+    @Option(
+        help: ArgumentHelp(
+            "Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d, 100/M (a month). Units are case-sensitive: m is minutes, M months.",
+            valueName: "rate"))
     var rate: String?
 
-    @Option(help: ArgumentHelp("How long identifiers live (or must stay unique): 10y, 6M, 30d, 36h, 90m, 1.5y. Units (case-sensitive): us, ms, s, m or min, h, d, w, M or mo (months), y. A year is 365 days, a month a twelfth of it.", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "How long identifiers live (or must stay unique): 10y, 6M, 30d, 36h, 90m, 1.5y. Units (case-sensitive): us, ms, s, m or min, h, d, w, M or mo (months), y. A year is 365 days, a month a twelfth of it.",
+            valueName: "time"))
     var lifetime: String?
 
-    @Option(help: ArgumentHelp("Independent scopes that each hold the volume (devices, tenants): p is that any of them collides.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Independent scopes that each hold the volume (devices, tenants): p is that any of them collides.", valueName: "n"))
     var scopes: String?
 
     @Option(name: .customLong("count-per-scope"), help: ArgumentHelp("Identifiers live in each scope (with --scopes).", valueName: "n"))
     var countPerScope: String?
 
-    @Option(help: ArgumentHelp("Nodes that each mint the --count or --rate into the same space (fleet volume = nodes × it).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("Nodes that each mint the --count or --rate into the same space (fleet volume = nodes × it).", valueName: "n"))
     var nodes: String?
 
     /// The volume; `peakRate` is the text of `--peak-rate`, which only `probability` takes (see
@@ -271,7 +290,8 @@ struct VolumeOptions: ParsableArguments {
         } else {
             guard let rateText = rate else {
                 if peakRate != nil {
-                    throw UsageError(argument: "--rate", message: "--peak-rate needs the average rate too; add e.g. --rate 1e6/s --lifetime 10y")
+                    throw UsageError(
+                        argument: "--rate", message: "--peak-rate needs the average rate too; add e.g. --rate 1e6/s --lifetime 10y")
                 }
                 throw UsageError(argument: "--count", message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
             }
@@ -297,7 +317,9 @@ struct VolumeOptions: ParsableArguments {
 /// The burst rate of a time-bucketed scheme: only `probability` (which takes `--scheme`) has it, so the
 /// commands it means nothing to neither list nor take it.
 struct PeakRateOptions: ParsableArguments {
-    @Option(name: .customLong("peak-rate"), help: ArgumentHelp("For time-bucketed schemes: the burst rate (at least --rate) to budget every bucket at.", valueName: "rate"))
+    @Option(
+        name: .customLong("peak-rate"),
+        help: ArgumentHelp("For time-bucketed schemes: the burst rate (at least --rate) to budget every bucket at.", valueName: "rate"))
     var peakRate: String?
 }
 

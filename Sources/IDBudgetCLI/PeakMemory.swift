@@ -6,8 +6,9 @@ enum PeakMemory {
     /// ru_maxrss keeps the high-water mark of whatever process ran before exec).
     static func bytes() -> Int {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kb = Int(line.dropFirst(6).filter(\.isNumber)) {
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kb = Int(line.dropFirst(6).filter(\.isNumber))
+        {
             return kb * 1024
         }
         var usage = rusage()

@@ -21,10 +21,15 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var volume: VolumeOptions
 
-    @Option(name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
+    @Option(
+        name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
     var maxProbability: String
 
-    @Option(name: .customLong("max-bytes"), help: ArgumentHelp("The byte limit each row is checked against (default 64, an apns-collapse-id); exit status 1 when no alphabet fits it.", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-bytes"),
+        help: ArgumentHelp(
+            "The byte limit each row is checked against (default 64, an apns-collapse-id); exit status 1 when no alphabet fits it.",
+            valueName: "bytes"))
     var maxBytes: String?
 
     @OptionGroup var output: FormatOptions
@@ -36,10 +41,13 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let volume = try volume.resolve(), budget = try parseBudget(maxProbability)
+        let volume = try volume.resolve()
+        let budget = try parseBudget(maxProbability)
         let answer: PlanAnswer
         let limit = try parseMaxBytes(maxBytes)
-        do { answer = try Planner.plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes) } catch let error as InputError {
+        do { answer = try Planner.plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes) } catch let error
+            as InputError
+        {
             throw UsageError(argument: "--max-probability", message: error.message)
         }
         try Text.emit(answer, output.format, text: Text.render)

@@ -20,7 +20,8 @@ struct ProbabilityCommand: ParsableCommand {
 
     func run() throws {
         let scheme = try space.resolveScheme()
-        let answer = try Planner.probability(space: try space.resolve(), volume: try volume.resolve(scheme: scheme, peakRate: peak.peakRate), scheme: scheme)
+        let answer = try Planner.probability(
+            space: try space.resolve(), volume: try volume.resolve(scheme: scheme, peakRate: peak.peakRate), scheme: scheme)
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

@@ -72,7 +72,9 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
 
     private static func parseUUID(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
         // time_low = 0…7, time_mid = 9…12, version + time_hi = 14…17.
-        var low: UInt64 = 0, mid: UInt64 = 0, high: UInt64 = 0
+        var low: UInt64 = 0
+        var mid: UInt64 = 0
+        var high: UInt64 = 0
         for i in 0..<36 {
             if i == 8 || i == 13 || i == 18 || i == 23 {
                 guard b[i] == 45 else { return nil }

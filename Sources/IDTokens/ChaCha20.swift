@@ -16,8 +16,9 @@ enum ChaCha20 {
         blocks: Int, into out: UnsafeMutableRawPointer
     ) {
         withUnsafeBytes(of: nonce) { n in
-            idt_chacha20_blocks(key, n.baseAddress!.assumingMemoryBound(to: UInt32.self), counter, blocks,
-                                out.assumingMemoryBound(to: UInt8.self))
+            idt_chacha20_blocks(
+                key, n.baseAddress!.assumingMemoryBound(to: UInt32.self), counter, blocks,
+                out.assumingMemoryBound(to: UInt8.self))
         }
     }
 }

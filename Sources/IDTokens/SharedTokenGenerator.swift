@@ -35,8 +35,11 @@ public final class SharedTokenGenerator: Sendable {
         let local = PerThread {
             var options = TokenEngine.Options()
             options.forkProtection = forkProtection
-            guard let generator = try? TokenGenerator(bytes: bytes, length: length, source: SecureRandom(forkProtection: forkProtection),
-                                                      options: options) else {
+            guard
+                let generator = try? TokenGenerator(
+                    bytes: bytes, length: length, source: SecureRandom(forkProtection: forkProtection),
+                    options: options)
+            else {
                 fatalError("idbudget: a validated generator failed to build")
             }
             return generator

@@ -1,11 +1,11 @@
 internal import CTokens
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How a generator keeps a forked child from handing out what its parent already handed out (or will).

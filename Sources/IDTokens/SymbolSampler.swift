@@ -19,12 +19,16 @@ struct SymbolSampler {
         precondition(n >= 2 && n <= 256)
         var minBits = 1
         while (1 << minBits) < n { minBits += 1 }
-        var best = minBits, bestCost = Double.infinity
+        var best = minBits
+        var bestCost = Double.infinity
         for k in minBits...Swift.max(minBits, 12) {
             let size = 1 << k
             let accepted = (size / n) * n
             let cost = Double(k) * Double(size) / Double(accepted)
-            if cost < bestCost - 1e-12 { best = k; bestCost = cost }
+            if cost < bestCost - 1e-12 {
+                best = k
+                bestCost = cost
+            }
         }
         bits = best
         mask = (1 << UInt64(best)) - 1

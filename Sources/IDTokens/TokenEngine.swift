@@ -1,11 +1,11 @@
 internal import CTokens
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The non-generic hot path: random bytes become a run of accepted symbols, and tokens are cut from it.
@@ -62,7 +62,11 @@ final class TokenEngine {
     private let table: [UInt16]
     private let bits: Int
     private let erase: Bool
-    private enum Kernel { case simd6(UnsafeMutablePointer<UInt8>), simd4(UnsafeMutablePointer<UInt8>), scalar6, scalar }
+    private enum Kernel {
+        case simd6(UnsafeMutablePointer<UInt8>)
+        case simd4(UnsafeMutablePointer<UInt8>)
+        case scalar6, scalar
+    }
     private let kernel: Kernel
     private let alphabetSize: Int
 
@@ -141,7 +145,8 @@ final class TokenEngine {
     /// Tops the run of ready symbols up to at least `symbolTarget`, keeping the unused ones; every used
     /// symbol is overwritten or erased.
     private func sample() {
-        let start = cursor[0], end = cursor[1]
+        let start = cursor[0]
+        let end = cursor[1]
         var n = end - start
         if n > 0 && start > 0 { symbols.update(from: symbols + start, count: n) }
         while n < Self.symbolTarget {
@@ -231,8 +236,12 @@ final class TokenEngine {
     /// Copies `count` bytes with word loads and stores (the last pair overlapping) instead of a memcpy call.
     @inline(__always)
     private static func copy(_ destination: UnsafeMutablePointer<UInt8>, _ source: UnsafePointer<UInt8>, _ count: Int) {
-        guard count >= 8 else { destination.update(from: source, count: count); return }
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+        guard count >= 8 else {
+            destination.update(from: source, count: count)
+            return
+        }
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(destination)
         var i = 0
         while i + 8 <= count {
             to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
@@ -245,7 +254,10 @@ final class TokenEngine {
     /// stores suffice, as the region outlives the call and is read again, so they cannot be dropped.
     @inline(__always)
     private static func zero(_ p: UnsafeMutablePointer<UInt8>, _ count: Int) {
-        guard count >= 8 else { p.update(repeating: 0, count: count); return }
+        guard count >= 8 else {
+            p.update(repeating: 0, count: count)
+            return
+        }
         let raw = UnsafeMutableRawPointer(p)
         var i = 0
         while i + 8 <= count {
@@ -291,7 +303,8 @@ final class TokenEngine {
         let count = capacity / stride
         var out = base
         var begin = cursor[0]
-        var start = begin, end = cursor[1]
+        var start = begin
+        var end = cursor[1]
         for _ in 0..<count {
             if _fastPath(end - start >= length) {
                 Self.copy(out, symbols + start, length)

@@ -48,8 +48,9 @@ public final class TokenGenerator<Source: RandomNumberGenerator> {
         let keystream = (source as? SecureRandom)?.stream ?? (source as? SeededRandom)?.stream
         // A seeded stream is meant to repeat; everything else must not replay across a fork.
         let protection: ForkProtection = source is SeededRandom ? .none : options.forkProtection
-        engine = TokenEngine(sampler: SymbolSampler(symbols: bytes), length: length, keystream: keystream,
-                             protection: protection, options: options)
+        engine = TokenEngine(
+            sampler: SymbolSampler(symbols: bytes), length: length, keystream: keystream,
+            protection: protection, options: options)
         if keystream == nil {
             engine.refill = { [unowned self] buffer in
                 let words = buffer.bindMemory(to: UInt64.self)

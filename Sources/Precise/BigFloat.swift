@@ -73,7 +73,10 @@ public struct BigFloat: Sendable {
         if numerator.bitWidth <= 4096 && denominator.bitWidth <= 4096 {
             let q = UnsafeMutablePointer<__mpq_struct>.allocate(capacity: 1)
             __gmpq_init(q)
-            defer { __gmpq_clear(q); q.deallocate() }
+            defer {
+                __gmpq_clear(q)
+                q.deallocate()
+            }
             __gmpq_set_num(q, numerator.storage.z)
             __gmpq_set_den(q, denominator.storage.z)
             __gmpq_canonicalize(q)

@@ -10,7 +10,8 @@ package enum Cores {
     package static let usable: Int = {
         let machine = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return machine }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") })
+        else { return machine }
         var count = 0
         for c in line.dropFirst("Cpus_allowed:".count) {
             if let v = c.hexDigitValue { count += v.nonzeroBitCount }

@@ -18,10 +18,12 @@ extension BigFloat {
         if parts == 1 { return boundsOfRange(d, 0, n, q) }
         let slots = Slots<(lo: BigFloat, hi: BigFloat)>(parts)
         DispatchQueue.concurrentPerform(iterations: parts) { k in
-            let start = n * k / parts, end = n * (k + 1) / parts
+            let start = n * k / parts
+            let end = n * (k + 1) / parts
             slots[k] = boundsOfRange(d, start, end, q)
         }
-        var lo = BigFloat(1, precision: q), hi = BigFloat(1, precision: q)
+        var lo = BigFloat(1, precision: q)
+        var hi = BigFloat(1, precision: q)
         for k in 0..<parts {
             guard let (l, h) = slots[k] else { preconditionFailure("every part is written before concurrentPerform returns") }
             lo = lo.multiplied(by: l, precision: q, rounding: .down)

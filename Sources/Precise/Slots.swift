@@ -10,9 +10,21 @@ package final class Slots<Value>: @unchecked Sendable {
     package init(_ count: Int) { slots = Array(repeating: nil, count: count) }
 
     package subscript(i: Int) -> Value? {
-        get { lock.lock(); defer { lock.unlock() }; return slots[i] }
-        set { lock.lock(); slots[i] = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return slots[i]
+        }
+        set {
+            lock.lock()
+            slots[i] = newValue
+            lock.unlock()
+        }
     }
 
-    package var values: [Value?] { lock.lock(); defer { lock.unlock() }; return slots }
+    package var values: [Value?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots
+    }
 }

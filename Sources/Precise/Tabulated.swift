@@ -1,4 +1,3 @@
-
 /// π and ln 2 read from a table instead of computed: at a million bits MPFR takes 0.2 s for π and
 /// 0.3 s for ln 2 (its cache lives per thread and per process), and `log` by the AGM needs both.
 ///

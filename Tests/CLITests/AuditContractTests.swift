@@ -35,7 +35,9 @@ import Testing
         text += Array("c232ab00-9414-11ec-c3c8-9f6bdeced846\n01ARZ3NDEKTSV4RRFFQ69G5FAV\n7ZZZZZZZZZZZZZZZZZZZZZZZZZ\n".utf8)
         text += Array("aWgEPTl1tmebfsQzFP4bxwgy80V\n".utf8)  // KSUID spec example
         text += Array("no-newline-at-the-end".utf8)
-        let file = Self.temp("ref"), ours = Self.temp("ours"), theirs = Self.temp("theirs")
+        let file = Self.temp("ref")
+        let ours = Self.temp("ours")
+        let theirs = Self.temp("theirs")
         defer { for u in [file, ours, theirs] { try? FileManager.default.removeItem(at: u) } }
         try Data(text).write(to: file)
         for threads in ["1", "2"] {
@@ -70,7 +72,10 @@ import Testing
         }
         defer { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
         let merged = try Self.json(try CLI.run(["audit", "--summary"] + paths + ["--format", "json"]))
-        for key in ["lines", "ids", "distinct", "duplicate_ids", "extra_occurrences", "empty_lines", "verdict_code", "p_value_high", "p_value_low", "format", "alphabet", "findings"] {
+        for key in [
+            "lines", "ids", "distinct", "duplicate_ids", "extra_occurrences", "empty_lines", "verdict_code", "p_value_high", "p_value_low",
+            "format", "alphabet", "findings",
+        ] {
             #expect(String(describing: merged[key]) == String(describing: whole[key]), "\(key)")
         }
         #expect(CLI.at(merged, "shards.count") as? Int == 3)
@@ -173,7 +178,8 @@ import Testing
         #expect(try audit(cjk) == (0, "consistent"))
         #expect(try audit((3..<68).flatMap { length in (0..<200).map { _ in rng.token(hex, length) } }) == (0, "consistent"))
         let uuids = (0..<100_000).map { _ in
-            rng.token(hex, 8) + "-" + rng.token(hex, 4) + "-4" + rng.token(hex, 3) + "-" + rng.token(Array("89ab"), 1) + rng.token(hex, 3) + "-" + rng.token(hex, 12)
+            rng.token(hex, 8) + "-" + rng.token(hex, 4) + "-4" + rng.token(hex, 3) + "-" + rng.token(Array("89ab"), 1) + rng.token(hex, 3)
+                + "-" + rng.token(hex, 12)
         }
         #expect(try audit(uuids + (0..<30).map { _ in String(format: "%02d", Int(rng.next() % 100)) }) == (0, "consistent"))
         let codes = (0..<30_000).map { _ in rng.token(hex, 4) }
@@ -198,9 +204,12 @@ import Testing
         let small = (0..<5000).map { _ in token(decimal, 3) }
         #expect(try audit(small, ["--shard", "1/2"]) == (0, "consistent"))
         let hex = Array("0123456789abcdef")
-        let prefixed = (0..<200_000).map { _ in "https://files.example.com/customer-uploads/2024/archive/by-tenant/acme/obj/" + token(hex, 8) }
+        let prefixed = (0..<200_000).map { _ in
+            "https://files.example.com/customer-uploads/2024/archive/by-tenant/acme/obj/" + token(hex, 8)
+        }
         #expect(try audit(prefixed) == (0, "consistent"))
-        let greek = Array("αβγδ"), cyrillic = Array("абвгдежзийклмнопрстуфхцчшщъыьэюя")
+        let greek = Array("αβγδ")
+        let cyrillic = Array("абвгдежзийклмнопрстуфхцчшщъыьэюя")
         #expect(try audit((0..<100).map { _ in token(greek, 2) } + (0..<100).map { _ in token(cyrillic, 10) }) == (0, "consistent"))
         try Data("a1\nb2\n".utf8).write(to: file)
         let same = try CLI.run(["audit", file.path, "--emit-summary", file.path])
@@ -217,7 +226,8 @@ import Testing
         try Data(ids.utf8).write(to: file)
         let json = try Self.json(try CLI.run(["audit", file.path, "--memory", "max", "--format", "json"]))
         #expect((json["memory_limit_bytes"] as? String).flatMap(Int.init) ?? 0 >= 1 << 30)
-        let bits = json["effective_bits"] as? Double ?? .nan, lower = json["effective_bits_95_lower"] as? Double ?? .nan
+        let bits = json["effective_bits"] as? Double ?? .nan
+        let lower = json["effective_bits_95_lower"] as? Double ?? .nan
         #expect(lower <= bits, "\(lower) > \(bits)")
     }
 
@@ -249,7 +259,9 @@ import Testing
         let full = try CLI.run(["audit", file.path, "--emit-summary", "/dev/full"])
         #expect(full.status == 74 && full.stderr.split(separator: "\n").count == 1, "\(full.status) \(full.stderr)")
         let spill = try CLI.run(["audit", file.path, "--memory", "64M"], environment: ["TMPDIR": "/nonexistent-dir"])
-        #expect(spill.status == 74 && spill.stderr.split(separator: "\n").count == 1 && spill.stderr.contains("TMPDIR"), "\(spill.status) \(spill.stderr)")
+        #expect(
+            spill.status == 74 && spill.stderr.split(separator: "\n").count == 1 && spill.stderr.contains("TMPDIR"),
+            "\(spill.status) \(spill.stderr)")
     }
 
     /// README's example: a UUIDv7 stream read as UUIDv7, judged per millisecond.

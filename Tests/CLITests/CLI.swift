@@ -26,13 +26,16 @@ enum CLI {
     }
 
     /// Runs with `environment` added to this process's, and stdout to `output` (a pipe when nil).
-    static func run(_ arguments: [String], environment: [String: String] = [:], output: FileHandle? = nil, input: FileHandle? = nil) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:], output: FileHandle? = nil, input: FileHandle? = nil) throws
+        -> Result
+    {
         let process = Process()
         if let input { process.standardInput = input }
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = output ?? out
         process.standardError = err
         let start = Date()
@@ -42,10 +45,11 @@ enum CLI {
         let outData = output == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self),
-                      seconds: Date().timeIntervalSince(start))
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self),
+            seconds: Date().timeIntervalSince(start))
     }
 
     static func json(_ arguments: [String]) throws -> [String: Any] {

@@ -54,7 +54,9 @@ import Testing
         let spaced = try CLI.json(["probability", "--bits", " 64 ", "--count", " 1000"])
         #expect(CLI.at(plain, "collision.probability") as? String == CLI.at(spaced, "collision.probability") as? String)
         let budget = try CLI.json(["length", "--alphabet", "base62", "--count", "1e9 ", "--max-probability", " 1e-6"])
-        #expect(budget["length"] as? Int == (try CLI.json(["length", "--alphabet", "base62", "--count", "1e9", "--max-probability", "1e-6"]))["length"] as? Int)
+        #expect(
+            budget["length"] as? Int == (try CLI.json(["length", "--alphabet", "base62", "--count", "1e9", "--max-probability", "1e-6"]))[
+                "length"] as? Int)
         #expect(try CLI.run(["probability", "--bits", "64", "--count", "1 000"]).status == 64)
     }
 
@@ -154,7 +156,8 @@ import Testing
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["generate", "--count", "1000000000000"]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -209,7 +212,9 @@ import Testing
         #expect(CLI.at(json, "collision.probability") as? String == ref["probability"])
         let one = CLI.referenceProbability("base62^8, n = 500 (collapse ids on one device)")
         #expect(CLI.at(json, "collision.group_probability") as? String == one["probability"])
-        let length = try CLI.json(["length", "--alphabet", "base62", "--scopes", "1e8", "--count-per-scope", "500", "--max-probability", "1e-6"])
+        let length = try CLI.json([
+            "length", "--alphabet", "base62", "--scopes", "1e8", "--count-per-scope", "500", "--max-probability", "1e-6",
+        ])
         let refLength = (CLI.reference["scoped_length"] as! [[String: Any]]).first { ($0["budget"] as? String) == "1e-6" }!
         #expect(length["length"] as? Int == refLength["length"] as? Int)
     }
@@ -290,7 +295,8 @@ import Testing
 
     @Test(arguments: ["uuid7", "ulid"])
     func theLastMillisecondWorks(scheme: String) throws {
-        let r = try CLI.run(["generate", "--scheme", scheme, "--monotonic", "--count", "1000"], environment: ["IDBUDGET_TEST_CLOCK_MS": Self.last])
+        let r = try CLI.run(
+            ["generate", "--scheme", scheme, "--monotonic", "--count", "1000"], environment: ["IDBUDGET_TEST_CLOCK_MS": Self.last])
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
         let ids = r.stdout.split(separator: "\n")
         #expect(ids.count == 1000 && ids == ids.sorted() && Set(ids).count == 1000)

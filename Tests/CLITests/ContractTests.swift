@@ -112,7 +112,10 @@ import Testing
         (["capacity", "--bits", "64", "--max-probability", "1e-9223372036854775808"], "--max-probability"),
         (["probability", "--bits", "64", "--rate", "1e-9223372036854775808/s", "--lifetime", "1y"], "--rate"),
         (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1e-9223372036854775808y"], "--lifetime"),
-        (["length", "--alphabet", "hex", "--count", "5", "--max-probability", "1e-11", "--max-bytes", "1e-9223372036854775808"], "--max-bytes"),
+        (
+            ["length", "--alphabet", "hex", "--count", "5", "--max-probability", "1e-11", "--max-bytes", "1e-9223372036854775808"],
+            "--max-bytes"
+        ),
         // An exponent too long for an Int is still a number: said to be out of range, not malformed.
         (["capacity", "--bits", "64", "--max-probability", "1e-99999999999999999999999"], "is below the 1e-100000"),
         (["capacity", "--bits", "64", "--max-probability", "2^-99999999999999999999"], "is below the 1e-100000"),
@@ -195,7 +198,11 @@ import Testing
         let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         let weak = try Self.ids(["--alphabet", "hex", "--length", "5", "--count", "100000", "--seed", "4"]).map { hex in
             var v = Int(hex, radix: 16)!
-            return String((0..<6).map { _ in defer { v /= 62 }; return digits[v % 62] })
+            return String(
+                (0..<6).map { _ in
+                    defer { v /= 62 }
+                    return digits[v % 62]
+                })
         }
         let json = try Self.audit(weak)
         #expect(json["verdict_code"] as? String == "too-many-duplicates")
@@ -314,7 +321,11 @@ private enum BigIntText {
         var digits = [1]
         for _ in 0..<k {
             var carry = 0
-            for i in digits.indices { let v = digits[i] * 2 + carry; digits[i] = v % 10; carry = v / 10 }
+            for i in digits.indices {
+                let v = digits[i] * 2 + carry
+                digits[i] = v % 10
+                carry = v / 10
+            }
             if carry > 0 { digits.append(carry) }
         }
         return digits.reversed().map(String.init).joined()

@@ -14,10 +14,12 @@ import Testing
     }
 
     static func same(_ answer: some Encodable, _ arguments: [String]) throws {
-        let library = try answer.jsonText(), cli = try cli(arguments)
+        let library = try answer.jsonText()
+        let cli = try cli(arguments)
         #expect(library == cli, "\(arguments)")
         if library != cli {
-            let a = library.split(separator: "\n"), b = cli.split(separator: "\n")
+            let a = library.split(separator: "\n")
+            let b = cli.split(separator: "\n")
             for (x, y) in zip(a, b) where x != y { Issue.record("library: \(x)\ncli:     \(y)") }
         }
     }
@@ -48,7 +50,9 @@ import Testing
         #expect(try Rate.perSecond(2000).text == "2000/s")
         #expect(try Rate(perSecond: 0.1).perSecond == (BigInt(1), BigInt(10)))
         #expect(try Lifetime.years(10).text == "10y")
-        #expect(try Lifetime(.milliseconds(1500)).seconds.numerator * BigInt(2) == (try Lifetime(.milliseconds(1500)).seconds.denominator) * BigInt(3))
+        #expect(
+            try Lifetime(.milliseconds(1500)).seconds.numerator * BigInt(2) == (try Lifetime(.milliseconds(1500)).seconds.denominator)
+                * BigInt(3))
         #expect(try Budget(1e-11).text == "1e-11")
         #expect(try Budget(1e-9).text == "1e-9")
         #expect(try Rate.perSecond(1e20).text == "1e20/s")

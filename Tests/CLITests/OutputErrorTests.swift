@@ -34,11 +34,13 @@ import Testing
     /// With SIGPIPE ignored, writing to a closed pipe fails with EPIPE: one line, exit 74. (`generate`
     /// alone ends quietly with 0 there, as `| head` users expect.)
     @Test func closedPipeWithSigpipeIgnored() throws {
-        let script = "trap '' PIPE; \"$0\" schemes | true; echo \"s=${PIPESTATUS[0]}\"; \"$0\" generate --count 1e9 | head -c 1 > /dev/null; echo \"g=${PIPESTATUS[0]}\""
+        let script =
+            "trap '' PIPE; \"$0\" schemes | true; echo \"s=${PIPESTATUS[0]}\"; \"$0\" generate --count 1e9 | head -c 1 > /dev/null; echo \"g=${PIPESTATUS[0]}\""
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", script, CLI.executable.path]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()

@@ -15,7 +15,8 @@ import Testing
     }
 
     static func count(_ volume: [String]) throws -> String? {
-        (try CLI.json(["length", "--alphabet", "base62", "--max-probability", "1e-12"] + volume)["volume"] as? [String: Any])?["count"] as? String
+        (try CLI.json(["length", "--alphabet", "base62", "--max-probability", "1e-12"] + volume)["volume"] as? [String: Any])?["count"]
+            as? String
     }
 
     /// Lifetimes that are the same span, written differently: the answers are identical.
@@ -54,7 +55,8 @@ import Testing
         ("1/ms", "1000/s"), ("86400/d", "1/s"), ("604800/w", "1/s"), ("31536/y", "0.001/s"), ("1/sec", "1/s"),
     ])
     func rateSpellingsAgree(a: String, b: String) throws {
-        let x = try Self.count(["--rate", a, "--lifetime", "10y"]), y = try Self.count(["--rate", b, "--lifetime", "10y"])
+        let x = try Self.count(["--rate", a, "--lifetime", "10y"])
+        let y = try Self.count(["--rate", b, "--lifetime", "10y"])
         #expect(x != nil && x == y, "\(a): \(x ?? "-") vs \(b): \(y ?? "-")")
     }
 
@@ -88,13 +90,16 @@ import Testing
     }
 
     @Test func hugeValuesAreTooLargeNotNonPositive() throws {
-        let rate = try Self.refused(["probability", "--bits", "128", "--rate", "1e99999999999999999999/s", "--lifetime", "1y"], naming: "--rate")
-        let lifetime = try Self.refused(["probability", "--bits", "128", "--rate", "1/s", "--lifetime", "1e99999999999999999999y"], naming: "--lifetime")
+        let rate = try Self.refused(
+            ["probability", "--bits", "128", "--rate", "1e99999999999999999999/s", "--lifetime", "1y"], naming: "--rate")
+        let lifetime = try Self.refused(
+            ["probability", "--bits", "128", "--rate", "1/s", "--lifetime", "1e99999999999999999999y"], naming: "--lifetime")
         for e in [rate, lifetime] { #expect(e.contains("too large") && !e.contains("positive"), "\(e)") }
     }
 
     @Test func aFleetTooLargeNamesNodes() throws {
-        _ = try Self.refused(["probability", "--bits", "128", "--rate", "1/s", "--lifetime", "1y", "--nodes", "1e639999"], naming: "--nodes:")
+        _ = try Self.refused(
+            ["probability", "--bits", "128", "--rate", "1/s", "--lifetime", "1y", "--nodes", "1e639999"], naming: "--nodes:")
         _ = try Self.refused(["probability", "--bits", "128", "--count", "10", "--nodes", "1e639999"], naming: "--nodes:")
         _ = try Self.refused(["probability", "--bits", "128", "--count", "10", "--nodes", "lots"], naming: "--nodes:")
     }
@@ -103,25 +108,31 @@ import Testing
         for command in ["length", "plan"] {
             let help = try CLI.run([command, "--help"])
             #expect(help.status == 0 && !help.stdout.contains("--peak-rate"), "\(command)")
-            _ = try Self.refused([command, "--alphabet", "base62", "--rate", "1/s", "--lifetime", "1y", "--max-probability", "1e-9", "--peak-rate", "2/s"]
-                                    .filter { command == "length" || ($0 != "--alphabet" && $0 != "base62") }, naming: "--peak-rate")
+            _ = try Self.refused(
+                [command, "--alphabet", "base62", "--rate", "1/s", "--lifetime", "1y", "--max-probability", "1e-9", "--peak-rate", "2/s"]
+                    .filter { command == "length" || ($0 != "--alphabet" && $0 != "base62") }, naming: "--peak-rate")
         }
         #expect(try CLI.run(["probability", "--help"]).stdout.contains("--peak-rate"))
     }
 
     @Test func peakRateConflictsNameWhatWasGiven() throws {
-        let withCount = try Self.refused(["probability", "--scheme", "uuid7", "--count", "5", "--peak-rate", "2/s"], naming: "--peak-rate:")
+        let withCount = try Self.refused(
+            ["probability", "--scheme", "uuid7", "--count", "5", "--peak-rate", "2/s"], naming: "--peak-rate:")
         #expect(!withCount.contains("not both"), "\(withCount)")
         let noRate = try Self.refused(["probability", "--scheme", "uuid7", "--lifetime", "1y", "--peak-rate", "2/s"], naming: "--rate:")
         #expect(!noRate.contains("not both"), "\(noRate)")
-        let noLifetime = try Self.refused(["probability", "--scheme", "uuid7", "--rate", "1/s", "--peak-rate", "2/s"], naming: "--lifetime:")
+        let noLifetime = try Self.refused(
+            ["probability", "--scheme", "uuid7", "--rate", "1/s", "--peak-rate", "2/s"], naming: "--lifetime:")
         #expect(!noLifetime.contains("not both"), "\(noLifetime)")
-        let both = try Self.refused(["probability", "--scheme", "uuid7", "--count", "5", "--rate", "1/s", "--lifetime", "1y"], naming: "--count:")
+        let both = try Self.refused(
+            ["probability", "--scheme", "uuid7", "--count", "5", "--rate", "1/s", "--lifetime", "1y"], naming: "--count:")
         #expect(both.contains("not both"), "\(both)")
-        let countAndLifetime = try Self.refused(["probability", "--scheme", "uuid7", "--count", "5", "--lifetime", "1y"], naming: "--lifetime:")
+        let countAndLifetime = try Self.refused(
+            ["probability", "--scheme", "uuid7", "--count", "5", "--lifetime", "1y"], naming: "--lifetime:")
         #expect(!countAndLifetime.contains("not both"), "\(countAndLifetime)")
         // And with both rates it still works.
-        #expect(try CLI.run(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--peak-rate", "1e8/s", "--lifetime", "1y"]).status == 0)
+        #expect(
+            try CLI.run(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--peak-rate", "1e8/s", "--lifetime", "1y"]).status == 0)
     }
 
     @Test(arguments: [["nosuchcommand", "--help"], ["nosuchcommand"], ["nosuchcommand", "-h"], ["help", "nosuchcommand"]])

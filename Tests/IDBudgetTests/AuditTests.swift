@@ -5,8 +5,10 @@ import Precise
 import Testing
 
 @Suite struct AuditTests {
-    static func summarise(_ text: [UInt8], chunk: Int = 1 << 16, maxLineBytes: Int = 4096, threads: Int = 2,
-                          memory: Int = 1 << 30, shard: (Int, Int) = (0, 1)) throws -> AuditSummary {
+    static func summarise(
+        _ text: [UInt8], chunk: Int = 1 << 16, maxLineBytes: Int = 4096, threads: Int = 2,
+        memory: Int = 1 << 30, shard: (Int, Int) = (0, 1)
+    ) throws -> AuditSummary {
         let auditor = Auditor(maxLineBytes: maxLineBytes, shard: shard, memoryLimit: memory, threads: threads)
         try text.withUnsafeBytes { all in
             var i = 0
@@ -63,7 +65,10 @@ import Testing
         var text: [UInt8] = []
         for _ in 0..<200_000 {
             var w = rng.next()
-            for _ in 0..<8 { text.append(symbols[Int(w & 0x7f) % 62]); w >>= 8 }
+            for _ in 0..<8 {
+                text.append(symbols[Int(w & 0x7f) % 62])
+                w >>= 8
+            }
             text.append(10)
         }
         let r = AuditAnalysis(summary: try Self.summarise(text))

@@ -28,7 +28,8 @@ import Testing
     @Test func boundsAreNeverBelowTheExactTails() {
         for c in Self.cases {
             let t = DuplicateTest(space: BigInt(c.d), count: c.n, observed: c.x, exactBudget: 0)
-            let high = Double(c.high)!, low = Double(c.low)!
+            let high = Double(c.high)!
+            let low = Double(c.low)!
             #expect(t.method == .bounds)
             #expect(t.pValueHigh >= high * (1 - 1e-12), "n=\(c.n) d=\(c.d) x=\(c.x): high bound \(t.pValueHigh) < exact \(high)")
             #expect(t.pValueLow >= low * (1 - 1e-12), "n=\(c.n) d=\(c.d) x=\(c.x): low bound \(t.pValueLow) < exact \(low)")
@@ -40,7 +41,8 @@ import Testing
     @Test func boundsAreTightAwayFromNEqualsD() {
         for c in Self.cases where (c.n * 20 < c.d || c.n > 5 * c.d) {
             let t = DuplicateTest(space: BigInt(c.d), count: c.n, observed: c.x, exactBudget: 0)
-            let high = Double(c.high)!, low = Double(c.low)!
+            let high = Double(c.high)!
+            let low = Double(c.low)!
             if high < 1e-2 { #expect(t.pValueHigh <= 4 * high, "n=\(c.n) d=\(c.d) x=\(c.x): \(t.pValueHigh) vs \(high)") }
             if low < 1e-2 { #expect(t.pValueLow <= 4 * low, "n=\(c.n) d=\(c.d) x=\(c.x): \(t.pValueLow) vs \(low)") }
         }
@@ -51,7 +53,8 @@ import Testing
         for c in Self.cases {
             let t = DuplicateTest(space: BigInt(c.d), count: c.n, observed: c.x)
             guard t.method == .exact else { continue }
-            let high = Double(c.high)!, low = Double(c.low)!
+            let high = Double(c.high)!
+            let low = Double(c.low)!
             #expect(abs(t.estimateHigh - high) <= 1e-10 * high + 1e-30, "n=\(c.n) d=\(c.d) x=\(c.x): \(t.estimateHigh) vs \(high)")
             #expect(abs(t.estimateLow - low) <= 1e-10 * low + 1e-30, "n=\(c.n) d=\(c.d) x=\(c.x): \(t.estimateLow) vs \(low)")
             #expect(t.pValueHigh >= high && t.pValueLow >= low)
@@ -63,7 +66,8 @@ import Testing
     @Test func verdictsFollowTheExactTails() {
         for c in Self.cases {
             let t = DuplicateTest(space: BigInt(c.d), count: c.n, observed: c.x)
-            let high = Double(c.high)!, low = Double(c.low)!
+            let high = Double(c.high)!
+            let low = Double(c.low)!
             let tau = t.tailThreshold
             if high < tau / 4 { #expect(t.verdict == .tooMany, "n=\(c.n) d=\(c.d) x=\(c.x)") }
             if low < tau / 4 { #expect(t.verdict == .tooFew, "n=\(c.n) d=\(c.d) x=\(c.x)") }
@@ -125,7 +129,8 @@ import Testing
     /// trap, and that is what it expects; fewer repeats than that are impossible, so too few.
     @Test func aSpaceOfOneValue() {
         #expect(DuplicateTest(space: BigInt(1), count: 5, observed: 4).verdict == .consistent)
-        #expect(DuplicateTest(cells: [.init(space: BigInt(1), ids: 5), .init(space: BigInt(0), ids: 3)], observed: 6).verdict == .consistent)
+        #expect(
+            DuplicateTest(cells: [.init(space: BigInt(1), ids: 5), .init(space: BigInt(0), ids: 3)], observed: 6).verdict == .consistent)
         let impossible = DuplicateTest(space: BigInt(1), count: 5, observed: 2)
         #expect(impossible.pValueLow < 1e-12 && impossible.verdict == .tooFew)
     }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import IDBudget
 import Precise
 import TestSupport
 import Testing
+
+@testable import IDBudget
 
 /// λ = −log(1 − P) at the precisions `capacity` works at near 2^(2^21) values (tens of thousands to a
 /// million bits): binary splitting through convergents on two threads, the AGM (π and ln 2 from their
@@ -40,8 +41,9 @@ import Testing
         #expect(b.lo <= refHi, "\(label): lower bound above λ at \(p) bits")
         #expect(refLo <= b.hi, "\(label): upper bound below λ at \(p) bits")
         let width = b.hi.subtracting(b.lo, precision: 64, rounding: .up)
-        let allowed = refLo.multiplied(by: BigFloat(numerator: BigInt(1), denominator: BigInt.power(2, p - 24), precision: 64, rounding: .down),
-                                       precision: 64, rounding: .down)
+        let allowed = refLo.multiplied(
+            by: BigFloat(numerator: BigInt(1), denominator: BigInt.power(2, p - 24), precision: 64, rounding: .down),
+            precision: 64, rounding: .down)
         #expect(width <= allowed, "\(label): bounds wider than the precision at \(p) bits")
     }
 
@@ -91,12 +93,17 @@ import Testing
                 let near = Birthday.Neighbourhood(space: d, scopes: scopes, base: capacity)
                 for k in [-100_000, -37, -1, 0, 1, 2, 999, 1 << 39] {
                     let n = capacity + BigInt(k)
-                    guard let (lo, hi) = near.bounds(n) else { Issue.record("no bounds at \(k)"); continue }
+                    guard let (lo, hi) = near.bounds(n) else {
+                        Issue.record("no bounds at \(k)")
+                        continue
+                    }
                     let (fLo, fHi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: near.precision)
                     #expect(lo <= fHi && fLo <= hi, "\(text) k = \(k)")
                     // Narrow enough to tell n from n + 1 (they differ by S·n/d).
                     let step = BigFloat(numerator: scopes * n, denominator: d, precision: 64, rounding: .down)
-                    #expect(hi.subtracting(lo, precision: 64, rounding: .up).multiplied(by: BigInt(1 << 20), precision: 64, rounding: .up) < step)
+                    #expect(
+                        hi.subtracting(lo, precision: 64, rounding: .up).multiplied(by: BigInt(1 << 20), precision: 64, rounding: .up)
+                            < step)
                 }
                 #expect(near.bounds(capacity + BigInt.power(2, 41)) == nil)
             }

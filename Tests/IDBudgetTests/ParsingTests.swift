@@ -73,7 +73,8 @@ import Testing
         #expect(tie.description == "5.68434188608080148696899414062e-14")
         let third = ScientificDecimal.exact(numerator: BigInt(1), denominator: BigInt(3), significantDigits: 30)
         #expect(third.description == "3.33333333333333333333333333333e-1")
-        let nines = ScientificDecimal.exact(numerator: BigInt.power(10, 31) - BigInt(1), denominator: BigInt.power(10, 31), significantDigits: 30)
+        let nines = ScientificDecimal.exact(
+            numerator: BigInt.power(10, 31) - BigInt(1), denominator: BigInt.power(10, 31), significantDigits: 30)
         #expect(nines.description == "1.00000000000000000000000000000e+0")
     }
 }

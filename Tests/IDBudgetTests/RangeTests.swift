@@ -31,7 +31,9 @@ import Testing
         #expect(ExactDecimal("2^64-1")?.integerValue == BigInt.power(2, 64) - BigInt(1))
         #expect(ExactDecimal("2^64+7")?.integerValue == BigInt.power(2, 64) + BigInt(7))
         #expect(ExactDecimal("2^-40") == ExactDecimal(significand: BigInt.power(5, 40), exponent: -40))
-        #expect(ExactDecimal("10^-12")?.fraction.numerator == BigInt.power(10, 12) && ExactDecimal("10^-12")?.fraction.denominator == BigInt.power(10, 24))
+        #expect(
+            ExactDecimal("10^-12")?.fraction.numerator == BigInt.power(10, 12)
+                && ExactDecimal("10^-12")?.fraction.denominator == BigInt.power(10, 24))
         #expect(ExactDecimal("3^-2") == nil)  // 1/9 is not a terminating decimal
         #expect(ExactDecimal("2^") == nil)
         #expect(ExactDecimal("2^64-") == nil)
@@ -45,8 +47,10 @@ import Testing
     /// A budget equal to p exactly with more than 20,000 ids (the old exact-fraction cap): decided.
     /// p(50000, 20001) terminates (50000 = 2^4·5^5), so its exact decimal is a valid budget.
     @Test func exactTiesAboveTwentyThousandIdsAreDecided() throws {
-        let d = BigInt(50_000), n = 20_001
-        let numerator = BigInt.fallingFactorial(d, n), denominator = d.power(n)
+        let d = BigInt(50_000)
+        let n = 20_001
+        let numerator = BigInt.fallingFactorial(d, n)
+        let denominator = d.power(n)
         // den = 2^(4n)·5^(5n): scale to 10^(5n).
         let scaled = (denominator - numerator) * BigInt.power(2, n)
         let budget = try Budget(parsing: "\(scaled)e-\(5 * n)")

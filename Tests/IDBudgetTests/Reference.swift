@@ -8,7 +8,7 @@ struct Reference: Decodable {
         let count: String
         let probability: String
         let complement: String
-        let expected_collisions: String
+        let expectedCollisions: String
     }
 
     struct Capacity: Decodable {
@@ -20,7 +20,7 @@ struct Reference: Decodable {
 
     struct Length: Decodable {
         let label: String
-        let alphabet_size: Int
+        let alphabetSize: Int
         let count: String
         let budget: String
         let length: Int
@@ -49,7 +49,7 @@ struct Reference: Decodable {
 
     struct ScopedLength: Decodable {
         let label: String
-        let alphabet_size: Int
+        let alphabetSize: Int
         let count: String
         let groups: String
         let budget: String
@@ -57,17 +57,19 @@ struct Reference: Decodable {
     }
 
     let scoped: [Scoped]
-    let scoped_length: [ScopedLength]
+    let scopedLength: [ScopedLength]
     let digits: Int
     let duplicates: [Duplicates]
     let probability: [Probability]
     let capacity: [Capacity]
     let length: [Length]
-    let expected_draws: [Draws]
+    let expectedDraws: [Draws]
 
     static let shared: Reference = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Reference/reference.json")
-        return try! JSONDecoder().decode(Reference.self, from: Data(contentsOf: url))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try! decoder.decode(Reference.self, from: Data(contentsOf: url))
     }()
 }

@@ -14,11 +14,12 @@ import Testing
     @Test(arguments: reference.probability.map { $0.label })
     func probability(label: String) throws {
         let r = Self.reference.probability.first { $0.label == label }!
-        let d = BigInt(decimal: r.space)!, n = BigInt(decimal: r.count)!
+        let d = BigInt(decimal: r.space)!
+        let n = BigInt(decimal: r.count)!
         let (p, c) = try Birthday.probability(space: d, count: n)
         #expect(p.description == r.probability, "\(label)")
         #expect(c.description == r.complement, "\(label)")
-        #expect(Birthday.expectedCollisions(space: d, count: n).description == r.expected_collisions, "\(label)")
+        #expect(Birthday.expectedCollisions(space: d, count: n).description == r.expectedCollisions, "\(label)")
     }
 
     @Test(arguments: reference.capacity.map { $0.label })
@@ -32,13 +33,13 @@ import Testing
     func minimumLength(label: String) throws {
         let r = Self.reference.length.first { $0.label == label }!
         let length = try Birthday.minimumLength(
-            alphabetSize: r.alphabet_size, count: BigInt(decimal: r.count)!, budget: Budget(parsing: r.budget))
+            alphabetSize: r.alphabetSize, count: BigInt(decimal: r.count)!, budget: Budget(parsing: r.budget))
         #expect(length == r.length, "\(label)")
     }
 
-    @Test(arguments: reference.expected_draws.map { $0.space })
+    @Test(arguments: reference.expectedDraws.map { $0.space })
     func expectedDraws(space: String) {
-        let r = Self.reference.expected_draws.first { $0.space == space }!
+        let r = Self.reference.expectedDraws.first { $0.space == space }!
         #expect(Birthday.expectedDrawsToFirstCollision(space: BigInt(decimal: space)!).description == r.value)
     }
 
@@ -61,7 +62,8 @@ import Testing
 
     /// The double-precision formula the calculators use underflows where idbudget does not.
     @Test func doubleApproximationUnderflows() throws {
-        let d = BigInt.power(2, 128), n = BigInt(1_000_000_000)
+        let d = BigInt.power(2, 128)
+        let n = BigInt(1_000_000_000)
         #expect(Birthday.doubleApproximation(space: d, count: n) == 0)
         let (p, _) = try Birthday.probability(space: d, count: n)
         let r = Self.reference.probability.first { $0.label == "2^128, n = 1e9" }!

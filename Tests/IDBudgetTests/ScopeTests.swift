@@ -1,4 +1,5 @@
 import IDBudget
+import IDTokens
 import Precise
 import Testing
 
@@ -15,11 +16,11 @@ import Testing
         #expect(c.description == r.complement, "\(label)")
     }
 
-    @Test(arguments: reference.scoped_length.map(\.label))
+    @Test(arguments: reference.scopedLength.map(\.label))
     func scopedLength(label: String) throws {
-        let r = Self.reference.scoped_length.first { $0.label == label }!
+        let r = Self.reference.scopedLength.first { $0.label == label }!
         let length = try Birthday.minimumLength(
-            alphabetSize: r.alphabet_size, count: BigInt(decimal: r.count)!, scopes: BigInt(decimal: r.groups)!,
+            alphabetSize: r.alphabetSize, count: BigInt(decimal: r.count)!, scopes: BigInt(decimal: r.groups)!,
             budget: Budget(parsing: r.budget))
         #expect(length == r.length)
     }
@@ -47,7 +48,8 @@ import Testing
 
     /// A capacity with scopes leaves the whole fleet within budget, and one more per scope breaks it.
     @Test func scopedCapacityIsMaximal() throws {
-        let d = BigInt.power(62, 8), scopes = BigInt(100_000_000)
+        let d = BigInt.power(62, 8)
+        let scopes = BigInt(100_000_000)
         let budget = try Budget(parsing: "1e-6")
         let c = try Birthday.capacity(space: d, scopes: scopes, budget: budget)
         let bound = ScientificDecimal("1e-6")!
@@ -55,8 +57,6 @@ import Testing
         #expect(try Birthday.probability(space: d, count: c + BigInt(1), scopes: scopes, digits: 40).probability > bound)
     }
 }
-
-import IDTokens
 
 /// The schemes the math uses for minted formats come from the generator's own catalogue.
 @Suite struct SchemeCatalogueTests {
@@ -78,7 +78,9 @@ import IDTokens
         #expect(throws: (any Error).self) { try Planner.length(alphabetSize: 1, volume: volume, budget: budget) }
         #expect(throws: (any Error).self) { try Birthday.minimumLength(alphabetSize: 0, count: BigInt(5), budget: budget) }
         #expect(throws: (any Error).self) { try Planner.capacity(space: try Space(bits: 64), budget: budget, scopes: BigInt(0)) }
-        #expect(throws: (any Error).self) { try Planner.probability(space: try Space(bits: 64), volume: Volume(count: BigInt(10), scopes: BigInt(-3))) }
+        #expect(throws: (any Error).self) {
+            try Planner.probability(space: try Space(bits: 64), volume: Volume(count: BigInt(10), scopes: BigInt(-3)))
+        }
         #expect(throws: (any Error).self) {
             try Planner.capacity(space: try Space(bits: 64), budget: budget, rate: try Rate(parsing: "1/s").times(BigInt(0)))
         }

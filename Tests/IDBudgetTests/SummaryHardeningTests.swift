@@ -44,8 +44,10 @@ import Testing
 
     /// Counts at and past Int.max, negative, as numbers, empty, in exponent notation: an InputError each.
     @Test func overflowingAndMalformedCountsAreRefused() throws {
-        let bad: [Any] = ["9223372036854775807", "9223372036854775808", "99999999999999999999999999", "-1", "1e999", "", " 1", "0x10",
-                          3, -1, 1e300, NSNull(), true, ["1"], ["a": "1"]]
+        let bad: [Any] = [
+            "9223372036854775807", "9223372036854775808", "99999999999999999999999999", "-1", "1e999", "", " 1", "0x10",
+            3, -1, 1e300, NSNull(), true, ["1"], ["a": "1"],
+        ]
         for field in ["lines", "ids", "empty_lines", "crlf_lines", "invalid_utf8_lines", "overlong_lines"] {
             for v in bad {
                 var o = try Self.example()
@@ -95,7 +97,9 @@ import Testing
     @Test func hugeConsistentCountsDoNotTrap() throws {
         var o = try Self.example()
         let big = Int.max - 1
-        o["lines"] = String(big); o["ids"] = String(big); o["empty_lines"] = "0"
+        o["lines"] = String(big)
+        o["ids"] = String(big)
+        o["empty_lines"] = "0"
         o["multiplicities"] = [String(big): "1"]
         o["lengths"] = ["1": String(big)]
         o["positions"] = [["a": String(big)]]
@@ -105,7 +109,8 @@ import Testing
         _ = AuditAnalysis(summary: s)
         // Merging it with itself (as another shard) overflows: an error, not a trap.
         var other = s
-        other.shardCount = 2; other.shardIndexes = [1]
+        other.shardCount = 2
+        other.shardIndexes = [1]
         var mine = s
         mine.shardCount = 2
         #expect(throws: InputError.self) { try mine.merged(with: other) }
@@ -115,15 +120,20 @@ import Testing
         var a = AuditSummary(maxLineBytes: 4096)
         a.shardCount = 2
         a.shardIndexes = [0]
-        a.lines = Int.max; a.ids = Int.max
+        a.lines = Int.max
+        a.ids = Int.max
         var b = a
         b.shardIndexes = [1]
-        b.lines = 1; b.ids = 1
+        b.lines = 1
+        b.ids = 1
         #expect(throws: InputError.self) { try a.merged(with: b) }
-        a.lines = 1; a.ids = 1
-        a.multiplicities = [1: Int.max]; b.multiplicities = [1: 1]
+        a.lines = 1
+        a.ids = 1
+        a.multiplicities = [1: Int.max]
+        b.multiplicities = [1: 1]
         #expect(throws: InputError.self) { try a.merged(with: b) }
-        a.multiplicities = [:]; b.multiplicities = [:]
+        a.multiplicities = [:]
+        b.multiplicities = [:]
         a.timeFormats[.uuid7] = .init(ids: Int.max, buckets: [5: Int.max])
         b.timeFormats[.uuid7] = .init(ids: 1, buckets: [5: 1])
         #expect(throws: InputError.self) { try a.merged(with: b) }
@@ -148,7 +158,10 @@ import Testing
                 o[key] = v
                 // Values that are valid there: a symbol string, no sample, no positions, version and line limit 1.
                 if (key == "symbols" && v is String) || (["sample", "positions"].contains(key) && (v as? [Any])?.isEmpty == true)
-                    || (["schema_version", "max_line_bytes"].contains(key) && (v as? Int) == 1 && !(v is Bool)) { continue }
+                    || (["schema_version", "max_line_bytes"].contains(key) && (v as? Int) == 1 && !(v is Bool))
+                {
+                    continue
+                }
                 Self.rejects(try Self.data(o))
             }
         }
@@ -208,9 +221,12 @@ import Testing
             for k in from..<(from + n) { out += ",\"\(k)\":\"0\"" }
             return out
         }
-        let m = text.replacingOccurrences(of: "\"multiplicities\":{\"1\":\"1\"", with: "\"multiplicities\":{\"1\":\"1\"" + entries(AuditSummary.multiplicityKeyLimit, from: 3))
+        let m = text.replacingOccurrences(
+            of: "\"multiplicities\":{\"1\":\"1\"",
+            with: "\"multiplicities\":{\"1\":\"1\"" + entries(AuditSummary.multiplicityKeyLimit, from: 3))
         Self.rejects(Data(m.utf8), "multiplicities has more than")
-        let u = text.replacingOccurrences(of: "\"ulid\":{\"buckets\":{}", with: "\"ulid\":{\"buckets\":{\"0\":\"0\"" + entries(AuditSummary.bucketLimit, from: 1) + "}")
+        let u = text.replacingOccurrences(
+            of: "\"ulid\":{\"buckets\":{}", with: "\"ulid\":{\"buckets\":{\"0\":\"0\"" + entries(AuditSummary.bucketLimit, from: 1) + "}")
         #expect(u != text)
         Self.rejects(Data(u.utf8), "time_formats.ulid.buckets has more than")
     }
@@ -248,7 +264,8 @@ import Testing
     /// NFC "é" and NFD "e\u{301}" are different ids (different bytes): both stay in the sample, in
     /// UTF-8 byte order, through the audit, JSON, and a merge.
     @Test func sampleKeepsCanonicallyEquivalentIDsApart() throws {
-        let nfc = "\u{E9}", nfd = "e\u{301}"
+        let nfc = "\u{E9}"
+        let nfd = "e\u{301}"
         #expect(nfc == nfd)  // what String equality would have merged
         let s = try AuditTests.summarise(AuditTests.lines([nfc, nfd, nfc]))
         #expect(s.sample.map { Array($0.utf8) } == [Array(nfd.utf8), Array(nfc.utf8)])
@@ -256,9 +273,13 @@ import Testing
         let back = try AuditSummary(jsonText: Data(try s.jsonText().utf8))
         #expect(back.sample.map { Array($0.utf8) } == [Array(nfd.utf8), Array(nfc.utf8)])
         // Shards that each hold one spelling merge to both.
-        var a = AuditSummary(maxLineBytes: 4096), b = AuditSummary(maxLineBytes: 4096)
-        a.shardCount = 2; b.shardCount = 2; b.shardIndexes = [1]
-        a.sample = [nfc]; b.sample = [nfd]
+        var a = AuditSummary(maxLineBytes: 4096)
+        var b = AuditSummary(maxLineBytes: 4096)
+        a.shardCount = 2
+        b.shardCount = 2
+        b.shardIndexes = [1]
+        a.sample = [nfc]
+        b.sample = [nfd]
         let merged = try a.merged(with: b)
         #expect(merged.sample.map { Array($0.utf8) } == [Array(nfd.utf8), Array(nfc.utf8)])
     }
@@ -283,7 +304,8 @@ import Testing
     @Test func aMillionBucketsEmitAndLoadQuickly() throws {
         var s = AuditSummary(maxLineBytes: 4096)
         let n = 1 << 20
-        s.ids = n; s.lines = n
+        s.ids = n
+        s.lines = n
         s.multiplicities = [1: n]
         s.lengths = [36: n]
         s.symbols = ["0"]

@@ -57,7 +57,9 @@ import Testing
             Issue.record("\(text) accepted")
         } catch {
             #expect(error.message.contains("unknown time unit"), "\(error.message)")
-            #expect(error.message.contains("M (mo, month)") && error.message.contains("us (µs)") && error.message.contains("m (min)"), "\(error.message)")
+            #expect(
+                error.message.contains("M (mo, month)") && error.message.contains("us (µs)") && error.message.contains("m (min)"),
+                "\(error.message)")
         }
         let unit = String(text.drop { $0.isNumber })
         #expect(throws: InputError.self, "\(unit)") { try Rate(parsing: "1/\(unit)") }
@@ -72,12 +74,18 @@ import Testing
 
     @Test func hugeAmountsAreOutOfRangeNotNonPositive() {
         for text in ["1e99999999999999999999/s", "1e2000000/s", "1e700000/s"] {
-            do { _ = try Rate(parsing: text); Issue.record("\(text) accepted") } catch {
+            do {
+                _ = try Rate(parsing: text)
+                Issue.record("\(text) accepted")
+            } catch {
                 #expect(error.message.contains("too large") && !error.message.contains("positive"), "\(error.message)")
             }
         }
         for text in ["1e99999999999999999999y", "1e2000000y", "1e50y"] {
-            do { _ = try Lifetime(parsing: text); Issue.record("\(text) accepted") } catch {
+            do {
+                _ = try Lifetime(parsing: text)
+                Issue.record("\(text) accepted")
+            } catch {
                 #expect(error.message.contains("too large") && !error.message.contains("positive"), "\(error.message)")
             }
         }
@@ -97,21 +105,33 @@ import Testing
 
     @Test func aFleetTooLargeNamesTheNodes() throws {
         let nodes = BigInt.power(10, 639_999)
-        do { _ = try Workload(count: 10, nodes: nodes).volume(); Issue.record("accepted") } catch {
+        do {
+            _ = try Workload(count: 10, nodes: nodes).volume()
+            Issue.record("accepted")
+        } catch {
             #expect(error.field == .nodes, "\(error)")
         }
-        let year = try Lifetime(parsing: "1y"), one = try Rate(parsing: "1/s"), huge = try Rate(parsing: "1e639999/s")
-        do { _ = try Workload(rate: one, lifetime: year, nodes: nodes).volume(); Issue.record("accepted") } catch {
+        let year = try Lifetime(parsing: "1y")
+        let one = try Rate(parsing: "1/s")
+        let huge = try Rate(parsing: "1e639999/s")
+        do {
+            _ = try Workload(rate: one, lifetime: year, nodes: nodes).volume()
+            Issue.record("accepted")
+        } catch {
             #expect(error.field == .nodes, "\(error)")
         }
         // The rate alone too large still names the rate.
-        do { _ = try Workload(rate: huge, lifetime: year).volume(); Issue.record("accepted") } catch {
+        do {
+            _ = try Workload(rate: huge, lifetime: year).volume()
+            Issue.record("accepted")
+        } catch {
             #expect(error.field == .rate, "\(error)")
         }
     }
 
     @Test func bytesAreUnknownAboveNinetyFiveSymbols() throws {
-        let volume = try Workload(count: 1_000_000).volume(), budget = try Budget(parsing: "1e-9")
+        let volume = try Workload(count: 1_000_000).volume()
+        let budget = try Budget(parsing: "1e-9")
         let ascii = try Planner.length(alphabetSize: 95, volume: volume, budget: budget, maxBytes: 64)
         #expect(ascii.bytes == ascii.length)
         let big = try Planner.length(alphabetSize: 96, volume: volume, budget: budget)

@@ -45,7 +45,11 @@ import Testing
             return bits == 6 || (bits == 4 && n == 16)
         }.count
         #expect(expected > 20)
-        if simd && (idt_sample6_available() != 0 || idt_sample6_neon_available() != 0) { #expect(simdPaths == expected) } else { #expect(simdPaths == 0) }
+        if simd && (idt_sample6_available() != 0 || idt_sample6_neon_available() != 0) {
+            #expect(simdPaths == expected)
+        } else {
+            #expect(simdPaths == 0)
+        }
     }
 
     @Test func seededOutputIsTheSameWithAndWithoutSIMD() {

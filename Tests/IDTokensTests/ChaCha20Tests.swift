@@ -6,7 +6,7 @@ import Testing
     /// RFC 8439 §2.3.2: key 00 01 … 1f, nonce 00:00:00:09:00:00:00:4a:00:00:00:00, block counter 1.
     /// Blocks 2–8 of the same stream came from Python's `cryptography` ChaCha20 (OpenSSL).
     static let expected = [
-        "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4ed2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
+        "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4ed2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e"
     ]
 
     static func keystream(blocks: Int) -> [UInt8] {
@@ -18,7 +18,8 @@ import Testing
         var out = [UInt8](repeating: 0, count: blocks * 64)
         key.withUnsafeMutableBufferPointer { k in
             out.withUnsafeMutableBytes { o in
-                ChaCha20.keystream(key: k.baseAddress!, nonce: (0x0900_0000, 0x4a00_0000, 0), counter: 1, blocks: blocks, into: o.baseAddress!)
+                ChaCha20.keystream(
+                    key: k.baseAddress!, nonce: (0x0900_0000, 0x4a00_0000, 0), counter: 1, blocks: blocks, into: o.baseAddress!)
             }
         }
         return out

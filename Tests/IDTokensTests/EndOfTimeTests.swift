@@ -11,7 +11,9 @@ import Testing
     static func field(_ bits: Int) -> UInt128 { (UInt128(1) << UInt128(bits)) - 1 }
 
     /// The greatest id of each time-ordered format: last millisecond, random field all ones.
-    static let greatest: [IDFormat: String] = [.uuid7: "ffffffff-ffff-7fff-bfff-ffffffffffff", .ulid: "7" + String(repeating: "Z", count: 25)]
+    static let greatest: [IDFormat: String] = [
+        .uuid7: "ffffffff-ffff-7fff-bfff-ffffffffffff", .ulid: "7" + String(repeating: "Z", count: 25),
+    ]
 
     /// The case: the last millisecond's random field overflows. Before the fix the next id had
     /// timestamp 0 and sorted before every earlier one.

@@ -11,7 +11,8 @@ import Testing
 @Suite(.serialized) struct ErasureTests {
 
     /// How many of the child's tokens (of `length` symbols over `symbols`) are still in its memory.
-    static func tokensLeftInMemory(erase: Bool, symbols: [UInt8] = Alphabet.base62.bytes!, length: Int = 22, count: Int = 100) throws -> Int {
+    static func tokensLeftInMemory(erase: Bool, symbols: [UInt8] = Alphabet.base62.bytes!, length: Int = 22, count: Int = 100) throws -> Int
+    {
         var options = TokenEngine.Options()
         options.erase = erase
         let generator = try TokenGenerator(bytes: symbols, length: length, source: SecureRandom(), options: options)
@@ -48,7 +49,8 @@ import Testing
         try #require(status & 0xff == 0x7f, "the child did not stop")
 
         // /proc files report size 0: read to the end, not a size's worth.
-        let maps = try String(decoding: FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps")).readToEnd() ?? Data(), as: UTF8.self)
+        let maps = try String(
+            decoding: FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps")).readToEnd() ?? Data(), as: UTF8.self)
         let mem = open("/proc/\(pid)/mem", O_RDONLY)
         try #require(mem >= 0, "cannot open /proc/\(pid)/mem")
         defer { close(mem) }
@@ -102,7 +104,10 @@ import Testing
 
     /// Long tokens over SIMD and scalar paths, over several refills (copies in vector registers used
     /// to reach the stack through lazy binding): hex×32, decimal×40, ACGT×48, base64url×64.
-    @Test(arguments: [("0123456789abcdef", 32), ("0123456789", 40), ("ACGT", 48), ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", 64)])
+    @Test(arguments: [
+        ("0123456789abcdef", 32), ("0123456789", 40), ("ACGT", 48),
+        ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", 64),
+    ])
     func longTokensAreErased(symbols: String, length: Int) throws {
         #expect(try Self.tokensLeftInMemory(erase: true, symbols: Array(symbols.utf8), length: length, count: 400) == 0)
     }

@@ -14,9 +14,11 @@ import Testing
     static func forkAndDraw(before: Int, protection: ForkProtection, shared: Bool = false) -> (parent: [String], child: [String]) {
         var options = TokenEngine.Options()
         options.forkProtection = protection
-        let generator = try! TokenGenerator(bytes: Alphabet.base62.bytes!, length: length, source: SecureRandom(forkProtection: protection), options: options)
+        let generator = try! TokenGenerator(
+            bytes: Alphabet.base62.bytes!, length: length, source: SecureRandom(forkProtection: protection), options: options)
         let sharedGenerator = try! SharedTokenGenerator(alphabet: .base62, length: length)
-        let fill: (UnsafeMutableRawBufferPointer) -> Int = shared
+        let fill: (UnsafeMutableRawBufferPointer) -> Int =
+            shared
             ? { sharedGenerator.fill($0, separator: nil) } : { generator.fill($0, separator: nil) }
         var warmup = [UInt8](repeating: 0, count: length * before)
         _ = warmup.withUnsafeMutableBytes { fill($0) }
@@ -110,11 +112,14 @@ extension ForkTests {
         let generator = try TokenGenerator(alphabet: .base62, length: 22)
         _ = generator.next()
         let address = UInt(bitPattern: generator.engine.regionAddress)
-        let smaps = String(decoding: try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps")).readToEnd() ?? Data(), as: UTF8.self)
-        var inRegion = false, flags: [Substring] = []
+        let smaps = String(
+            decoding: try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps")).readToEnd() ?? Data(), as: UTF8.self)
+        var inRegion = false
+        var flags: [Substring] = []
         for line in smaps.split(separator: "\n") {
             if let dash = line.firstIndex(of: "-"), let start = UInt(line[..<dash], radix: 16),
-               let end = UInt(line[line.index(after: dash)...].prefix { $0 != " " }, radix: 16) {
+                let end = UInt(line[line.index(after: dash)...].prefix { $0 != " " }, radix: 16)
+            {
                 inRegion = start <= address && address < end
             } else if inRegion, line.hasPrefix("VmFlags:") {
                 flags = line.dropFirst(8).split(separator: " ")

@@ -167,7 +167,9 @@ import Testing
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         _ = buffer.withUnsafeMutableBytes { generator.fill($0, separator: nil) }
-        let split = { (b: [UInt8]) in Set(stride(from: 0, to: b.count, by: length).map { String(decoding: b[$0..<$0 + length], as: UTF8.self) }) }
+        let split = { (b: [UInt8]) in
+            Set(stride(from: 0, to: b.count, by: length).map { String(decoding: b[$0..<$0 + length], as: UTF8.self) })
+        }
         #expect(child.count == length * 50)
         #expect(split(buffer).isDisjoint(with: split(child)))
     }

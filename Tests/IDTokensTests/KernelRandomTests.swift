@@ -8,7 +8,8 @@ import Testing
     @Test func urandomFallbackGivesFreshBytes() {
         idt_force_urandom_for_testing(1)
         defer { idt_force_urandom_for_testing(0) }
-        var a = [UInt8](repeating: 0, count: 64), b = [UInt8](repeating: 0, count: 64)
+        var a = [UInt8](repeating: 0, count: 64)
+        var b = [UInt8](repeating: 0, count: 64)
         #expect(a.withUnsafeMutableBytes { idt_kernel_random($0.baseAddress, 64) } == 0)
         #expect(b.withUnsafeMutableBytes { idt_kernel_random($0.baseAddress, 64) } == 0)
         #expect(a != b)

@@ -13,9 +13,9 @@ import Testing
 
     @Test func builtPathMatchesBuildFlag() {
         #if IDTOKENS_PORTABLE || !os(Linux)
-        #expect(Self.name == "portable")
+            #expect(Self.name == "portable")
         #else
-        #expect(Self.name == "linux")
+            #expect(Self.name == "linux")
         #endif
         #expect(SecureRandom.systemLayer == Self.name)
     }

@@ -29,10 +29,11 @@ import Testing
     @Test func positionsAndAdjacentPairsAreUniform() throws {
         let generator = try TokenGenerator(alphabet: .base62, length: Self.length)
         var buffer = [UInt8](repeating: 0, count: Self.length)
-        let (worst, pairs) = Self.judge(Self.counts {
-            _ = buffer.withUnsafeMutableBytes { generator.fill($0, separator: nil) }
-            return buffer
-        })
+        let (worst, pairs) = Self.judge(
+            Self.counts {
+                _ = buffer.withUnsafeMutableBytes { generator.fill($0, separator: nil) }
+                return buffer
+            })
         // The worst of 22 positions: z = 5 per test keeps the family's false-alarm rate below 1e-5.
         #expect(worst < StatisticsTests.chiSquareCritical(df: 61))
         #expect(pairs < StatisticsTests.chiSquareCritical(df: 62 * 62 - 1))
@@ -43,17 +44,19 @@ import Testing
         let generator = try TokenGenerator(alphabet: .base62, length: Self.length)
         let digits = Alphabet.base62.bytes!
         var rng = SecureRandom()
-        let modulo = Self.judge(Self.counts {
-            var t = generator.next().utf8.map { $0 }
-            t[5] = digits[Int(rng.next() & 0xff) % 62]
-            return t
-        })
+        let modulo = Self.judge(
+            Self.counts {
+                var t = generator.next().utf8.map { $0 }
+                t[5] = digits[Int(rng.next() & 0xff) % 62]
+                return t
+            })
         #expect(modulo.worstPosition > StatisticsTests.chiSquareCritical(df: 61))
-        let sticky = Self.judge(Self.counts {
-            var t = generator.next().utf8.map { $0 }
-            for p in 1..<Self.length where rng.next() % 100 < 3 { t[p] = t[p - 1] }
-            return t
-        })
+        let sticky = Self.judge(
+            Self.counts {
+                var t = generator.next().utf8.map { $0 }
+                for p in 1..<Self.length where rng.next() % 100 < 3 { t[p] = t[p - 1] }
+                return t
+            })
         #expect(sticky.pairs > StatisticsTests.chiSquareCritical(df: 62 * 62 - 1))
     }
 }

@@ -13,7 +13,10 @@ import Testing
     static let count = 200, warmup = 10
 
     enum Kind: Sendable, CustomTestStringConvertible {
-        case token(fill: Bool), sharedToken(fill: Bool), id(IDFormat, fill: Bool), sharedID(IDFormat, fill: Bool)
+        case token(fill: Bool)
+        case sharedToken(fill: Bool)
+        case id(IDFormat, fill: Bool)
+        case sharedID(IDFormat, fill: Bool)
 
         static let all: [Kind] = [true, false].flatMap { fill in
             [.token(fill: fill), .sharedToken(fill: fill)]
@@ -33,14 +36,17 @@ import Testing
     /// The id length and a function that writes `buffer.count / length` ids into `buffer`, unseparated.
     static func minter(_ kind: Kind, _ protection: ForkProtection) throws -> (length: Int, mint: (UnsafeMutableRawBufferPointer) -> Void) {
         func byNext(_ length: Int, _ next: @escaping () -> String) -> (Int, (UnsafeMutableRawBufferPointer) -> Void) {
-            (length, { buffer in
-                for i in 0..<(buffer.count / length) {
-                    var id = next()
-                    id.withUTF8 { utf8 in
-                        for j in 0..<Swift.min(length, utf8.count) { buffer[i * length + j] = utf8[j] }
+            (
+                length,
+                { buffer in
+                    for i in 0..<(buffer.count / length) {
+                        var id = next()
+                        id.withUTF8 { utf8 in
+                            for j in 0..<Swift.min(length, utf8.count) { buffer[i * length + j] = utf8[j] }
+                        }
                     }
                 }
-            })
+            )
         }
         var options = TokenEngine.Options()
         options.forkProtection = protection
@@ -68,7 +74,8 @@ import Testing
         var warm = [UInt8](repeating: 0, count: length * warmup)
         warm.withUnsafeMutableBytes { mint($0) }
         var buffer = [UInt8](repeating: 0, count: length * count)
-        var out: [Int32] = [0, 0], go: [Int32] = [0, 0]
+        var out: [Int32] = [0, 0]
+        var go: [Int32] = [0, 0]
         try #require(pipe(&out) == 0 && pipe(&go) == 0)
         let pid = idt_raw_fork_for_testing()
         if pid == 0 {
@@ -112,7 +119,9 @@ import Testing
     func rawForkChildSharesNoId(kind: Kind, mode: (protection: ForkProtection, childFirst: Bool)) throws {
         let (parent, child) = try Self.forkAndMint(kind, mode.protection, childFirst: mode.childFirst)
         let shared = Set(parent).intersection(child)
-        #expect(shared.isEmpty, "\(shared.count) of \(Self.count) ids shared (\(mode.protection), \(mode.childFirst ? "child" : "parent") first)")
+        #expect(
+            shared.isEmpty,
+            "\(shared.count) of \(Self.count) ids shared (\(mode.protection), \(mode.childFirst ? "child" : "parent") first)")
         #expect(Set(child).count == Self.count && Set(parent).count == Self.count)
     }
 

@@ -3,11 +3,11 @@ import IDTokens
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The SIMD sampler must cut random bytes into exactly the 6-bit chunks a scalar reading gives
@@ -84,11 +84,18 @@ import Darwin
     /// The dispatcher runs the kernel IDTOKENS_SAMPLER names when the CPU has it, else the best there
     /// is (CI runs the suite again under IDTOKENS_SAMPLER=avx2, where this asserts "avx2").
     @Test func forcedKernelIsTheOneInUse() {
-        let best = idt_sample6_avx512_available() != 0 ? "avx512"
-            : idt_sample6_avx2_available() != 0 ? "avx2" : idt_sample6_available() != 0 ? "ssse3"
-            : idt_sample6_neon_available() != 0 ? "neon" : "scalar"
-        let has = ["avx512": idt_sample6_avx512_available() != 0, "avx2": idt_sample6_avx2_available() != 0,
-                   "ssse3": idt_sample6_available() != 0, "neon": idt_sample6_neon_available() != 0, "scalar": true]
+        let best =
+            idt_sample6_avx512_available() != 0
+            ? "avx512"
+            : idt_sample6_avx2_available() != 0
+                ? "avx2"
+                : idt_sample6_available() != 0
+                    ? "ssse3"
+                    : idt_sample6_neon_available() != 0 ? "neon" : "scalar"
+        let has = [
+            "avx512": idt_sample6_avx512_available() != 0, "avx2": idt_sample6_avx2_available() != 0,
+            "ssse3": idt_sample6_available() != 0, "neon": idt_sample6_neon_available() != 0, "scalar": true,
+        ]
         let name = String(cString: idt_sample6_kernel_name())
         if let v = getenv("IDTOKENS_SAMPLER"), let wanted = Optional(String(cString: v)), has[wanted] == true {
             #expect(name == wanted)

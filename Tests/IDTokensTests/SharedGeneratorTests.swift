@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import IDTokens
@@ -10,7 +11,8 @@ import Testing
 
     /// Runs `body(i)` on `threads` threads that start together.
     static func together(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let start = DispatchSemaphore(value: 0), done = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
         for i in 0..<threads {
             done.enter()
             Thread.detachNewThread {
@@ -62,8 +64,6 @@ import Testing
         }
     }
 }
-
-import Synchronization
 
 extension SharedGeneratorTests {
     /// Out of thread-specific keys, making one more shared generator throws instead of trapping, and

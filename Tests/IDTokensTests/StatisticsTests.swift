@@ -9,13 +9,15 @@ import Testing
 
     /// The χ² critical value with `df` degrees of freedom at `z` standard deviations (Wilson–Hilferty).
     static func chiSquareCritical(df: Int) -> Double {
-        let k = Double(df), a = 2 / (9 * k)
+        let k = Double(df)
+        let a = 2 / (9 * k)
         let t = 1 - a + z * a.squareRoot()
         return k * t * t * t
     }
 
     static func chiSquare(_ counts: [Int]) -> Double {
-        let total = Double(counts.reduce(0, +)), expected = total / Double(counts.count)
+        let total = Double(counts.reduce(0, +))
+        let expected = total / Double(counts.count)
         return counts.reduce(0.0) { $0 + (Double($1) - expected) * (Double($1) - expected) / expected }
     }
 
@@ -33,9 +35,10 @@ import Testing
         return counts
     }
 
-    static let alphabets: [(String, [UInt8])] = Alphabet.builtIns.map { ($0.name!, $0.bytes!) } + [
-        ("binary", Array("01".utf8)), ("200 bytes", (0..<200).map { UInt8($0) }), ("256 bytes", (0...255).map { UInt8($0) }),
-    ]
+    static let alphabets: [(String, [UInt8])] =
+        Alphabet.builtIns.map { ($0.name!, $0.bytes!) } + [
+            ("binary", Array("01".utf8)), ("200 bytes", (0..<200).map { UInt8($0) }), ("256 bytes", (0...255).map { UInt8($0) }),
+        ]
 
     @Test(arguments: alphabets.map(\.0))
     func symbolFrequenciesAreUniform(name: String) {
@@ -50,7 +53,10 @@ import Testing
         var counts = [Int](repeating: 0, count: 62)
         for _ in 0..<(640_000 / 8) {
             var w = rng.next()
-            for _ in 0..<8 { counts[Int(w & 0xff) % 62] += 1; w >>= 8 }
+            for _ in 0..<8 {
+                counts[Int(w & 0xff) % 62] += 1
+                w >>= 8
+            }
         }
         #expect(Self.chiSquare(counts) > Self.chiSquareCritical(df: 61))
     }
@@ -72,7 +78,8 @@ import Testing
             if seen[index >> 6] & bit != 0 { duplicates += 1 } else { seen[index >> 6] |= bit }
         }
         precondition(n == collisionTokens, "the reference mean and variance are for n = \(collisionTokens)")
-        let mean = 284_935.879_812_664_550_46, variance = 217_365.837_682_892_671_99
+        let mean = 284_935.879_812_664_550_46
+        let variance = 217_365.837_682_892_671_99
         return (duplicates, (Double(duplicates) - mean) / variance.squareRoot())
     }
 

@@ -1,5 +1,6 @@
-@testable import Precise
 import Testing
+
+@testable import Precise
 
 /// π and ln 2 come from a table (written by Tools/constants.py from mpmath) up to 1,310,656 bits;
 /// MPFR, computing them itself, must give the same correctly rounded values at every precision.

@@ -24,7 +24,8 @@ public enum Oracle {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Repository.file(script.contains("/") ? script : "Tests/Oracles/\(script)").path] + arguments
-        let stdin = Pipe(), output = Pipe()
+        let stdin = Pipe()
+        let output = Pipe()
         process.standardInput = stdin
         process.standardOutput = output
         if mergeErrors { process.standardError = output }

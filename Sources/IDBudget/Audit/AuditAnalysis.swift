@@ -28,12 +28,12 @@ public struct AuditAnalysis: Sendable {
 
     /// What one position holds.
     public enum Position: Sendable, Equatable {
-        case uniform(symbols: Int)      // every symbol of the alphabet, evenly
-        case subset(symbols: Int)       // a few symbols, evenly: structure (a UUID variant, say)
+        case uniform(symbols: Int)  // every symbol of the alphabet, evenly
+        case subset(symbols: Int)  // a few symbols, evenly: structure (a UUID variant, say)
         case constant(Unicode.Scalar)
         /// `top`: the most over-represented symbol, at `share` of the ids where uniform would give 1/symbols.
         case biased(bits: Double, symbols: Int, top: Unicode.Scalar, share: Double)
-        case time                       // part of the format's timestamp
+        case time  // part of the format's timestamp
 
         /// The values it contributes to the space.
         var size: Int {
@@ -92,10 +92,12 @@ public struct AuditAnalysis: Sendable {
     public var passes: Bool { verdict == .consistent }
 
     /// Alphabets an audit recognises: the built-ins and the upper-case forms of hex and base36.
-    static let candidates: [Alphabet] = Alphabet.builtIns + [
-        (try? Alphabet(symbols: "0123456789ABCDEF", name: "HEX")),
-        (try? Alphabet(symbols: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", name: "BASE36")),
-    ].compactMap { $0 }
+    static let candidates: [Alphabet] =
+        Alphabet.builtIns
+        + [
+            (try? Alphabet(symbols: "0123456789ABCDEF", name: "HEX")),
+            (try? Alphabet(symbols: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", name: "BASE36")),
+        ].compactMap { $0 }
 
     /// Judges a summary. A stream whose ids have several lengths (none holding 999 in 1000) is judged
     /// group by group — ids of one length form a group, over the alphabet and positions of its own —
@@ -107,7 +109,9 @@ public struct AuditAnalysis: Sendable {
             return
         }
         let tests = Swift.max(1, parts.filter { $0.summary.ids >= 2 }.count)
-        let results = parts.map { GroupResult(length: $0.length, ids: $0.summary.ids, report: AuditAnalysis(single: $0.summary, claimedBits: nil, tests: tests)) }
+        let results = parts.map {
+            GroupResult(length: $0.length, ids: $0.summary.ids, report: AuditAnalysis(single: $0.summary, claimedBits: nil, tests: tests))
+        }
         // The group that decides: the first by severity, else the largest.
         let order: [Verdict] = [.tooMany, .nonUniform, .tooFew, .inconclusive]
         let decisive = order.lazy.compactMap { v in results.first { $0.report.verdict == v } }.first ?? results.max { $0.ids < $1.ids }!
@@ -120,7 +124,11 @@ public struct AuditAnalysis: Sendable {
         let lines = results.map { g in
             "\(g.length.map { "length \($0)" } ?? "other lengths") (\(g.report.formatName), n = \(g.ids)): \(g.report.verdict.rawValue)"
         }
-        findings = ["\(results.count) groups by id length, each judged in its own space, the false-alarm budget divided among \(tests): " + lines.joined(separator: "; ")]
+        findings =
+            [
+                "\(results.count) groups by id length, each judged in its own space, the false-alarm budget divided among \(tests): "
+                    + lines.joined(separator: "; ")
+            ]
             + decisive.report.findings.map { "\(decisive.length.map { "length \($0)" } ?? "other lengths"): \($0)" }
         verdict = decisive.report.verdict
     }
@@ -200,7 +208,9 @@ public struct AuditAnalysis: Sendable {
         // Symbols at positions that vary choose the alphabet (a constant prefix or a UUID's hyphens don't).
         let maxLength = lengths.last ?? 0
         var varying = Set<Unicode.Scalar>()
-        for (i, p) in s.positions.enumerated() where p.count > 1 && !(format?.timePositions.contains(i) ?? false) { varying.formUnion(p.keys) }
+        for (i, p) in s.positions.enumerated() where p.count > 1 && !(format?.timePositions.contains(i) ?? false) {
+            varying.formUnion(p.keys)
+        }
         if maxLength > AuditSummary.positionLimit || varying.isEmpty { varying = s.symbols }
         let observed = String(String.UnicodeScalarView(varying.sorted { $0.value < $1.value }))
         var alphabetName = "observed symbols"
@@ -221,8 +231,14 @@ public struct AuditAnalysis: Sendable {
                 alphabetSize = Swift.max(varying.count, 2)
             }
         }
-        if format == .ulid { alphabetName = "Crockford base32"; alphabetSize = 32 }
-        if format == .ksuid { alphabetName = "base62"; alphabetSize = 62 }
+        if format == .ulid {
+            alphabetName = "Crockford base32"
+            alphabetSize = 32
+        }
+        if format == .ksuid {
+            alphabetName = "base62"
+            alphabetSize = 62
+        }
         alphabet = alphabetName
         self.alphabetSize = alphabetSize
 
@@ -231,7 +247,10 @@ public struct AuditAnalysis: Sendable {
         if let single {
             for i in 0..<Swift.min(single, AuditSummary.positionLimit) {
                 let counts = i < s.positions.count ? s.positions[i] : [:]
-                if format?.timePositions.contains(i) ?? false { positions.append(.time); continue }
+                if format?.timePositions.contains(i) ?? false {
+                    positions.append(.time)
+                    continue
+                }
                 positions.append(Self.classify(counts, alphabetSize: alphabetSize))
             }
         }
@@ -265,7 +284,9 @@ public struct AuditAnalysis: Sendable {
             findings.append("positions are not judged in \(s.shardIndexes.count) of \(s.shardCount) shards: merge all shards to judge them")
         }
         if !shared.isEmpty, let format {
-            findings.append("positions \(Self.ranges(shared)) vary less than fresh random symbols would: ids within one \(format.bucketName) share random bits (a monotonic generator counts up from one draw)")
+            findings.append(
+                "positions \(Self.ranges(shared)) vary less than fresh random symbols would: ids within one \(format.bucketName) share random bits (a monotonic generator counts up from one draw)"
+            )
         }
 
         var formatName = "tokens over \(alphabetName)"
@@ -286,29 +307,41 @@ public struct AuditAnalysis: Sendable {
             randomBits = Double(format.randomBits)
             if t.truncated || t.buckets.isEmpty {
                 groups = [s.ids: 1]
-                findings.append("more than \(AuditSummary.bucketLimit) \(format.bucketName)s: judged as one bucket, which overstates the duplicates to expect")
+                findings.append(
+                    "more than \(AuditSummary.bucketLimit) \(format.bucketName)s: judged as one bucket, which overstates the duplicates to expect"
+                )
             } else {
                 for (_, n) in t.buckets { groups[n, default: 0] += 1 }
                 bucketStats = (t.buckets.count, t.buckets.values.max() ?? 0)
             }
-            let timeText = format == .ksuid ? "the top 32 bits of its base62 value are seconds" : "positions \(Self.ranges(format.timePositions.sorted())) are a \(format == .uuid1 ? "60-bit 100 ns" : "millisecond") timestamp"
-            findings.insert("format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)" +
-                            (bucketStats.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""), at: 0)
+            let timeText =
+                format == .ksuid
+                ? "the top 32 bits of its base62 value are seconds"
+                : "positions \(Self.ranges(format.timePositions.sorted())) are a \(format == .uuid1 ? "60-bit 100 ns" : "millisecond") timestamp"
+            findings.insert(
+                "format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)"
+                    + (bucketStats.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""), at: 0)
         } else if let single {
             // The product of what the positions hold; positions past 64 count as the whole alphabet.
             // Past 2^4096 a space changes no printed statistic; ids thousands of symbols long would
             // otherwise make numbers of millions of digits.
-            let bits = positions.reduce(0.0) { $0 + log2(Double($1.size)) }
+            let bits =
+                positions.reduce(0.0) { $0 + log2(Double($1.size)) }
                 + Double(Swift.max(0, single - AuditSummary.positionLimit)) * log2(Double(alphabetSize))
             space = BigInt(1)
             if bits > Double(Self.spaceCapBits) {
                 space = BigInt.power(2, Self.spaceCapBits)
-                findings.append(String(format: "ids of %d symbols: the space (%.0f bits) is taken as 2^%d, which changes no figure", single, bits, Self.spaceCapBits))
+                findings.append(
+                    String(
+                        format: "ids of %d symbols: the space (%.0f bits) is taken as 2^%d, which changes no figure", single, bits,
+                        Self.spaceCapBits))
             } else {
                 for p in positions { space = space * BigInt(p.size) }
                 if single > AuditSummary.positionLimit { space = space * BigInt.power(alphabetSize, single - AuditSummary.positionLimit) }
             }
-            if single == 36, positions.count == 36, positions[14] == .constant("4"), [8, 13, 18, 23].allSatisfy({ positions[$0] == .constant("-") }) {
+            if single == 36, positions.count == 36, positions[14] == .constant("4"),
+                [8, 13, 18, 23].allSatisfy({ positions[$0] == .constant("-") })
+            {
                 formatName = "UUIDv4"
             } else if single == 21, alphabetName == "base64url" {
                 formatName = "Nano ID (base64url^21)"
@@ -317,9 +350,12 @@ public struct AuditAnalysis: Sendable {
                 spaceText = "\(alphabetName)^\(single), taken as 2^\(Self.spaceCapBits)"
                 randomBits = bits
             } else {
-                spaceText = space == BigInt.power(alphabetSize, single) ? "\(alphabetName)^\(single)"
-                    : formatName == "UUIDv4" && space == BigInt.power(2, 122) ? "UUIDv4: 2^122"
-                    : "\(alphabetName)^\(single) less its fixed positions"
+                spaceText =
+                    space == BigInt.power(alphabetSize, single)
+                    ? "\(alphabetName)^\(single)"
+                    : formatName == "UUIDv4" && space == BigInt.power(2, 122)
+                        ? "UUIDv4: 2^122"
+                        : "\(alphabetName)^\(single) less its fixed positions"
                 randomBits = space.log2Magnitude
             }
             groups = [s.ids: 1]
@@ -347,37 +383,55 @@ public struct AuditAnalysis: Sendable {
         if format == nil, !positions.isEmpty {
             let constant = positions.indices.filter { if case .constant = positions[$0] { return true } else { return false } }
             if !constant.isEmpty, constant.count < positions.count {
-                let text = String(String.UnicodeScalarView(constant.prefix(24).compactMap { if case .constant(let c) = positions[$0] { return c } else { return nil } }))
+                let text =
+                    String(
+                        String.UnicodeScalarView(
+                            constant.prefix(24).compactMap { if case .constant(let c) = positions[$0] { return c } else { return nil } }))
                     + (constant.count > 24 ? "…" : "")
-                findings.append("position\(constant.count > 1 ? "s" : "") \(Self.ranges(constant)) \(constant.count > 1 ? "are" : "is") constant ('\(text.escapingControlCharacters)'): structure, not randomness")
+                findings.append(
+                    "position\(constant.count > 1 ? "s" : "") \(Self.ranges(constant)) \(constant.count > 1 ? "are" : "is") constant ('\(text.escapingControlCharacters)'): structure, not randomness"
+                )
             } else if constant.count == positions.count, s.distinct > 1 {
                 findings.append("every position is constant over the first 64 characters")
             }
             let subset = positions.indices.filter { if case .subset = positions[$0] { return true } else { return false } }
             if !subset.isEmpty {
-                findings.append("position\(subset.count > 1 ? "s" : "") \(Self.ranges(subset)) use\(subset.count > 1 ? "" : "s") only some of the \(alphabetSize) symbols, evenly")
+                findings.append(
+                    "position\(subset.count > 1 ? "s" : "") \(Self.ranges(subset)) use\(subset.count > 1 ? "" : "s") only some of the \(alphabetSize) symbols, evenly"
+                )
             }
-            findings.append(String(format: "random bits per id, from its positions: %.1f (the symbols could hold %.1f)", randomBits,
-                                   Double(single ?? 0) * log2(Double(alphabetSize))))
+            findings.append(
+                String(
+                    format: "random bits per id, from its positions: %.1f (the symbols could hold %.1f)", randomBits,
+                    Double(single ?? 0) * log2(Double(alphabetSize))))
         }
         // Constant and narrow positions grouped, biased ones one by one with the symbol that is over-represented.
-        let where_ = format.map { "where \($0.displayName) has random bits" } ?? ""
+        let place = format.map { "where \($0.displayName) has random bits" } ?? ""
         let constantFlags = flagged.filter { if case .constant = $0.1 { return true } else { return false } }
         if !constantFlags.isEmpty {
-            let text = String(String.UnicodeScalarView(constantFlags.prefix(12).compactMap { if case .constant(let c) = $0.1 { return c } else { return nil } }))
+            let text =
+                String(
+                    String.UnicodeScalarView(
+                        constantFlags.prefix(12).compactMap { if case .constant(let c) = $0.1 { return c } else { return nil } }))
                 + (constantFlags.count > 12 ? "…" : "")
-            findings.append("position\(constantFlags.count > 1 ? "s" : "") \(Self.ranges(constantFlags.map(\.0))) \(constantFlags.count > 1 ? "are" : "is") constant ('\(text.escapingControlCharacters)') \(where_)")
+            findings.append(
+                "position\(constantFlags.count > 1 ? "s" : "") \(Self.ranges(constantFlags.map(\.0))) \(constantFlags.count > 1 ? "are" : "is") constant ('\(text.escapingControlCharacters)') \(place)"
+            )
         }
         let narrowFlags = flagged.filter { if case .subset = $0.1 { return true } else { return false } }
         if !narrowFlags.isEmpty {
-            findings.append("position\(narrowFlags.count > 1 ? "s" : "") \(Self.ranges(narrowFlags.map(\.0))) use\(narrowFlags.count > 1 ? "" : "s") only a few symbols \(where_)")
+            findings.append(
+                "position\(narrowFlags.count > 1 ? "s" : "") \(Self.ranges(narrowFlags.map(\.0))) use\(narrowFlags.count > 1 ? "" : "s") only a few symbols \(place)"
+            )
         }
         let biasedFlags = flagged.filter { if case .biased = $0.1 { return true } else { return false } }
         for (i, p) in biasedFlags.prefix(8) {
             if case .biased(let bits, let k, let top, let share) = p {
-                findings.append("position \(i + 1) is biased: '\(String(top).escapingControlCharacters)' in "
-                    + String(format: "%.2f%% of ids where %d symbols evenly would give %.2f%% (%.3f of %.3f bits; %d symbols seen)",
-                             100 * share, alphabetSize, 100 / Double(alphabetSize), bits, log2(Double(alphabetSize)), k))
+                findings.append(
+                    "position \(i + 1) is biased: '\(String(top).escapingControlCharacters)' in "
+                        + String(
+                            format: "%.2f%% of ids where %d symbols evenly would give %.2f%% (%.3f of %.3f bits; %d symbols seen)",
+                            100 * share, alphabetSize, 100 / Double(alphabetSize), bits, log2(Double(alphabetSize)), k))
             }
         }
         if biasedFlags.count > 8 { findings.append("… and \(biasedFlags.count - 8) more biased positions") }
@@ -389,7 +443,8 @@ public struct AuditAnalysis: Sendable {
         var fewer = more
         var judgeFewer = true
         func capped(_ base: Int, _ length: Int) -> BigInt {
-            Double(length) * log2(Double(base)) > Double(Self.spaceCapBits) ? BigInt.power(2, Self.spaceCapBits) : BigInt.power(base, length)
+            Double(length) * log2(Double(base)) > Double(Self.spaceCapBits)
+                ? BigInt.power(2, Self.spaceCapBits) : BigInt.power(base, length)
         }
         if claimedBits == nil, format == nil, lengths.count > 1 {
             // Ids of other lengths never collide with these; without positions of their own, each
@@ -400,17 +455,22 @@ public struct AuditAnalysis: Sendable {
             more += others.map { DuplicateTest.Cell(space: capped(2, $0.key), ids: $0.value) }
             fewer += others.map { DuplicateTest.Cell(space: capped(alphabetSize, $0.key), ids: $0.value) }
             judgeFewer = false
-            findings.append("ids of \(others.count) length\(others.count == 1 ? "" : "s") without positions of their own: their duplicates are judged as if their alphabet had 2 symbols; too few are not judged")
+            findings.append(
+                "ids of \(others.count) length\(others.count == 1 ? "" : "s") without positions of their own: their duplicates are judged as if their alphabet had 2 symbols; too few are not judged"
+            )
         } else if let single, single > AuditSummary.positionLimit, format == nil, claimedBits == nil, let n = s.lengths[single] {
             // Positions past 64 are not recorded: they may be constant.
             let head = positions.reduce(BigInt(1)) { $0 * BigInt($1.size) }
             more = [DuplicateTest.Cell(space: Swift.max(head, BigInt(2)), ids: n)]
-            findings.append("positions past \(AuditSummary.positionLimit) are not recorded: too many duplicates are judged over the first \(AuditSummary.positionLimit) alone")
+            findings.append(
+                "positions past \(AuditSummary.positionLimit) are not recorded: too many duplicates are judged over the first \(AuditSummary.positionLimit) alone"
+            )
         }
         // Shards split the values by fingerprint: k of K shards hold about k/K of each space (within a
         // few square roots of it in a small space).
         if s.shardIndexes.count < s.shardCount {
-            let k = BigInt(s.shardIndexes.count), total = BigInt(s.shardCount)
+            let k = BigInt(s.shardIndexes.count)
+            let total = BigInt(s.shardCount)
             func share(_ c: DuplicateTest.Cell, _ side: Double) -> DuplicateTest.Cell {
                 var part = c.space * k / total
                 let approx = part.doubleValue
@@ -421,15 +481,18 @@ public struct AuditAnalysis: Sendable {
             }
             more = more.map { share($0, -1) }
             fewer = fewer.map { share($0, 1) }
-            findings.append("\(s.shardIndexes.count) of \(s.shardCount) shards: each holds about that share of the space's values, and is judged so")
+            findings.append(
+                "\(s.shardIndexes.count) of \(s.shardCount) shards: each holds about that share of the space's values, and is judged so")
         }
         let alphabetSeen = alphabetName == "observed symbols" && format == nil && claimedBits == nil
         if alphabetSeen {
             judgeFewer = false
             findings.append("the alphabet is only the symbols these ids show: too few duplicates cannot be judged against it")
         }
-        let sameCells = more.count == fewer.count && zip(more, fewer).allSatisfy { $0.space == $1.space && $0.ids == $1.ids && $0.groups == $1.groups }
-        let test = sameCells
+        let sameCells =
+            more.count == fewer.count && zip(more, fewer).allSatisfy { $0.space == $1.space && $0.ids == $1.ids && $0.groups == $1.groups }
+        let test =
+            sameCells
             ? DuplicateTest(cells: more, observed: s.extraOccurrences, tests: tests, judgeFewer: judgeFewer)
             : DuplicateTest.conservative(forMore: more, forFewer: fewer, observed: s.extraOccurrences, tests: tests, judgeFewer: judgeFewer)
         self.test = test
@@ -452,12 +515,19 @@ public struct AuditAnalysis: Sendable {
             verdict = .tooFew
         } else if test.verdict == .inconclusive {
             verdict = .inconclusive
-            findings.append(String(format: "the duplicates look off (estimated p = %.3g) but no bound proves it below the threshold within the cost limit: not vouched for", Swift.min(test.estimateHigh, test.estimateLow)))
+            findings.append(
+                String(
+                    format:
+                        "the duplicates look off (estimated p = %.3g) but no bound proves it below the threshold within the cost limit: not vouched for",
+                    Swift.min(test.estimateHigh, test.estimateLow)))
         } else {
             verdict = .consistent
         }
         if test.verdict == .tooFew {
-            findings.append(String(format: "no more than %d duplicates where %.4g are expected: sequential, counter-based or deduplicated ids?", s.extraOccurrences, test.mean))
+            findings.append(
+                String(
+                    format: "no more than %d duplicates where %.4g are expected: sequential, counter-based or deduplicated ids?",
+                    s.extraOccurrences, test.mean))
         }
         self.verdict = verdict
         self.findings = findings
@@ -488,7 +558,10 @@ public struct AuditAnalysis: Sendable {
         if k <= a, pUniform(over: a) >= DuplicateTest.threshold { return .uniform(symbols: a) }
         if pUniform(over: k) >= DuplicateTest.threshold { return .subset(symbols: k) }
         var h = 0.0
-        for o in counts.values { let q = Double(o) / total; h -= q * log2(q) }
+        for o in counts.values {
+            let q = Double(o) / total
+            h -= q * log2(q)
+        }
         let top = counts.max { $0.value == $1.value ? $0.key.value > $1.key.value : $0.value < $1.value }!
         return .biased(bits: h, symbols: k, top: top.key, share: Double(top.value) / total)
     }
@@ -515,11 +588,13 @@ public struct AuditAnalysis: Sendable {
         // Wilson–Hilferty χ² quantile (relative error below 10^−8 there; bisection over Poisson sums
         // would take minutes for counts near 10^12).
         if duplicates > 10_000 {
-            let nu = 2 * (Double(duplicates) + 1), z95 = 1.6448536269514722
+            let nu = 2 * (Double(duplicates) + 1)
+            let z95 = 1.6448536269514722
             let c = 1 - 2 / (9 * nu) + z95 * (2 / (9 * nu)).squareRoot()
             return bits(groups: groups, expecting: nu * c * c * c / 2)
         }
-        var lo = Double(duplicates), hi = Double(duplicates) * 2 + 10
+        var lo = Double(duplicates)
+        var hi = Double(duplicates) * 2 + 10
         for _ in 0..<200 {
             let mid = (lo + hi) / 2
             if DuplicateTest.poissonLower(duplicates, mid) > 0.05 { lo = mid } else { hi = mid }
@@ -540,7 +615,8 @@ public struct AuditAnalysis: Sendable {
                 return acc + Double(g.value) * (n + d * expm1(n * log1p(-1 / d)))  // n − d(1 − (1 − 1/d)^n)
             }
         }
-        var lo = 0.0, hi = 2 * log2(Double(total)) + 8
+        var lo = 0.0
+        var hi = 2 * log2(Double(total)) + 8
         for _ in 0..<200 {
             let mid = (lo + hi) / 2
             if expected(mid) > target { lo = mid } else { hi = mid }

@@ -90,9 +90,13 @@ public struct AuditReport: Codable, Sendable, Equatable {
         public let verdictCode: AuditAnalysis.Verdict
 
         enum CodingKeys: String, CodingKey {
-            case length, ids, format, alphabet, space, extraOccurrences = "extra_occurrences"
-            case expectedDuplicates = "expected_duplicates", pValueHigh = "p_value_high", pValueLow = "p_value_low"
-            case testMethod = "test_method", verdictCode = "verdict_code"
+            case length, ids, format, alphabet, space
+            case extraOccurrences = "extra_occurrences"
+            case expectedDuplicates = "expected_duplicates"
+            case pValueHigh = "p_value_high"
+            case pValueLow = "p_value_low"
+            case testMethod = "test_method"
+            case verdictCode = "verdict_code"
         }
 
         init(
@@ -260,18 +264,41 @@ public struct AuditReport: Codable, Sendable, Equatable {
     // MARK: - Coding: the CLI's keys, counts as decimal strings
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion = "schema_version", command, lines, ids, distinct
-        case duplicateIDs = "duplicate_ids", extraOccurrences = "extra_occurrences", emptyLines = "empty_lines"
-        case crlfLines = "crlf_lines", invalidUTF8Lines = "invalid_utf8_lines", overlongLines = "overlong_lines"
-        case maxLineBytes = "max_line_bytes", observedSymbols = "observed_symbols", alphabet
-        case alphabetSize = "alphabet_size", format, timeFormat = "time_format", lengths, space
-        case randomBits = "random_bits", findings, expectedDuplicates = "expected_duplicates", sd, z
-        case pValueHigh = "p_value_high", pValueLow = "p_value_low", pValueHighEstimate = "p_value_high_estimate"
-        case pValueLowEstimate = "p_value_low_estimate", tailThreshold = "tail_threshold", passes
-        case testMethod = "test_method", errorBound = "error_bound", verdictCode = "verdict_code"
-        case effectiveBits = "effective_bits", effectiveBitsLowerBound = "effective_bits_lower_bound"
-        case effectiveBits95Lower = "effective_bits_95_lower", suspicious, verdict, shards, buckets, groups, notes
-        case fingerprintTableBytes = "fingerprint_table_bytes", spilled, peakRSSBytes = "peak_rss_bytes"
+        case schemaVersion = "schema_version"
+        case command, lines, ids, distinct
+        case duplicateIDs = "duplicate_ids"
+        case extraOccurrences = "extra_occurrences"
+        case emptyLines = "empty_lines"
+        case crlfLines = "crlf_lines"
+        case invalidUTF8Lines = "invalid_utf8_lines"
+        case overlongLines = "overlong_lines"
+        case maxLineBytes = "max_line_bytes"
+        case observedSymbols = "observed_symbols"
+        case alphabet
+        case alphabetSize = "alphabet_size"
+        case format
+        case timeFormat = "time_format"
+        case lengths, space
+        case randomBits = "random_bits"
+        case findings
+        case expectedDuplicates = "expected_duplicates"
+        case sd, z
+        case pValueHigh = "p_value_high"
+        case pValueLow = "p_value_low"
+        case pValueHighEstimate = "p_value_high_estimate"
+        case pValueLowEstimate = "p_value_low_estimate"
+        case tailThreshold = "tail_threshold"
+        case passes
+        case testMethod = "test_method"
+        case errorBound = "error_bound"
+        case verdictCode = "verdict_code"
+        case effectiveBits = "effective_bits"
+        case effectiveBitsLowerBound = "effective_bits_lower_bound"
+        case effectiveBits95Lower = "effective_bits_95_lower"
+        case suspicious, verdict, shards, buckets, groups, notes
+        case fingerprintTableBytes = "fingerprint_table_bytes"
+        case spilled
+        case peakRSSBytes = "peak_rss_bytes"
         case memoryLimitBytes = "memory_limit_bytes"
     }
 
@@ -354,7 +381,8 @@ public struct AuditReport: Codable, Sendable, Equatable {
         var lengths: [Int: Int] = [:]
         for (k, v) in try c.decode([String: String].self, forKey: .lengths) {
             guard let length = Int(k), let n = Int(v) else {
-                throw DecodingError.dataCorruptedError(forKey: .lengths, in: c, debugDescription: "'\(k)': '\(v)' is not a length and a count")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .lengths, in: c, debugDescription: "'\(k)': '\(v)' is not a length and a count")
             }
             lengths[length] = n
         }

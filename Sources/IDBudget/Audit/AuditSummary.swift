@@ -73,12 +73,18 @@ public struct AuditSummary: Sendable, Equatable {
         mutating func add(_ other: TimeBuckets, format: String = "time_formats") throws(InputError) {
             ids = try AuditSummary.sum(ids, other.ids, "\(format).ids")
             truncated = truncated || other.truncated
-            if truncated { buckets = [:]; return }
+            if truncated {
+                buckets = [:]
+                return
+            }
             for (k, n) in other.buckets {
                 let old = buckets[k] ?? 0
                 buckets[k] = try AuditSummary.sum(old, n, "\(format).buckets")
             }
-            if buckets.count > AuditSummary.bucketLimit { buckets = [:]; truncated = true }
+            if buckets.count > AuditSummary.bucketLimit {
+                buckets = [:]
+                truncated = true
+            }
         }
     }
 
@@ -140,7 +146,8 @@ public struct AuditSummary: Sendable, Equatable {
         }
         let overlap = Set(shardIndexes).intersection(other.shardIndexes)
         guard overlap.isEmpty else {
-            let list = overlap.sorted().prefix(8).map { "\($0 + 1)/\(shardCount)" }.joined(separator: ", ") + (overlap.count > 8 ? ", …" : "")
+            let list =
+                overlap.sorted().prefix(8).map { "\($0 + 1)/\(shardCount)" }.joined(separator: ", ") + (overlap.count > 8 ? ", …" : "")
             throw InputError("shard \(list) is in two summaries; give each shard once")
         }
         var m = self
@@ -164,7 +171,7 @@ public struct AuditSummary: Sendable, Equatable {
         m.groups = [:]
         for length in Set(groups.keys).union(other.groups.keys) {
             switch (groups[length], other.groups[length]) {
-            case let (a?, b?):
+            case (let a?, let b?):
                 var g = a
                 g.multiplicities = try Self.merging(a.multiplicities, b.multiplicities, "merged groups.\(length).multiplicities")
                 for (i, p) in b.positions.enumerated() {
@@ -172,8 +179,8 @@ public struct AuditSummary: Sendable, Equatable {
                     g.positions[i] = try Self.merging(g.positions[i], p, "merged groups.\(length).positions[\(i)]")
                 }
                 m.groups[length] = g
-            case let (a?, nil): if (other.lengths[length] ?? 0) == 0 { m.groups[length] = a }
-            case let (nil, b?): if (lengths[length] ?? 0) == 0 { m.groups[length] = b }
+            case (let a?, nil): if (other.lengths[length] ?? 0) == 0 { m.groups[length] = a }
+            case (nil, let b?): if (lengths[length] ?? 0) == 0 { m.groups[length] = b }
             case (nil, nil): break
             }
         }
@@ -203,13 +210,18 @@ public struct AuditSummary: Sendable, Equatable {
         func fail(_ what: String) -> InputError { Self.malformed(what) }
         guard maxLineBytes >= 1 else { throw fail("max_line_bytes") }
         guard shardCount >= 1, shardCount <= Self.shardLimit, !shardIndexes.isEmpty,
-              shardIndexes.allSatisfy({ $0 >= 0 && $0 < shardCount }) else { throw fail("shards") }
+            shardIndexes.allSatisfy({ $0 >= 0 && $0 < shardCount })
+        else { throw fail("shards") }
         guard Set(shardIndexes).count == shardIndexes.count else { throw fail("a shard index twice") }
-        for (name, n) in [("lines", lines), ("ids", ids), ("empty_lines", emptyLines), ("crlf_lines", crlfLines),
-                          ("invalid_utf8_lines", invalidUTF8Lines), ("overlong_lines", overlongLines)] where n < 0 {
+        for (name, n) in [
+            ("lines", lines), ("ids", ids), ("empty_lines", emptyLines), ("crlf_lines", crlfLines),
+            ("invalid_utf8_lines", invalidUTF8Lines), ("overlong_lines", overlongLines),
+        ] where n < 0 {
             throw fail("\(name) is negative")
         }
-        guard multiplicities.count <= Self.multiplicityKeyLimit else { throw fail("multiplicities has more than \(Self.multiplicityKeyLimit) keys") }
+        guard multiplicities.count <= Self.multiplicityKeyLimit else {
+            throw fail("multiplicities has more than \(Self.multiplicityKeyLimit) keys")
+        }
         guard lengths.count <= Self.lengthKeyLimit else { throw fail("lengths has more than \(Self.lengthKeyLimit) keys") }
         guard positions.count <= Self.positionLimit else { throw fail("positions has more than \(Self.positionLimit) rows") }
         guard multiplicities.keys.allSatisfy({ $0 >= 1 }), lengths.keys.allSatisfy({ $0 >= 1 }) else {
@@ -243,7 +255,9 @@ public struct AuditSummary: Sendable, Equatable {
         }
         for f in TimeFormat.allCases {
             let t = timeFormats[f] ?? TimeBuckets()
-            guard t.buckets.count <= Self.bucketLimit else { throw fail("time_formats.\(f.rawValue).buckets has more than \(Self.bucketLimit) keys") }
+            guard t.buckets.count <= Self.bucketLimit else {
+                throw fail("time_formats.\(f.rawValue).buckets has more than \(Self.bucketLimit) keys")
+            }
             let inBuckets = t.truncated ? t.ids : try Self.total(t.buckets.values, "time_formats.\(f.rawValue).buckets")
             guard t.ids >= 0, t.ids <= ids, t.buckets.values.allSatisfy({ $0 >= 0 }), inBuckets == t.ids else {
                 throw fail("time_formats.\(f.rawValue) does not add up")
@@ -252,10 +266,14 @@ public struct AuditSummary: Sendable, Equatable {
         guard sample.count <= Self.sampleEntryLimit else { throw fail("sample has more than \(Self.sampleEntryLimit) entries") }
         // Each group is the ids of one length: its multiplicities add up to them, every position
         // below min(length, 64) counts each of them, with symbols from `symbols`.
-        guard groups.isEmpty || lengths.count <= Self.groupLengthLimit else { throw fail("groups are kept only for streams of at most \(Self.groupLengthLimit) lengths") }
+        guard groups.isEmpty || lengths.count <= Self.groupLengthLimit else {
+            throw fail("groups are kept only for streams of at most \(Self.groupLengthLimit) lengths")
+        }
         for (length, g) in groups {
             guard let n = lengths[length], n > 0 else { throw fail("groups.\(length) is a length no id has") }
-            guard g.multiplicities.count <= Self.multiplicityKeyLimit, g.multiplicities.allSatisfy({ $0.key >= 1 && $0.value >= 0 && (multiplicities[$0.key] ?? 0) >= $0.value }) else {
+            guard g.multiplicities.count <= Self.multiplicityKeyLimit,
+                g.multiplicities.allSatisfy({ $0.key >= 1 && $0.value >= 0 && (multiplicities[$0.key] ?? 0) >= $0.value })
+            else {
                 throw fail("groups.\(length).multiplicities is not part of multiplicities")
             }
             var occurrences = 0
@@ -263,10 +281,13 @@ public struct AuditSummary: Sendable, Equatable {
                 occurrences = try Self.sum(occurrences, try Self.product(m, k, "groups (m × count)"), "groups (Σ m × count)")
             }
             guard occurrences == n else { throw fail("groups.\(length).multiplicities do not add up to the ids of length \(length)") }
-            guard g.positions.count == Swift.min(length, Self.positionLimit) else { throw fail("groups.\(length).positions has \(g.positions.count) rows, not \(Swift.min(length, Self.positionLimit))") }
+            guard g.positions.count == Swift.min(length, Self.positionLimit) else {
+                throw fail("groups.\(length).positions has \(g.positions.count) rows, not \(Swift.min(length, Self.positionLimit))")
+            }
             for (i, p) in g.positions.enumerated() {
                 guard p.values.allSatisfy({ $0 >= 0 }), try Self.total(p.values, "groups.\(length).positions[\(i)]") == n,
-                      p.keys.allSatisfy({ symbols.contains($0) }) else {
+                    p.keys.allSatisfy({ symbols.contains($0) })
+                else {
                     throw fail("groups.\(length).positions[\(i)] does not count the ids of length \(length)")
                 }
             }

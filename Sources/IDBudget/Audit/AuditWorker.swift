@@ -4,8 +4,12 @@ import Foundation
 extension AuditSummary {
     /// Adds the line counters of another worker's part of the same shard (the rest is merged field by field).
     mutating func addCounters(of other: AuditSummary) {
-        lines += other.lines; ids += other.ids; emptyLines += other.emptyLines
-        crlfLines += other.crlfLines; invalidUTF8Lines += other.invalidUTF8Lines; overlongLines += other.overlongLines
+        lines += other.lines
+        ids += other.ids
+        emptyLines += other.emptyLines
+        crlfLines += other.crlfLines
+        invalidUTF8Lines += other.invalidUTF8Lines
+        overlongLines += other.overlongLines
     }
 }
 
@@ -71,7 +75,10 @@ final class AuditWorker {
     private lazy var lastCounts: UnsafeMutablePointer<Int> = counts
 
     private func lookUpCounts(length n: Int) -> UnsafeMutablePointer<Int> {
-        guard n <= 4096 else { untracked.insert(n); return counts }
+        guard n <= 4096 else {
+            untracked.insert(n)
+            return counts
+        }
         let r = lengthRow[n]
         if r >= 0 { return lengthTables[Int(r)].counts }
         if r == -2 { return counts }
@@ -90,7 +97,10 @@ final class AuditWorker {
     }
 
     func overlong(countsHere: Bool) {
-        if countsHere { summary.lines += 1; summary.overlongLines += 1 }
+        if countsHere {
+            summary.lines += 1
+            summary.overlongLines += 1
+        }
     }
 
     /// Scans complete lines (the last may lack its newline only when `final`).
@@ -103,22 +113,37 @@ final class AuditWorker {
             let lineEnd = nl ?? end
             var length = p.distance(to: lineEnd)
             var crlf = false
-            if length > 0, p.load(fromByteOffset: length - 1, as: UInt8.self) == 0x0D { length -= 1; crlf = true }
+            if length > 0, p.load(fromByteOffset: length - 1, as: UInt8.self) == 0x0D {
+                length -= 1
+                crlf = true
+            }
             defer { p = lineEnd + 1 }
             if nl == nil && !final { break }
             if length == 0 {
-                if nonIDsHere { summary.lines += 1; summary.emptyLines += 1; if crlf { summary.crlfLines += 1 } }
+                if nonIDsHere {
+                    summary.lines += 1
+                    summary.emptyLines += 1
+                    if crlf { summary.crlfLines += 1 }
+                }
                 continue
             }
             if length > maxLineBytes {
-                if nonIDsHere { summary.lines += 1; summary.overlongLines += 1; if crlf { summary.crlfLines += 1 } }
+                if nonIDsHere {
+                    summary.lines += 1
+                    summary.overlongLines += 1
+                    if crlf { summary.crlfLines += 1 }
+                }
                 continue
             }
             let bytes = UnsafeRawBufferPointer(start: p, count: length)
             let ascii = Self.isASCII(bytes)
             var scalars = length
             if !ascii && !Self.forEachScalar(bytes, { _ in }) {
-                if nonIDsHere { summary.lines += 1; summary.invalidUTF8Lines += 1; if crlf { summary.crlfLines += 1 } }
+                if nonIDsHere {
+                    summary.lines += 1
+                    summary.invalidUTF8Lines += 1
+                    if crlf { summary.crlfLines += 1 }
+                }
                 continue
             }
             let f = Fingerprint(bytes)
@@ -126,7 +151,10 @@ final class AuditWorker {
             summary.lines += 1
             summary.ids += 1
             if crlf { summary.crlfLines += 1 }
-            if !ascii { scalars = 0; Self.forEachScalar(bytes) { _ in scalars += 1 } }
+            if !ascii {
+                scalars = 0
+                Self.forEachScalar(bytes) { _ in scalars += 1 }
+            }
             // Keyed by length after the shard and the table are chosen: counts come out per length.
             let high = FingerprintTable.keyed(f.high, length: scalars)
             if tableCount == 1 || (f.high >> 48) & 1 == 0 { out0.append(high, f.low) } else { out1.append(high, f.low) }
@@ -143,7 +171,10 @@ final class AuditWorker {
             if b.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
             i += 8
         }
-        while i < n { if b[i] >= 0x80 { return false }; i += 1 }
+        while i < n {
+            if b[i] >= 0x80 { return false }
+            i += 1
+        }
         return true
     }
 
@@ -237,7 +268,8 @@ final class AuditWorker {
             if b[0] > sampleLastFirstByte { return }
             if less(b, sample[sample.count - 1]) >= 0 { return }
         }
-        var lo = 0, hi = sample.count
+        var lo = 0
+        var hi = sample.count
         while lo < hi {
             let mid = (lo + hi) / 2
             let c = less(b, sample[mid])
@@ -254,7 +286,9 @@ final class AuditWorker {
         for c in 0..<128 where seen[c] { s.insert(Unicode.Scalar(UInt8(c))) }
         for i in 0..<AuditSummary.positionLimit * 128 where counts[i] > 0 { s.insert(Unicode.Scalar(UInt8(i % 128))) }
         for t in lengthTables {
-            for i in 0..<Swift.min(t.length, AuditSummary.positionLimit) * 128 where t.counts[i] > 0 { s.insert(Unicode.Scalar(UInt8(i % 128))) }
+            for i in 0..<Swift.min(t.length, AuditSummary.positionLimit) * 128 where t.counts[i] > 0 {
+                s.insert(Unicode.Scalar(UInt8(i % 128)))
+            }
         }
         return s
     }
@@ -290,7 +324,9 @@ final class AuditWorker {
             for t in w.lengthTables where !untracked.contains(t.length) {
                 var rows = out[t.length] ?? Array(repeating: [:], count: Swift.min(t.length, AuditSummary.positionLimit))
                 for i in 0..<rows.count {
-                    for c in 0..<128 where t.counts[i * 128 + c] > 0 { rows[i][Unicode.Scalar(UInt8(c)), default: 0] += t.counts[i * 128 + c] }
+                    for c in 0..<128 where t.counts[i * 128 + c] > 0 {
+                        rows[i][Unicode.Scalar(UInt8(c)), default: 0] += t.counts[i * 128 + c]
+                    }
                 }
                 out[t.length] = rows
             }

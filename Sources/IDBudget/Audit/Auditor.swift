@@ -35,8 +35,10 @@ public final class Auditor {
     ///   - threads: 1 or 2 workers (default: 2 where this process may run on two cores).
     ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
     ///     block's line lengths.
-    public init(maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
-                threads: Int? = nil, sizeHint: Int? = nil) {
+    public init(
+        maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
+        threads: Int? = nil, sizeHint: Int? = nil
+    ) {
         self.sizeHint = sizeHint
         self.maxLineBytes = maxLineBytes
         shardIndex = shard.index
@@ -46,7 +48,9 @@ public final class Auditor {
         blockSize = Swift.max(1 << 20, maxLineBytes + 2 + (1 << 20))
         block = .allocate(byteCount: blockSize, alignment: 64)
         let n = (threads ?? Cores.usable) >= 2 ? 2 : 1
-        workers = (0..<n).map { _ in AuditWorker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n) }
+        workers = (0..<n).map { _ in
+            AuditWorker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n)
+        }
         // What the process needs besides the tables — runtime, blocks, pending fingerprints, spill
         // buffers, a partition's table at the end — is about 40 MiB; time-bucket maps come on top.
         let tableBudget = Swift.max(memoryLimit / 4, memoryLimit - (40 << 20) - blockSize)
@@ -100,7 +104,10 @@ public final class Auditor {
     public func finish() throws -> AuditSummary {
         if let finished { return finished }
         try processBlock(final: true)
-        if skippingOverlong { workers[0].overlong(countsHere: shardIndex == 0); skippingOverlong = false }
+        if skippingOverlong {
+            workers[0].overlong(countsHere: shardIndex == 0)
+            skippingOverlong = false
+        }
         var summary = workers[0].summary
         for w in workers.dropFirst() { summary.addCounters(of: w.summary) }
         summary.shardCount = shardCount
@@ -115,7 +122,10 @@ public final class Auditor {
         let tables = self.tables
         let results = UnsafeMutablePointer<[Int: [Int: Int]]>.allocate(capacity: tables.count)
         results.initialize(repeating: [:], count: tables.count)
-        defer { results.deinitialize(count: tables.count); results.deallocate() }
+        defer {
+            results.deinitialize(count: tables.count)
+            results.deallocate()
+        }
         try parallel(tables.count) { t in results[t] = try tables[t].multiplicities() }
         var byLength: [Int: [Int: Int]] = [:]
         for t in 0..<tables.count {
@@ -159,8 +169,10 @@ public final class Auditor {
                 if end > 4096, let nl = memchr(block + end / 2, 0x0A, end - end / 2) {
                     split = block.distance(to: nl) + 1
                 }
-                let parts = [UnsafeRawBufferPointer(start: block, count: split),
-                             UnsafeRawBufferPointer(start: block + split, count: end - split)]
+                let parts = [
+                    UnsafeRawBufferPointer(start: block, count: split),
+                    UnsafeRawBufferPointer(start: block + split, count: end - split),
+                ]
                 let workers = self.workers
                 let lastPart = parts[1].count > 0 ? 1 : 0
                 try parallel(2) { w in try workers[w].scan(parts[w], final: final && w == lastPart) }
@@ -187,7 +199,8 @@ public final class Auditor {
 
     /// Each table takes the fingerprints of its half from every worker.
     private func count() throws {
-        let workers = self.workers, tables = self.tables
+        let workers = self.workers
+        let tables = self.tables
         if tables.count == 1 {
             try workers[0].drain(into: tables[0], part: 0)
             return

@@ -80,7 +80,8 @@ public struct DuplicateTest: Sendable {
     /// budget (one per group of a mixed stream; Bonferroni). `exactBudget`: chain steps allowed (0:
     /// bounds only).
     public init(space d: BigInt, groups: [Int: Int], observed: Int, tests: Int = 1, exactBudget: Int = DuplicateTest.exactBudget) {
-        self.init(cells: groups.map { Cell(space: d, ids: $0.key, groups: $0.value) }, observed: observed, tests: tests, exactBudget: exactBudget)
+        self.init(
+            cells: groups.map { Cell(space: d, ids: $0.key, groups: $0.value) }, observed: observed, tests: tests, exactBudget: exactBudget)
     }
 
     /// Independent groups of ids, `groups` of them with `ids` ids each, drawn from `space` values.
@@ -101,7 +102,8 @@ public struct DuplicateTest: Sendable {
     /// `judgeFewer`: whether too few duplicates can be a verdict — not when the space was read off
     /// the ids themselves (an alphabet that is just the symbols seen makes every id look distinct).
     public init(cells: [Cell], observed: Int, tests: Int = 1, exactBudget: Int = DuplicateTest.exactBudget, judgeFewer: Bool = true) {
-        var mean = 0.0, variance = 0.0
+        var mean = 0.0
+        var variance = 0.0
         var total = 0.0  // ids
         var terms = 0.0  // Bernoulli terms of K: Σ min(n, d)
         // One order whatever order the cells came in (a dictionary's differs from run to run), so the
@@ -111,10 +113,12 @@ public struct DuplicateTest: Sendable {
         }
         for cell in cells where cell.ids >= 1 && cell.groups > 0 {
             // A space of one value (a tiny space's share in a shard): every id after the first repeats.
-            let d = cell.space < BigInt(1) ? BigInt(1) : cell.space, n = cell.ids
+            let d = cell.space < BigInt(1) ? BigInt(1) : cell.space
+            let n = cell.ids
             let log2d = d.log2Magnitude
             let dd = d.doubleValue  // +inf past 2^1024
-            let k = Double(cell.groups), nd = Double(n)
+            let k = Double(cell.groups)
+            let nd = Double(n)
             let (m, v): (Double, Double)
             if n < 2 {
                 (m, v) = (0, 0)
@@ -156,8 +160,10 @@ public struct DuplicateTest: Sendable {
         let undecided = (high >= tailThreshold && estHigh < 100 * tailThreshold) || (low >= tailThreshold && estLow < 100 * tailThreshold)
         let populated = cells.filter { $0.ids >= 1 && $0.groups > 0 }
         if exactBudget > 0, populated.count == 1, let only = populated.first, only.groups == 1, only.space.doubleValue.isFinite,
-           undecided || Double(only.ids) * (24 * sd + 64) <= 2e7,
-           let exact = Self.exactTails(n: only.ids, space: only.space.doubleValue, observed: Int(Swift.min(x, Double(only.ids) + 1)), budget: exactBudget) {
+            undecided || Double(only.ids) * (24 * sd + 64) <= 2e7,
+            let exact = Self.exactTails(
+                n: only.ids, space: only.space.doubleValue, observed: Int(Swift.min(x, Double(only.ids) + 1)), budget: exactBudget)
+        {
             method = .exact
             errorBound = exact.error
             high = Swift.min(1, exact.high + exact.error)
@@ -165,7 +171,12 @@ public struct DuplicateTest: Sendable {
             estHigh = Swift.min(1, exact.high)
             estLow = Swift.min(1, exact.low)
         }
-        if total < 2 || observed < 0 { high = observed <= 0 ? 1 : 0; low = 1; estHigh = high; estLow = low }
+        if total < 2 || observed < 0 {
+            high = observed <= 0 ? 1 : 0
+            low = 1
+            estHigh = high
+            estLow = low
+        }
         // A tail below a double's range is reported as its floor, not as 0 (which would claim it impossible).
         if high == 0 && f <= terms && total >= 2 { high = Double.leastNonzeroMagnitude }
         if low == 0 && f >= 0 { low = Double.leastNonzeroMagnitude }
@@ -190,8 +201,10 @@ public struct DuplicateTest: Sendable {
     /// the 64 positions recorded, lengths without positions of their own): too many duplicates are
     /// judged against the smallest space the ids could come from, too few against the largest. Each
     /// tail stays an upper bound whatever the true space in that range.
-    public static func conservative(forMore small: [Cell], forFewer large: [Cell], observed: Int, tests: Int = 1,
-                                    judgeFewer: Bool = true) -> DuplicateTest {
+    public static func conservative(
+        forMore small: [Cell], forFewer large: [Cell], observed: Int, tests: Int = 1,
+        judgeFewer: Bool = true
+    ) -> DuplicateTest {
         let more = DuplicateTest(cells: small, observed: observed, tests: tests, judgeFewer: false)
         let fewer = DuplicateTest(cells: large, observed: observed, tests: tests, judgeFewer: judgeFewer)
         let verdict: Verdict
@@ -204,15 +217,18 @@ public struct DuplicateTest: Sendable {
         } else {
             verdict = .consistent
         }
-        return DuplicateTest(mean: fewer.mean, sd: fewer.sd, z: fewer.z, pValueHigh: more.pValueHigh, pValueLow: fewer.pValueLow,
-                             estimateHigh: more.estimateHigh, estimateLow: fewer.estimateLow,
-                             method: more.method == .exact && fewer.method == .exact ? .exact : .bounds,
-                             errorBound: more.method == .exact && fewer.method == .exact ? Swift.max(more.errorBound ?? 0, fewer.errorBound ?? 0) : nil,
-                             tailThreshold: more.tailThreshold, verdict: verdict)
+        return DuplicateTest(
+            mean: fewer.mean, sd: fewer.sd, z: fewer.z, pValueHigh: more.pValueHigh, pValueLow: fewer.pValueLow,
+            estimateHigh: more.estimateHigh, estimateLow: fewer.estimateLow,
+            method: more.method == .exact && fewer.method == .exact ? .exact : .bounds,
+            errorBound: more.method == .exact && fewer.method == .exact ? Swift.max(more.errorBound ?? 0, fewer.errorBound ?? 0) : nil,
+            tailThreshold: more.tailThreshold, verdict: verdict)
     }
 
-    private init(mean: Double, sd: Double, z: Double, pValueHigh: Double, pValueLow: Double, estimateHigh: Double, estimateLow: Double,
-                 method: Method, errorBound: Double?, tailThreshold: Double, verdict: Verdict) {
+    private init(
+        mean: Double, sd: Double, z: Double, pValueHigh: Double, pValueLow: Double, estimateHigh: Double, estimateLow: Double,
+        method: Method, errorBound: Double?, tailThreshold: Double, verdict: Verdict
+    ) {
         self.mean = mean
         self.sd = sd
         self.z = z
@@ -271,7 +287,10 @@ public struct DuplicateTest: Sendable {
         if f <= 64 {
             var s = 0.0
             var i = 0.0
-            while i < f { s += log((m - i) / (i + 1)); i += 1 }
+            while i < f {
+                s += log((m - i) / (i + 1))
+                i += 1
+            }
             logChoose = s
         } else {
             logChoose = lgamma(m + 1) - lgamma(f + 1) - lgamma(m - f + 1)
@@ -281,7 +300,8 @@ public struct DuplicateTest: Sendable {
         let slack = 8 * Double.ulpOfOne * (abs(lgamma(m + 1)) + abs(f * logQ) + abs((m - f) * log1mQ) + 1)
         if logFirst - slack < -745 - 200 { return 0 }
         let odds = q / (1 - q)  // ratio factor: t(j+1)/t(j) = (m − j)/(j + 1)·odds
-        var t = 1.0, sum = 0.0
+        var t = 1.0
+        var sum = 0.0
         var j = f
         var steps = 0
         while true {
@@ -340,14 +360,16 @@ public struct DuplicateTest: Sendable {
         var p = [Double](repeating: 0, count: cells + 2)
         var q = [Double](repeating: 0, count: cells + 2)
         p[0] = 1
-        var lo = 0, hi = 0  // the window of k with mass
+        var lo = 0
+        var hi = 0  // the window of k with mass
         var dropped = 0.0
         var work = 0
         let cut = 1e-40
         let inv = 1 / d
         p.withUnsafeMutableBufferPointer { pb in
             q.withUnsafeMutableBufferPointer { qb in
-                var a = pb.baseAddress!, b = qb.baseAddress!
+                var a = pb.baseAddress!
+                var b = qb.baseAddress!
                 for _ in 0..<n {
                     let top = Swift.min(hi + 1, cells)
                     // b[k] = a[k]·k/d + a[k − 1]·(d − k + 1)/d
@@ -362,8 +384,16 @@ public struct DuplicateTest: Sendable {
                     for k in lo...top { a[k] = 0 }
                     swap(&a, &b)
                     hi = top
-                    while lo < hi && a[lo] < cut { dropped += a[lo]; a[lo] = 0; lo += 1 }
-                    while hi > lo && a[hi] < cut { dropped += a[hi]; a[hi] = 0; hi -= 1 }
+                    while lo < hi && a[lo] < cut {
+                        dropped += a[lo]
+                        a[lo] = 0
+                        lo += 1
+                    }
+                    while hi > lo && a[hi] < cut {
+                        dropped += a[hi]
+                        a[hi] = 0
+                        hi -= 1
+                    }
                     if work > budget { break }
                 }
                 if a != pb.baseAddress! {
@@ -374,7 +404,8 @@ public struct DuplicateTest: Sendable {
         }
         if work > budget { return nil }
         // D = n − k: D ≥ x ⇔ k ≤ n − x.
-        var high = 0.0, low = 0.0
+        var high = 0.0
+        var low = 0.0
         for k in lo...hi {
             let dups = n - k
             if dups >= x { high += p[k] }
@@ -397,7 +428,8 @@ public struct DuplicateTest: Sendable {
         if k <= 0 { return 1 }
         if lambda <= 0 { return 0 }
         if Double(k) < lambda { return Swift.max(0, 1 - poissonLower(k - 1, lambda)) }
-        var sum = 0.0, j = k
+        var sum = 0.0
+        var j = k
         while true {
             let t = exp(logTerm(j, lambda))
             sum += t
@@ -411,7 +443,8 @@ public struct DuplicateTest: Sendable {
         if k < 0 { return 0 }
         if lambda <= 0 { return 1 }
         if Double(k) > lambda { return Swift.max(0, 1 - poissonUpper(k + 1, lambda)) }
-        var sum = 0.0, j = k
+        var sum = 0.0
+        var j = k
         while j >= 0 {
             let t = exp(logTerm(j, lambda))
             sum += t

@@ -46,7 +46,8 @@ final class FingerprintTable {
     @inline(__always)
     func add(high: UInt64, low: UInt64) throws {
         if count * 5 >= capacity * 4 { try makeRoom() }
-        let h = high | 1, l = low & ~0xFF
+        let h = high | 1
+        let l = low & ~0xFF
         let mask = capacity - 1
         var i = Int(truncatingIfNeeded: low >> 8) & mask
         while true {
@@ -71,7 +72,8 @@ final class FingerprintTable {
     /// Adds a record read back from a partition (count 1…255 in the low byte).
     @inline(__always)
     private func addRecord(_ h: UInt64, _ w: UInt64) {
-        let l = w & ~0xFF, c = Int(w & 0xFF)
+        let l = w & ~0xFF
+        let c = Int(w & 0xFF)
         let mask = capacity - 1
         var i = Int(truncatingIfNeeded: w >> 8) & mask
         while true {
@@ -114,7 +116,8 @@ final class FingerprintTable {
     }
 
     private func resize(to newCapacity: Int) {
-        let old = slots, oldCapacity = capacity
+        let old = slots
+        let oldCapacity = capacity
         capacity = newCapacity
         slots = .allocate(capacity: 2 * capacity)
         slots.initialize(repeating: 0, count: 2 * capacity)
@@ -133,7 +136,8 @@ final class FingerprintTable {
         if spill == nil { spill = try SpillFiles(directory: spillDirectory(), name: name) }
         guard let spill else { return }
         for j in 0..<capacity where slots[2 * j] != 0 {
-            let h = slots[2 * j], w = slots[2 * j + 1]
+            let h = slots[2 * j]
+            let w = slots[2 * j + 1]
             try spill.write(h, w)
             if var extra = overflow[SIMD2(h, w & ~0xFF)] {
                 while extra > 0 {
@@ -262,7 +266,11 @@ private final class SpillFiles {
         if buffers[p].isEmpty { return }
         if fds[p] < 0 {
             fds[p] = open(path(p), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard fds[p] >= 0 else { throw AuditError("cannot create a spill file in \(directory.path): \(String(cString: strerror(errno))); set TMPDIR to a writable directory") }
+            guard fds[p] >= 0 else {
+                throw AuditError(
+                    "cannot create a spill file in \(directory.path): \(String(cString: strerror(errno))); set TMPDIR to a writable directory"
+                )
+            }
         }
         try buffers[p].withUnsafeBytes { raw in
             var offset = 0
@@ -281,7 +289,10 @@ private final class SpillFiles {
     func finish() throws {
         for p in 0..<FingerprintTable.partitions {
             try flush(p)
-            if fds[p] >= 0 { close(fds[p]); fds[p] = -1 }
+            if fds[p] >= 0 {
+                close(fds[p])
+                fds[p] = -1
+            }
         }
         buffers = []
     }

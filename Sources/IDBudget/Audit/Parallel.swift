@@ -4,7 +4,10 @@ import Foundation
 /// Runs `body(0)…body(n − 1)` on n threads and rethrows the first error; the iterations must touch
 /// disjoint state (each worker or table is one thread's alone).
 func parallel(_ n: Int, _ body: @escaping (Int) throws -> Void) throws {
-    if n == 1 { try body(0); return }
+    if n == 1 {
+        try body(0)
+        return
+    }
     let run = ParallelRun(body, n)
     DispatchQueue.concurrentPerform(iterations: n) { i in
         do { try run.body(i) } catch { run.errors[i] = error }

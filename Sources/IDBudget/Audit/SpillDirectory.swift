@@ -13,7 +13,9 @@ final class SpillDirectory: @unchecked Sendable {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-audit-XXXXXX").path
         var chars = Array(template.utf8CString)
         guard let path = mkdtemp(&chars) else {
-            throw AuditError("cannot make a temporary directory for spill files in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno))); set TMPDIR to a writable directory")
+            throw AuditError(
+                "cannot make a temporary directory for spill files in \(FileManager.default.temporaryDirectory.path): \(String(cString: strerror(errno))); set TMPDIR to a writable directory"
+            )
         }
         let url = URL(fileURLWithPath: String(cString: path))
         made = url

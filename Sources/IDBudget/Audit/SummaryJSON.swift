@@ -41,7 +41,9 @@ extension AuditSummary {
         guard fstat(fd, &info) == 0 else { throw SummaryFileError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw SummaryFileError.cannotOpen(path: path, reason: "it is a directory") }
         func tooLarge() -> InputError {
-            InputError("the summary file is larger than \(maxBytes) bytes (the cap for summaries); give a summary written by --emit-summary, or a larger --memory")
+            InputError(
+                "the summary file is larger than \(maxBytes) bytes (the cap for summaries); give a summary written by --emit-summary, or a larger --memory"
+            )
         }
         if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > maxBytes { throw tooLarge() }
         // Regular files are read to their size (+1 to see growth); others (pipes, devices) in steps.
@@ -51,7 +53,10 @@ extension AuditSummary {
         var filled = 0
         while true {
             if filled == capacity {
-                if capacity >= cap { buffer.deallocate(); throw tooLarge() }
+                if capacity >= cap {
+                    buffer.deallocate()
+                    throw tooLarge()
+                }
                 let grown = Swift.min(cap, capacity * 2)
                 let bigger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
                 bigger.copyMemory(from: buffer, byteCount: filled)
@@ -69,7 +74,10 @@ extension AuditSummary {
             if n == 0 { break }
             filled += n
         }
-        if filled > maxBytes { buffer.deallocate(); throw tooLarge() }
+        if filled > maxBytes {
+            buffer.deallocate()
+            throw tooLarge()
+        }
         return Data(bytesNoCopy: buffer, count: filled, deallocator: .custom { p, _ in p.deallocate() })
     }
 
@@ -79,7 +87,10 @@ extension AuditSummary {
         var out = ""
         var n = 0
         for s in text.unicodeScalars {
-            if n >= limit { out += "…"; break }
+            if n >= limit {
+                out += "…"
+                break
+            }
             if s.value >= 0x20 && s.value < 0x7f { out.unicodeScalars.append(s) } else { out += "\\u{\(String(s.value, radix: 16))}" }
             n += 1
         }
@@ -114,7 +125,10 @@ struct SummaryJSONWriter {
                 m /= 10
                 n += 1
             } while m > 0 && n < 24
-            while n > 0 { n -= 1; out.append(d[n]) }
+            while n > 0 {
+                n -= 1
+                out.append(d[n])
+            }
         }
     }
 
@@ -136,9 +150,12 @@ struct SummaryJSONWriter {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func unit(_ u: UInt16) {
-        out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "u"))
-        out.append(Self.hex[Int(u >> 12)]); out.append(Self.hex[Int((u >> 8) & 15)])
-        out.append(Self.hex[Int((u >> 4) & 15)]); out.append(Self.hex[Int(u & 15)])
+        out.append(UInt8(ascii: "\\"))
+        out.append(UInt8(ascii: "u"))
+        out.append(Self.hex[Int(u >> 12)])
+        out.append(Self.hex[Int((u >> 8) & 15)])
+        out.append(Self.hex[Int((u >> 4) & 15)])
+        out.append(Self.hex[Int(u & 15)])
     }
 
     mutating func scalar(_ s: Unicode.Scalar) {
@@ -186,7 +203,9 @@ struct SummaryJSONWriter {
     }
 
     mutating func key(_ k: StaticString) {
-        out.append(0x22); raw(k); raw("\" : ")
+        out.append(0x22)
+        raw(k)
+        raw("\" : ")
     }
 
     /// `[{"c": "count", …}, …]`: symbol counts per position, keys by code point (the UTF-8 byte order).
@@ -223,8 +242,12 @@ extension AuditSummary {
         let groupList = groups.sorted { $0.key < $1.key }
         w.object(0, 17) { w, i in
             switch i {
-            case 0: w.key("crlf_lines"); w.count(crlfLines)
-            case 1: w.key("empty_lines"); w.count(emptyLines)
+            case 0:
+                w.key("crlf_lines")
+                w.count(crlfLines)
+            case 1:
+                w.key("empty_lines")
+                w.count(emptyLines)
             case 2:
                 w.key("groups")
                 w.object(2, groupList.count) { w, j in
@@ -233,7 +256,8 @@ extension AuditSummary {
                     w.raw(" : ")
                     w.object(4, 2) { w, k in
                         if k == 0 {
-                            w.key("multiplicities"); w.countMap(6, g.multiplicities)
+                            w.key("multiplicities")
+                            w.countMap(6, g.multiplicities)
                         } else {
                             w.key("positions")
                             w.positionRows(6, g.positions)
@@ -241,32 +265,53 @@ extension AuditSummary {
                     }
                 }
 
-            case 3: w.key("ids"); w.count(ids)
-            case 4: w.key("invalid_utf8_lines"); w.count(invalidUTF8Lines)
-            case 5: w.key("kind"); w.string(Self.kind)
-            case 6: w.key("lengths"); w.countMap(2, lengths)
-            case 7: w.key("lines"); w.count(lines)
-            case 8: w.key("max_line_bytes"); w.integer(maxLineBytes)
-            case 9: w.key("multiplicities"); w.countMap(2, multiplicities)
-            case 10: w.key("overlong_lines"); w.count(overlongLines)
+            case 3:
+                w.key("ids")
+                w.count(ids)
+            case 4:
+                w.key("invalid_utf8_lines")
+                w.count(invalidUTF8Lines)
+            case 5:
+                w.key("kind")
+                w.string(Self.kind)
+            case 6:
+                w.key("lengths")
+                w.countMap(2, lengths)
+            case 7:
+                w.key("lines")
+                w.count(lines)
+            case 8:
+                w.key("max_line_bytes")
+                w.integer(maxLineBytes)
+            case 9:
+                w.key("multiplicities")
+                w.countMap(2, multiplicities)
+            case 10:
+                w.key("overlong_lines")
+                w.count(overlongLines)
             case 11:
                 w.key("positions")
                 w.positionRows(2, positions)
             case 12:
                 w.key("sample")
                 w.array(2, sample.count) { w, j in w.string(sample[j]) }
-            case 13: w.key("schema_version"); w.integer(Self.schemaVersion)
+            case 13:
+                w.key("schema_version")
+                w.integer(Self.schemaVersion)
             case 14:
                 w.key("shards")
                 w.object(2, 2) { w, j in
                     if j == 0 {
-                        w.key("count"); w.integer(shardCount)
+                        w.key("count")
+                        w.integer(shardCount)
                     } else {
                         w.key("indexes")
                         w.array(4, shardIndexes.count) { w, k in w.integer(shardIndexes[k]) }
                     }
                 }
-            case 15: w.key("symbols"); w.string(scalars: symbols.sorted { $0.value < $1.value })
+            case 15:
+                w.key("symbols")
+                w.string(scalars: symbols.sorted { $0.value < $1.value })
             case 16:
                 w.key("time_formats")
                 let formats = TimeFormat.allCases.sorted { $0.rawValue < $1.rawValue }
@@ -277,9 +322,15 @@ extension AuditSummary {
                     w.raw(" : ")
                     w.object(4, 3) { w, k in
                         switch k {
-                        case 0: w.key("buckets"); w.countMap(6, t.buckets)
-                        case 1: w.key("ids"); w.count(t.ids)
-                        default: w.key("truncated"); if t.truncated { w.raw("true") } else { w.raw("false") }
+                        case 0:
+                            w.key("buckets")
+                            w.countMap(6, t.buckets)
+                        case 1:
+                            w.key("ids")
+                            w.count(t.ids)
+                        default:
+                            w.key("truncated")
+                            if t.truncated { w.raw("true") } else { w.raw("false") }
                         }
                     }
                 }

@@ -61,7 +61,10 @@ struct SummaryParser {
     mutating func next(_ close: UInt8, _ first: inout Bool) throws(InputError) -> Bool {
         ws()
         guard i < b.count else { throw syntax("") }
-        if b[i] == close { i += 1; return false }
+        if b[i] == close {
+            i += 1
+            return false
+        }
         if !first {
             guard b[i] == UInt8(ascii: ",") else { throw syntax("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
             i += 1
@@ -87,7 +90,10 @@ struct SummaryParser {
     }
 
     private mutating func hex4() throws(InputError) -> UInt32 {
-        guard i + 4 <= b.count else { i = b.count; throw syntax("") }
+        guard i + 4 <= b.count else {
+            i = b.count
+            throw syntax("")
+        }
         var v: UInt32 = 0
         for k in 0..<4 {
             guard let h = hexValue(b[i + k]) else { throw syntax("a bad \\u escape") }
@@ -101,12 +107,17 @@ struct SummaryParser {
         switch v {
         case 0..<0x80: scratch.append(UInt8(v))
         case 0x80..<0x800:
-            scratch.append(UInt8(0xC0 | v >> 6)); scratch.append(UInt8(0x80 | v & 0x3F))
+            scratch.append(UInt8(0xC0 | v >> 6))
+            scratch.append(UInt8(0x80 | v & 0x3F))
         case 0x800..<0x10000:
-            scratch.append(UInt8(0xE0 | v >> 12)); scratch.append(UInt8(0x80 | (v >> 6) & 0x3F)); scratch.append(UInt8(0x80 | v & 0x3F))
+            scratch.append(UInt8(0xE0 | v >> 12))
+            scratch.append(UInt8(0x80 | (v >> 6) & 0x3F))
+            scratch.append(UInt8(0x80 | v & 0x3F))
         default:
-            scratch.append(UInt8(0xF0 | v >> 18)); scratch.append(UInt8(0x80 | (v >> 12) & 0x3F))
-            scratch.append(UInt8(0x80 | (v >> 6) & 0x3F)); scratch.append(UInt8(0x80 | v & 0x3F))
+            scratch.append(UInt8(0xF0 | v >> 18))
+            scratch.append(UInt8(0x80 | (v >> 12) & 0x3F))
+            scratch.append(UInt8(0x80 | (v >> 6) & 0x3F))
+            scratch.append(UInt8(0x80 | v & 0x3F))
         }
     }
 
@@ -127,7 +138,10 @@ struct SummaryParser {
             if i > start { scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[start..<i])) }
             guard i < b.count else { throw syntax("") }
             let c = b[i]
-            if c == 0x22 { i += 1; break }
+            if c == 0x22 {
+                i += 1
+                break
+            }
             if c < 0x20 { throw syntax("a raw control character in a string") }
             // An escape.
             i += 1
@@ -208,7 +222,9 @@ struct SummaryParser {
     mutating func count(_ what: String) throws(InputError) -> Int {
         guard try kind() == .string else { throw fail("\(what) is not a count written as a string of digits") }
         try stringBytes()
-        guard !scratch.isEmpty, scratch.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { throw fail("\(what) is not a count written as a string of digits") }
+        guard !scratch.isEmpty, scratch.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            throw fail("\(what) is not a count written as a string of digits")
+        }
         guard let n = digits(Int.self) else { throw fail("\(what) is larger than \(Int.max)") }
         return n
     }
@@ -216,7 +232,10 @@ struct SummaryParser {
     /// The bytes of a JSON number, checked against the grammar; nil parts when absent.
     private mutating func numberLexeme() throws(InputError) -> (negative: Bool, digits: Range<Int>, whole: Bool) {
         var negative = false
-        if b[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        if b[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
         let start = i
         while i < b.count, b[i] >= 48, b[i] <= 57 { i += 1 }
         guard i > start else { throw syntax("a bad number") }
@@ -303,7 +322,8 @@ struct SummaryParser {
         while try next(UInt8(ascii: "}"), &first) {
             try key()
             guard let k = digits(K.self) else {
-                throw fail("\(what) has the key '\(AuditSummary.displayable(String(decoding: scratch.prefix(80), as: UTF8.self), limit: 40))'")
+                throw fail(
+                    "\(what) has the key '\(AuditSummary.displayable(String(decoding: scratch.prefix(80), as: UTF8.self), limit: 40))'")
             }
             guard out.count < limit else { throw fail("\(what) has more than \(limit) keys") }
             let n = try count(what)
@@ -325,9 +345,11 @@ extension AuditSummary {
         guard try p.kind() == .object else { throw fail("not a JSON object") }
         p.i += 1
         var s = AuditSummary(maxLineBytes: 1)
-        let required = ["kind", "schema_version", "max_line_bytes", "shards", "lines", "ids", "empty_lines", "crlf_lines",
-                        "invalid_utf8_lines", "overlong_lines", "multiplicities", "lengths", "symbols", "positions",
-                        "time_formats", "sample"]
+        let required = [
+            "kind", "schema_version", "max_line_bytes", "shards", "lines", "ids", "empty_lines", "crlf_lines",
+            "invalid_utf8_lines", "overlong_lines", "multiplicities", "lengths", "symbols", "positions",
+            "time_formats", "sample",
+        ]
         var seen = Set<String>()
         var first = true
         while try p.next(UInt8(ascii: "}"), &first) {
@@ -341,10 +363,13 @@ extension AuditSummary {
                 while try p.next(UInt8(ascii: "}"), &f) {
                     try p.key()
                     let text = String(decoding: p.scratch, as: UTF8.self)
-                    guard let length = Int(text), length >= 1, String(length) == text else { throw fail("groups has the key '\(displayable(text.prefix(40)))'") }
+                    guard let length = Int(text), length >= 1, String(length) == text else {
+                        throw fail("groups has the key '\(displayable(text.prefix(40)))'")
+                    }
                     guard s.groups.count < lengthKeyLimit else { throw fail("groups has more than \(lengthKeyLimit) keys") }
                     try p.open(.object, "groups.\(length)")
-                    var multiplicities: [Int: Int]?, rows: [[Unicode.Scalar: Int]]?
+                    var multiplicities: [Int: Int]?
+                    var rows: [[Unicode.Scalar: Int]]?
                     var g = true
                     while try p.next(UInt8(ascii: "}"), &g) {
                         try p.key()
@@ -365,7 +390,10 @@ extension AuditSummary {
                 }
                 continue
             }
-            guard required.contains(name) else { try p.skipValue(depth: 1); continue }
+            guard required.contains(name) else {
+                try p.skipValue(depth: 1)
+                continue
+            }
             guard seen.insert(name).inserted else { throw fail("\(name) is given twice") }
             switch name {
             case "kind":
@@ -425,31 +453,38 @@ extension AuditSummary {
                 var f = true
                 while try p.next(UInt8(ascii: "}"), &f) {
                     try p.key()
-                    guard let format = TimeFormat(rawValue: String(decoding: p.scratch, as: UTF8.self)) else { try p.skipValue(depth: 2); continue }
+                    guard let format = TimeFormat(rawValue: String(decoding: p.scratch, as: UTF8.self)) else {
+                        try p.skipValue(depth: 2)
+                        continue
+                    }
                     guard found.insert(format).inserted else { throw fail("time_formats.\(format.rawValue) is given twice") }
-                    let where_ = "time_formats.\(format.rawValue)"
-                    try p.open(.object, where_)
-                    var ids: Int?, buckets: [UInt64: Int]?, truncated: Bool?
+                    let place = "time_formats.\(format.rawValue)"
+                    try p.open(.object, place)
+                    var ids: Int?
+                    var buckets: [UInt64: Int]?
+                    var truncated: Bool?
                     var g = true
                     while try p.next(UInt8(ascii: "}"), &g) {
                         try p.key()
                         switch String(decoding: p.scratch, as: UTF8.self) {
                         case "ids":
-                            guard ids == nil else { throw fail("\(where_).ids is given twice") }
-                            ids = try p.count("\(where_).ids")
+                            guard ids == nil else { throw fail("\(place).ids is given twice") }
+                            ids = try p.count("\(place).ids")
                         case "buckets":
-                            guard buckets == nil else { throw fail("\(where_).buckets is given twice") }
-                            buckets = try p.countMap("\(where_).buckets", UInt64.self, limit: bucketLimit)
+                            guard buckets == nil else { throw fail("\(place).buckets is given twice") }
+                            buckets = try p.countMap("\(place).buckets", UInt64.self, limit: bucketLimit)
                         case "truncated":
-                            guard truncated == nil else { throw fail("\(where_).truncated is given twice") }
-                            truncated = try p.bool("\(where_).truncated")
+                            guard truncated == nil else { throw fail("\(place).truncated is given twice") }
+                            truncated = try p.bool("\(place).truncated")
                         default: try p.skipValue(depth: 3)
                         }
                     }
-                    guard let ids, let buckets, let truncated else { throw fail(where_) }
+                    guard let ids, let buckets, let truncated else { throw fail(place) }
                     s.timeFormats[format] = TimeBuckets(ids: ids, buckets: truncated ? [:] : buckets, truncated: truncated)
                 }
-                if let missing = TimeFormat.allCases.first(where: { !found.contains($0) }) { throw fail("time_formats.\(missing.rawValue)") }
+                if let missing = TimeFormat.allCases.first(where: { !found.contains($0) }) {
+                    throw fail("time_formats.\(missing.rawValue)")
+                }
             case "sample":
                 try p.open(.array, "sample")
                 var list: [String] = []
@@ -488,7 +523,9 @@ extension SummaryParser {
             while try next(UInt8(ascii: "}"), &g) {
                 try key()
                 guard let c = singleScalar() else {
-                    throw fail("\(what) has the key '\(AuditSummary.displayable(String(decoding: scratch.prefix(160), as: UTF8.self).prefix(40)))'")
+                    throw fail(
+                        "\(what) has the key '\(AuditSummary.displayable(String(decoding: scratch.prefix(160), as: UTF8.self).prefix(40)))'"
+                    )
                 }
                 let n = try count(what)
                 guard row.updateValue(n, forKey: c) == nil else { throw fail("\(what)[\(rows.count)] has a key twice") }

@@ -15,8 +15,10 @@ public struct Budget: Sendable, CustomStringConvertible {
         let trimmed = text.trimmingSpaces
         guard let value = ExactDecimal(trimmed) else {
             if let negative = ExactDecimal.exponentBeyondInt(trimmed) {
-                throw InputError(negative ? "'\(text)' is below the 1e\(Limits.minProbabilityExponent) idbudget handles"
-                                          : "'\(text)' is not strictly between 0 and 1; give a probability such as 1e-11")
+                throw InputError(
+                    negative
+                        ? "'\(text)' is below the 1e\(Limits.minProbabilityExponent) idbudget handles"
+                        : "'\(text)' is not strictly between 0 and 1; give a probability such as 1e-11")
             }
             throw InputError("'\(text)' is not a number; give a probability such as 1e-11 or 0.001")
         }
@@ -98,14 +100,16 @@ private final class LambdaCache: @unchecked Sendable {
     /// The entry at p, or the least precise one above it up to 4p: tighter bounds are still bounds,
     /// and cost far less than a second λ (0.15 s at half a million bits).
     func get(_ p: Int) -> (lo: BigFloat, hi: BigFloat)? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let hit = entries[p] { return hit }
         guard let q = entries.keys.filter({ $0 > p && $0 / 4 <= p }).min() else { return nil }
         return entries[q]
     }
 
     func set(_ p: Int, _ bounds: (lo: BigFloat, hi: BigFloat)) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if entries.count >= 8 { entries.removeAll() }
         entries[p] = bounds
     }

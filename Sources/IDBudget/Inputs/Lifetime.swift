@@ -12,7 +12,7 @@ public struct Lifetime: Sendable, CustomStringConvertible {
         let trimmed = text.trimmingSpaces
         // The unit is the run of letters at the end, so exponents stay with the number: 1e3h, 2.5E2d.
         guard let last = trimmed.last, last.isLetter,
-              let split = trimmed.lastIndex(where: { !$0.isLetter }).map({ trimmed.index(after: $0) })
+            let split = trimmed.lastIndex(where: { !$0.isLetter }).map({ trimmed.index(after: $0) })
         else {
             throw InputError("'\(text)' is not an amount with a unit; write e.g. 10y, 6M, 1e3h, 30d, 36h, 90m, 45s or 250ms")
         }
@@ -23,9 +23,11 @@ public struct Lifetime: Sendable, CustomStringConvertible {
             switch ExactDecimal.exponentOutOfRange(number) {
             case true?: throw InputError("'\(text)' is too large (out of range); give at most 1e39 of a unit")
             case false?: throw InputError("'\(text)' is too small (out of range); give at least 1e-1000000 of a unit")
-            case nil: throw InputError(number.hasPrefix("-")
-                ? "'\(text)' is negative; a duration must be positive, e.g. 10y or 1.5y"
-                : "'\(text)' is not a number with a unit; write e.g. 10y or 1.5y")
+            case nil:
+                throw InputError(
+                    number.hasPrefix("-")
+                        ? "'\(text)' is negative; a duration must be positive, e.g. 10y or 1.5y"
+                        : "'\(text)' is not a number with a unit; write e.g. 10y or 1.5y")
             }
         }
         guard !amount.isZero else { throw InputError("'\(text)' is not a positive duration; write e.g. 10y or 1.5y") }
@@ -63,7 +65,8 @@ enum TimeUnit: CaseIterable {
     }
 
     /// The units in words, for an error message (every unit; its long forms and plurals summed up).
-    static let accepted = "us (µs), ms, s (sec), m (min), h (hr), d (day), w (wk), M (mo, month), y (yr), or plurals such as secs or hours; m is minutes, M months"
+    static let accepted =
+        "us (µs), ms, s (sec), m (min), h (hr), d (day), w (wk), M (mo, month), y (yr), or plurals such as secs or hours; m is minutes, M months"
 
     /// Why `text` is not a unit, with every unit that is.
     static func unknown(_ text: String) -> InputError {

@@ -24,9 +24,11 @@ public struct Rate: Sendable, CustomStringConvertible {
             switch ExactDecimal.exponentOutOfRange(parts[0]) {
             case true?: throw InputError("'\(text)' is too large (out of range); give under 1e\(Limits.maxCountDigits) per unit")
             case false?: throw InputError("'\(text)' is too small (out of range); give at least 1e-1000000 per unit")
-            case nil: throw InputError(parts[0].hasPrefix("-")
-                ? "'\(text)' is negative; a rate must be positive, e.g. 1e6/s"
-                : "'\(text)' is not a rate; write a count per unit, e.g. 1e6/s")
+            case nil:
+                throw InputError(
+                    parts[0].hasPrefix("-")
+                        ? "'\(text)' is negative; a rate must be positive, e.g. 1e6/s"
+                        : "'\(text)' is not a rate; write a count per unit, e.g. 1e6/s")
             }
         }
         guard amount.log10Magnitude < Double(Limits.maxCountDigits) else {

@@ -34,7 +34,9 @@ public struct Space: Sendable, CustomStringConvertible {
         guard length >= 1 else { throw InputError("length must be at least 1") }
         let bits = Double(length) * log2(Double(alphabetSize))
         guard bits <= Double(Limits.maxSpaceBits) else {
-            throw InputError("\(name ?? String(alphabetSize))^\(length) is about 2^\(String(format: "%.3g", bits)), beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use a shorter length")
+            throw InputError(
+                "\(name ?? String(alphabetSize))^\(length) is about 2^\(String(format: "%.3g", bits)), beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use a shorter length"
+            )
         }
         self.init(size: BigInt.power(alphabetSize, length), summary: "\(name ?? String(alphabetSize))^\(length)")
     }
@@ -42,21 +44,27 @@ public struct Space: Sendable, CustomStringConvertible {
     /// 2^bits, described as `summary` (default `2^bits`).
     public init(bits: Int, summary: String? = nil) throws(InputError) {
         guard bits >= 1 else { throw InputError("bits must be at least 1") }
-        guard bits <= Limits.maxSpaceBits else { throw InputError("2^\(bits) is beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use fewer bits") }
+        guard bits <= Limits.maxSpaceBits else {
+            throw InputError("2^\(bits) is beyond the 2^\(Limits.maxSpaceBits) idbudget handles; use fewer bits")
+        }
         self.init(size: BigInt.power(2, bits), summary: summary ?? "2^\(bits)")
     }
 
     /// The space a scheme's collisions are drawn from: 2^randomBits (per bucket for time-ordered ones),
     /// described as the CLI describes it (`uuid7: 2^74 per millisecond`).
     public init(scheme: Scheme) throws(InputError) {
-        try self.init(bits: scheme.randomBits, summary: "\(scheme.name): 2^\(scheme.randomBits)\(scheme.bucket.map { " per \($0.rawValue)" } ?? "")")
+        try self.init(
+            bits: scheme.randomBits, summary: "\(scheme.name): 2^\(scheme.randomBits)\(scheme.bucket.map { " per \($0.rawValue)" } ?? "")")
     }
 
     /// An explicit size.
     public init(size: BigInt) throws(InputError) {
         guard size >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
         // Up to 2^maxSpaceBits itself (2^2097152 + 1 is one value too many, as --bits 2097153 is).
-        guard size.bitWidth <= Limits.maxSpaceBits || (size.bitWidth == Limits.maxSpaceBits + 1 && size == BigInt.power(2, Limits.maxSpaceBits)) else {
+        guard
+            size.bitWidth <= Limits.maxSpaceBits
+                || (size.bitWidth == Limits.maxSpaceBits + 1 && size == BigInt.power(2, Limits.maxSpaceBits))
+        else {
             throw InputError("the space is beyond the 2^\(Limits.maxSpaceBits) idbudget handles")
         }
         self.init(size: size, summary: nil)
@@ -73,4 +81,3 @@ public struct Space: Sendable, CustomStringConvertible {
 
     public var description: String { summary }
 }
-

@@ -24,7 +24,9 @@ public enum Birthday {
     ///
     /// With `scopes` S > 1, the chance that any of S independent scopes (devices, tenants, time buckets)
     /// of n identifiers each sees a collision: 1 − (1 − p)^S, computed as exactly as S = 1.
-    public static func probability(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int = significantDigits) throws -> (probability: ScientificDecimal, complement: ScientificDecimal) {
+    public static func probability(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int = significantDigits) throws
+        -> (probability: ScientificDecimal, complement: ScientificDecimal)
+    {
         guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
         guard n.signum >= 0 else { throw InputError("a count cannot be negative") }
         if n <= BigInt(1) { return (.zero, .one(significantDigits: digits)) }
@@ -36,7 +38,8 @@ public enum Birthday {
             let (lo, hi) = LogComplement.bounds(space: d, count: n, scopes: scopes, precision: precision)
             let (pLo, pHi) = probabilityBounds(lo, hi, precision)
             if let p = sameDigits(pLo, pHi, digits, shift: BigInt(0)),
-               let c = complementDigits(lo, hi, precision, digits, probability: (pLo, pHi)) {
+                let c = complementDigits(lo, hi, precision, digits, probability: (pLo, pHi))
+            {
                 return (p, c)
             }
             attempts += 1
@@ -53,10 +56,13 @@ public enum Birthday {
 
     /// p = 1 and 1 − p = 10^−x with x to `digits` digits, when S·L ≥ 2^4096; nil otherwise. Works at the
     /// precision relative accuracy needs, so it costs no more for 2^(2^21) values than for 2^64.
-    private static func tinyComplement(space d: BigInt, count n: BigInt, scopes: BigInt, digits: Int) -> (probability: ScientificDecimal, complement: ScientificDecimal)? {
+    private static func tinyComplement(space d: BigInt, count n: BigInt, scopes: BigInt, digits: Int) -> (
+        probability: ScientificDecimal, complement: ScientificDecimal
+    )? {
         // An upper estimate first, so typical queries pay nothing: L ≤ n²/d while n ≤ d/2, and
         // L ≤ n·ln d always.
-        let log2n = n.log2Magnitude, log2d = d.log2Magnitude
+        let log2n = n.log2Magnitude
+        let log2d = d.log2Magnitude
         let log2L = Swift.min(2 * log2n - log2d + 1, log2n + log2(Swift.max(1, log2d * 0.6931471805599453)) + 1)
         guard scopes.log2Magnitude + log2L >= Double(powerFormBits) - 8 else { return nil }
         var precision = LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: digits, absolute: false)
@@ -86,11 +92,15 @@ public enum Birthday {
     /// First from p's bounds, 1 − p ∈ [1 − pHi, 1 − pLo]: a subtraction instead of two exponentials
     /// (a quarter of a typical query's time), enough whenever p is not so near 1 that the difference
     /// loses the digits; then the ends disagree and e^−L is taken.
-    private static func complementDigits(_ lo: BigFloat, _ hi: BigFloat, _ p: Int, _ digits: Int,
-                                         probability: (lo: BigFloat, hi: BigFloat)) -> ScientificDecimal? {
+    private static func complementDigits(
+        _ lo: BigFloat, _ hi: BigFloat, _ p: Int, _ digits: Int,
+        probability: (lo: BigFloat, hi: BigFloat)
+    ) -> ScientificDecimal? {
         let one = BigFloat(1, precision: 2)
-        if let c = sameDigits(one.subtracting(probability.hi, precision: p, rounding: .down),
-                              one.subtracting(probability.lo, precision: p, rounding: .up), digits, shift: BigInt(0)) {
+        if let c = sameDigits(
+            one.subtracting(probability.hi, precision: p, rounding: .down),
+            one.subtracting(probability.lo, precision: p, rounding: .up), digits, shift: BigInt(0))
+        {
             return c
         }
         // While e^−L is well inside MPFR's exponent range, take it directly: falls with L.
@@ -131,22 +141,29 @@ public enum Birthday {
         return (BigInt.fallingFactorial(d, count).power(s), d.power(count * s))
     }
 
-    private static func exactProbability(space d: BigInt, count n: BigInt, scopes: BigInt, digits: Int) -> (ScientificDecimal, ScientificDecimal)? {
+    private static func exactProbability(space d: BigInt, count n: BigInt, scopes: BigInt, digits: Int) -> (
+        ScientificDecimal, ScientificDecimal
+    )? {
         guard let (num, den) = exactComplement(space: d, count: n, scopes: scopes) else { return nil }
-        return (ScientificDecimal.exact(numerator: den - num, denominator: den, significantDigits: digits),
-                ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: digits))
+        return (
+            ScientificDecimal.exact(numerator: den - num, denominator: den, significantDigits: digits),
+            ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: digits)
+        )
     }
 
     /// S·C(n, 2)/d = S·n(n−1)/(2d): the expected number of colliding pairs (within scopes), exact to
     /// `digits` digits.
-    public static func expectedCollisions(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int = significantDigits) -> ScientificDecimal {
+    public static func expectedCollisions(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int = significantDigits)
+        -> ScientificDecimal
+    {
         ScientificDecimal.exact(numerator: scopes * n * (n - BigInt(1)), denominator: d.shifted(1), significantDigits: digits)
     }
 
     /// What the popular calculators compute: `1 − exp(−n(n−1)/(2d))` in double precision.
     /// Returned beside the exact value to show how far it drifts; 0 when it underflows.
     public static func doubleApproximation(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1)) -> Double {
-        let nd = n.doubleValue, dd = d.doubleValue
+        let nd = n.doubleValue
+        let dd = d.doubleValue
         return 1 - exp(-scopes.doubleValue * nd * (nd - 1) / (2 * dd))
     }
 }

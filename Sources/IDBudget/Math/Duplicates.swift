@@ -12,8 +12,10 @@ extension Birthday {
         precondition(d >= BigInt(2) && n.signum >= 0)
         let p = 3 * d.bitWidth + n.bitWidth + 96
         func f(_ z: BigInt) -> BigFloat { BigFloat(z, precision: p, rounding: .nearest) }
-        let one = BigInt(1), two = BigInt(2)
-        let dd = f(d), nn = f(n)
+        let one = BigInt(1)
+        let two = BigInt(2)
+        let dd = f(d)
+        let nn = f(n)
         let a = BigFloat(numerator: -one, denominator: d, precision: p, rounding: .nearest)
             .log1p(precision: p, rounding: .nearest).multiplied(by: nn, precision: p, rounding: .nearest)
         let b = BigFloat(numerator: -two, denominator: d, precision: p, rounding: .nearest)
@@ -23,7 +25,8 @@ extension Birthday {
         let q1n2 = q1n.multiplied(by: q1n, precision: p, rounding: .nearest)
         let dq1n = dd.multiplied(by: q1n, precision: p, rounding: .nearest)
         let mean = nn.subtracting(dd, precision: p, rounding: .nearest).adding(dq1n, precision: p, rounding: .nearest)
-        let variance = dq1n
+        let variance =
+            dq1n
             .adding(f(d * (d - one)).multiplied(by: q2n, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
             .subtracting(f(d * d).multiplied(by: q1n2, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
         return (mean.doubleValue, variance.doubleValue)

@@ -21,7 +21,9 @@ public struct ExactDecimal: Sendable, Equatable {
         if let caret = text.firstIndex(of: "^") {
             // b^k, b^k+m or b^k-m (m whole): 2^64-1, 2^2097152-5, which no shell could pass as digits.
             let rest = text[text.index(after: caret)...]
-            var exponentText = String(rest), offset: BigInt? = nil, negative = false
+            var exponentText = String(rest)
+            var offset: BigInt? = nil
+            var negative = false
             if let sign = rest.dropFirst().firstIndex(where: { $0 == "+" || $0 == "-" }) {
                 exponentText = String(rest[..<sign])
                 let m = rest[rest.index(after: sign)...]
@@ -30,7 +32,10 @@ public struct ExactDecimal: Sendable, Equatable {
                 negative = rest[sign] == "-"
             }
             guard let power = Self.power(String(text[..<caret]), exponentText) else { return nil }
-            guard let offset else { self = power; return }
+            guard let offset else {
+                self = power
+                return
+            }
             guard power.exponent == 0, !negative || offset <= power.significand else { return nil }
             self = ExactDecimal(significand: negative ? power.significand - offset : power.significand + offset, exponent: 0)
             return
@@ -42,7 +47,8 @@ public struct ExactDecimal: Sendable, Equatable {
         var digits: [UInt8] = []
         digits.reserveCapacity(bytes.count)
         var i = bytes.first == UInt8(ascii: "+") ? 1 : 0
-        var dot = false, fractionDigits = 0
+        var dot = false
+        var fractionDigits = 0
         scan: while i < bytes.count {
             switch bytes[i] {
             case 48...57:
@@ -80,14 +86,22 @@ public struct ExactDecimal: Sendable, Equatable {
     /// b^k for a whole base 1…10^6 and a whole k with |k·log10 b| ≤ 10^6.
     private static func power(_ baseText: String, _ kText: String) -> ExactDecimal? {
         guard baseText.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let b = Int(baseText), b >= 1, b <= 1_000_000,
-              let k = Int(kText), k.magnitude <= 100_000_000,
-              Double(k.magnitude) * log10(Double(b)) <= 1_000_000
+            let k = Int(kText), k.magnitude <= 100_000_000,
+            Double(k.magnitude) * log10(Double(b)) <= 1_000_000
         else { return nil }
         if k >= 0 { return ExactDecimal(significand: BigInt.power(b, k), exponent: 0) }
         // 1/(2^a·5^c)^m = 2^(c·m)·5^(a·m) / 10^((a+c)·m)
-        var rest = b, a = 0, c = 0
-        while rest % 2 == 0 { rest /= 2; a += 1 }
-        while rest % 5 == 0 { rest /= 5; c += 1 }
+        var rest = b
+        var a = 0
+        var c = 0
+        while rest % 2 == 0 {
+            rest /= 2
+            a += 1
+        }
+        while rest % 5 == 0 {
+            rest /= 5
+            c += 1
+        }
         guard rest == 1 else { return nil }
         let m = Int(k.magnitude)
         return ExactDecimal(significand: BigInt.power(2, c * m) * BigInt.power(5, a * m), exponent: -(a + c) * m)
@@ -116,8 +130,8 @@ public struct ExactDecimal: Sendable, Equatable {
     public var doubleValue: Double { Double("\(significand)e\(exponent)") ?? .nan }
 }
 
-private extension StringProtocol {
-    func replacingOccurrences(of target: Character, with replacement: String) -> String {
+extension StringProtocol {
+    fileprivate func replacingOccurrences(of target: Character, with replacement: String) -> String {
         String(self).split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
@@ -133,9 +147,9 @@ extension ExactDecimal {
         var mantissa = bytes[..<mark]
         if mantissa.first == UInt8(ascii: "+") { mantissa = mantissa.dropFirst() }
         guard mantissa.contains(where: isDigit),
-              mantissa.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }),
-              mantissa.filter({ $0 == UInt8(ascii: ".") }).count <= 1,
-              mantissa.contains(where: { $0 >= 49 && $0 <= 57 })
+            mantissa.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }),
+            mantissa.filter({ $0 == UInt8(ascii: ".") }).count <= 1,
+            mantissa.contains(where: { $0 >= 49 && $0 <= 57 })
         else { return nil }
         var exponent = bytes[(mark + 1)...].filter { $0 != UInt8(ascii: "_") }[...]
         let negative = exponent.first == UInt8(ascii: "-")
@@ -153,12 +167,15 @@ extension ExactDecimal {
     public static func exponentBeyondInt(_ text: String) -> Bool? {
         let bytes = Array(text.utf8)
         let isDigit = { (b: UInt8) in b >= 48 && b <= 57 }
-        guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "^") }) else { return nil }
+        guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "^") }) else {
+            return nil
+        }
         let mantissa = bytes[..<mark]
-        let wellFormed = bytes[mark] == UInt8(ascii: "^")
+        let wellFormed =
+            bytes[mark] == UInt8(ascii: "^")
             ? (mantissa.elementsEqual("2".utf8) || mantissa.elementsEqual("10".utf8))
             : (mantissa.contains(where: isDigit) && mantissa.allSatisfy { isDigit($0) || $0 == UInt8(ascii: ".") }
-               && mantissa.filter { $0 == UInt8(ascii: ".") }.count <= 1)
+                && mantissa.filter { $0 == UInt8(ascii: ".") }.count <= 1)
         var exponent = bytes[(mark + 1)...]
         let negative = exponent.first == UInt8(ascii: "-")
         if negative || exponent.first == UInt8(ascii: "+") { exponent = exponent.dropFirst() }

@@ -12,17 +12,21 @@ extension Birthday {
 
     /// `minimumPrecision` skips the doublings a caller knows are needed: near the capacity of d, one
     /// more identifier changes L by a factor of about 1 + 2/n, so telling them apart takes ~log2(n) bits.
-    static func isWithin(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), budget: Budget, minimumPrecision: Int) throws -> Bool {
+    static func isWithin(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), budget: Budget, minimumPrecision: Int) throws -> Bool
+    {
         if n <= BigInt(1) { return true }
         if n > d { return false }
         // A budget of thousands of digits is, in practice, some p written out exactly: when the exact
         // fraction is small, compare it at once rather than after failed floating-point rounds.
         if budget.fraction.denominator.bitWidth > 16_384, let cost = exactCost(space: d, count: n, scopes: scopes), cost <= 1 << 20,
-           let decided = exactlyWithin(space: d, count: n, scopes: scopes, budget: budget) {
+            let decided = exactlyWithin(space: d, count: n, scopes: scopes, budget: budget)
+        {
             return decided
         }
-        var precision = Swift.max(minimumPrecision, LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: 20)
-            + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01)))
+        var precision = Swift.max(
+            minimumPrecision,
+            LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: 20)
+                + Swift.max(0, Int(-budget.value.log10Magnitude * 0.01)))
         // A first look at relative accuracy settles most cases far from the budget (S·L of 2^(2^20)
         // against λ < 2^18, say) for a fraction of the absolute-accuracy cost.
         let relative = LogComplement.startPrecision(space: d, count: n, scopes: scopes, digits: 20, absolute: false)
@@ -73,9 +77,10 @@ extension Birthday {
             precision = Swift.min(top, attempts == 3 && written > 2 * precision ? precision + written : precision * 2)
         }
         if let decided = exactlyWithin(space: d, count: n, scopes: scopes, budget: budget) { return decided }
-        throw InputError("the budget matches p(d, n) at n = \(Self.shortDescription(n)), d ≈ \(Self.shortDescription(d)), "
-            + "too closely to decide: idbudget decides budgets that match some p(d, n) to up to \(Limits.tieDigits) "
-            + "significant digits; round the budget to fewer digits")
+        throw InputError(
+            "the budget matches p(d, n) at n = \(Self.shortDescription(n)), d ≈ \(Self.shortDescription(d)), "
+                + "too closely to decide: idbudget decides budgets that match some p(d, n) to up to \(Limits.tieDigits) "
+                + "significant digits; round the budget to fewer digits")
     }
 
     /// p(d, n) ≤ budget from exact fractions, when they are affordable (`exactComplement`): the one
@@ -112,7 +117,9 @@ extension Birthday {
             guard length <= maxLength else {
                 // a^maxLength is the largest space of this alphabet within 2^2097152: name it, not the cap.
                 let bits = Int((Double(maxLength) * log2a).rounded(.down))
-                throw InputError("no length up to \(maxLength) (\(a)^\(maxLength) ≈ 2^\(bits) values; spaces end at 2^\(Limits.maxSpaceBits)) meets this budget")
+                throw InputError(
+                    "no length up to \(maxLength) (\(a)^\(maxLength) ≈ 2^\(bits) values; spaces end at 2^\(Limits.maxSpaceBits)) meets this budget"
+                )
             }
         }
         return length
@@ -131,7 +138,9 @@ extension Birthday {
         let log2n = (d.log2Magnitude + 1 + budget.log2LogComplement - scopes.log2Magnitude) / 2
         let p = log2n.isFinite ? Swift.min(d.bitWidth / 2, Swift.max(0, Int(log2n.rounded(.up)))) + 96 : d.bitWidth / 2 + 96
         let (lambda0, _) = budget.logComplementBounds(precision: p)
-        let mu = scopes == BigInt(1) ? lambda0 : lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
+        let mu =
+            scopes == BigInt(1)
+            ? lambda0 : lambda0.divided(by: BigFloat(scopes, precision: p, rounding: .nearest), precision: p, rounding: .nearest)
         let root = BigFloat(d, precision: p, rounding: .nearest)
             .multiplied(by: mu, precision: p, rounding: .nearest)
             .multiplied(by: BigInt(2), precision: p, rounding: .nearest)
@@ -140,7 +149,8 @@ extension Birthday {
             .integer(rounding: .down)
         let third = mu.doubleValue / 3
         // A correction of whole units, and only while it is small next to n (else n ≪ d fails anyway).
-        let correction = third.isFinite && third >= 0.5 && third < 1e15 && BigInt(Int(third.rounded())).shifted(8) < root
+        let correction =
+            third.isFinite && third >= 0.5 && third < 1e15 && BigInt(Int(third.rounded())).shifted(8) < root
             ? BigInt(Int(third.rounded())) : BigInt(0)
         let guess = root - correction
         // Near a huge guess, one L at full precision and exact increments decide the neighbours.
@@ -157,21 +167,37 @@ extension Birthday {
         let top = d + BigInt(1)  // p(d, d+1) = 1 > budget
         var n = Swift.min(Swift.max(guess, BigInt(1)), d)
         // Bracket lo (within budget) < hi (beyond it), galloping from the guess.
-        var lo: BigInt, hi: BigInt
+        var lo: BigInt
+        var hi: BigInt
         var step = BigInt(1)
         if try ok(n) {
             lo = n
             while true {
                 let next = lo + step
-                if next >= top { hi = top; break }
-                if try ok(next) { lo = next; step = step.shifted(1) } else { hi = next; break }
+                if next >= top {
+                    hi = top
+                    break
+                }
+                if try ok(next) {
+                    lo = next
+                    step = step.shifted(1)
+                } else {
+                    hi = next
+                    break
+                }
             }
         } else {
             hi = n
             while true {
                 n = hi - step
-                if n <= BigInt(1) { lo = BigInt(1); break }
-                if try ok(n) { lo = n; break }
+                if n <= BigInt(1) {
+                    lo = BigInt(1)
+                    break
+                }
+                if try ok(n) {
+                    lo = n
+                    break
+                }
                 hi = n
                 step = step.shifted(1)
             }

@@ -25,18 +25,22 @@ enum LogByAGM {
         let k = BigFloat(4, precision: q).divided(by: cLo.timesPowerOfTwo(m), precision: q, rounding: .nearest)
 
         // π and ln 2 (tabulated) beside the AGM: both threads are busy only beyond the table.
-        enum Value { case agm(BigFloat), constants(BigFloat, BigFloat, BigFloat) }
+        enum Value {
+            case agm(BigFloat)
+            case constants(BigFloat, BigFloat, BigFloat)
+        }
         let slots = Slots<Value>(2)
         let one = BigFloat(1, precision: 2)
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             if i == 0 {
                 slots[i] = .agm(one.agm(k, precision: q, rounding: .down))
             } else {
-                slots[i] = .constants(BigFloat.pi(precision: q, rounding: .down), BigFloat.ln2(precision: q, rounding: .down),
-                                      BigFloat.ln2(precision: q, rounding: .up))
+                slots[i] = .constants(
+                    BigFloat.pi(precision: q, rounding: .down), BigFloat.ln2(precision: q, rounding: .down),
+                    BigFloat.ln2(precision: q, rounding: .up))
             }
         }
-        guard case let .agm(aLo)? = slots[0], case let .constants(piLo, ln2Lo, ln2Hi)? = slots[1] else {
+        guard case .agm(let aLo)? = slots[0], case .constants(let piLo, let ln2Lo, let ln2Hi)? = slots[1] else {
             preconditionFailure("every slot is written before concurrentPerform returns")
         }
         let aHi = aLo.nextUp  // aLo ≤ AGM < next(aLo)

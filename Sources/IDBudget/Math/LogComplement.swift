@@ -56,11 +56,14 @@ enum LogComplement {
     /// to relative accuracy only, which is all p, comparisons far from a budget and 10^−(SL/ln 10) need.
     /// `method` forces the method's own accounting (log-gamma's cancellation, say) where the caller
     /// will work at a precision at which that method is taken.
-    static func startPrecision(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int, absolute: Bool = true,
-                               method forced: Method? = nil) -> Int {
+    static func startPrecision(
+        space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int, absolute: Bool = true,
+        method forced: Method? = nil
+    ) -> Int {
         // S·L needs log2(S·L) bits beyond its relative accuracy (when it is above 1), not log2(S):
         // with S = 10^600000 and L = 10^−600012, S·L = 10^−12 needs none.
-        let log2n = n.log2Magnitude, log2d = d.log2Magnitude
+        let log2n = n.log2Magnitude
+        let log2d = d.log2Magnitude
         let log2L = Swift.min(2 * log2n - log2d + 1, log2n + log2(Swift.max(1, log2d * 0.6931471805599453)) + 1)
         let scopeBits = absolute ? Swift.max(0, Swift.min(scopes.bitWidth - 1, Int((scopes.log2Magnitude + log2L).rounded(.up)) + 2)) : 0
         let need = Int(Double(digits) * 3.33) + 40 + scopeBits
@@ -93,16 +96,20 @@ enum LogComplement {
         let dLo = BigFloat(d, precision: p, rounding: .down)
         let dHi = BigFloat(d, precision: p, rounding: .up)
         // The tail's factor r/(1 − r), r = (n − 1)/d, only bounds what is left: 64 bits, rounded up.
-        let r = BigFloat(n - BigInt(1), precision: 64, rounding: .up).divided(by: BigFloat(d, precision: 64, rounding: .down), precision: 64, rounding: .up)
-        let tailFactor = r.divided(by: BigFloat(1, precision: 2).subtracting(r, precision: 64, rounding: .down), precision: 64, rounding: .up)
+        let r = BigFloat(n - BigInt(1), precision: 64, rounding: .up).divided(
+            by: BigFloat(d, precision: 64, rounding: .down), precision: 64, rounding: .up)
+        let tailFactor = r.divided(
+            by: BigFloat(1, precision: 2).subtracting(r, precision: 64, rounding: .down), precision: 64, rounding: .up)
         let epsilon = BigInt.power(2, p + 2)
 
         // Exact power sums have (k+1)·log2(n) bits: for n of a million bits and a few hundred bits of
         // precision, the closed forms below, rounded outward, cost a fraction of that.
         let closed = n.bitWidth > 64
         var sums: PowerSums? = nil
-        var powLo = one, powHi = one
-        var sumLo = BigFloat(0, precision: p), sumHi = BigFloat(0, precision: p)
+        var powLo = one
+        var powHi = one
+        var sumLo = BigFloat(0, precision: p)
+        var sumHi = BigFloat(0, precision: p)
         // Term k is about (n/d)^(k−1) of the first, so it needs only the bits that reach the sum's last
         // one: at n ≈ 2^(2^20), d = 2^(2^21), the second term takes 64 bits, not a million.
         let fall = Swift.max(0, d.log2Magnitude - n.log2Magnitude)
@@ -111,13 +118,16 @@ enum LogComplement {
             k += 1
             let below = Double(k - 1) * fall
             let q = below < Double(p) ? Swift.min(p, Swift.max(64, p - Int(below) + 8)) : Swift.min(p, 64)
-            let termLo: BigFloat, termHi: BigFloat
+            let termLo: BigFloat
+            let termHi: BigFloat
             if closed, k == 1 {
                 // S_1/d from exact integers and one division: the term that needs every bit.
-                (termLo, termHi) = BigFloat.bounds(numerator: BigInt.exactQuotient(n * (n - BigInt(1)), BigInt(2)), denominator: d, precision: q)
+                (termLo, termHi) = BigFloat.bounds(
+                    numerator: BigInt.exactQuotient(n * (n - BigInt(1)), BigInt(2)), denominator: d, precision: q)
                 (powLo, powHi) = (dLo, dHi)
             } else {
-                let sLo: BigFloat, sHi: BigFloat
+                let sLo: BigFloat
+                let sHi: BigFloat
                 if closed, k <= 3 {
                     (sLo, sHi) = closedPowerSum(n, k, q)
                 } else {
@@ -159,10 +169,12 @@ enum LogComplement {
     }
 
     private static func direct(_ d: BigInt, _ n: Int, _ p: Int) -> (lo: BigFloat, hi: BigFloat) {
-        var sumLo = BigFloat(0, precision: p), sumHi = BigFloat(0, precision: p)
+        var sumLo = BigFloat(0, precision: p)
+        var sumHi = BigFloat(0, precision: p)
         for i in 1..<n {
             let bi = BigInt(i)
-            let tLo: BigFloat, tHi: BigFloat
+            let tLo: BigFloat
+            let tHi: BigFloat
             if bi.shifted(1) <= d {
                 // −log1p(−x) rises with x = i/d.
                 let xLo = BigFloat(numerator: bi, denominator: d, precision: p, rounding: .down)

@@ -63,9 +63,12 @@ enum LogOfRatio {
     }
 
     static func cheapest(_ d: BigInt, _ n: BigInt, precision p: Int, search: Bool) -> Plan {
-        var d5 = d, n5 = n, fives = 0
+        var d5 = d
+        var n5 = n
+        var fives = 0
         if search {
-            let (dq, dk) = d.removingFactor(5), (nq, nk) = n.removingFactor(5)
+            let (dq, dk) = d.removingFactor(5)
+            let (nq, nk) = n.removingFactor(5)
             (d5, n5, fives) = (dq, nq, dk - nk)
         }
         var best: Plan? = nil
@@ -107,13 +110,17 @@ enum LogOfRatio {
         if nodes.count == 1 { return ([], 0) }
         // Shortest path over forward edges, each an atanh step between two nodes.
         let count = nodes.count
-        var best = [Double](repeating: .infinity, count: count), from = [Int](repeating: 0, count: count)
+        var best = [Double](repeating: .infinity, count: count)
+        var from = [Int](repeating: 0, count: count)
         best[0] = 0
         for j in 1..<count {
             for i in 0..<j where best[i].isFinite {
                 let (u, v) = (nodes[j].h * nodes[i].k - nodes[i].h * nodes[j].k, nodes[j].h * nodes[i].k + nodes[i].h * nodes[j].k)
                 let c = best[i] + seriesCost(u, v, p)
-                if c < best[j] { best[j] = c; from[j] = i }
+                if c < best[j] {
+                    best[j] = c
+                    from[j] = i
+                }
             }
         }
         var path = [count - 1]
@@ -127,9 +134,13 @@ enum LogOfRatio {
 
     /// log(A/M) = 2·atanh((A − M)/(A + M)), the fraction in lowest terms.
     private static func step(_ a: BigInt, _ m: BigInt, weight: Int) -> Plan.Step {
-        var u = a - m, v = a + m
+        var u = a - m
+        var v = a + m
         let g = BigInt.gcd(u, v)
-        if g > BigInt(1) { u = BigInt.exactQuotient(u, g); v = BigInt.exactQuotient(v, g) }
+        if g > BigInt(1) {
+            u = BigInt.exactQuotient(u, g)
+            v = BigInt.exactQuotient(v, g)
+        }
         return Plan.Step(u: u, v: v, weight: weight)
     }
 
@@ -164,26 +175,34 @@ enum LogOfRatio {
     private static func evaluate(_ plan: Plan, precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
         // Independent parts: each step's series (in halves when big) and ln 2; run side by side
         // when big, largest first so two threads finish together.
-        enum Part: Sendable { case series(step: Int, from: Int, to: Int), ln2 }
+        enum Part: Sendable {
+            case series(step: Int, from: Int, to: Int)
+            case ln2
+        }
         let parallel = p >= parallelPrecision
         let terms = plan.steps.map { termCount($0.u, $0.v, p) }
         var parts: [(Part, Double)] = []
         for (i, step) in plan.steps.enumerated() {
             let size = Double(terms[i]) * (2 * step.v.log2Magnitude)
             if parallel && terms[i] >= 64 {
-                parts += [(.series(step: i, from: 0, to: terms[i] / 2), size / 2), (.series(step: i, from: terms[i] / 2, to: terms[i]), size / 2)]
+                parts += [
+                    (.series(step: i, from: 0, to: terms[i] / 2), size / 2), (.series(step: i, from: terms[i] / 2, to: terms[i]), size / 2),
+                ]
             } else {
                 parts.append((.series(step: i, from: 0, to: terms[i]), size))
             }
         }
         if plan.twos != 0 { parts.append((.ln2, ln2Cost(p) * Double(p))) }
         let jobs = parts.sorted { $0.1 > $1.1 }.map(\.0)
-        enum Value { case split(Splitting), value(BigFloat, BigFloat) }
+        enum Value {
+            case split(Splitting)
+            case value(BigFloat, BigFloat)
+        }
         let results = Slots<Value>(jobs.count)
         let steps = plan.steps
         let work: @Sendable (Int) -> Void = { i in
             switch jobs[i] {
-            case let .series(step, a, b): results[i] = .split(Splitting.sum(a, b, steps[step].u, steps[step].v))
+            case .series(let step, let a, let b): results[i] = .split(Splitting.sum(a, b, steps[step].u, steps[step].v))
             case .ln2: results[i] = .value(BigFloat.ln2(precision: p, rounding: .down), BigFloat.ln2(precision: p, rounding: .up))
             }
         }
@@ -197,14 +216,14 @@ enum LogOfRatio {
         for (i, step) in plan.steps.enumerated() {
             // The step's parts in order of their ranges.
             let pieces = jobs.indices.compactMap { j -> (Int, Splitting)? in
-                guard case let .series(s, a, _) = jobs[j], s == i, case let .split(x) = results[j] else { return nil }
+                guard case .series(let s, let a, _) = jobs[j], s == i, case .split(let x) = results[j] else { return nil }
                 return (a, x)
             }.sorted { $0.0 < $1.0 }.map(\.1)
             let (lo, hi) = atanhBounds(Splitting.join(pieces), step.u, step.v, terms[i], p)
             bounds = add(bounds, times((lo, hi), 2 * step.weight, p), p)
         }
         for j in jobs.indices {
-            if case .ln2 = jobs[j], case let .value(lo, hi) = results[j] {
+            if case .ln2 = jobs[j], case .value(let lo, let hi) = results[j] {
                 bounds = add(bounds, times((lo, hi), plan.twos, p), p)
             }
         }
@@ -217,7 +236,8 @@ enum LogOfRatio {
         // bits (a gcd) would cost more than the series.
         func quotient(_ a: BigInt, _ b: BigInt, _ r: Rounding) -> BigFloat {
             let inverse: Rounding = r == .down ? .up : .down
-            return BigFloat(a, precision: p, rounding: r).divided(by: BigFloat(b, precision: p, rounding: inverse), precision: p, rounding: r)
+            return BigFloat(a, precision: p, rounding: r).divided(
+                by: BigFloat(b, precision: p, rounding: inverse), precision: p, rounding: r)
         }
         let sumLo = quotient(s.t, s.q, .down)
         // Tail ≤ 2·|y|^(2K+1), bounded at 64 bits (rounded up throughout).

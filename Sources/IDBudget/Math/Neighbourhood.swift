@@ -36,9 +36,11 @@ extension Birthday {
             let below = Double(lo.binaryExponent) - (sum.log2Magnitude - d.log2Magnitude)
             let r = below.isFinite ? Swift.min(p, Swift.max(64, p - Int(Swift.max(0, Swift.min(below, Double(p)))) + 16)) : p
             func quotient(_ a: BigInt, _ b: BigInt, _ mode: Rounding) -> BigFloat {
-                BigFloat(a, precision: r, rounding: mode).divided(by: BigFloat(b, precision: r, rounding: mode == .down ? .up : .down), precision: r, rounding: mode)
+                BigFloat(a, precision: r, rounding: mode).divided(
+                    by: BigFloat(b, precision: r, rounding: mode == .down ? .up : .down), precision: r, rounding: mode)
             }
-            let incLo = quotient(sum, d, .down), incHi = quotient(sum, d - top, .up)
+            let incLo = quotient(sum, d, .down)
+            let incHi = quotient(sum, d - top, .up)
             return up
                 ? (lo.adding(incLo, precision: p, rounding: .down), hi.adding(incHi, precision: p, rounding: .up))
                 : (lo.subtracting(incHi, precision: p, rounding: .down), hi.subtracting(incLo, precision: p, rounding: .up))

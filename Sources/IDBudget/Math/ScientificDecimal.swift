@@ -55,8 +55,17 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
         var exponent = self.exponent
         if next >= UInt8(ascii: "5") {
             var i = kept.count - 1
-            while i >= 0 && kept[i] == UInt8(ascii: "9") { kept[i] = UInt8(ascii: "0"); i -= 1 }
-            if i >= 0 { kept[i] += 1 } else { kept.insert(UInt8(ascii: "1"), at: 0); kept.removeLast(); exponent = exponent + BigInt(1) }
+            while i >= 0 && kept[i] == UInt8(ascii: "9") {
+                kept[i] = UInt8(ascii: "0")
+                i -= 1
+            }
+            if i >= 0 {
+                kept[i] += 1
+            } else {
+                kept.insert(UInt8(ascii: "1"), at: 0)
+                kept.removeLast()
+                exponent = exponent + BigInt(1)
+            }
         }
         return ScientificDecimal(digits: String(decoding: kept, as: UTF8.self), exponent: exponent, isPowerOfTen: isPowerOfTen)
     }
@@ -78,7 +87,10 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
         var inverse = 1 / m
         guard let pe = exponent.intValue, pe.magnitude < 1_000_000_000 else { return "1 in 1e\(-exponent)" }
         var e = -pe
-        if inverse < 1 { inverse *= 10; e -= 1 }
+        if inverse < 1 {
+            inverse *= 10
+            e -= 1
+        }
         let mantissa = (inverse * 100).rounded() / 100
         if e < 6 {
             let value = mantissa * pow(10, Double(e))
@@ -97,12 +109,19 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
         let high = BigInt.power(10, significantDigits)
         while true {
             let shift = significantDigits - 1 - e
-            let (num, den) = shift >= 0
+            let (num, den) =
+                shift >= 0
                 ? (numerator * BigInt.power(10, shift), denominator)
                 : (numerator, denominator * BigInt.power(10, -shift))
             var q = num / den
-            if q >= high { e += 1; continue }
-            if q < low { e -= 1; continue }
+            if q >= high {
+                e += 1
+                continue
+            }
+            if q < low {
+                e -= 1
+                continue
+            }
             let twiceRemainder = (num - q * den) * BigInt(2)
             if twiceRemainder > den || (twiceRemainder == den && (q % BigInt(2)) == BigInt(1)) {
                 q = q + BigInt(1)
@@ -129,20 +148,26 @@ extension ScientificDecimal: Comparable, Hashable {
 
     /// Numeric equality, whatever the number of digits written.
     public static func == (a: ScientificDecimal, b: ScientificDecimal) -> Bool {
-        a.isZero == b.isZero && (a.isZero || (a.isPowerOfTen == b.isPowerOfTen && a.exponent == b.exponent && a.significant == b.significant))
+        a.isZero == b.isZero
+            && (a.isZero || (a.isPowerOfTen == b.isPowerOfTen && a.exponent == b.exponent && a.significant == b.significant))
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(isZero)
         hasher.combine(isPowerOfTen)
-        if !isZero { hasher.combine(exponent); hasher.combine(significant) }
+        if !isZero {
+            hasher.combine(exponent)
+            hasher.combine(significant)
+        }
     }
 
     /// Numeric order (digit strings of different lengths compare as if zero-padded).
     public static func < (a: ScientificDecimal, b: ScientificDecimal) -> Bool {
         if a.isZero || b.isZero { return !b.isZero }
         if a.isPowerOfTen != b.isPowerOfTen { return a.isPowerOfTen }  // 10^−x here is below 10^−(10^1000)
-        if a.isPowerOfTen { return ScientificDecimal(digits: b.digits, exponent: b.exponent) < ScientificDecimal(digits: a.digits, exponent: a.exponent) }
+        if a.isPowerOfTen {
+            return ScientificDecimal(digits: b.digits, exponent: b.exponent) < ScientificDecimal(digits: a.digits, exponent: a.exponent)
+        }
         if a.exponent != b.exponent { return a.exponent < b.exponent }
         let n = Swift.max(a.digits.count, b.digits.count)
         func pad(_ s: String) -> String { s + String(repeating: "0", count: n - s.count) }
@@ -151,7 +176,10 @@ extension ScientificDecimal: Comparable, Hashable {
 
     /// Parses the form ``description`` prints (and any plain decimal), exactly.
     public init?(_ text: String) {
-        if text == "0" { self = .zero; return }
+        if text == "0" {
+            self = .zero
+            return
+        }
         if text.hasPrefix("10^-") {
             guard let x = ScientificDecimal(String(text.dropFirst(4))), !x.isPowerOfTen, !x.isZero else { return nil }
             self.init(digits: x.digits, exponent: x.exponent, isPowerOfTen: true)

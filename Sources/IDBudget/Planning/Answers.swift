@@ -211,8 +211,9 @@ public struct SchemesAnswer: Codable, Sendable {
 
     public init() {
         rows = Scheme.all.map {
-            SchemeRow(name: $0.name, bits: $0.randomBits, bucket: $0.bucket?.rawValue, encoding: $0.encoding, length: $0.length,
-                      bytes: $0.bytes, notes: $0.notes, source: $0.source, mintable: IDFormat.named($0.name) != nil)
+            SchemeRow(
+                name: $0.name, bits: $0.randomBits, bucket: $0.bucket?.rawValue, encoding: $0.encoding, length: $0.length,
+                bytes: $0.bytes, notes: $0.notes, source: $0.source, mintable: IDFormat.named($0.name) != nil)
         }
         notes = []
     }

@@ -30,8 +30,9 @@ public enum Planner {
 
     /// The shortest length of `alphabet` that keeps p ≤ budget, with the proof (p one symbol shorter).
     public static func length(alphabet: Alphabet, volume: Volume, budget: Budget, maxBytes: Int? = nil) throws -> LengthAnswer {
-        try length(size: alphabet.count, name: alphabet.name ?? "custom(\(alphabet.count))", symbolBytes: alphabet.maxSymbolBytes,
-                   space: { try Space(alphabet: alphabet, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
+        try length(
+            size: alphabet.count, name: alphabet.name ?? "custom(\(alphabet.count))", symbolBytes: alphabet.maxSymbolBytes,
+            space: { try Space(alphabet: alphabet, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
     }
 
     /// The same for an alphabet known only by its size. Up to 95 symbols (all of printable ASCII) are
@@ -40,22 +41,31 @@ public enum Planner {
     public static func length(alphabetSize: Int, volume: Volume, budget: Budget, maxBytes: Int? = nil) throws -> LengthAnswer {
         let known = alphabetSize <= printableASCIICount
         if !known, maxBytes != nil {
-            throw InputError("the bytes of \(alphabetSize) symbols are unknown (printable ASCII holds \(printableASCIICount)); give the symbols to check a byte limit")
+            throw InputError(
+                "the bytes of \(alphabetSize) symbols are unknown (printable ASCII holds \(printableASCIICount)); give the symbols to check a byte limit"
+            )
         }
-        return try length(size: alphabetSize, name: "\(alphabetSize) symbols", symbolBytes: known ? 1 : nil,
-                          space: { try Space(alphabetSize: alphabetSize, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
+        return try length(
+            size: alphabetSize, name: "\(alphabetSize) symbols", symbolBytes: known ? 1 : nil,
+            space: { try Space(alphabetSize: alphabetSize, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
     }
 
     /// Symbols that fit one byte each: printable ASCII, space to tilde.
     public static let printableASCIICount = 95
 
-    private static func length(size: Int, name: String, symbolBytes: Int?, space make: (Int) throws -> Space,
-                               volume: Volume, budget: Budget, maxBytes: Int?) throws -> LengthAnswer {
-        let row = try row(size: size, name: name, symbolBytes: symbolBytes ?? 1, space: make, volume: volume, budget: budget, maxBytes: maxBytes ?? Int.max)
+    private static func length(
+        size: Int, name: String, symbolBytes: Int?, space make: (Int) throws -> Space,
+        volume: Volume, budget: Budget, maxBytes: Int?
+    ) throws -> LengthAnswer {
+        let row = try row(
+            size: size, name: name, symbolBytes: symbolBytes ?? 1, space: make, volume: volume, budget: budget,
+            maxBytes: maxBytes ?? Int.max)
         let bytes = symbolBytes == nil ? nil : row.bytes
         var notes = volume.notes
         if bytes == nil {
-            notes.append("bytes: unknown. \(size) symbols cannot all be one byte (printable ASCII holds \(printableASCIICount)); give --symbols to count the UTF-8 bytes.")
+            notes.append(
+                "bytes: unknown. \(size) symbols cannot all be one byte (printable ASCII holds \(printableASCIICount)); give --symbols to count the UTF-8 bytes."
+            )
         }
         return LengthAnswer(
             alphabet: name, alphabetSize: size, length: row.length, bytes: bytes, space: row.space,
@@ -66,25 +76,31 @@ public enum Planner {
 
     /// What `length` and a row of `plan` share (not the volume's figures: 10^600000 scopes take 30 ms
     /// to write in decimal, and `plan` writes them once, not once per alphabet).
-    private static func row(size: Int, name: String, symbolBytes: Int, space make: (Int) throws -> Space,
-                            volume: Volume, budget: Budget, maxBytes: Int) throws -> PlanRow {
+    private static func row(
+        size: Int, name: String, symbolBytes: Int, space make: (Int) throws -> Space,
+        volume: Volume, budget: Budget, maxBytes: Int
+    ) throws -> PlanRow {
         try check(volume)
         guard size >= 2 else { throw InputError("an alphabet needs at least 2 symbols") }
         let length = try Birthday.minimumLength(alphabetSize: size, count: volume.count, scopes: volume.groups, budget: budget)
         let space = try make(length)
-        let shorter = length > 1
+        let shorter =
+            length > 1
             ? try Birthday.probability(space: try make(length - 1).size, count: volume.count, scopes: volume.groups).probability.description
             : nil
         let bytes = length * symbolBytes
         let collision = try CollisionFigures(space: space.size, count: volume.count, groups: volume.groups)
-        return PlanRow(alphabet: name, length: length, bytes: bytes, space: SpaceFigures(space), collision: collision,
-                       shorterProbability: shorter, maxBytes: maxBytes, fitsMaxBytes: bytes <= maxBytes)
+        return PlanRow(
+            alphabet: name, length: length, bytes: bytes, space: SpaceFigures(space), collision: collision,
+            shorterProbability: shorter, maxBytes: maxBytes, fitsMaxBytes: bytes <= maxBytes)
     }
 
     /// The most ids per scope with p ≤ budget over all `scopes`, and with a rate, how long they last:
     /// for a time-bucketed scheme, until p over all buckets reaches the budget.
-    public static func capacity(space: Space, budget: Budget, scopes: BigInt = BigInt(1), rate: Rate? = nil,
-                                scheme: Scheme? = nil) throws -> CapacityAnswer {
+    public static func capacity(
+        space: Space, budget: Budget, scopes: BigInt = BigInt(1), rate: Rate? = nil,
+        scheme: Scheme? = nil
+    ) throws -> CapacityAnswer {
         guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
         if let rate, rate.perSecond.numerator.signum <= 0 || rate.perSecond.denominator.signum <= 0 {
             throw InputError("a rate must be positive")
@@ -101,36 +117,50 @@ public enum Planner {
         var lasts: DurationFigures?
         if let rate, let scheme, let bucket = scheme.bucket {
             lasts = try bucketedLifetime(space: space, budget: budget, scopes: scopes, rate: rate, bucket: bucket, scheme: scheme)
-            notes.append("\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long a uniform \(rate) can run before p over all buckets reaches the budget.")
+            notes.append(
+                "\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long a uniform \(rate) can run before p over all buckets reaches the budget."
+            )
         } else if let rate {
             let (num, den) = rate.seconds(toReach: capacity)
             lasts = duration(num, den, meaning: "time to mint the capacity at \(rate)\(scopes > BigInt(1) ? " in each scope" : "")")
         } else if let scheme, let bucket = scheme.bucket {
-            notes.append("\(scheme.name) ids collide only within one \(bucket.rawValue): this is the capacity of a single \(bucket.rawValue); give a rate to learn how long the budget lasts across buckets.")
+            notes.append(
+                "\(scheme.name) ids collide only within one \(bucket.rawValue): this is the capacity of a single \(bucket.rawValue); give a rate to learn how long the budget lasts across buckets."
+            )
         }
         return CapacityAnswer(
-            space: { spaceFigures.wait(); return figures[0] ?? SpaceFigures(space) }(), budget: budget.text,
+            space: {
+                spaceFigures.wait()
+                return figures[0] ?? SpaceFigures(space)
+            }(), budget: budget.text,
             scopes: scopes.description, capacity: capacity.description,
             collision: collision, nextProbability: next.description, rate: rate?.text, lasts: lasts, notes: notes)
     }
 
     /// The largest number of buckets B with p(d, ⌈rate × bucket⌉, B × scopes) ≤ budget, as a duration.
-    private static func bucketedLifetime(space: Space, budget: Budget, scopes: BigInt, rate: Rate, bucket: Scheme.Bucket,
-                                         scheme: Scheme) throws -> DurationFigures {
+    private static func bucketedLifetime(
+        space: Space, budget: Budget, scopes: BigInt, rate: Rate, bucket: Scheme.Bucket,
+        scheme: Scheme
+    ) throws -> DurationFigures {
         let (bn, bd) = bucket.seconds
         let perBucket = BigInt.ceilingQuotient(rate.perSecond.numerator * bn, rate.perSecond.denominator * bd)
         if perBucket <= BigInt(1) {
-            return DurationFigures(seconds: nil, text: "for ever",
-                                   meaning: "at \(rate) no two ids share a \(bucket.rawValue), so they cannot collide")
+            return DurationFigures(
+                seconds: nil, text: "for ever",
+                meaning: "at \(rate) no two ids share a \(bucket.rawValue), so they cannot collide")
         }
         guard try Birthday.isWithin(space: space.size, count: perBucket, scopes: scopes, budget: budget) else {
             let p = try Birthday.probability(space: space.size, count: perBucket, scopes: scopes).probability
-            return DurationFigures(seconds: "0", text: "not even one \(bucket.rawValue)",
-                                   meaning: "one \(bucket.rawValue) at \(rate) (\(perBucket) ids) already has p = \(p.short(4)), over the budget")
+            return DurationFigures(
+                seconds: "0", text: "not even one \(bucket.rawValue)",
+                meaning: "one \(bucket.rawValue) at \(rate) (\(perBucket) ids) already has p = \(p.short(4)), over the budget")
         }
         // Exponential search, then bisection: within(B) holds for B ≤ B* and fails beyond.
-        let within = { (b: BigInt) throws -> Bool in try Birthday.isWithin(space: space.size, count: perBucket, scopes: scopes * b, budget: budget) }
-        var lo = BigInt(1), hi = BigInt(2)
+        let within = { (b: BigInt) throws -> Bool in
+            try Birthday.isWithin(space: space.size, count: perBucket, scopes: scopes * b, budget: budget)
+        }
+        var lo = BigInt(1)
+        var hi = BigInt(2)
         while try within(hi) {
             lo = hi
             hi = hi * BigInt(2)
@@ -140,7 +170,9 @@ public enum Planner {
             let mid = (lo + hi) / BigInt(2)
             if try within(mid) { lo = mid } else { hi = mid }
         }
-        return duration(lo * bn, bd, meaning: "\(lo) \(bucket.rawValue)s of \(perBucket) ids each at \(rate) before p over all buckets reaches the budget")
+        return duration(
+            lo * bn, bd,
+            meaning: "\(lo) \(bucket.rawValue)s of \(perBucket) ids each at \(rate) before p over all buckets reaches the budget")
     }
 
     /// `plan`: the minimum length in every built-in alphabet, and whether it fits `maxBytes`.
@@ -152,16 +184,23 @@ public enum Planner {
         let figures = Slots<VolumeFigures>(1)
         // The volume's figures are one more job: its decimals can be as long as a space's.
         try parallel(alphabets.count + 1) { i in
-            guard i < alphabets.count else { figures[0] = VolumeFigures(volume); return }
+            guard i < alphabets.count else {
+                figures[0] = VolumeFigures(volume)
+                return
+            }
             let a = alphabets[i]
-            rows[i] = try row(size: a.count, name: a.name ?? "custom(\(a.count))", symbolBytes: a.maxSymbolBytes,
-                              space: { try Space(alphabet: a, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
+            rows[i] = try row(
+                size: a.count, name: a.name ?? "custom(\(a.count))", symbolBytes: a.maxSymbolBytes,
+                space: { try Space(alphabet: a, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
         }
-        return PlanAnswer(volume: figures[0] ?? VolumeFigures(volume), budget: budget.text, rows: rows.values.compactMap { $0 }, notes: volume.notes + [
-            "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
-            maxBytes == 64 ? "max_bytes 64: an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one."
-                : "max_bytes \(maxBytes): the byte limit each row is checked against.",
-        ])
+        return PlanAnswer(
+            volume: figures[0] ?? VolumeFigures(volume), budget: budget.text, rows: rows.values.compactMap { $0 },
+            notes: volume.notes + [
+                "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
+                maxBytes == 64
+                    ? "max_bytes 64: an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one."
+                    : "max_bytes \(maxBytes): the byte limit each row is checked against.",
+            ])
     }
 
     /// A volume built by hand must still make sense.
@@ -172,7 +211,8 @@ public enum Planner {
         }
     }
 
-    static let doubleRangeNote = "double_approximation: absent, because the space is beyond what a double holds (2^1024); double-precision calculators print nan or 0 here."
+    static let doubleRangeNote =
+        "double_approximation: absent, because the space is beyond what a double holds (2^1024); double-precision calculators print nan or 0 here."
 
     /// An exact duration of num/den seconds, in words too.
     static func duration(_ num: BigInt, _ den: BigInt, meaning: String) -> DurationFigures {

@@ -16,8 +16,10 @@ public struct Volume: Sendable {
     /// How the workload was read, in words.
     public let notes: [String]
 
-    public init(count: BigInt, scopes: BigInt = BigInt(1), buckets: BigInt = BigInt(1), nodes: BigInt = BigInt(1),
-                rate: Rate? = nil, lifetime: Lifetime? = nil, notes: [String] = []) {
+    public init(
+        count: BigInt, scopes: BigInt = BigInt(1), buckets: BigInt = BigInt(1), nodes: BigInt = BigInt(1),
+        rate: Rate? = nil, lifetime: Lifetime? = nil, notes: [String] = []
+    ) {
         self.count = count
         self.scopes = scopes
         self.buckets = buckets

@@ -47,19 +47,28 @@ public struct Workload: Sendable {
             guard n.signum >= 0 else { throw WorkloadError(.count, "cannot be negative") }
             guard peakRate == nil else { throw WorkloadError(.peakRate, "needs a rate and a lifetime, not a fixed count") }
             if nodes > BigInt(1) {
-                notes.append("nodes: \(nodes) nodes each mint \(n) ids into the same space: \(nodes * n) in all. A format whose bits include a node id cannot collide across nodes: model it with scopes instead.")
+                notes.append(
+                    "nodes: \(nodes) nodes each mint \(n) ids into the same space: \(nodes * n) in all. A format whose bits include a node id cannot collide across nodes: model it with scopes instead."
+                )
             }
             if let scheme, let bucket = scheme.bucket {
-                notes.append("\(scheme.name) ids collide only within one \(bucket.rawValue); with a bare count, all of them are taken to share one (the worst case). Give a rate and a lifetime to spread them.")
+                notes.append(
+                    "\(scheme.name) ids collide only within one \(bucket.rawValue); with a bare count, all of them are taken to share one (the worst case). Give a rate and a lifetime to spread them."
+                )
             }
             guard (n * nodes).decimalDigitCount <= Limits.maxCountDigits else {
-                throw WorkloadError(.nodes, "\(nodes.description.abbreviatedDigits) nodes × \(n.description.abbreviatedDigits) ids is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes")
+                throw WorkloadError(
+                    .nodes,
+                    "\(nodes.description.abbreviatedDigits) nodes × \(n.description.abbreviatedDigits) ids is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes"
+                )
             }
             return Volume(count: n * nodes, scopes: scopes, buckets: BigInt(1), nodes: nodes, rate: nil, lifetime: nil, notes: notes)
         case .rate(let perNode, let lifetime):
             let rate = perNode.times(nodes)
             if nodes > BigInt(1) {
-                notes.append("nodes: \(nodes) nodes each mint at \(perNode) into the same space: \(rate) in all. A format whose bits include a node id cannot collide across nodes: model it with scopes instead.")
+                notes.append(
+                    "nodes: \(nodes) nodes each mint at \(perNode) into the same space: \(rate) in all. A format whose bits include a node id cannot collide across nodes: model it with scopes instead."
+                )
             }
             if let peakRate, peakRate < perNode {
                 throw WorkloadError(.peakRate, "\(peakRate) is below the rate \(perNode); a peak is at least the average")
@@ -69,19 +78,26 @@ public struct Workload: Sendable {
                 guard let (buckets, perBucket) = scheme.bucketing(rate: busiest, lifetime: lifetime) else {
                     throw WorkloadError(.rate, "could not spread \(busiest) over buckets")
                 }
-                notes.append("\(scheme.name): only ids minted in the same \(bucket.rawValue) can collide; arrivals are taken as uniform at \(busiest) (\(perBucket) per \(bucket.rawValue)) over \(buckets) buckets, p_total = 1 − (1 − p_bucket)^buckets\(peakRate == nil ? "; for bursts give a peak rate" : "").")
-                return Volume(count: perBucket, scopes: scopes, buckets: buckets, nodes: nodes, rate: rate, lifetime: lifetime, notes: notes)
+                notes.append(
+                    "\(scheme.name): only ids minted in the same \(bucket.rawValue) can collide; arrivals are taken as uniform at \(busiest) (\(perBucket) per \(bucket.rawValue)) over \(buckets) buckets, p_total = 1 − (1 − p_bucket)^buckets\(peakRate == nil ? "; for bursts give a peak rate" : "")."
+                )
+                return Volume(
+                    count: perBucket, scopes: scopes, buckets: buckets, nodes: nodes, rate: rate, lifetime: lifetime, notes: notes)
             }
             guard peakRate == nil else {
                 throw WorkloadError(.peakRate, "matters only for time-bucketed schemes (uuid7, ulid, ksuid)")
             }
             // The rate alone, then the nodes: the error names whichever made the volume too large.
             guard perNode.count(over: lifetime).decimalDigitCount <= Limits.maxCountDigits else {
-                throw WorkloadError(.rate, "\(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
+                throw WorkloadError(
+                    .rate, "\(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
             }
             let n = rate.count(over: lifetime)
             guard n.decimalDigitCount <= Limits.maxCountDigits else {
-                throw WorkloadError(.nodes, "\(nodes.description.abbreviatedDigits) nodes at \(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes")
+                throw WorkloadError(
+                    .nodes,
+                    "\(nodes.description.abbreviatedDigits) nodes at \(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes"
+                )
             }
             return Volume(count: n, scopes: scopes, buckets: BigInt(1), nodes: nodes, rate: rate, lifetime: lifetime, notes: notes)
         }

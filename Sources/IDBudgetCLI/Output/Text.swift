@@ -17,8 +17,10 @@ enum Text {
         report.add("collision probability", "\(c.probability)  (\(c.oneIn))")
         report.add("no collision (1 - p)", c.complement)
         report.add("expected colliding pairs", c.expectedCollisions)
-        report.add("double 1-exp(-n(n-1)/2d)", c.doubleApproximation.map { "\($0)  (what double-precision calculators print)" }
-            ?? "n/a: the space is beyond a double's range (calculators print nan)")
+        report.add(
+            "double 1-exp(-n(n-1)/2d)",
+            c.doubleApproximation.map { "\($0)  (what double-precision calculators print)" }
+                ?? "n/a: the space is beyond a double's range (calculators print nan)")
     }
 
     static func oneIn(_ p: String) -> String { ScientificDecimal(p)?.oneIn ?? "" }
@@ -34,8 +36,10 @@ enum Text {
         space(&r, a.space)
         volume(&r, a.volume)
         collision(&r, a.collision)
-        r.add(a.volume.scopes != "1" || a.volume.buckets != "1" ? "expected ids to first collision (per scope/bucket)" : "expected ids to first collision",
-              short(a.expectedDrawsToFirstCollision))
+        r.add(
+            a.volume.scopes != "1" || a.volume.buckets != "1"
+                ? "expected ids to first collision (per scope/bucket)" : "expected ids to first collision",
+            short(a.expectedDrawsToFirstCollision))
         r.notes = a.notes
         return r
     }
@@ -81,8 +85,11 @@ enum Text {
         r.add("count", a.volume.summary)
         r.add("budget", "p ≤ \(a.budget)")
         let rows = a.rows.map { row in
-            [row.alphabet, String(row.length), String(row.bytes), String(format: "%.1f", row.space.bits), short(row.collision.probability, 4),
-             row.collision.oneIn, row.shorterProbability.map { short($0, 4) } ?? "-", row.fitsMaxBytes ? "yes" : "no"]
+            [
+                row.alphabet, String(row.length), String(row.bytes), String(format: "%.1f", row.space.bits),
+                short(row.collision.probability, 4),
+                row.collision.oneIn, row.shorterProbability.map { short($0, 4) } ?? "-", row.fitsMaxBytes ? "yes" : "no",
+            ]
         }
         let fits = a.rows.first.map { $0.maxBytes == 64 ? "apns-collapse-id" : "≤ \($0.maxBytes) bytes" } ?? "apns-collapse-id"
         r.table = (["alphabet", "length", "bytes", "bits", "probability", "odds", "p at length-1", fits], rows)
@@ -92,9 +99,12 @@ enum Text {
 
     static func render(_ a: SchemesAnswer) -> Report {
         var r = Report()
-        r.table = (["scheme", "random bits", "collide", "encoding", "chars", "bytes", "source"], a.rows.map { s in
-            [s.name, String(s.bits), s.bucket.map { "per \($0)" } ?? "per id", s.encoding, String(s.length), String(s.bytes), s.source]
-        })
+        r.table = (
+            ["scheme", "random bits", "collide", "encoding", "chars", "bytes", "source"],
+            a.rows.map { s in
+                [s.name, String(s.bits), s.bucket.map { "per \($0)" } ?? "per id", s.encoding, String(s.length), String(s.bytes), s.source]
+            }
+        )
         r.notes = a.rows.map { "\($0.name): \($0.notes)" }
         return r
     }

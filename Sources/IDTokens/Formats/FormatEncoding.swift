@@ -21,20 +21,32 @@ enum FormatEncoding {
     static func uuid(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>) {
         let table = hexPairs
         let raw = UnsafeMutableRawPointer(out)
-        let hi = UInt64(truncatingIfNeeded: value >> 64), lo = UInt64(truncatingIfNeeded: value)
+        let hi = UInt64(truncatingIfNeeded: value >> 64)
+        let lo = UInt64(truncatingIfNeeded: value)
         // Byte i of the value (most significant first) lands at offset 2i plus the dashes before it.
         @inline(__always) func put(_ word: UInt64, _ shift: UInt64, _ offset: Int) {
             raw.storeBytes(of: table[Int(truncatingIfNeeded: word >> shift) & 0xFF].littleEndian, toByteOffset: offset, as: UInt16.self)
         }
-        put(hi, 56, 0); put(hi, 48, 2); put(hi, 40, 4); put(hi, 32, 6)
+        put(hi, 56, 0)
+        put(hi, 48, 2)
+        put(hi, 40, 4)
+        put(hi, 32, 6)
         out[8] = 0x2D
-        put(hi, 24, 9); put(hi, 16, 11)
+        put(hi, 24, 9)
+        put(hi, 16, 11)
         out[13] = 0x2D
-        put(hi, 8, 14); put(hi, 0, 16)
+        put(hi, 8, 14)
+        put(hi, 0, 16)
         out[18] = 0x2D
-        put(lo, 56, 19); put(lo, 48, 21)
+        put(lo, 56, 19)
+        put(lo, 48, 21)
         out[23] = 0x2D
-        put(lo, 40, 24); put(lo, 32, 26); put(lo, 24, 28); put(lo, 16, 30); put(lo, 8, 32); put(lo, 0, 34)
+        put(lo, 40, 24)
+        put(lo, 32, 26)
+        put(lo, 24, 28)
+        put(lo, 16, 30)
+        put(lo, 8, 32)
+        put(lo, 0, 34)
     }
 
     /// Each 10-bit value's two Crockford digits, first digit in the low byte.
@@ -50,7 +62,8 @@ enum FormatEncoding {
     static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>) {
         let table = crockfordPairs
         let raw = UnsafeMutableRawPointer(out)
-        var hi = UInt64(truncatingIfNeeded: value >> 64), lo = UInt64(truncatingIfNeeded: value)
+        var hi = UInt64(truncatingIfNeeded: value >> 64)
+        var lo = UInt64(truncatingIfNeeded: value)
         var i = 24
         while i >= 0 {
             raw.storeBytes(of: table[Int(truncatingIfNeeded: lo & 1023)].littleEndian, toByteOffset: i, as: UInt16.self)
@@ -67,7 +80,8 @@ enum FormatEncoding {
         var w = (UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0))
         withUnsafeMutableBytes(of: &w) { raw in
             for j in 0..<5 {
-                let word = UInt32(bytes[4 * j]) << 24 | UInt32(bytes[4 * j + 1]) << 16 | UInt32(bytes[4 * j + 2]) << 8 | UInt32(bytes[4 * j + 3])
+                let word =
+                    UInt32(bytes[4 * j]) << 24 | UInt32(bytes[4 * j + 1]) << 16 | UInt32(bytes[4 * j + 2]) << 8 | UInt32(bytes[4 * j + 3])
                 raw.storeBytes(of: word, toByteOffset: 4 * j, as: UInt32.self)
             }
         }

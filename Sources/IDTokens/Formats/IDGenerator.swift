@@ -1,11 +1,11 @@
 internal import CTokens
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Mints identifiers of a standard format — UUIDv4, UUIDv7, ULID, KSUID, Nano ID — from the same
@@ -71,8 +71,9 @@ public final class IDGenerator {
         let random = SecureRandom(forkProtection: forkProtection)
         keystream = random.stream
         if format == .nanoid {
-            tokens = try? TokenGenerator(bytes: FormatEncoding.nanoid, length: 21, source: random,
-                                         options: TokenEngine.Options(forkProtection: forkProtection))
+            tokens = try? TokenGenerator(
+                bytes: FormatEncoding.nanoid, length: 21, source: random,
+                options: TokenEngine.Options(forkProtection: forkProtection))
         } else {
             tokens = nil
         }
@@ -165,7 +166,8 @@ public final class IDGenerator {
         case .uuid7:
             guard let (millis, r) = nextTimed(bits: 74, randomStep: true, checked: checked, now: now ?? clock()) else { return false }
             // unix_ts_ms (48) | ver 0111 | rand_a (12) | var 10 | rand_b (62)
-            let randA = r >> 62, randB = r & ((UInt128(1) << 62) - 1)
+            let randA = r >> 62
+            let randB = r & ((UInt128(1) << 62) - 1)
             let v = UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | randA << 64 | UInt128(2) << 62 | randB
             FormatEncoding.uuid(v, into: out)
         case .ulid:
