@@ -89,7 +89,7 @@ public struct BigFloat: Sendable {
     }
 
     /// numerator/denominator rounded down and up, from one division: the upper end is the next value
-    /// up unless the quotient is exact (10 ms saved at a million bits).
+    /// up unless the quotient is exact (one division saved).
     public static func bounds(numerator: BigInt, denominator: BigInt, precision: Int) -> (lo: BigFloat, hi: BigFloat) {
         precondition(denominator.signum > 0)
         let a = BigFloat(numerator, precision: Swift.max(numerator.bitWidth, 2), rounding: .nearest)
@@ -99,8 +99,7 @@ public struct BigFloat: Sendable {
         return (lo, inexact == 0 ? lo : lo.nextUp)
     }
 
-    /// ln 2, correctly rounded: from a table up to 1,310,656 bits, else MPFR's binary splitting
-    /// (0.3 s at a million bits).
+    /// ln 2, correctly rounded: from a table up to 1,310,656 bits, else MPFR's binary splitting.
     public static func ln2(precision: Int, rounding: Rounding) -> BigFloat {
         Tabulated.ln2.rounded(precision: precision, rounding: rounding)
             ?? .make(precision) { _ = mpfr_const_log2($0, rounding.mpfr) }
@@ -216,13 +215,13 @@ extension BigFloat: Comparable {
 extension BigFloat {
     public func squareRoot(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_sqrt) }
 
-    /// π, correctly rounded: from a table up to 1,310,656 bits, else MPFR (0.2 s at a million bits).
+    /// π, correctly rounded: from a table up to 1,310,656 bits, else MPFR.
     public static func pi(precision: Int, rounding: Rounding) -> BigFloat {
         Tabulated.pi.rounded(precision: precision, rounding: rounding)
             ?? BigFloat.make(precision) { _ = mpfr_const_pi($0, rounding.mpfr) }
     }
 
-    /// The most bits `pi` and `ln2` read from their table (beyond, MPFR computes them: 0.2–0.3 s at 10⁶).
+    /// The most bits `pi` and `ln2` read from their table (beyond, MPFR computes them).
     public static var tabulatedPrecision: Int { Tabulated.bits - 64 }
 
     /// π and ln 2 computed by MPFR, bypassing the table: for checking the table.

@@ -4,12 +4,12 @@ import Foundation
 extension BigFloat {
     /// Bounds lo ≤ d(d−1)···(d−n+1) ≤ hi at `precision` bits, for 0 ≤ n ≤ d.
     ///
-    /// The exact product has n·log2(d) bits (27 million for n = 2^20 at d = 2^26, 0.5 s to build), but
+    /// The exact product has n·log2(d) bits (27 million for n = 2^20 at d = 2^26), but
     /// the bounds need only `precision`: runs of factors are multiplied exactly until they hold about
     /// that many bits, and those blocks are combined in two floating-point trees, every product rounded
     /// down in one and up in the other, so lo ≤ exact ≤ hi whatever the precision. Each tree keeps
-    /// O(log n) values alive. Cost ≈ 4 ns per bit of the exact product at 66,000 bits (0.12 s for
-    /// the case above), with the range split over `threads`.
+    /// O(log n) values alive. The cost is linear in the bits of the exact product, with the range split
+    /// over `threads`.
     public static func fallingProductBounds(_ d: BigInt, _ n: Int, precision: Int, threads: Int = 1) -> (lo: BigFloat, hi: BigFloat) {
         precondition(n >= 0 && BigInt(n) <= d)
         let q = Swift.max(precision, 2)
@@ -81,7 +81,7 @@ private struct ProductStack {
 
 extension BigInt {
     /// ∏_{i=start}^{start+count−1} (d − i), exactly, by a balanced product tree over GMP integers held
-    /// in a small stack: no allocation per factor (a factor of 64 bits costs about 20 ns).
+    /// in a small stack: no allocation per factor.
     static func fallingBlock(_ d: BigInt, from start: Int, count: Int) -> BigInt {
         precondition(start >= 0 && count >= 1)
         // Slot k holds a product of 2^k factors (or the final ragged one); at most 64 are ever needed.

@@ -1,5 +1,6 @@
-/// π and ln 2 read from a table instead of computed: at a million bits MPFR takes 0.2 s for π and
-/// 0.3 s for ln 2 (its cache lives per thread and per process), and `log` by the AGM needs both.
+/// π and ln 2 read from a table instead of computed: at a million bits MPFR's constants cost about as
+/// much as the AGM itself (and its cache lives per thread and per process), and `log` by the AGM
+/// needs both.
 ///
 /// The table holds M = ⌊c·2^(bits − e)⌋ (e = 2 for π, 0 for ln 2), so c lies strictly inside
 /// (M, M + 1)·2^(e − bits), c being irrational. Rounding is monotone: when M and M + 1 round to the

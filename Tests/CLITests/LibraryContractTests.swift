@@ -13,7 +13,7 @@ import Testing
         return r.stdout.trimmingCharacters(in: .newlines)
     }
 
-    static func same(_ answer: some Encodable, _ arguments: [String]) throws {
+    static func same(_ answer: some Answer, _ arguments: [String]) throws {
         let library = try answer.jsonText()
         let cli = try cli(arguments)
         #expect(library == cli, "\(arguments)")
@@ -92,5 +92,16 @@ import Testing
         // Bytes audit as their text does, and the report survives a round trip through its JSON.
         #expect(try Auditor().audit(ids.map { Array($0.utf8) }) == report)
         #expect(try JSONDecoder().decode(AuditReport.self, from: Data(report.jsonText().utf8)) == report)
+    }
+}
+
+/// The version is written once: the CLI prints it and the changelog has its section.
+@Suite struct VersionTests {
+    @Test func oneVersionEverywhere() throws {
+        let r = try CLI.run(["--version"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix(IDBudgetVersion.current + " "), "\(r.stdout)")
+        let changelog = try String(contentsOf: Repository.file("CHANGELOG.md"), encoding: .utf8)
+        #expect(changelog.contains("## [\(IDBudgetVersion.current)] - "))
     }
 }

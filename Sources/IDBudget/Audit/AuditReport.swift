@@ -9,7 +9,7 @@ import Precise
 /// let report = try Auditor().audit(ids)          // any Sequence of String or of bytes
 /// if !report.passes { print(report.verdict) }    // "SUSPICIOUS: more duplicates than …"
 /// ```
-public struct AuditReport: Codable, Sendable, Equatable {
+public struct AuditReport: Answer, Equatable {
     public var schemaVersion = outputSchemaVersion
     public var command = "audit"
     public let lines: Int

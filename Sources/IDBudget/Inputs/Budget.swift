@@ -58,7 +58,7 @@ public struct Budget: Sendable, CustomStringConvertible {
         if p > 20_000, let bounds = LogOfRatio.bounds(den, den - num, precision: p) { return bounds }
         if p >= LogOfRatio.parallelPrecision { return LogByAGM.negatedLogBounds(den - num, over: den, precision: p) }
         // One correctly rounded MPFR log at one end of the argument's interval; the other end from the
-        // derivative, which costs a division instead of a second log (0.55 s at 10⁶ bits).
+        // derivative, which costs a division instead of a second log.
         if num.shifted(1) >= den {
             let c = den - num
             let cLo = BigFloat(numerator: c, denominator: den, precision: p, rounding: .down)
@@ -98,7 +98,7 @@ private final class LambdaCache: @unchecked Sendable {
     private var entries: [Int: (lo: BigFloat, hi: BigFloat)] = [:]
 
     /// The entry at p, or the least precise one above it up to 4p: tighter bounds are still bounds,
-    /// and cost far less than a second λ (0.15 s at half a million bits).
+    /// and cost far less than a second λ.
     func get(_ p: Int) -> (lo: BigFloat, hi: BigFloat)? {
         lock.lock()
         defer { lock.unlock() }

@@ -211,8 +211,7 @@ enum LogComplement {
         }
         // The two lgammas are independent: on two cores, two threads. Each thread fills MPFR's Bernoulli
         // cache for itself, so on one core they run in turn, the smaller argument (which needs more of
-        // those numbers) first: the second then costs a fraction (lgamma(2^26) at 50,000 bits: 0.93 s
-        // cold, 0.18 s warm).
+        // those numbers) first: the second then costs a fraction of the first.
         let arguments = [d - n + BigInt(1), d + BigInt(1)]
         let values = Slots<(lo: BigFloat, hi: BigFloat)>(2)
         let work: @Sendable (Int) -> Void = { i in values[i] = lgammaOfInteger(arguments[i], precision: p, exact: exact) }
@@ -231,9 +230,8 @@ enum LogComplement {
     }
 
     /// Whether the falling product d(d−1)···(d−n+1), bounded at p bits, costs less than the two
-    /// lgammas. MPFR's lgamma slows steeply with p/log2(x) (at 66,000 bits: 9.6 s for x = 2^21, 0.65 s
-    /// for 2^36, 0.14 s for 2^64, cold; ≈ 1.3·10^−10·(p/log2 x)^3 s), the product grows with its size
-    /// (≈ 5 ns per bit of n·log2 d). Below 4,096 bits both take under a millisecond: lgamma stays.
+    /// lgammas. MPFR's lgamma slows steeply with p/log2(x) (about as (p/log2 x)³), the product grows
+    /// linearly with its size (n·log2 d bits). Below 4,096 bits both are cheap: lgamma stays.
     static func productIsCheaper(space d: BigInt, count n: Int, precision p: Int) -> Bool {
         guard p >= 4096, n >= 2 else { return false }
         let (bits, overflow) = n.multipliedReportingOverflow(by: d.bitWidth)
@@ -251,7 +249,7 @@ extension LogComplement {
     /// Bounds on lgamma(x) = log((x − 1)!) for an integer x ≥ 1.
     ///
     /// MPFR's lgamma slows by about ten times per doubling of the precision when x is small next to
-    /// it (lgamma(6) at 33,000 bits takes 40 s), so small x take the exact factorial and one log.
+    /// it, so small x take the exact factorial and one log.
     static func lgammaOfInteger(_ x: BigInt, precision p: Int, exact: Int) -> (lo: BigFloat, hi: BigFloat) {
         if let small = x.intValue, small <= 60_000 {
             if small <= 2 { return (BigFloat(0, precision: p), BigFloat(0, precision: p)) }
@@ -261,7 +259,7 @@ extension LogComplement {
             return (lo, lo.nextUp)
         }
         // The argument is held exactly and lgamma correctly rounded down: one call, not two (each
-        // costs 0.6 s at 100,000 bits), the upper bound being the next value up.
+        // is costly at high precision), the upper bound being the next value up.
         let lo = BigFloat(x, precision: exact, rounding: .nearest).lgamma(precision: p, rounding: .down)
         return (lo, lo.nextUp)
     }

@@ -4,8 +4,8 @@ import Precise
 
 /// Rigorous bounds on log(D/N) for whole numbers D, N ≥ 1 of modest size, by binary splitting.
 ///
-/// MPFR's log takes its AGM path at high precision: about 0.8 s at 10⁶ bits here, which is the
-/// precision `capacity` needs near 2^(2^21) values (neighbouring counts differ in L by a factor of
+/// MPFR's log takes its AGM path at high precision, one core and about 13 times the cost of the
+/// binary splitting below, at the precision `capacity` needs near 2^(2^21) values (neighbouring counts differ in L by a factor of
 /// 1 + 2/n). Instead, with D/N = 2^k·5^f·r,
 ///
 ///     log(D/N) = k·ln 2 + f·ln 5 + Σ_i 2·atanh(u_i/v_i),
@@ -27,14 +27,13 @@ import Precise
 /// on two threads at high precision. When even the cheapest walk costs more than the log the caller
 /// has instead (MPFR's; from 65,536 bits the AGM's), the answer is nil. The bounds hold at any precision; it sets their width.
 enum LogOfRatio {
-    /// Costs in units of the precision (bits of the binary-splitting result per bit asked). Measured on
-    /// the 2-core development machine at 10⁶ bits: one unit ≈ 0.06 s of one core; MPFR's log ≈ 0.8 s
-    /// (13 units, one core, not divisible).
+    /// Costs in units of the precision (bits of the binary-splitting result per bit asked), relative to
+    /// one another as measured by the MathSpeed benchmarks at 10⁶ bits: MPFR's log is 13 units on one
+    /// core, not divisible.
     /// ln 2 is read from a table up to 1.3 million bits, computed by MPFR beyond.
     static func ln2Cost(_ p: Int) -> Double { p <= BigFloat.tabulatedPrecision ? 0.05 : 4.5 }
     static let mpfrLogCost = 13.0
-    /// `LogByAGM`: the AGM alone (π and ln 2 tabulated), ≈ 0.33 s at 1.1·10⁶ bits, where a walk of
-    /// cost c on two threads took ≈ 0.067·c/2 s (0.3: 5.3 units, 0.18 s; 26 digits: 11.3, 0.37 s).
+    /// `LogByAGM`: the AGM alone (π and ln 2 tabulated), about 5 units at 1.1·10⁶ bits.
     static let agmCost = 5.0
 
     /// nil when D or N is too large, or the series would cost more than MPFR's log.

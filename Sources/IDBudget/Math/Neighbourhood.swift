@@ -6,7 +6,7 @@ extension Birthday {
     /// L(d, n) − L(d, b) = Σ_{i=b}^{n−1} −log(1 − i/d) for n > b, and x ≤ −log(1 − x) ≤ x/(1 − x), so
     /// the increment lies in [A/d, A/(d − i_max)] with A = Σ i, an exact integer (likewise below b).
     /// The interval is about k·n²/d² wide for k = |n − b|: far narrower than the n/d one more id adds,
-    /// while n ≪ d, which is where n has thousands of bits and L at full precision costs 0.1 s.
+    /// while n ≪ d, which is where n has thousands of bits and L at full precision is costly.
     struct Neighbourhood {
         static let minimumBits = 2048
         let d: BigInt, scopes: BigInt, base: BigInt

@@ -81,7 +81,7 @@ public struct CollisionFigures: Codable, Sendable, Equatable {
 }
 
 /// `idbudget probability`: p for a space and a volume.
-public struct ProbabilityAnswer: Codable, Sendable {
+public struct ProbabilityAnswer: Answer {
     public var schemaVersion = outputSchemaVersion
     public var command = "probability"
     public let space: SpaceFigures
@@ -93,7 +93,7 @@ public struct ProbabilityAnswer: Codable, Sendable {
 }
 
 /// `idbudget length`: the shortest length within budget.
-public struct LengthAnswer: Codable, Sendable {
+public struct LengthAnswer: Answer {
     public var schemaVersion = outputSchemaVersion
     public var command = "length"
     public let alphabet: String
@@ -149,7 +149,7 @@ public struct DurationFigures: Codable, Sendable, Equatable {
 }
 
 /// `idbudget capacity`: the most ids within budget, and how long they last.
-public struct CapacityAnswer: Codable, Sendable {
+public struct CapacityAnswer: Answer {
     public var schemaVersion = outputSchemaVersion
     public var command = "capacity"
     public let space: SpaceFigures
@@ -178,7 +178,7 @@ public struct PlanRow: Codable, Sendable {
 }
 
 /// `idbudget plan`: the minimum length in every named alphabet.
-public struct PlanAnswer: Codable, Sendable {
+public struct PlanAnswer: Answer {
     public var schemaVersion = outputSchemaVersion
     public var command = "plan"
     public let volume: VolumeFigures
@@ -203,7 +203,7 @@ public struct SchemeRow: Codable, Sendable {
 }
 
 /// `idbudget schemes`.
-public struct SchemesAnswer: Codable, Sendable {
+public struct SchemesAnswer: Answer {
     public var schemaVersion = outputSchemaVersion
     public var command = "schemes"
     public let rows: [SchemeRow]
@@ -219,7 +219,11 @@ public struct SchemesAnswer: Codable, Sendable {
     }
 }
 
-extension Encodable {
+/// An answer idbudget prints: a `Codable` value whose JSON (``jsonText()``) is the CLI's
+/// `--format json` output, under ``outputSchemaVersion``.
+public protocol Answer: Codable, Sendable {}
+
+extension Answer {
     /// This answer as idbudget's JSON: snake_case keys, sorted, pretty-printed.
     public func jsonText() throws -> String {
         let encoder = JSONEncoder()

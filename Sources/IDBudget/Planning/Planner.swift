@@ -74,7 +74,7 @@ public enum Planner {
             notes: notes + (row.collision.doubleApproximation == nil ? [doubleRangeNote] : []))
     }
 
-    /// What `length` and a row of `plan` share (not the volume's figures: 10^600000 scopes take 30 ms
+    /// What `length` and a row of `plan` share (not the volume's figures: 10^600000 scopes are costly
     /// to write in decimal, and `plan` writes them once, not once per alphabet).
     private static func row(
         size: Int, name: String, symbolBytes: Int, space make: (Int) throws -> Space,
@@ -178,7 +178,7 @@ public enum Planner {
     /// `plan`: the minimum length in every built-in alphabet, and whether it fits `maxBytes`.
     public static func plan(volume: Volume, budget: Budget, maxBytes: Int = 64) throws -> PlanAnswer {
         try check(volume)
-        // The alphabets are independent: two threads halve the worst case (10^600000 scopes: 7 × 0.12 s).
+        // The alphabets are independent: two threads halve the worst case (10^600000 scopes).
         let alphabets = Alphabet.builtIns
         let rows = Slots<PlanRow>(alphabets.count)
         let figures = Slots<VolumeFigures>(1)

@@ -110,7 +110,7 @@ enum Text {
     }
 
     /// Text or JSON for an answer.
-    static func emit<A: Encodable>(_ answer: A, _ format: OutputFormat, text: (A) -> Report) throws {
+    static func emit<A: Answer>(_ answer: A, _ format: OutputFormat, text: (A) -> Report) throws {
         switch format {
         case .json: Output.print(try answer.jsonText())
         case .text: Output.print(text(answer).renderText())
