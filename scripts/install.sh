@@ -19,6 +19,6 @@ install -m 755 "$bin" "$prefix/bin/idbudget"
 "$bin" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/idbudget.fish"
 # The man page comes from the command's own help, through swift-argument-parser's plugin.
 swift package --allow-writing-to-package-directory generate-manual >&2
-install -m 644 .build/plugins/GenerateManual/outputs/idbudget/idbudget.1 "$prefix/share/man/man1/idbudget.1"
+install -m 644 .build/plugins/GenerateManual/outputs/IDBudgetCLI/idbudget.1 "$prefix/share/man/man1/idbudget.1"
 echo "installed: $prefix/bin/idbudget, its man page and bash/zsh/fish completions"
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "add $prefix/bin to PATH to run idbudget" ;; esac

@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: [(IDFormat.uuid7, 74), (.ulid, 80)])
     func overflowInTheLastMillisecondNeverWraps(format: IDFormat, bits: Int) throws {
         let generator = IDGenerator(format, monotonic: true)
-        generator.clock = { Self.end }
+        generator.testClock = { Self.end }
         generator.setLast(millis: Self.end, random: Self.field(bits) - 1)
         // ulid steps by 1, so one id is left (the greatest); uuid7's random step overflows at once.
         if format == .ulid { #expect(try generator.nextChecked() == Self.greatest[format]) }
@@ -37,7 +37,7 @@ import Testing
     @Test(arguments: [IDFormat.uuid7, .ulid])
     func theLastMillisecondIsUsable(format: IDFormat) throws {
         let generator = IDGenerator(format, monotonic: true)
-        generator.clock = { Self.end }
+        generator.testClock = { Self.end }
         let ids = try (0..<1000).map { _ in try generator.nextChecked() }
         #expect(ids.allSatisfy { Self.stamp(format, $0) == Self.end })
         #expect(ids == ids.sorted() && Set(ids).count == ids.count)
@@ -48,7 +48,7 @@ import Testing
     func aClockPastTheEnd(format: IDFormat, monotonic: Bool) throws {
         let generator = IDGenerator(format, monotonic: monotonic)
         var now = Self.end - 1
-        generator.clock = { now }
+        generator.testClock = { now }
         let first = try generator.nextChecked()
         now = Self.end + 1
         #expect(throws: IDGeneratorError.endOfTime(format)) { try generator.nextChecked() }
@@ -63,7 +63,7 @@ import Testing
     /// ordered and in the last millisecond.
     @Test func fillCheckedStopsAtTheEnd() throws {
         let generator = IDGenerator(.ulid, monotonic: true)  // step 1: exactly 3 ids are left
-        generator.clock = { Self.end }
+        generator.testClock = { Self.end }
         generator.setLast(millis: Self.end, random: Self.field(80) - 3)
         var buffer = [UInt8](repeating: 0, count: 27 * 10)
         let written = try buffer.withUnsafeMutableBytes { try generator.fillChecked($0) }
@@ -80,7 +80,7 @@ import Testing
     @Test func ksuidOutsideItsRange() throws {
         let generator = IDGenerator(.ksuid)
         var now = (IDGenerator.ksuidEpoch + UInt64(UInt32.max)) * 1000
-        generator.clock = { now }
+        generator.testClock = { now }
         let last = try generator.nextChecked()
         #expect(FormatTests.number(FormatTests.bits(.ksuid, last)[0..<32]) == UInt64(UInt32.max))
         now += 1000

@@ -97,7 +97,7 @@ import Testing
         #expect(ids == ids.sorted())
         #expect(Set(ids).count == ids.count)
         var t: UInt64 = 1_800_000_000_000
-        generator.clock = { t }
+        generator.testClock = { t }
         var more = generator.next(1000)
         t -= 5000  // the clock goes back 5 s
         more += generator.next(1000)
@@ -110,7 +110,7 @@ import Testing
     func overflowAdvancesTheTimestamp(format: IDFormat, bits: Int) {
         let generator = IDGenerator(format, monotonic: true)
         let t: UInt64 = 1_800_000_000_000
-        generator.clock = { t }
+        generator.testClock = { t }
         generator.setLast(millis: t, random: (UInt128(1) << UInt128(bits)) - 1)
         let before = generator.next()  // overflows at once
         let after = generator.next()
@@ -120,7 +120,7 @@ import Testing
         #expect(before < after)
         // Without monotonic mode nothing carries over.
         let plain = IDGenerator(format, monotonic: false)
-        plain.clock = { t }
+        plain.testClock = { t }
         #expect(stamp(plain.next()) == t)
     }
 
@@ -147,7 +147,7 @@ import Testing
     func forkedChildDoesNotRepeat(format: IDFormat, protection: ForkProtection) {
         let generator = IDGenerator(format, monotonic: true, forkProtection: protection)
         let t: UInt64 = 1_800_000_000_000
-        generator.clock = { t }
+        generator.testClock = { t }
         _ = generator.next(10)
         let length = format.length
         var buffer = [UInt8](repeating: 0, count: length * 50)
