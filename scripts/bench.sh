@@ -26,13 +26,19 @@ bench() {  # target, raw log, jmh output, then filters
 bench TokenThroughput results/benchmark-raw.log results/throughput.jmh.json
 # The bulk path again on the AVX2 sampler, forced even where the CPU has AVX-512, against the keystream
 # measured in the same run (the report's AVX2 target); skipped on a CPU without AVX2.
-rm -f results/throughput-avx2.jmh.json
+rm -f results/throughput-avx2.jmh.json results/throughput-claim.jmh.json
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
   export IDTOKENS_SAMPLER=avx2
   bench TokenThroughput results/benchmark-avx2-raw.log results/throughput-avx2.jmh.json \
     --filter "CSPRNG.SecureRandom.bytes" --filter "Generator.Bulk.base62x22"
   unset IDTOKENS_SAMPLER
 fi
+# The fork claim's cost: the bulk and String paths again with wipe-on-fork refused (every draw claims
+# the state with one atomic compare-and-swap first, as on old kernels and the portable layer).
+export IDTOKENS_NO_WIPEONFORK=1
+bench TokenThroughput results/benchmark-claim-raw.log results/throughput-claim.jmh.json \
+  --filter "Generator.Bulk.base62x22" --filter "Generator.String.base62x22" --filter "Format.Bulk.uuid7" --filter "Format.String.uuid7"
+unset IDTOKENS_NO_WIPEONFORK
 bench MathSpeed results/benchmark-math-raw.log results/math.jmh.json
 swift build -c release --package-path Benchmarks --product collision-experiments >&2
 swift build -c release --product idbudget >&2

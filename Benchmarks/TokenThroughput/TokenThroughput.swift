@@ -52,19 +52,19 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Generator.String.base64urlx22", closure: strings(.base64url, length: 22))
     Benchmark("Generator.Bulk.base64urlx22", closure: bulk(.base64url, length: 22))
 
-    // Standard formats, as Strings (what a service sends) and in bulk for uuid7.
+    // Standard formats, as Strings (what a service sends) and in bulk (what `generate` does).
     for format in IDFormat.allCases {
         let ids = IDGenerator(format)
         Benchmark("Format.String.\(format.rawValue)") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(ids.next()) }
         }
-    }
-    let uuid7 = IDGenerator(.uuid7)
-    let uuid7Buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1000 * 37, alignment: 64)
-    uuid7Buffer.initializeMemory(as: UInt8.self, repeating: 0)
-    Benchmark("Format.Bulk.uuid7") { benchmark in
-        precondition(benchmark.scaledIterations.count == 1000)
-        blackHole(uuid7.fill(uuid7Buffer, separator: 10))
+        let bulk = IDGenerator(format)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1000 * (format.length + 1), alignment: 64)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        Benchmark("Format.Bulk.\(format.rawValue)") { benchmark in
+            precondition(benchmark.scaledIterations.count == 1000)
+            blackHole(bulk.fill(buffer, separator: 10))
+        }
     }
 
     // The Sendable generator a server keeps in a `static let`: one thread, then two threads at once

@@ -105,6 +105,9 @@ for key in sorted(k for k in rate if k.startswith("Format.")):
     if key.startswith("Format.String."):
         targets.append((f"IDGenerator({fmt}).next() ≥ 10× UUID().uuidString",
                         rate[key] / rate["Peer.UUID.uuidString"], 10, ">=", "×"))
+        bulk_key = f"Format.Bulk.{fmt}"
+        if bulk_key in rate:
+            targets.append((f"IDGenerator({fmt}).next() ≥ 50% of its fill (ids/s)", rate[key] / rate[bulk_key], 0.5, ">=", "%"))
 if "Generator.String.base62x22" in rate:
     targets.append(("TokenGenerator.next() ≥ 10× UUID().uuidString",
                     rate["Generator.String.base62x22"] / rate["Peer.UUID.uuidString"], 10, ">=", "×"))
@@ -129,15 +132,30 @@ peers_doc = load("peers.json")
 peers = (peers_doc or {}).get("peers", [])
 measured_peers = [p for p in peers if "ids_per_s" in p]
 node_uuid = next((p for p in measured_peers if p["name"] == "Node crypto.randomUUID()"), None)
+claim_costs = []  # (benchmark, ids/s with wipe-on-fork, ids/s claiming before every draw)
 
 uuid7 = load("generate-uuid7.json")
-UUID7_TARGET = "uuid7 via `idbudget generate --scheme uuid7` ≥ 2× Node crypto.randomUUID()"
-if uuid7 is None:
-    targets.append((UUID7_TARGET, None, 2, ">=", "not measured (generate --scheme uuid7 not built yet)"))
-elif node_uuid is None:
-    targets.append((UUID7_TARGET, None, 2, ">=", "not measured (no Node crypto.randomUUID() figure in peers.json)"))
-else:
-    targets.append((UUID7_TARGET, uuid7["ids_per_s"]["median"] / node_uuid["ids_per_s"]["median"], 2, ">=", "×"))
+rust_uuid7 = next((p for p in measured_peers if p["name"].startswith("uuid-utils") and "uuid7" in p["name"]), None)
+for goal, peer, ratio, missing in (
+        ("uuid7 via `idbudget generate --scheme uuid7` ≥ 8× Node crypto.randomUUID() (strings written)", node_uuid, 8,
+         "no Node crypto.randomUUID() figure in peers.json"),
+        ("uuid7 via `idbudget generate --scheme uuid7` ≥ 3× uuid-utils (Rust) str(uuid7())", rust_uuid7, 3,
+         "no uuid-utils uuid7 figure in peers.json")):
+    if uuid7 is None:
+        targets.append((goal, None, ratio, ">=", "not measured (results/generate-uuid7.json missing)"))
+    elif peer is None:
+        targets.append((goal, None, ratio, ">=", f"not measured ({missing})"))
+    else:
+        targets.append((goal, uuid7["ids_per_s"]["median"] / peer["ids_per_s"]["median"], ratio, ">=", "×"))
+
+# What the per-draw fork claim costs where wipe-on-fork is missing (old kernels, the portable layer):
+# the same benchmarks with IDTOKENS_NO_WIPEONFORK=1, in the same scripts/bench.sh run.
+claim_runs = load("throughput-claim.jmh.json")
+if claim_runs is not None:
+    claim = {r["benchmark"].split("TokenThroughput.", 1)[1]: r["primaryMetric"]["score"] * 1000 for r in claim_runs}
+    for name, value in sorted(claim.items()):
+        if name in rate:
+            claim_costs.append((name, rate[name], value))
 
 
 # idbudget audit against DuckDB's GROUP BY on the same file, same run (Tools/bench/audit_bench.py).
@@ -339,6 +357,11 @@ if formats is not None:
               "| what | ids/s min / median / max | × base62×22 |", "|---|---:|---:|"]
     for k, f in formats["formats"].items():
         lines.append(f"| `generate {k}` | {f['min'] / 1e6:.1f} / {f['median'] / 1e6:.1f} / {f['max'] / 1e6:.1f} M | {f['ratio_to_base62x22']:.2f} |")
+if claim_costs:
+    lines += ["", "## The fork claim's cost (no wipe-on-fork: every draw claims the state first; same run)", "",
+              "| benchmark | ids/s, wipe-on-fork | ids/s, claim per draw | claim / wipe |", "|---|---:|---:|---:|"]
+    for name, wipe, claimed in claim_costs:
+        lines.append(f"| {name} | {wipe / 1e6:.1f} M | {claimed / 1e6:.1f} M | {claimed / wipe:.2f} |")
 for label, big in big_audits:
     if big is not None:
         lines += audit_table(f"Audit against DuckDB, {label} base62×22 ids under the default --memory (1 GiB)", big)
