@@ -3,6 +3,7 @@
 // platform_portable.c compiles otherwise (see CTokens.h).
 #define _GNU_SOURCE
 #include "CTokens.h"
+#include "urandom.h"
 
 #if IDT_PLATFORM_LINUX
 #include <errno.h>
@@ -24,41 +25,14 @@ const char *idt_platform_name(void) { return "linux"; }
 
 void idt_force_urandom_for_testing(int on) { force_urandom = on; }
 
-// Where getrandom is missing (ENOSYS: old kernels, some sandboxes) or filtered (EPERM: seccomp),
-// read /dev/urandom, after waiting until the kernel pool is initialised (/dev/random readable),
-// as libsodium does, so an early-boot caller never gets unseeded bytes.
-static int urandom(unsigned char *p, size_t len) {
-    int ready = open("/dev/random", O_RDONLY | O_CLOEXEC);
-    if (ready >= 0) {
-        struct pollfd pfd = {.fd = ready, .events = POLLIN};
-        while (poll(&pfd, 1, -1) < 0 && errno == EINTR) {}
-        close(ready);
-    }
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    while (len > 0) {
-        ssize_t got = read(fd, p, len);
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            close(fd);
-            return -1;
-        }
-        if (got == 0) { close(fd); return -1; }
-        p += got;
-        len -= (size_t)got;
-    }
-    close(fd);
-    return 0;
-}
-
 int idt_kernel_random(void *buf, size_t len) {
     unsigned char *p = buf;
-    if (force_urandom) return urandom(p, len);
+    if (force_urandom) return idt_urandom(p, len);
     while (len > 0) {
         ssize_t got = getrandom(p, len, 0);
         if (got < 0) {
             if (errno == EINTR) continue;
-            if (errno == ENOSYS || errno == EPERM) return urandom(p, len);
+            if (errno == ENOSYS || errno == EPERM) return idt_urandom(p, len);
             return -1;
         }
         p += got;

@@ -12,6 +12,7 @@
 #define _DEFAULT_SOURCE
 #define __STDC_WANT_LIB_EXT1__ 1
 #include "CTokens.h"
+#include "urandom.h"
 
 #if !IDT_PLATFORM_LINUX
 #include <errno.h>
@@ -48,32 +49,6 @@ static int force_urandom = 0;
 
 void idt_force_urandom_for_testing(int on) { force_urandom = on; }
 
-// /dev/urandom, once /dev/random is readable (on Linux, once the kernel pool is initialised; elsewhere
-// both are the same device and ready at once).
-static int urandom(unsigned char *p, size_t len) {
-    int ready = open("/dev/random", O_RDONLY | O_CLOEXEC);
-    if (ready >= 0) {
-        struct pollfd pfd = {.fd = ready, .events = POLLIN};
-        while (poll(&pfd, 1, -1) < 0 && errno == EINTR) {}
-        close(ready);
-    }
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    while (len > 0) {
-        ssize_t got = read(fd, p, len);
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            close(fd);
-            return -1;
-        }
-        if (got == 0) { close(fd); return -1; }
-        p += got;
-        len -= (size_t)got;
-    }
-    close(fd);
-    return 0;
-}
-
 #if !IDT_HAVE_ARC4RANDOM
 // getentropy is POSIX (2024), glibc 2.25+, musl 1.1.20+, macOS 10.12+; it takes at most 256 bytes.
 extern int getentropy(void *buf, size_t len);
@@ -81,7 +56,7 @@ extern int getentropy(void *buf, size_t len);
 
 int idt_kernel_random(void *buf, size_t len) {
     unsigned char *p = buf;
-    if (force_urandom) return urandom(p, len);
+    if (force_urandom) return idt_urandom(p, len);
 #if IDT_HAVE_ARC4RANDOM
     arc4random_buf(p, len);
     return 0;
@@ -90,7 +65,7 @@ int idt_kernel_random(void *buf, size_t len) {
         size_t n = len < 256 ? len : 256;
         if (getentropy(p, n) != 0) {
             if (errno == EINTR) continue;
-            if (errno == ENOSYS || errno == EPERM) return urandom(p, len);
+            if (errno == ENOSYS || errno == EPERM) return idt_urandom(p, len);
             return -1;
         }
         p += n;
