@@ -1,0 +1,78 @@
+import Foundation
+import IDFormats
+
+/// What each position holds, by a χ² test of its symbol counts, and what that says in words.
+extension AuditAnalysis {
+    /// The first 64 positions of the dominant length (none without one): the format's timestamp, or
+    /// what ``classify(_:alphabetSize:)`` finds.
+    static func classifyPositions(of s: AuditSummary, length: Int?, format: TimeFormat?, alphabetSize: Int) -> [Position] {
+        guard let length else { return [] }
+        return (0..<Swift.min(length, AuditSummary.positionLimit)).map { i in
+            if format?.timePositions.contains(i) ?? false { return .time }
+            return classify(i < s.positions.count ? s.positions[i] : [:], alphabetSize: alphabetSize)
+        }
+    }
+
+    /// χ² uniformity of one position's symbol counts over `alphabetSize` symbols, then over the symbols it uses.
+    static func classify(_ counts: [Unicode.Scalar: Int], alphabetSize a: Int) -> Position {
+        let k = counts.count
+        if k == 1, let c = counts.keys.first { return .constant(c) }
+        if k == 0 { return .constant(" ") }
+        let total = Double(counts.values.reduce(0, +))
+        func pUniform(over m: Int) -> Double {
+            let e = total / Double(m)
+            var chi = 0.0
+            for o in counts.values { chi += (Double(o) - e) * (Double(o) - e) / e }
+            chi += Double(m - k) * e  // symbols never seen
+            return chiSquareUpperTail(chi, degrees: m - 1)
+        }
+        if k <= a, pUniform(over: a) >= DuplicateTest.threshold { return .uniform(symbols: a) }
+        if pUniform(over: k) >= DuplicateTest.threshold { return .subset(symbols: k) }
+        var h = 0.0
+        for o in counts.values {
+            let q = Double(o) / total
+            h -= q * log2(q)
+        }
+        let top = counts.max { $0.value == $1.value ? $0.key.value > $1.key.value : $0.value < $1.value }!
+        return .biased(bits: h, symbols: k, top: top.key, share: Double(top.value) / total)
+    }
+
+    /// P(χ²_df ≥ x) by the Wilson–Hilferty cube-root normal approximation (ample at p = 10⁻⁶).
+    static func chiSquareUpperTail(_ x: Double, degrees df: Int) -> Double {
+        guard df > 0 else { return 1 }
+        let d = Double(df)
+        let z = (pow(x / d, 1.0 / 3) - (1 - 2 / (9 * d))) / (2 / (9 * d)).squareRoot()
+        return 0.5 * erfc(z / 2.0.squareRoot())
+    }
+
+    /// Words for the positions of a stream without a time format: its constant and narrow positions,
+    /// and the random bits they leave (`randomBits`) against what the symbols could hold.
+    static func positionWords(_ positions: [Position], length: Int?, alphabetSize: Int, randomBits: Double, distinct: Int) -> [String] {
+        guard !positions.isEmpty else { return [] }
+        var words: [String] = []
+        let constant = positions.indices.filter { if case .constant = positions[$0] { return true } else { return false } }
+        if !constant.isEmpty, constant.count < positions.count {
+            let text =
+                String(
+                    String.UnicodeScalarView(
+                        constant.prefix(24).compactMap { if case .constant(let c) = positions[$0] { return c } else { return nil } }))
+                + (constant.count > 24 ? "…" : "")
+            words.append(
+                "position\(constant.count > 1 ? "s" : "") \(Self.ranges(constant)) \(constant.count > 1 ? "are" : "is") constant ('\(text.escapingControlCharacters)'): structure, not randomness"
+            )
+        } else if constant.count == positions.count, distinct > 1 {
+            words.append("every position is constant over the first 64 characters")
+        }
+        let subset = positions.indices.filter { if case .subset = positions[$0] { return true } else { return false } }
+        if !subset.isEmpty {
+            words.append(
+                "position\(subset.count > 1 ? "s" : "") \(Self.ranges(subset)) use\(subset.count > 1 ? "" : "s") only some of the \(alphabetSize) symbols, evenly"
+            )
+        }
+        words.append(
+            String(
+                format: "random bits per id, from its positions: %.1f (the symbols could hold %.1f)", randomBits,
+                Double(length ?? 0) * log2(Double(alphabetSize))))
+        return words
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import IDFormats
+import Precise
+
+extension AuditAnalysis {
+    /// The space one id (or one bucket's ids) is drawn from, what the stream is called, and how its ids
+    /// fall into groups that could collide: a claimed space, a time format's random bits per bucket,
+    /// the product of what the positions hold, or the sum over the lengths seen.
+    struct SpaceJudgement {
+        /// "UUIDv4", "UUIDv7", "tokens over base62", …
+        var formatName: String
+        var space: BigInt
+        var text: String
+        /// Groups of ids that can collide only among themselves: [ids in a group: groups of that size].
+        var groups: [Int: Int]
+        /// Buckets and the largest, for time formats.
+        var buckets: (count: Int, largest: Int)? = nil
+        /// Random bits one id carries.
+        var randomBits: Double
+
+        /// Judges the space the first way that applies: claimed, time format, positions, lengths. A
+        /// space is at least 2.
+        init(
+            _ s: AuditSummary, claimedBits: Int?, format: TimeFormat?, length single: Int?, positions: [Position],
+            alphabet: ChosenAlphabet, findings: inout [String]
+        ) {
+            if let claimedBits {
+                self = .claimed(claimedBits, ids: s.ids, alphabet: alphabet)
+            } else if let format, let t = s.timeFormats[format] {
+                self = .timeFormat(format, t, ids: s.ids, findings: &findings)
+            } else if let single {
+                self = .positions(positions, length: single, ids: s.ids, alphabet: alphabet, findings: &findings)
+            } else {
+                self = .lengths(s, alphabet: alphabet, findings: &findings)
+            }
+            if space < BigInt(2) { space = BigInt(2) }
+        }
+
+        private init(formatName: String, space: BigInt, text: String, groups: [Int: Int], randomBits: Double) {
+            self.formatName = formatName
+            self.space = space
+            self.text = text
+            self.groups = groups
+            self.randomBits = randomBits
+        }
+
+        /// The space the caller claims.
+        static func claimed(_ bits: Int, ids: Int, alphabet: ChosenAlphabet) -> Self {
+            Self(
+                formatName: "tokens over \(alphabet.name)", space: BigInt.power(2, bits), text: "claimed 2^\(bits)", groups: [ids: 1],
+                randomBits: Double(bits))
+        }
+
+        /// A time format: its random bits, within each of its buckets (ids of different buckets cannot
+        /// collide). Its description goes first among the findings.
+        static func timeFormat(_ format: TimeFormat, _ t: AuditSummary.TimeBuckets, ids: Int, findings: inout [String]) -> Self {
+            var j = Self(
+                formatName: format.displayName, space: BigInt.power(2, format.randomBits),
+                text: "\(format.displayName): 2^\(format.randomBits) per \(format.bucketName)", groups: [:],
+                randomBits: Double(format.randomBits))
+            if t.truncated || t.buckets.isEmpty {
+                j.groups = [ids: 1]
+                findings.append(
+                    "more than \(AuditSummary.bucketLimit) \(format.bucketName)s: judged as one bucket, which overstates the duplicates to expect"
+                )
+            } else {
+                for (_, n) in t.buckets { j.groups[n, default: 0] += 1 }
+                j.buckets = (t.buckets.count, t.buckets.values.max() ?? 0)
+            }
+            let timeText =
+                format == .ksuid
+                ? "the top 32 bits of its base62 value are seconds"
+                : "positions \(AuditAnalysis.ranges(format.timePositions.sorted())) are a \(format == .uuid1 ? "60-bit 100 ns" : "millisecond") timestamp"
+            findings.insert(
+                "format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)"
+                    + (j.buckets.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""), at: 0)
+            return j
+        }
+
+        /// One length: the product of what the positions hold; positions past 64 count as the whole
+        /// alphabet. Past 2^4096 a space changes no printed statistic; ids thousands of symbols long
+        /// would otherwise make numbers of millions of digits.
+        static func positions(_ positions: [Position], length single: Int, ids: Int, alphabet: ChosenAlphabet, findings: inout [String])
+            -> Self
+        {
+            let alphabetName = alphabet.name
+            let alphabetSize = alphabet.size
+            let bits =
+                positions.reduce(0.0) { $0 + log2(Double($1.size)) }
+                + Double(Swift.max(0, single - AuditSummary.positionLimit)) * log2(Double(alphabetSize))
+            var space = BigInt(1)
+            if bits > Double(AuditAnalysis.spaceCapBits) {
+                space = BigInt.power(2, AuditAnalysis.spaceCapBits)
+                findings.append(
+                    String(
+                        format: "ids of %d symbols: the space (%.0f bits) is taken as 2^%d, which changes no figure", single, bits,
+                        AuditAnalysis.spaceCapBits))
+            } else {
+                for p in positions { space = space * BigInt(p.size) }
+                if single > AuditSummary.positionLimit { space = space * BigInt.power(alphabetSize, single - AuditSummary.positionLimit) }
+            }
+            var formatName = "tokens over \(alphabetName)"
+            if single == 36, positions.count == 36, positions[14] == .constant("4"),
+                [8, 13, 18, 23].allSatisfy({ positions[$0] == .constant("-") })
+            {
+                formatName = "UUIDv4"
+            } else if single == 21, alphabetName == "base64url" {
+                formatName = "Nano ID (base64url^21)"
+            }
+            let spaceText: String
+            let randomBits: Double
+            if bits > Double(AuditAnalysis.spaceCapBits) {
+                spaceText = "\(alphabetName)^\(single), taken as 2^\(AuditAnalysis.spaceCapBits)"
+                randomBits = bits
+            } else {
+                spaceText =
+                    space == BigInt.power(alphabetSize, single)
+                    ? "\(alphabetName)^\(single)"
+                    : formatName == "UUIDv4" && space == BigInt.power(2, 122)
+                        ? "UUIDv4: 2^122"
+                        : "\(alphabetName)^\(single) less its fixed positions"
+                randomBits = space.log2Magnitude
+            }
+            return Self(formatName: formatName, space: space, text: spaceText, groups: [ids: 1], randomBits: randomBits)
+        }
+
+        /// No dominant length: every length over the whole alphabet, summed.
+        static func lengths(_ s: AuditSummary, alphabet: ChosenAlphabet, findings: inout [String]) -> Self {
+            let lengths = s.lengths.keys.sorted()
+            let space: BigInt
+            if let longest = lengths.last, Double(longest) * log2(Double(alphabet.size)) > Double(AuditAnalysis.spaceCapBits) {
+                space = BigInt.power(2, AuditAnalysis.spaceCapBits)
+                findings.append(
+                    "ids up to \(longest) symbols: the space is taken as 2^\(AuditAnalysis.spaceCapBits), which changes no figure")
+            } else {
+                space = lengths.reduce(BigInt(0)) { $0 + BigInt.power(alphabet.size, $1) }
+            }
+            let spaceText =
+                lengths.isEmpty ? "none" : "Σ \(alphabet.name)^L over lengths \(lengths.map(String.init).joined(separator: ","))"
+            if lengths.count > 1 { findings.append("\(lengths.count) different lengths: positions are not compared") }
+            return Self(
+                formatName: "tokens over \(alphabet.name)", space: space, text: spaceText, groups: [s.ids: 1],
+                randomBits: space.log2Magnitude)
+        }
+    }
+}

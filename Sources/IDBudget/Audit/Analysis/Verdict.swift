@@ -1,0 +1,36 @@
+import Foundation
+
+extension AuditAnalysis {
+    /// The verdict, most serious first: no ids, too many duplicates, positions that are not random,
+    /// too few duplicates, a test that could not decide, else consistent. Too few duplicates get
+    /// words whatever the verdict.
+    static func decideVerdict(_ s: AuditSummary, test: DuplicateTest, nonUniform: Bool, findings: inout [String]) -> Verdict {
+        let verdict: Verdict
+        if s.ids == 0 {
+            verdict = .empty
+            findings.append("no ids: an empty stream is not evidence that ids are random")
+        } else if test.verdict == .tooMany {
+            verdict = .tooMany
+        } else if nonUniform {
+            verdict = .nonUniform
+        } else if test.verdict == .tooFew {
+            verdict = .tooFew
+        } else if test.verdict == .inconclusive {
+            verdict = .inconclusive
+            findings.append(
+                String(
+                    format:
+                        "the duplicates look off (estimated p = %.3g) but no bound proves it below the threshold within the cost limit: not vouched for",
+                    Swift.min(test.estimateHigh, test.estimateLow)))
+        } else {
+            verdict = .consistent
+        }
+        if test.verdict == .tooFew {
+            findings.append(
+                String(
+                    format: "no more than %d duplicates where %.4g are expected: sequential, counter-based or deduplicated ids?",
+                    s.extraOccurrences, test.mean))
+        }
+        return verdict
+    }
+}
