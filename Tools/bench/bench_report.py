@@ -239,7 +239,7 @@ def goal_text(goal, kind, unit):
 def system_layer():
     """The release CLI's generator system layer ("linux" or "portable"), from its --version line."""
     try:
-        binary = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".build", "release", "idbudget")
+        binary = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "release", "idbudget")
         version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
