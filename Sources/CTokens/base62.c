@@ -124,14 +124,18 @@ void idt_base62_160_scalar(const uint8_t *values, size_t count, uint8_t *out, si
 #define B62_R1 738894451ULL
 #define B62_M62 554189329ULL
 
-// Gathers the limbs of up to 8 values (zeros past count) into limbs[j][lane].
-static inline void gather8(const uint8_t *values, size_t n, uint32_t limbs[5][8]) {
-    for (size_t i = 0; i < 8; i++)
+// A block is 32 values: four (AVX-512) or eight (AVX2) registers whose divisions are independent
+// chains, so that the multiply latency of one hides behind the others.
+#define B62_BLOCK 32
+
+// Gathers the limbs of up to B62_BLOCK values (zeros past n) into limbs[j][lane].
+static inline void gather_block(const uint8_t *values, size_t n, uint32_t limbs[5][B62_BLOCK]) {
+    for (size_t i = 0; i < B62_BLOCK; i++)
         for (int j = 0; j < 5; j++) limbs[j][i] = i < n ? load_be32(values + 20 * i + 4 * j) : 0;
 }
 
-// Writes 8 ids (n of them) from chunks[c][lane]: c = 0 the top two characters, c = 1..5 five each.
-static inline void scatter8(const uint64_t chunks[6][8], size_t n, uint8_t *out, size_t stride) {
+// Writes n ids from chunks[c][lane]: c = 0 the top two characters, c = 1..5 five each.
+static inline void scatter_block(const uint64_t chunks[6][B62_BLOCK], size_t n, uint8_t *out, size_t stride) {
     for (size_t i = 0; i < n; i++) {
         uint8_t *o = out + i * stride;
         // Each 8-byte store's last 3 bytes are overwritten by the next; the last chunk is cut to 5.
@@ -178,33 +182,38 @@ __attribute__((target("avx2"))) static inline __m256i b62_digits5_avx2(__m256i x
     return b62_chars_avx2(_mm256_or_si256(text, x));
 }
 
-__attribute__((target("avx2"))) static void b62_block_avx2(const uint32_t limbs[5][8], uint64_t chunks[6][8]) {
-    for (int h = 0; h < 2; h++) {
-        __m256i w[5];
-        for (int j = 0; j < 5; j++) w[j] = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)&limbs[j][4 * h]));
+// Four independent chains at a time (w[5][4] and r[4] in sixteen registers, give or take a spill).
+__attribute__((target("avx2"))) static void b62_block_avx2(const uint32_t limbs[5][B62_BLOCK], uint64_t chunks[6][B62_BLOCK]) {
+    for (int h = 0; h < B62_BLOCK; h += 16) {
+        __m256i w[5][4];
+        for (int j = 0; j < 5; j++)
+            for (int g = 0; g < 4; g++) w[j][g] = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)&limbs[j][h + 4 * g]));
         for (int pass = 0; pass < 5; pass++) {
-            __m256i r = _mm256_setzero_si256();
-            for (int j = pass < 2 ? 0 : pass - 1; j < 5; j++) b62_step_avx2(&r, &w[j]);
-            _mm256_storeu_si256((__m256i *)&chunks[5 - pass][4 * h], b62_digits5_avx2(r));
+            __m256i r[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+            for (int j = pass < 2 ? 0 : pass - 1; j < 5; j++)
+                for (int g = 0; g < 4; g++) b62_step_avx2(&r[g], &w[j][g]);
+            for (int g = 0; g < 4; g++) _mm256_storeu_si256((__m256i *)&chunks[5 - pass][h + 4 * g], b62_digits5_avx2(r[g]));
         }
         // The top two digits: w[4] < 62^2.
         const __m256i m = _mm256_set1_epi64x((long long)B62_M62);
-        __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(w[4], m), 35);
-        __m256i lo = _mm256_sub_epi64(w[4], _mm256_mul_epu32(q, _mm256_set1_epi64x(62)));
-        _mm256_storeu_si256((__m256i *)&chunks[0][4 * h], b62_chars_avx2(_mm256_or_si256(q, _mm256_slli_epi64(lo, 8))));
+        for (int g = 0; g < 4; g++) {
+            __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(w[4][g], m), 35);
+            __m256i lo = _mm256_sub_epi64(w[4][g], _mm256_mul_epu32(q, _mm256_set1_epi64x(62)));
+            _mm256_storeu_si256((__m256i *)&chunks[0][h + 4 * g], b62_chars_avx2(_mm256_or_si256(q, _mm256_slli_epi64(lo, 8))));
+        }
     }
 }
 
 int idt_base62_160_avx2_available(void) { return __builtin_cpu_supports("avx2"); }
 
 void idt_base62_160_avx2(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
-    uint32_t limbs[5][8];
-    uint64_t chunks[6][8];
-    for (size_t i = 0; i < count; i += 8) {
-        size_t n = count - i < 8 ? count - i : 8;
-        gather8(values + 20 * i, n, limbs);
+    uint32_t limbs[5][B62_BLOCK];
+    uint64_t chunks[6][B62_BLOCK];
+    for (size_t i = 0; i < count; i += B62_BLOCK) {
+        size_t n = count - i < B62_BLOCK ? count - i : B62_BLOCK;
+        gather_block(values + 20 * i, n, limbs);
         b62_block_avx2(limbs, chunks);
-        scatter8(chunks, n, out + i * stride, stride);
+        scatter_block(chunks, n, out + i * stride, stride);
     }
     idt_erase(limbs, sizeof limbs);
     idt_erase(chunks, sizeof chunks);
@@ -242,30 +251,34 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i b62_digits5_av
     return b62_chars_avx512(_mm512_or_si512(text, x));
 }
 
-__attribute__((target("avx512f,avx512bw"))) static void b62_block_avx512(const uint32_t limbs[5][8], uint64_t chunks[6][8]) {
-    __m512i w[5];
-    for (int j = 0; j < 5; j++) w[j] = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)limbs[j]));
+__attribute__((target("avx512f,avx512bw"))) static void b62_block_avx512(const uint32_t limbs[5][B62_BLOCK], uint64_t chunks[6][B62_BLOCK]) {
+    __m512i w[5][4];
+    for (int j = 0; j < 5; j++)
+        for (int g = 0; g < 4; g++) w[j][g] = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)&limbs[j][8 * g]));
     for (int pass = 0; pass < 5; pass++) {
-        __m512i r = _mm512_setzero_si512();
-        for (int j = pass < 2 ? 0 : pass - 1; j < 5; j++) b62_step_avx512(&r, &w[j]);
-        _mm512_storeu_si512(chunks[5 - pass], b62_digits5_avx512(r));
+        __m512i r[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+        for (int j = pass < 2 ? 0 : pass - 1; j < 5; j++)
+            for (int g = 0; g < 4; g++) b62_step_avx512(&r[g], &w[j][g]);
+        for (int g = 0; g < 4; g++) _mm512_storeu_si512(&chunks[5 - pass][8 * g], b62_digits5_avx512(r[g]));
     }
     const __m512i m = _mm512_set1_epi64((long long)B62_M62);
-    __m512i q = _mm512_srli_epi64(_mm512_mul_epu32(w[4], m), 35);
-    __m512i lo = _mm512_sub_epi64(w[4], _mm512_mul_epu32(q, _mm512_set1_epi64(62)));
-    _mm512_storeu_si512(chunks[0], b62_chars_avx512(_mm512_or_si512(q, _mm512_slli_epi64(lo, 8))));
+    for (int g = 0; g < 4; g++) {
+        __m512i q = _mm512_srli_epi64(_mm512_mul_epu32(w[4][g], m), 35);
+        __m512i lo = _mm512_sub_epi64(w[4][g], _mm512_mul_epu32(q, _mm512_set1_epi64(62)));
+        _mm512_storeu_si512(&chunks[0][8 * g], b62_chars_avx512(_mm512_or_si512(q, _mm512_slli_epi64(lo, 8))));
+    }
 }
 
 int idt_base62_160_avx512_available(void) { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"); }
 
 void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
-    uint32_t limbs[5][8];
-    uint64_t chunks[6][8];
-    for (size_t i = 0; i < count; i += 8) {
-        size_t n = count - i < 8 ? count - i : 8;
-        gather8(values + 20 * i, n, limbs);
+    uint32_t limbs[5][B62_BLOCK];
+    uint64_t chunks[6][B62_BLOCK];
+    for (size_t i = 0; i < count; i += B62_BLOCK) {
+        size_t n = count - i < B62_BLOCK ? count - i : B62_BLOCK;
+        gather_block(values + 20 * i, n, limbs);
         b62_block_avx512(limbs, chunks);
-        scatter8(chunks, n, out + i * stride, stride);
+        scatter_block(chunks, n, out + i * stride, stride);
     }
     idt_erase(limbs, sizeof limbs);
     idt_erase(chunks, sizeof chunks);
