@@ -350,7 +350,8 @@ extension IDGenerator {
             keystream.fill(UnsafeMutableRawBufferPointer(rebasing: random[0..<(16 * k)]))
             for j in 0..<k {
                 values.storeBytes(of: stamp, toByteOffset: 20 * j, as: UInt32.self)
-                values.storeBytes(of: random.loadUnaligned(fromByteOffset: 16 * j, as: UInt64.self), toByteOffset: 20 * j + 4, as: UInt64.self)
+                values.storeBytes(
+                    of: random.loadUnaligned(fromByteOffset: 16 * j, as: UInt64.self), toByteOffset: 20 * j + 4, as: UInt64.self)
                 values.storeBytes(
                     of: random.loadUnaligned(fromByteOffset: 16 * j + 8, as: UInt64.self), toByteOffset: 20 * j + 12, as: UInt64.self)
             }
