@@ -102,6 +102,25 @@ size_t idt_sample6_neon(const uint8_t *random, size_t groups, const uint8_t symb
 /// AVX2 (for pairs of groups) when idt_sample6 uses AVX2 or AVX-512, else as idt_sample6's choice.
 void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out);
 
+/// Base62 text of 160-bit values (KSUIDs): for each of count values (20 bytes each, big-endian, at
+/// values + 20 i), writes exactly 27 characters over 0-9A-Za-z (the value's base62 digits, zero-padded,
+/// most significant first) at out + i * stride and touches no other byte (stride ≥ 27). Every kernel
+/// gives the same output; each erases its own scratch copies. The kernel is chosen on the first call:
+/// AVX-512 (F+BW) > AVX2 > scalar, the best the CPU has, or the one the environment variable
+/// IDTOKENS_ENCODER names (avx512, avx2, scalar), or when that is unset the one IDTOKENS_SAMPLER names
+/// (its ssse3 and neon mean scalar here), when the CPU has it (else the best).
+void idt_base62_160(const uint8_t *values, size_t count, uint8_t *out, size_t stride);
+/// The kernel idt_base62_160 uses: "avx512", "avx2" or "scalar".
+const char *idt_base62_160_kernel_name(void);
+/// The kernels on their own, for the tests: the portable one (64-bit limbs over 62^10 with a
+/// precomputed reciprocal, 2-digit tables) anywhere; AVX2 and AVX-512 (8 values at once, five 32-bit
+/// limbs over 62^5) only where their availability check says so (elsewhere the scalar one under their name).
+void idt_base62_160_scalar(const uint8_t *values, size_t count, uint8_t *out, size_t stride);
+int idt_base62_160_avx2_available(void);
+void idt_base62_160_avx2(const uint8_t *values, size_t count, uint8_t *out, size_t stride);
+int idt_base62_160_avx512_available(void);
+void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, size_t stride);
+
 /// Zeroes the vector registers (x86-64: xmm/ymm/zmm; arm64: the caller-saved v registers), where copies
 /// of handed-out tokens may linger.
 void idt_clear_registers(void);

@@ -259,6 +259,9 @@ public final class IDGenerator {
         if format == .uuid4 || (format == .ulid && !monotonic) {
             return fillFresh(base, count: count, stride: stride, separator: separator, checked: checked)
         }
+        if format == .ksuid {
+            return fillKSUID(base, count: count, stride: stride, separator: separator, checked: checked)
+        }
         var out = base
         var written = 0
         var now = clock()
@@ -312,6 +315,53 @@ extension IDGenerator {
                 out += stride
             }
             idt_erase(random.baseAddress, 16 * k)
+            written += k
+        }
+        idt_scrub_stack()
+        return written
+    }
+}
+
+extension IDGenerator {
+    /// KSUIDs in chunks of 256: the clock once per chunk (the stamp and its end-of-time handling as
+    /// ``write(_:checked:now:)`` has them), the 16 random bytes of every id in one draw, the 20-byte
+    /// values encoded by `idt_base62_160` in one batch, then both buffers erased — no id's bits outlive
+    /// its encoding. Checked, a clock outside KSUID's range stops the fill before that chunk.
+    @inline(__always)
+    fileprivate func fillKSUID(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
+        let chunk = 256
+        var out = base
+        var written = 0
+        let random = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * chunk, alignment: 16)
+        let values = UnsafeMutableRawBufferPointer.allocate(byteCount: 20 * chunk, alignment: 16)
+        defer {
+            idt_erase(random.baseAddress, random.count)
+            idt_erase(values.baseAddress, values.count)
+            random.deallocate()
+            values.deallocate()
+        }
+        while written < count {
+            let k = Swift.min(chunk, count - written)
+            let seconds = clock() / 1000
+            let inRange = seconds >= Self.ksuidEpoch && seconds - Self.ksuidEpoch <= UInt64(UInt32.max)
+            if _slowPath(!inRange && checked) { break }
+            // Unchecked, a clock outside KSUID's range is held at its nearest end instead of wrapping.
+            let stamp = (seconds < Self.ksuidEpoch ? 0 : UInt32(clamping: seconds - Self.ksuidEpoch)).bigEndian
+            keystream.fill(UnsafeMutableRawBufferPointer(rebasing: random[0..<(16 * k)]))
+            for j in 0..<k {
+                values.storeBytes(of: stamp, toByteOffset: 20 * j, as: UInt32.self)
+                values.storeBytes(
+                    of: random.loadUnaligned(fromByteOffset: 16 * j, as: UInt64.self), toByteOffset: 20 * j + 4, as: UInt64.self)
+                values.storeBytes(
+                    of: random.loadUnaligned(fromByteOffset: 16 * j + 8, as: UInt64.self), toByteOffset: 20 * j + 12, as: UInt64.self)
+            }
+            idt_erase(random.baseAddress, 16 * k)
+            idt_base62_160(values.baseAddress?.assumingMemoryBound(to: UInt8.self), k, out, stride)
+            idt_erase(values.baseAddress, 20 * k)
+            if let separator {
+                for j in 0..<k { out[j * stride + 27] = separator }
+            }
+            out += k * stride
             written += k
         }
         idt_scrub_stack()

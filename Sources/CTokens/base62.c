@@ -1,0 +1,346 @@
+// Batch base62 encoding of 160-bit values (KSUIDs): 20 big-endian bytes → 27 characters over
+// 0-9A-Za-z, zero-padded. A portable scalar kernel (64-bit limbs divided by 62^10 with a precomputed
+// reciprocal, then 2-digit tables), and AVX2 and AVX-512 kernels that take 8 values at once (long
+// division of five 32-bit limbs by 62^5 by multiply-high with a reciprocal and one exact correction).
+// Every kernel gives the same output; see CTokens.h for the dispatch.
+#include "CTokens.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define B62_D5 916132832ULL                // 62^5
+#define B62_D10 839299365868340224ULL      // 62^10 = (62^5)^2, just under 2^60
+#define B62_D10N (B62_D10 << 4)            // normalised: top bit set
+#define B62_D10N_INV 6893020016967578277ULL  // floor((2^128 - 1) / B62_D10N) - 2^64
+
+static const char b62_alphabet[62] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+// Each value below 62^2 as two characters, first in the low byte (built at load time: a constant
+// once main runs, so no thread sees it half-built).
+static uint16_t b62_pairs[3844];
+__attribute__((constructor)) static void b62_build_pairs(void) {
+    for (int v = 0; v < 3844; v++)
+        b62_pairs[v] = (uint16_t)((uint8_t)b62_alphabet[v / 62] | (uint16_t)(uint8_t)b62_alphabet[v % 62] << 8);
+}
+
+static inline uint32_t load_be32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return __builtin_bswap32(v);
+}
+static inline uint64_t load_be64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+#if defined(__SIZEOF_INT128__)
+// (u1:u0) / B62_D10N for u1 < B62_D10N, by the Möller–Granlund 2/1 division with a precomputed
+// reciprocal (two multiplications, at most two corrections); *r gets the remainder.
+static inline uint64_t div_d10n(uint64_t u1, uint64_t u0, uint64_t *r) {
+    unsigned __int128 q = (unsigned __int128)B62_D10N_INV * u1 + (((unsigned __int128)u1 << 64) | u0);
+    uint64_t q1 = (uint64_t)(q >> 64) + 1, q0 = (uint64_t)q;
+    uint64_t rem = u0 - q1 * B62_D10N;
+    if (rem > q0) {
+        q1--;
+        rem += B62_D10N;
+    }
+    if (__builtin_expect(rem >= B62_D10N, 0)) {
+        q1++;
+        rem -= B62_D10N;
+    }
+    *r = rem;
+    return q1;
+}
+#endif
+
+// Five digits of x < 62^5 at out: one character, then two pairs.
+static inline void put5(uint8_t *out, uint32_t x) {
+    uint32_t a = x / 3844, p2 = x - a * 3844;
+    uint32_t b = a / 3844, p1 = a - b * 3844;
+    out[0] = (uint8_t)b62_alphabet[b];
+    memcpy(out + 1, &b62_pairs[p1], 2);
+    memcpy(out + 3, &b62_pairs[p2], 2);
+}
+// Ten digits of x < 62^10.
+static inline void put10(uint8_t *out, uint64_t x) {
+    uint64_t hi = x / B62_D5;
+    put5(out, (uint32_t)hi);
+    put5(out + 5, (uint32_t)(x - hi * B62_D5));
+}
+
+// The portable reference. 160 bits = 7 + 10 + 10 digits: the value over 62^10 twice (as 36:64:64-bit
+// limbs, shifted left by 4 to divide by the normalised divisor), the last quotient (< 62^7) on its own.
+void idt_base62_160_scalar(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+    for (size_t i = 0; i < count; i++) {
+        const uint8_t *v = values + 20 * i;
+        uint8_t *o = out + i * stride;
+#if defined(__SIZEOF_INT128__)
+        uint64_t t = load_be32(v), m = load_be64(v + 4), l = load_be64(v + 12);
+        uint64_t r0, r1;
+        uint64_t qh = div_d10n(t << 4 | m >> 60, m << 4 | l >> 60, &r0);  // < 2^37
+        uint64_t ql = div_d10n(r0, l << 4, &r0);
+        uint64_t top = div_d10n(qh << 4 | ql >> 60, ql << 4, &r1);  // < 62^7
+        r0 >>= 4;
+        r1 >>= 4;
+        uint64_t th = top / B62_D5;  // < 62^2
+        memcpy(o, &b62_pairs[th], 2);
+        put5(o + 2, (uint32_t)(top - th * B62_D5));
+        put10(o + 7, r1);
+        put10(o + 17, r0);
+        t = m = l = qh = ql = top = r0 = r1 = th = 0;
+#else
+        // No 128-bit integers: five 32-bit limbs over 62^5, six times.
+        uint32_t w[5];
+        for (int j = 0; j < 5; j++) w[j] = load_be32(v + 4 * j);
+        uint8_t text[30];
+        for (int pass = 0; pass < 6; pass++) {
+            uint64_t rem = 0;
+            for (int j = 0; j < 5; j++) {
+                uint64_t acc = rem << 32 | w[j];
+                w[j] = (uint32_t)(acc / B62_D5);
+                rem = acc % B62_D5;
+            }
+            put5(text + 25 - 5 * pass, (uint32_t)rem);
+        }
+        memcpy(o, text + 3, 27);
+        idt_erase(text, sizeof text);
+        idt_erase(w, sizeof w);
+#endif
+    }
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+// The SIMD kernels keep each value's five 32-bit limbs (most significant first) in 64-bit lanes and
+// divide by D = 62^5 limb by limb. With r < D the remainder so far and w the next limb, the quotient of
+// acc = r·2^32 + w is below 2^32. R = floor(2^62 / D) = 2^32 + R1 (R1 < 2^30) gives the estimate
+//     q' = (r·R + w + floor(w·R1 / 2^32)) >> 30  (= floor(acc·R / 2^62) up to the dropped fraction),
+// which is q or q − 1 (acc·(2^62/D − R)/2^62 < acc/2^62 < 1); the low 32 bits of acc − q'·D (below 2D)
+// say which, and one conditional subtraction makes it exact. Before pass k the value is below
+// 2^(160 − 29.77k), so pass k starts at limb k − 1 (k ≥ 2): 5 + 5 + 4 + 3 + 2 steps, and what is left
+// after five passes (< 62^2) is the top two digits. Digits of a remainder x < 2^30 by x/62 =
+// (x·M) >> 35, M = ceil(2^35/62), exact for x < 2^35/30.
+#define B62_R1 738894451ULL
+#define B62_M62 554189329ULL
+
+// A block is 32 values: four (AVX-512) or eight (AVX2) registers whose divisions are independent
+// chains, so that the multiply latency of one hides behind the others.
+#define B62_BLOCK 32
+
+// Gathers the limbs of up to B62_BLOCK values (zeros past n) into limbs[j][lane].
+static inline void gather_block(const uint8_t *values, size_t n, uint32_t limbs[5][B62_BLOCK]) {
+    for (size_t i = 0; i < B62_BLOCK; i++)
+        for (int j = 0; j < 5; j++) limbs[j][i] = i < n ? load_be32(values + 20 * i + 4 * j) : 0;
+}
+
+// Writes n ids from chunks[c][lane]: c = 0 the top two characters, c = 1..5 five each.
+static inline void scatter_block(const uint64_t chunks[6][B62_BLOCK], size_t n, uint8_t *out, size_t stride) {
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *o = out + i * stride;
+        // Each 8-byte store's last 3 bytes are overwritten by the next; the last chunk is cut to 5.
+        memcpy(o, &chunks[0][i], 8);
+        memcpy(o + 2, &chunks[1][i], 8);
+        memcpy(o + 7, &chunks[2][i], 8);
+        memcpy(o + 12, &chunks[3][i], 8);
+        memcpy(o + 17, &chunks[4][i], 8);
+        memcpy(o + 22, &chunks[5][i], 4);
+        o[26] = (uint8_t)(chunks[5][i] >> 32);
+    }
+}
+
+__attribute__((target("avx2"))) static inline __m256i b62_chars_avx2(__m256i d) {
+    // digit → '0'+d, 'A'+d−10 (d ≥ 10), 'a'+d−36 (d ≥ 36), byte by byte.
+    __m256i c = _mm256_add_epi8(d, _mm256_set1_epi8('0'));
+    c = _mm256_add_epi8(c, _mm256_and_si256(_mm256_cmpgt_epi8(d, _mm256_set1_epi8(9)), _mm256_set1_epi8(7)));
+    return _mm256_add_epi8(c, _mm256_and_si256(_mm256_cmpgt_epi8(d, _mm256_set1_epi8(35)), _mm256_set1_epi8(6)));
+}
+
+// One division step on four lanes: w ← floor((r·2^32 + w) / D), r ← the remainder.
+__attribute__((target("avx2"))) static inline void b62_step_avx2(__m256i *r, __m256i *w) {
+    const __m256i r1 = _mm256_set1_epi64x((long long)B62_R1), d = _mm256_set1_epi64x((long long)B62_D5);
+    const __m256i low32 = _mm256_set1_epi64x(0xffffffffLL), dm1 = _mm256_set1_epi64x((long long)B62_D5 - 1);
+    __m256i hi = _mm256_add_epi64(_mm256_mul_epu32(*r, r1), _mm256_slli_epi64(*r, 32));
+    hi = _mm256_add_epi64(hi, _mm256_add_epi64(*w, _mm256_srli_epi64(_mm256_mul_epu32(*w, r1), 32)));
+    __m256i q = _mm256_srli_epi64(hi, 30);
+    __m256i rem = _mm256_and_si256(_mm256_sub_epi32(*w, _mm256_mul_epu32(q, d)), low32);
+    __m256i over = _mm256_cmpgt_epi64(rem, dm1);  // rem ≥ D: q was one short
+    *r = _mm256_sub_epi64(rem, _mm256_and_si256(over, d));
+    *w = _mm256_sub_epi64(q, over);
+}
+
+// The five characters of each lane's x < 62^5, most significant in the low byte.
+__attribute__((target("avx2"))) static inline __m256i b62_digits5_avx2(__m256i x) {
+    const __m256i m = _mm256_set1_epi64x((long long)B62_M62), k62 = _mm256_set1_epi64x(62);
+    __m256i text = _mm256_setzero_si256();
+    for (int k = 0; k < 4; k++) {
+        __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(x, m), 35);
+        __m256i digit = _mm256_sub_epi64(x, _mm256_mul_epu32(q, k62));
+        text = _mm256_or_si256(text, _mm256_slli_epi64(digit, 32 - 8 * k));
+        x = q;
+    }
+    return b62_chars_avx2(_mm256_or_si256(text, x));
+}
+
+// Four independent chains at a time (w[5][4] and r[4] in sixteen registers, give or take a spill).
+__attribute__((target("avx2"))) static void b62_block_avx2(const uint32_t limbs[5][B62_BLOCK], uint64_t chunks[6][B62_BLOCK]) {
+    for (int h = 0; h < B62_BLOCK; h += 16) {
+        __m256i w[5][4];
+        for (int j = 0; j < 5; j++)
+            for (int g = 0; g < 4; g++) w[j][g] = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)&limbs[j][h + 4 * g]));
+        for (int pass = 0; pass < 5; pass++) {
+            __m256i r[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+            for (int j = pass < 2 ? 0 : pass - 1; j < 5; j++)
+                for (int g = 0; g < 4; g++) b62_step_avx2(&r[g], &w[j][g]);
+            for (int g = 0; g < 4; g++) _mm256_storeu_si256((__m256i *)&chunks[5 - pass][h + 4 * g], b62_digits5_avx2(r[g]));
+        }
+        // The top two digits: w[4] < 62^2.
+        const __m256i m = _mm256_set1_epi64x((long long)B62_M62);
+        for (int g = 0; g < 4; g++) {
+            __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(w[4][g], m), 35);
+            __m256i lo = _mm256_sub_epi64(w[4][g], _mm256_mul_epu32(q, _mm256_set1_epi64x(62)));
+            _mm256_storeu_si256((__m256i *)&chunks[0][h + 4 * g], b62_chars_avx2(_mm256_or_si256(q, _mm256_slli_epi64(lo, 8))));
+        }
+    }
+}
+
+int idt_base62_160_avx2_available(void) { return __builtin_cpu_supports("avx2"); }
+
+void idt_base62_160_avx2(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+    uint32_t limbs[5][B62_BLOCK];
+    uint64_t chunks[6][B62_BLOCK];
+    for (size_t i = 0; i < count; i += B62_BLOCK) {
+        size_t n = count - i < B62_BLOCK ? count - i : B62_BLOCK;
+        gather_block(values + 20 * i, n, limbs);
+        b62_block_avx2(limbs, chunks);
+        scatter_block(chunks, n, out + i * stride, stride);
+    }
+    idt_erase(limbs, sizeof limbs);
+    idt_erase(chunks, sizeof chunks);
+}
+
+// AVX-512 (F and BW): the same steps with all 8 values in one register, mask registers for the
+// correction and the character mapping.
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i b62_chars_avx512(__m512i d) {
+    __m512i c = _mm512_add_epi8(d, _mm512_set1_epi8('0'));
+    c = _mm512_mask_add_epi8(c, _mm512_cmpgt_epu8_mask(d, _mm512_set1_epi8(9)), c, _mm512_set1_epi8(7));
+    return _mm512_mask_add_epi8(c, _mm512_cmpgt_epu8_mask(d, _mm512_set1_epi8(35)), c, _mm512_set1_epi8(6));
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline void b62_step_avx512(__m512i *r, __m512i *w) {
+    const __m512i r1 = _mm512_set1_epi64((long long)B62_R1), d = _mm512_set1_epi64((long long)B62_D5);
+    const __m512i low32 = _mm512_set1_epi64(0xffffffffLL);
+    __m512i hi = _mm512_add_epi64(_mm512_mul_epu32(*r, r1), _mm512_slli_epi64(*r, 32));
+    hi = _mm512_add_epi64(hi, _mm512_add_epi64(*w, _mm512_srli_epi64(_mm512_mul_epu32(*w, r1), 32)));
+    __m512i q = _mm512_srli_epi64(hi, 30);
+    __m512i rem = _mm512_and_si512(_mm512_sub_epi32(*w, _mm512_mul_epu32(q, d)), low32);
+    __mmask8 over = _mm512_cmpge_epu64_mask(rem, d);
+    *r = _mm512_mask_sub_epi64(rem, over, rem, d);
+    *w = _mm512_mask_add_epi64(q, over, q, _mm512_set1_epi64(1));
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i b62_digits5_avx512(__m512i x) {
+    const __m512i m = _mm512_set1_epi64((long long)B62_M62), k62 = _mm512_set1_epi64(62);
+    __m512i text = _mm512_setzero_si512();
+    for (int k = 0; k < 4; k++) {
+        __m512i q = _mm512_srli_epi64(_mm512_mul_epu32(x, m), 35);
+        __m512i digit = _mm512_sub_epi64(x, _mm512_mul_epu32(q, k62));
+        text = _mm512_or_si512(text, _mm512_slli_epi64(digit, 32 - 8 * k));
+        x = q;
+    }
+    return b62_chars_avx512(_mm512_or_si512(text, x));
+}
+
+__attribute__((target("avx512f,avx512bw"))) static void b62_block_avx512(const uint32_t limbs[5][B62_BLOCK], uint64_t chunks[6][B62_BLOCK]) {
+    __m512i w[5][4];
+    for (int j = 0; j < 5; j++)
+        for (int g = 0; g < 4; g++) w[j][g] = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)&limbs[j][8 * g]));
+    for (int pass = 0; pass < 5; pass++) {
+        __m512i r[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+        for (int j = pass < 2 ? 0 : pass - 1; j < 5; j++)
+            for (int g = 0; g < 4; g++) b62_step_avx512(&r[g], &w[j][g]);
+        for (int g = 0; g < 4; g++) _mm512_storeu_si512(&chunks[5 - pass][8 * g], b62_digits5_avx512(r[g]));
+    }
+    const __m512i m = _mm512_set1_epi64((long long)B62_M62);
+    for (int g = 0; g < 4; g++) {
+        __m512i q = _mm512_srli_epi64(_mm512_mul_epu32(w[4][g], m), 35);
+        __m512i lo = _mm512_sub_epi64(w[4][g], _mm512_mul_epu32(q, _mm512_set1_epi64(62)));
+        _mm512_storeu_si512(&chunks[0][8 * g], b62_chars_avx512(_mm512_or_si512(q, _mm512_slli_epi64(lo, 8))));
+    }
+}
+
+int idt_base62_160_avx512_available(void) { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"); }
+
+void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+    uint32_t limbs[5][B62_BLOCK];
+    uint64_t chunks[6][B62_BLOCK];
+    for (size_t i = 0; i < count; i += B62_BLOCK) {
+        size_t n = count - i < B62_BLOCK ? count - i : B62_BLOCK;
+        gather_block(values + 20 * i, n, limbs);
+        b62_block_avx512(limbs, chunks);
+        scatter_block(chunks, n, out + i * stride, stride);
+    }
+    idt_erase(limbs, sizeof limbs);
+    idt_erase(chunks, sizeof chunks);
+}
+#else
+int idt_base62_160_avx2_available(void) { return 0; }
+int idt_base62_160_avx512_available(void) { return 0; }
+void idt_base62_160_avx2(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+    idt_base62_160_scalar(values, count, out, stride);
+}
+void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+    idt_base62_160_scalar(values, count, out, stride);
+}
+#endif
+
+// Kernel choice, made once: the best the CPU has (avx512 > avx2 > scalar), or the one named by
+// IDTOKENS_ENCODER, else by IDTOKENS_SAMPLER (so IDTOKENS_SAMPLER=scalar|avx2|avx512 forces the
+// encoder too; its ssse3 and neon mean scalar here), when the CPU has it; else the best.
+enum { E_UNSET = 0, E_SCALAR, E_AVX2, E_AVX512 };
+static int chosen_encoder = E_UNSET;
+
+static int has_encoder(int k) {
+    switch (k) {
+    case E_SCALAR: return 1;
+    case E_AVX2: return idt_base62_160_avx2_available();
+    case E_AVX512: return idt_base62_160_avx512_available();
+    default: return 0;
+    }
+}
+
+static int choose_encoder(void) {
+    int best = E_AVX512;
+    while (!has_encoder(best)) best--;
+    const char *want = getenv("IDTOKENS_ENCODER");
+    if (want == NULL || *want == 0) want = getenv("IDTOKENS_SAMPLER");
+    if (want == NULL || *want == 0) return best;
+    int k = strcmp(want, "scalar") == 0 || strcmp(want, "ssse3") == 0 || strcmp(want, "neon") == 0 ? E_SCALAR
+          : strcmp(want, "avx2") == 0 ? E_AVX2 : strcmp(want, "avx512") == 0 ? E_AVX512 : best;
+    return has_encoder(k) ? k : best;
+}
+
+static int encoder(void) {
+    int k = __atomic_load_n(&chosen_encoder, __ATOMIC_RELAXED);
+    if (__builtin_expect(k == E_UNSET, 0)) {
+        k = choose_encoder();
+        __atomic_store_n(&chosen_encoder, k, __ATOMIC_RELAXED);
+    }
+    return k;
+}
+
+const char *idt_base62_160_kernel_name(void) {
+    switch (encoder()) {
+    case E_AVX512: return "avx512";
+    case E_AVX2: return "avx2";
+    default: return "scalar";
+    }
+}
+
+void idt_base62_160(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+    switch (encoder()) {
+    case E_AVX512: idt_base62_160_avx512(values, count, out, stride); return;
+    case E_AVX2: idt_base62_160_avx2(values, count, out, stride); return;
+    default: idt_base62_160_scalar(values, count, out, stride);
+    }
+}
