@@ -18,7 +18,7 @@ import Precise
 /// the same digits, exact rationals where an exact tie could keep them apart.
 public enum Retries {
     /// The largest `maxAttempts` taken (and k·log2(d) must stay within MPFR's exponent range).
-    public static let maxAttemptsLimit = 1000
+    public static let maxAttemptsLimit = 100
 
     /// (i/d)^k down to 2^−(k·log2 d) must stay inside MPFR's exponent range (about ±2^30).
     static let maxExponentBits = 1 << 28
@@ -365,19 +365,30 @@ public enum Retries {
     ///   tail after term J is at most T_J·ρ/(1 − ρ), ρ = ((N − 1)/d)^k, since S_{m+k} ≤ (N − 1)^k·S_m.
     ///   S_m exactly (Faulhaber's recurrence) while N < 2^(p + 2·log2(m+1) + 40); beyond, between
     ///   (N − 1)^{m+1}/(m+1) and N^{m+1}/(m+1), whose ratio is then within 2^−(p+40) of 1.
-    /// * **direct**, when N ≤ 16,384 and ρ > 1/256: the sum of −log1p(−(i/d)^k) (or −log(1 − (i/d)^k)
-    ///   once (i/d)^k > ½).
+    /// * **direct**, when N ≤ 16,384 and ρ > 1/256 (or the power sums would cost more than N terms):
+    ///   the sum of −log1p(−(i/d)^k) (or −log(1 − (i/d)^k) once (i/d)^k > ½), from the top down.
     static func logBounds(_ d: BigInt, _ n: BigInt, _ k: Int, _ p: Int) -> (lo: BigFloat, hi: BigFloat) {
         let log2Rho = Double(k) * ((n - BigInt(1)).log2Magnitude - d.log2Magnitude)
-        if let count = n.intValue, count <= directLimit, log2Rho > -8 { return direct(d, count, k, p) }
+        if let count = n.intValue, count <= directLimit {
+            // The series needs the power sums up to S_{kJ}, J ≈ p/log2(1/ρ) terms, by a recurrence
+            // quadratic in kJ; the direct sum costs at most N logs.
+            let terms = Double(p) / Swift.max(-log2Rho, 1e-9) + 1
+            let seriesCost = Double(k) * terms * Double(k) * terms / 8
+            if log2Rho > -8 || seriesCost > Double(count) { return direct(d, count, k, p) }
+        }
         return series(d, n, k, p)
     }
 
+    /// Summed from the largest term down: every term below i is at most term i, so once
+    /// i·term_i < sum·2^−(p+2) the rest is bounded by that and added to the upper end. With many
+    /// attempts the terms fall fast and few are taken.
     private static func direct(_ d: BigInt, _ n: Int, _ k: Int, _ p: Int) -> (lo: BigFloat, hi: BigFloat) {
         let dk = d.power(k)
         var lo = BigFloat(0, precision: p)
         var hi = BigFloat(0, precision: p)
-        for i in 1..<n {
+        let epsilon = BigInt.power(2, p + 2)
+        var i = n - 1
+        while i >= 1 {
             let ik = BigInt(i).power(k)
             let tLo: BigFloat
             let tHi: BigFloat
@@ -392,6 +403,12 @@ public enum Retries {
             }
             lo = lo.adding(tLo, precision: p, rounding: .down)
             hi = hi.adding(tHi, precision: p, rounding: .up)
+            i -= 1
+            // The i terms left are each at most this one.
+            let rest = tHi.multiplied(by: BigInt(i), precision: p, rounding: .up)
+            if i >= 1, rest.multiplied(by: epsilon, precision: p, rounding: .up) <= lo {
+                return (lo, hi.adding(rest, precision: p, rounding: .up))
+            }
         }
         return (lo, hi)
     }
