@@ -60,7 +60,8 @@ struct RetriesReference: Decodable {
             "\(label)")
         if let budget = r.budget, let capacity = r.capacity {
             #expect(
-                try Retries.capacity(space: d, maxAttempts: r.maxAttempts, budget: Budget(parsing: budget)).description == capacity, "\(label)")
+                try Retries.capacity(space: d, maxAttempts: r.maxAttempts, budget: Budget(parsing: budget)).description == capacity,
+                "\(label)")
         }
     }
 

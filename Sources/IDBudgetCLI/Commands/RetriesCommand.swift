@@ -49,7 +49,9 @@ struct RetriesCommand: ParsableCommand {
         let volume = try volume.resolve(scheme: scheme)
         let k = try attempts()
         if maxProbability != nil && k == nil {
-            throw UsageError(argument: "--max-probability", message: "a budget for running out of attempts needs --max-attempts; add e.g. --max-attempts 3")
+            throw UsageError(
+                argument: "--max-probability",
+                message: "a budget for running out of attempts needs --max-attempts; add e.g. --max-attempts 3")
         }
         if let maxProbability { _ = try parseBudget(maxProbability) }
         do { try Retries.notFull(space: space.size, count: volume.count) } catch let error as InputError {
