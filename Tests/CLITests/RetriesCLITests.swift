@@ -4,7 +4,7 @@ import Testing
 
 /// `idbudget retries`: its output, its JSON against the schema and the reference, its errors.
 @Suite struct RetriesCLITests {
-    static let reference: [[String: Any]] = {
+    nonisolated(unsafe) static let reference: [[String: Any]] = {
         let url = Repository.file("Tests/IDBudgetTests/Reference/retries.json")
         let json = try! JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
         return json["cases"] as! [[String: Any]]
