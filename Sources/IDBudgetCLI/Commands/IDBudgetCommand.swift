@@ -17,6 +17,7 @@ struct IDBudgetCommand: ParsableCommand {
         version: "\(IDBudgetVersion.current) (generator system layer: \(SecureRandom.systemLayer))",
         subcommands: [
             ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self,
+            RetriesCommand.self,
             AuditCommand.self,
         ]
     )

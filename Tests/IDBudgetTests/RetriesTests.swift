@@ -1,0 +1,151 @@
+import Foundation
+import IDBudget
+import Precise
+import TestSupport
+import Testing
+
+/// The reference values for `idbudget retries`, made by Tests/Oracles/retries_ref.py (mpmath's digamma
+/// and Bernoulli numbers, exact fractions): every printed digit.
+struct RetriesReference: Decodable {
+    struct Case: Decodable {
+        let label: String
+        let space: String
+        let count: String
+        let maxAttempts: Int
+        let fill: String
+        let expectedAttemptsNext: String
+        let expectedAttemptsTotal: String
+        let exhaustionProbability: String
+        let budget: String?
+        let capacity: String?
+    }
+
+    let digits: Int
+    let cases: [Case]
+
+    static let shared: RetriesReference = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Reference/retries.json")
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try! decoder.decode(RetriesReference.self, from: Data(contentsOf: url))
+    }()
+
+    /// A decimal integer, or 2^k.
+    static func integer(_ text: String) -> BigInt {
+        if text.hasPrefix("2^"), let k = Int(text.dropFirst(2)) { return BigInt.power(2, k) }
+        return BigInt(decimal: text)!
+    }
+}
+
+@Suite struct RetriesTests {
+    static let reference = RetriesReference.shared
+
+    @Test func coversTheRegimes() {
+        #expect(Self.reference.digits == Birthday.significantDigits)
+        let ks = Set(Self.reference.cases.map(\.maxAttempts))
+        #expect([1, 2, 3, 10].allSatisfy(ks.contains))
+        #expect(Self.reference.cases.filter { $0.capacity != nil }.count >= 6)
+    }
+
+    @Test(arguments: reference.cases.map(\.label))
+    func everyDigit(label: String) throws {
+        let r = Self.reference.cases.first { $0.label == label }!
+        let d = RetriesReference.integer(r.space)
+        let n = RetriesReference.integer(r.count)
+        #expect(try Retries.fill(space: d, count: n).description == r.fill, "\(label)")
+        #expect(try Retries.expectedAttemptsNext(space: d, count: n).description == r.expectedAttemptsNext, "\(label)")
+        #expect(try Retries.expectedAttemptsTotal(space: d, count: n).description == r.expectedAttemptsTotal, "\(label)")
+        #expect(
+            try Retries.exhaustionProbability(space: d, count: n, maxAttempts: r.maxAttempts).description == r.exhaustionProbability,
+            "\(label)")
+        if let budget = r.budget, let capacity = r.capacity {
+            #expect(
+                try Retries.capacity(space: d, maxAttempts: r.maxAttempts, budget: Budget(parsing: budget)).description == capacity,
+                "\(label)")
+        }
+    }
+
+    /// k = 1: every collision fails the insert, so P is the birthday bound, digit for digit, against
+    /// `probability` and against reference.py's values.
+    @Test func oneAttemptIsTheBirthdayBound() throws {
+        for row in Reference.shared.probability where !row.count.isEmpty {
+            let d = BigInt(decimal: row.space)!
+            let n = BigInt(decimal: row.count)!
+            let p = try Retries.exhaustionProbability(space: d, count: n, maxAttempts: 1)
+            #expect(p.description == row.probability, "\(row.label)")
+            #expect(p == (try Birthday.probability(space: d, count: n)).probability)
+        }
+    }
+
+    /// A wrong digit is caught: the reference is compared digit for digit, not approximately.
+    @Test func aWrongDigitFails() throws {
+        let r = Self.reference.cases.first { $0.label.hasPrefix("README") }!
+        var wrong = Array(r.exhaustionProbability)
+        wrong[10] = wrong[10] == "9" ? "8" : "9"
+        let p = try Retries.exhaustionProbability(
+            space: RetriesReference.integer(r.space), count: RetriesReference.integer(r.count), maxAttempts: 3)
+        #expect(p.description != String(wrong))
+    }
+
+    @Test func fullSpaceIsRefused() {
+        #expect(throws: InputError.self) { try Retries.expectedAttemptsNext(space: BigInt(10), count: BigInt(10)) }
+        #expect(throws: InputError.self) { try Retries.expectedAttemptsTotal(space: BigInt(10), count: BigInt(11)) }
+        #expect(throws: InputError.self) { try Retries.exhaustionProbability(space: BigInt(10), count: BigInt(5), maxAttempts: 0) }
+    }
+
+    /// The typed entry answers as the CLI does.
+    @Test func typedQuestion() throws {
+        let a = try Planner.retries(for: .base62, length: 8, count: 1_000_000, maxAttempts: 3, budget: Budget(1e-9))
+        let r = Self.reference.cases.first { $0.label.hasPrefix("README") }!
+        #expect(a.retries.exhaustionProbability == r.exhaustionProbability)
+        #expect(a.retries.capacity == r.capacity)
+        #expect(a.retries.expectedAttemptsTotal == r.expectedAttemptsTotal)
+        #expect(try a.jsonText().contains("\"exhaustion_probability\""))
+    }
+
+    // MARK: - Simulation
+
+    /// Runs `trials` stores of `count` inserts into `space` values, each insert drawing up to `attempts`
+    /// times (SplitMix64, fixed seed): the fraction of stores in which some insert ran out.
+    static func simulate(space: Int, count: Int, attempts: Int, trials: Int, seed: UInt64) -> Double {
+        var rng = SplitMix(state: seed)
+        var taken = [Bool](repeating: false, count: space)
+        var failures = 0
+        for _ in 0..<trials {
+            for i in taken.indices { taken[i] = false }
+            var failed = false
+            insert: for _ in 0..<count {
+                for _ in 0..<attempts {
+                    let v = Int(rng.next() % UInt64(space))
+                    if !taken[v] {
+                        taken[v] = true
+                        continue insert
+                    }
+                }
+                failed = true
+                break
+            }
+            if failed { failures += 1 }
+        }
+        return Double(failures) / Double(trials)
+    }
+
+    /// Hoeffding: |p̂ − P| ≥ t with probability at most 2·exp(−2·trials·t²); t for a false-failure
+    /// rate of 10^−6.
+    static func tolerance(trials: Int) -> Double { (log(2e6) / (2 * Double(trials))).squareRoot() }
+
+    /// The exhaustion probability against a simulation of the store where it is large; the neighbours
+    /// k ± 1 are the control (they must fall outside the same tolerance).
+    @Test(arguments: [(1000, 150, 2), (1000, 600, 10)])
+    func simulationAgrees(space: Int, count: Int, attempts: Int) throws {
+        let trials = 20_000
+        let t = Self.tolerance(trials: trials)  // ≈ 0.019
+        let simulated = Self.simulate(space: space, count: count, attempts: attempts, trials: trials, seed: 0x5EED_0000 + UInt64(attempts))
+        let exact = try Retries.exhaustionProbability(space: BigInt(space), count: BigInt(count), maxAttempts: attempts).doubleValue
+        #expect(abs(simulated - exact) < t, "simulated \(simulated), exact \(exact), tolerance \(t)")
+        for wrong in [attempts - 1, attempts + 1] {
+            let other = try Retries.exhaustionProbability(space: BigInt(space), count: BigInt(count), maxAttempts: wrong).doubleValue
+            #expect(abs(simulated - other) >= t, "k = \(wrong) should be told apart: \(other)")
+        }
+    }
+}
