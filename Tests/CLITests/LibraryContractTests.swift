@@ -105,3 +105,37 @@ import Testing
         #expect(changelog.contains("## [\(IDBudgetVersion.current)] - "))
     }
 }
+
+/// The library refuses what the CLI refuses, by throwing, never by trapping or answering something else.
+@Suite struct LibraryRefusalTests {
+    @Test func auditorSettingsAreChecked() {
+        #expect(throws: InputError.self) { try Auditor(maxLineBytes: 0) }
+        #expect(throws: InputError.self) { try Auditor(maxLineBytes: -5) }
+        #expect(throws: InputError.self) { try Auditor(maxLineBytes: Int.max) }
+        #expect(throws: InputError.self) { try Auditor(shard: (3, 2)) }
+        #expect(throws: InputError.self) { try Auditor(shard: (-1, 2)) }
+        #expect(throws: InputError.self) { try Auditor(shard: (0, 0)) }
+        #expect(throws: InputError.self) { try Auditor(memoryLimit: -1) }
+        #expect(throws: InputError.self) { try Auditor(threads: 0) }
+        #expect(throws: InputError.self) { try Auditor(threads: 3) }
+        #expect(throws: InputError.self) { try Auditor().audit(["a", "b"], claimedBits: -1) }
+        #expect(throws: InputError.self) { try Auditor().audit(["a", "b"], claimedBits: 0) }
+        #expect(throws: InputError.self) { try Auditor().audit(["a", "b"], claimedBits: Int.max) }
+    }
+
+    @Test func anAuditorAuditsOnce() throws {
+        let auditor = try Auditor()
+        #expect(try auditor.audit(["a", "b"]).ids == 2)
+        #expect(throws: InputError.self) { try auditor.audit(["c"]) }
+    }
+
+    @Test func answersReadBackFromTheirJSON() throws {
+        let length = try Planner.length(for: .base62, count: 1_000_000, budget: Budget(1e-9))
+        let back = try LengthAnswer(jsonText: length.jsonText())
+        #expect(try back.jsonText() == length.jsonText())
+        let report = try Auditor().audit(["x1", "x2", "x1"])
+        #expect(try AuditReport(jsonText: report.jsonText()) == report)
+        #expect(try Lifetime(.seconds(3600)).text == "3600s")
+        #expect(try Lifetime(.milliseconds(1500)).text == "1.5s")
+    }
+}

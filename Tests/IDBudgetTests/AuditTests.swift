@@ -9,7 +9,7 @@ import Testing
         _ text: [UInt8], chunk: Int = 1 << 16, maxLineBytes: Int = 4096, threads: Int = 2,
         memory: Int = 1 << 30, shard: (Int, Int) = (0, 1)
     ) throws -> AuditSummary {
-        let auditor = Auditor(maxLineBytes: maxLineBytes, shard: shard, memoryLimit: memory, threads: threads)
+        let auditor = try Auditor(maxLineBytes: maxLineBytes, shard: shard, memoryLimit: memory, threads: threads)
         try text.withUnsafeBytes { all in
             var i = 0
             while i < all.count {
@@ -42,7 +42,7 @@ import Testing
             #expect(s.extraOccurrences == 25)
             #expect(s.multiplicities == [1: 49_980, 2: 15, 3: 5])
             #expect(s.lengths == [12: 50_025])
-            let r = AuditAnalysis(summary: s)
+            let r = try AuditAnalysis(summary: s)
             #expect(r.alphabet == "base62")
             #expect(r.space == BigInt.power(62, 12))
             #expect(r.verdict == .tooMany)  // 25 extra where ~6·10⁻¹¹ are expected
@@ -51,7 +51,7 @@ import Testing
 
     @Test func uniformIdsAreNotFlagged() throws {
         let ids = try TokenGenerator(alphabet: .hex, length: 6).next(300_000)
-        let r = AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
         #expect(r.space == BigInt.power(16, 6))
         #expect(r.verdict == .consistent, "\(r.findings)")
         #expect(abs(r.z) < 5, "z = \(r.z)")
@@ -71,7 +71,7 @@ import Testing
             }
             text.append(10)
         }
-        let r = AuditAnalysis(summary: try Self.summarise(text))
+        let r = try AuditAnalysis(summary: try Self.summarise(text))
         #expect(r.verdict == .nonUniform)
         #expect(r.findings.contains { $0.hasPrefix("position 1 is biased") }, "\(r.findings)")
     }
@@ -110,7 +110,7 @@ import Testing
 
     @Test func uuidsImplyTheirRandomBits() throws {
         let uuids = (0..<2000).map { _ in UUID().uuidString.lowercased() }
-        let r = AuditAnalysis(summary: try Self.summarise(Self.lines(uuids)))
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(uuids)))
         #expect(r.space == BigInt.power(2, 122))
         #expect(r.formatName == "UUIDv4")
         #expect(r.verdict == .consistent, "\(r.findings)")
@@ -123,7 +123,7 @@ import Testing
         for _ in 0..<300 { lines.append(ids[7]) }  // one id 303 times: counts past 255
         let text = Self.lines(lines)
         let whole = try Self.summarise(text)
-        let auditor = Auditor(maxLineBytes: 4096, memoryLimit: 4 << 20, threads: 2)
+        let auditor = try Auditor(maxLineBytes: 4096, memoryLimit: 4 << 20, threads: 2)
         try text.withUnsafeBytes { try auditor.consume($0) }
         let spilled = try auditor.finish()
         #expect(auditor.spilled)
@@ -163,7 +163,7 @@ import Testing
     @Test(arguments: [IDFormat.uuid7, .ulid, .ksuid])
     func timeOrderedFormatsAreJudgedInTheirBuckets(format: IDFormat) throws {
         let ids = IDGenerator(format).next(100_000)
-        let r = AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
         #expect(r.format != nil && r.format?.randomBits == format.randomBits, "\(r.formatName)")
         #expect(r.verdict == .consistent, "\(r.findings)")
         #expect(r.buckets != nil)
@@ -176,7 +176,7 @@ import Testing
             let t = String(format: "%012llx", 1_700_000_000_000 + UInt64(ms))
             return "\(t.prefix(8))-\(t.suffix(4))-7000-8000-000000000000"
         }
-        let r = AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
         #expect(r.format == .uuid7)
         #expect(r.verdict == .nonUniform, "\(r.findings)")
         #expect(r.findings.contains { $0.contains("constant") })
@@ -184,7 +184,7 @@ import Testing
 
     /// A counter: every position uniform, no duplicates where thousands are expected.
     @Test func countersHaveTooFewDuplicates() throws {
-        let r = AuditAnalysis(summary: try Self.summarise(Self.lines((0..<100_000).map { String(format: "%05d", $0) })))
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines((0..<100_000).map { String(format: "%05d", $0) })))
         #expect(r.verdict == .tooFew)
         #expect(r.findings.contains { $0.contains("sequential") })
     }
@@ -213,7 +213,7 @@ import Testing
         for _ in 0..<2000 {
             let codes = (0..<45).map { _ in String(format: "%04d", Int(rng.next() % 10_000)) }
             let text = Array((codes.joined(separator: "\n") + "\n").utf8)
-            let r = AuditAnalysis(summary: try AuditTests.summarise(text, threads: 1))
+            let r = try AuditAnalysis(summary: try AuditTests.summarise(text, threads: 1))
             if r.test.verdict == .tooMany { alarms += 1 }
         }
         #expect(alarms == 0)

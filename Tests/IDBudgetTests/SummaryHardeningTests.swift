@@ -106,7 +106,7 @@ import Testing
         o["sample"] = ["a"]
         let s = try AuditSummary(jsonText: try Self.data(o))
         #expect(s.distinct == 1 && s.extraOccurrences == big - 1)
-        _ = AuditAnalysis(summary: s)
+        _ = try AuditAnalysis(summary: s)
         // Merging it with itself (as another shard) overflows: an error, not a trap.
         var other = s
         other.shardCount = 2

@@ -95,7 +95,11 @@ public struct AuditAnalysis: Sendable {
     /// group by group — ids of one length form a group, over the alphabet and positions of its own —
     /// with the false-alarm budget divided among the groups (Bonferroni); the verdict is the worst
     /// group's.
-    public init(summary s: AuditSummary, claimedBits: Int? = nil) {
+    /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits`` (as `idbudget audit --bits`).
+    public init(summary s: AuditSummary, claimedBits: Int? = nil) throws(InputError) {
+        if let claimedBits, claimedBits < 1 || claimedBits > Limits.maxSpaceBits {
+            throw InputError("claimed bits must be from 1 to \(Limits.maxSpaceBits), got \(claimedBits)")
+        }
         guard claimedBits == nil, let parts = Self.split(s), parts.count > 1 else {
             self.init(single: s, claimedBits: claimedBits, tests: 1)
             return

@@ -170,9 +170,13 @@ public struct AuditReport: Answer, Equatable {
         }
     }
 
+    /// Its keys are spelled out (`effective_bits_95_lower`), not converted.
+    public static var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy { .useDefaultKeys }
+
     /// Judges `summary` (see ``AuditAnalysis``) and reports it.
-    public init(summary: AuditSummary, claimedBits: Int? = nil, resources: Resources? = nil) {
-        self.init(summary: summary, analysis: AuditAnalysis(summary: summary, claimedBits: claimedBits), resources: resources)
+    /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits``.
+    public init(summary: AuditSummary, claimedBits: Int? = nil, resources: Resources? = nil) throws(InputError) {
+        self.init(summary: summary, analysis: try AuditAnalysis(summary: summary, claimedBits: claimedBits), resources: resources)
     }
 
     public init(summary s: AuditSummary, analysis r: AuditAnalysis, resources: Resources? = nil) {

@@ -1,6 +1,6 @@
 extension Auditor {
     /// Audits ids held in memory: each element is one id, as if written one per line (so an element
-    /// holding a newline counts as two lines). One audit per `Auditor`.
+    /// holding a newline counts as two lines). One audit per `Auditor`: a second throws.
     ///
     /// ```swift
     /// let report = try Auditor().audit(["3f9a…", "c01b…"])
@@ -14,6 +14,12 @@ extension Auditor {
     /// Audits ids given as bytes (`[UInt8]`, `Data`, a `Substring.UTF8View`, …), one id per element.
     public func audit<Ids: Sequence>(_ ids: Ids, claimedBits: Int? = nil) throws -> AuditReport
     where Ids.Element: Collection, Ids.Element.Element == UInt8 {
+        guard bytesRead == 0, !hasFinished else {
+            throw InputError("this Auditor has already audited its ids; make a new Auditor for each audit")
+        }
+        if let claimedBits, claimedBits < 1 || claimedBits > Limits.maxSpaceBits {
+            throw InputError("claimed bits must be from 1 to \(Limits.maxSpaceBits), got \(claimedBits)")
+        }
         let capacity = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
         defer { buffer.deallocate() }
@@ -33,6 +39,6 @@ extension Auditor {
             filled += 1
         }
         try flush()
-        return AuditReport(summary: try finish(), claimedBits: claimedBits)
+        return try AuditReport(summary: try finish(), claimedBits: claimedBits)
     }
 }

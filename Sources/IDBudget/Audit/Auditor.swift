@@ -35,10 +35,21 @@ public final class Auditor {
     ///   - threads: 1 or 2 workers (default: 2 where this process may run on two cores).
     ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
     ///     block's line lengths.
+    /// - Throws: ``InputError`` for what `idbudget audit` would refuse: `maxLineBytes` outside
+    ///   1…16,777,216, a shard index outside 0..<count, a memory limit under 1 MiB, threads other than
+    ///   1 or 2.
     public init(
         maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
         threads: Int? = nil, sizeHint: Int? = nil
-    ) {
+    ) throws(InputError) {
+        guard maxLineBytes >= 1, maxLineBytes <= 1 << 24 else {
+            throw InputError("maxLineBytes must be from 1 to 16777216, got \(maxLineBytes)")
+        }
+        guard shard.count >= 1, shard.index >= 0, shard.index < shard.count else {
+            throw InputError("a shard index must be in 0..<count with count ≥ 1, got \(shard.index) of \(shard.count)")
+        }
+        guard memoryLimit >= 1 << 20 else { throw InputError("memoryLimit must be at least 1 MiB (1048576), got \(memoryLimit)") }
+        if let threads, threads != 1 && threads != 2 { throw InputError("threads must be 1 or 2, got \(threads)") }
         self.sizeHint = sizeHint
         self.maxLineBytes = maxLineBytes
         shardIndex = shard.index
@@ -66,6 +77,9 @@ public final class Auditor {
         block.deallocate()
         spillDirectory.remove()
     }
+
+    /// Whether ``finish()`` has run.
+    var hasFinished: Bool { finished != nil }
 
     /// Lines so far (for progress displays).
     public var lines: Int { workers.reduce(0) { $0 + $1.summary.lines } }

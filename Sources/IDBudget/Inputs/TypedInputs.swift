@@ -52,7 +52,8 @@ extension Lifetime {
         }
         var fraction = String(attoseconds)
         fraction = String(repeating: "0", count: 18 - fraction.count) + fraction
-        try self.init(parsing: "\(seconds).\(fraction)s")
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        try self.init(parsing: fraction.isEmpty ? "\(seconds)s" : "\(seconds).\(fraction)s")
     }
 }
 

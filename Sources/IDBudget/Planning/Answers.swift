@@ -220,8 +220,13 @@ public struct SchemesAnswer: Answer {
 }
 
 /// An answer idbudget prints: a `Codable` value whose JSON (``jsonText()``) is the CLI's
-/// `--format json` output, under ``outputSchemaVersion``.
-public protocol Answer: Codable, Sendable {}
+/// `--format json` output, under ``outputSchemaVersion``; ``init(jsonText:)`` reads that JSON back.
+/// Use these two rather than a bare `JSONEncoder`/`JSONDecoder`: the keys are snake_case only
+/// through them.
+public protocol Answer: Codable, Sendable {
+    /// How this answer's JSON keys map to its properties when read back.
+    static var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy { get }
+}
 
 extension Answer {
     /// This answer as idbudget's JSON: snake_case keys, sorted, pretty-printed.
@@ -231,4 +236,13 @@ extension Answer {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
+
+    /// Reads this answer from idbudget's JSON (what ``jsonText()`` and `--format json` write).
+    public init(jsonText: String) throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = Self.keyDecodingStrategy
+        self = try decoder.decode(Self.self, from: Data(jsonText.utf8))
+    }
+
+    public static var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy { .convertFromSnakeCase }
 }

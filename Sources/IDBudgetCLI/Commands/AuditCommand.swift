@@ -203,7 +203,7 @@ struct AuditCommand: ParsableCommand {
             AuditReport.Resources(
                 fingerprintTableBytes: $0.peak, spilled: $0.spilled, peakRSSBytes: PeakMemory.bytes(), memoryLimitBytes: s.memory)
         }
-        let r = AuditReport(summary: summary, claimedBits: s.claimed, resources: resources)
+        let r = try AuditReport(summary: summary, claimedBits: s.claimed, resources: resources)
         try show(r)
         if !r.passes { Output.status = ExitStatus.fails.rawValue }
     }
@@ -227,7 +227,7 @@ struct AuditCommand: ParsableCommand {
             throw Failure(status: .noInput, argument: "FILE", message: "'\(file ?? "-")' is a directory; give a file of ids, one per line")
         }
         let size = known && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
-        let auditor = Auditor(maxLineBytes: s.maxLine, shard: s.shard, memoryLimit: s.memory, threads: s.threads, sizeHint: size)
+        let auditor = try Auditor(maxLineBytes: s.maxLine, shard: s.shard, memoryLimit: s.memory, threads: s.threads, sizeHint: size)
         let progress = output.format == .text && isatty(2) != 0 ? Progress(total: size) : nil
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { chunk.deallocate() }
