@@ -70,6 +70,13 @@ public struct Alphabet: Sendable, Hashable, CustomStringConvertible {
     /// `0-9`.
     public static let decimal = builtIn("decimal", "0123456789")
 
+    /// Nano ID's 64 symbols in its own order (`urlAlphabet`): base64url's symbols, shuffled.
+    public static let nanoid = builtIn("nanoid", "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict")
+    /// Upper-case hexadecimal, as some systems print it.
+    public static let upperHex = builtIn("HEX", "0123456789ABCDEF")
+    /// Upper-case base36.
+    public static let upperBase36 = builtIn("BASE36", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
     /// Every built-in alphabet, largest first.
     public static let builtIns: [Alphabet] = [.base64url, .base62, .base58, .base36, .base32, .hex, .decimal]
 

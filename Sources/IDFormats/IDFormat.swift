@@ -39,6 +39,20 @@ public enum IDFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The symbols of the text form (the hex digits of a UUID; Nano ID's own ordering of 64).
+    public var alphabet: Alphabet {
+        switch self {
+        case .uuid4, .uuid7: .hex
+        case .ulid: .base32
+        case .ksuid: .base62
+        case .nanoid: .nanoid
+        }
+    }
+
+    /// Where a UUID's text has its hyphens (8-4-4-4-12), and the position of its version digit.
+    public static let uuidHyphenPositions = [8, 13, 18, 23]
+    public static let uuidVersionPosition = 14
+
     /// How the text form is written.
     public var encoding: String {
         switch self {

@@ -39,6 +39,22 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
 
     public var bucketName: String { minted?.bucket?.rawValue ?? "100 ns tick" }
 
+    /// Characters in the text form (a UUIDv1 is a UUID: 36).
+    public var length: Int { minted?.length ?? IDFormat.uuid4.length }
+
+    /// The alphabet the whole id is written in, where it is not hex with hyphens: ULID's Crockford
+    /// base32, KSUID's base62 (name as an audit reports it, and size).
+    public var ownAlphabet: (name: String, size: Int)? {
+        switch self {
+        case .ulid: ("Crockford base32", Alphabet.base32.count)
+        case .ksuid: ("base62", Alphabet.base62.count)
+        case .uuid7, .uuid1: nil
+        }
+    }
+
+    /// Bit n set when some format is n characters long: the audit's per-line test, one shift.
+    package static let lengthMask: UInt64 = allCases.reduce(0) { $0 | 1 << UInt64($1.length) }
+
     /// Character positions (0-based) of the timestamp, for position statistics.
     public var timePositions: Set<Int> {
         switch self {
@@ -53,9 +69,9 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
     @inline(__always)
     package static func parse(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
         switch b.count {
-        case 36: return parseUUID(b)
-        case 26: return parseULID(b).map { (.ulid, $0) }
-        case 27: return parseKSUID(b).map { (.ksuid, $0) }
+        case IDFormat.uuid7.length: return parseUUID(b)
+        case IDFormat.ulid.length: return parseULID(b).map { (.ulid, $0) }
+        case IDFormat.ksuid.length: return parseKSUID(b).map { (.ksuid, $0) }
         default: return nil
         }
     }

@@ -134,7 +134,6 @@ public struct AuditAnalysis: Sendable {
     /// lengths still apart in the duplicate test).
     static func split(_ s: AuditSummary) -> [(length: Int?, summary: AuditSummary)]? {
         guard s.ids > 0, s.lengths.count > 1, !s.groups.isEmpty else { return nil }
-        let formatLength: [TimeFormat: Int] = [.uuid7: 36, .uuid1: 36, .ulid: 26, .ksuid: 27]
         var parts: [(length: Int?, summary: AuditSummary)] = []
         var rest = s
         rest.groups = [:]
@@ -148,7 +147,7 @@ public struct AuditAnalysis: Sendable {
             g.positions = group.positions
             g.symbols = Set(group.positions.flatMap { $0.keys })
             if length > AuditSummary.positionLimit { g.symbols.formUnion(s.symbols) }
-            for (f, t) in s.timeFormats where formatLength[f] == length { g.timeFormats[f] = t }
+            for (f, t) in s.timeFormats where f.length == length { g.timeFormats[f] = t }
             g.sample = s.sample.filter { $0.unicodeScalars.count == length }
             parts.append((length, g))
             // What is left: subtract the group.
@@ -164,7 +163,7 @@ public struct AuditAnalysis: Sendable {
                     rest.positions[i][c] = left > 0 ? left : nil
                 }
             }
-            for (f, l) in formatLength where l == length { rest.timeFormats[f] = AuditSummary.TimeBuckets() }
+            for f in TimeFormat.allCases where f.length == length { rest.timeFormats[f] = AuditSummary.TimeBuckets() }
             rest.sample = rest.sample.filter { $0.unicodeScalars.count != length }
         }
         while let last = rest.positions.last, last.isEmpty { rest.positions.removeLast() }

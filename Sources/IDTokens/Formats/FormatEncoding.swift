@@ -2,11 +2,12 @@ internal import CTokens
 
 /// The text encodings of the id formats, written straight into an output buffer.
 enum FormatEncoding {
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-    static let crockford: [UInt8] = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
-    static let base62: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+    // The symbols come from the vocabulary (IDFormats): built-in alphabets are single-byte.
+    static let hexDigits: [UInt8] = IDFormat.uuid4.alphabet.bytes ?? []
+    static let crockford: [UInt8] = IDFormat.ulid.alphabet.bytes ?? []
+    static let base62: [UInt8] = IDFormat.ksuid.alphabet.bytes ?? []
     /// Nano ID's own ordering of its 64 symbols (`urlAlphabet`).
-    static let nanoid: [UInt8] = Array("useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict".utf8)
+    static let nanoid: [UInt8] = IDFormat.nanoid.alphabet.bytes ?? []
 
     /// Each byte's two lower-case hex digits, first digit in the low byte (a little-endian store
     /// writes them in order).

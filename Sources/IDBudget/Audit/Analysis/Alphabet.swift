@@ -14,18 +14,12 @@ extension AuditAnalysis {
     }
 
     /// Alphabets an audit recognises: the built-ins and the upper-case forms of hex and base36.
-    static let candidates: [Alphabet] =
-        Alphabet.builtIns
-        + [
-            (try? Alphabet(symbols: "0123456789ABCDEF", name: "HEX")),
-            (try? Alphabet(symbols: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", name: "BASE36")),
-        ].compactMap { $0 }
+    static let candidates: [Alphabet] = Alphabet.builtIns + [.upperHex, .upperBase36]
 
     /// The smallest candidate holding every varying symbol, unless its unseen symbols cannot be
     /// chance; ULID and KSUID have alphabets of their own.
     static func chooseAlphabet(for s: AuditSummary, format: TimeFormat?) -> ChosenAlphabet {
-        if format == .ulid { return ChosenAlphabet(name: "Crockford base32", size: 32) }
-        if format == .ksuid { return ChosenAlphabet(name: "base62", size: 62) }
+        if let own = format?.ownAlphabet { return ChosenAlphabet(name: own.name, size: own.size) }
         let rows = varyingRows(of: s, format: format)
         // Symbols at positions that vary choose the alphabet (a constant prefix or a UUID's hyphens don't).
         var varying = Set<Unicode.Scalar>()

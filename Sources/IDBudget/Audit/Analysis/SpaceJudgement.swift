@@ -100,11 +100,12 @@ extension AuditAnalysis {
                 if single > AuditSummary.positionLimit { space = space * BigInt.power(alphabetSize, single - AuditSummary.positionLimit) }
             }
             var formatName = "tokens over \(alphabetName)"
-            if single == 36, positions.count == 36, positions[14] == .constant("4"),
-                [8, 13, 18, 23].allSatisfy({ positions[$0] == .constant("-") })
+            let uuid = IDFormat.uuid4.length
+            if single == uuid, positions.count == uuid, positions[IDFormat.uuidVersionPosition] == .constant("4"),
+                IDFormat.uuidHyphenPositions.allSatisfy({ positions[$0] == .constant("-") })
             {
                 formatName = "UUIDv4"
-            } else if single == 21, alphabetName == "base64url" {
+            } else if single == IDFormat.nanoid.length, alphabetName == Alphabet.base64url.name {
                 formatName = "Nano ID (base64url^21)"
             }
             let spaceText: String
@@ -116,8 +117,8 @@ extension AuditAnalysis {
                 spaceText =
                     space == BigInt.power(alphabetSize, single)
                     ? "\(alphabetName)^\(single)"
-                    : formatName == "UUIDv4" && space == BigInt.power(2, 122)
-                        ? "UUIDv4: 2^122"
+                    : formatName == "UUIDv4" && space == BigInt.power(2, IDFormat.uuid4.randomBits)
+                        ? "UUIDv4: 2^\(IDFormat.uuid4.randomBits)"
                         : "\(alphabetName)^\(single) less its fixed positions"
                 randomBits = space.log2Magnitude
             }
