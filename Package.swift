@@ -2,10 +2,11 @@
 import Foundation
 import PackageDescription
 
-// What a consumer resolves is only what the products need: the vocabulary and the generator are pure
-// Swift (plus CTokens' C), the math adds GMP/MPFR, and the CLI adds swift-argument-parser. The
-// benchmarks are a package of their own (Benchmarks/); the DocC plugin joins only when
-// IDBUDGET_DOCS is set (scripts/docs.sh sets it).
+// A consumer builds only what its products need: the vocabulary and the generator are pure Swift
+// (plus CTokens' C), the math adds GMP/MPFR, and the CLI adds swift-argument-parser (which SwiftPM
+// still fetches for a library consumer, but never builds). The benchmarks are a package of their
+// own (Benchmarks/) and the DocC plugin joins only when IDBUDGET_DOCS is set (scripts/docs.sh sets
+// it), so neither is fetched by anyone else.
 let docs = ProcessInfo.processInfo.environment["IDBUDGET_DOCS"] != nil
 
 let package = Package(

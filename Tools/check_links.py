@@ -40,6 +40,20 @@ def prose(text):
     return "\n".join(out)
 
 
+CODE_PATH = re.compile(r"`((?:Sources|Tests|Tools|scripts|docs|notebooks|Benchmarks|examples)/[^`\s]*)`")
+
+
+def code_free(text):
+    """The lines outside fenced code blocks."""
+    inside = False
+    for line in text.splitlines():
+        if FENCE.match(line.strip()):
+            inside = not inside
+            continue
+        if not inside:
+            yield line
+
+
 def slug(heading):
     """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
     s = heading.strip().lower()
@@ -78,6 +92,19 @@ def main(argv):
                 continue
             if fragment and dest.suffix == ".md" and fragment not in anchors(dest):
                 problems.append(f"{where}: no heading #{fragment} in {rel}")
+    # Paths written in backticks (`Tools/fuzz/fuzz.py`) must exist too: repository paths only, outside
+    # code blocks; generated folders (results/, .build*) and globs are left alone.
+    for md in files + sorted(ROOT.glob("Sources/*/*.docc/*.md")):
+        if not md.exists():
+            continue
+        text = "\n".join(l for l in code_free(md.read_text(encoding="utf-8")))
+        for path in sorted(set(CODE_PATH.findall(text))):
+            checked += 1
+            clean = path.rstrip("/.,:;")
+            if any(ch in clean for ch in "*<>{}…$") or not (ROOT / clean).exists():
+                if any(ch in clean for ch in "*<>{}…$"):
+                    continue
+                problems.append(f"{md.relative_to(ROOT)}: `{path}` does not exist")
     readme_blocks = set(swift_blocks((ROOT / "README.md").read_text(encoding="utf-8")))
     for md in sorted((ROOT / "docs").glob("*.md")):
         for block in swift_blocks(md.read_text(encoding="utf-8")):

@@ -53,8 +53,8 @@ import Testing
             let width = h.subtracting(l, precision: 64, rounding: .up)
             #expect(width.binaryExponent < -19_000 + Int(n.log2Magnitude) + 64, "2^\(bits), n = \(count)")
         }
-        // Near-tie precisions at these sizes take the product (the point of it: MPFR's lgamma(2^26)
-        // at 66,000 bits costs 2.7 s), typical precisions keep lgamma.
+        // Near-tie precisions at these sizes take the product (the point of it: MPFR's lgamma of a
+        // 26-bit argument at 66,000 bits is slow), typical precisions keep lgamma.
         #expect(LogComplement.productIsCheaper(space: d, count: count, precision: 66_000))
         #expect(!LogComplement.productIsCheaper(space: d, count: count, precision: 400))
     }

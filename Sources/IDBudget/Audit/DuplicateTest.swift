@@ -68,7 +68,8 @@ public struct DuplicateTest: Sendable {
 
     /// The false-alarm budget of one audit: each tail is judged at half of it.
     public static let threshold = 1e-6
-    /// Occupancy-chain steps (draws × window) one test may spend: about 0.3 s.
+    /// Occupancy-chain steps (draws × window) one test may spend: a fraction of a second, so that an
+    /// undecided tail costs no more than reading a few million ids.
     public static let exactBudget = 300_000_000
 
     public init(space d: BigInt, count n: Int, observed: Int, tests: Int = 1, exactBudget: Int = DuplicateTest.exactBudget) {
