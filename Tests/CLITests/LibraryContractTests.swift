@@ -65,6 +65,9 @@ import Testing
         #expect(throws: InputError.self) { try Lifetime(.seconds(-3)) }
         #expect(throws: InputError.self) { try Budget(1) }
         #expect(throws: InputError.self) { try Budget(0) }
+        #expect(throws: InputError("'-0.001' is negative; give a probability strictly between 0 and 1, such as 1e-11")) {
+            try Budget(-1e-3)
+        }
         #expect(throws: InputError.self) { try Planner.length(for: .base62, count: 0, budget: Budget(1e-6)) }
         #expect(throws: InputError.self) { try Planner.plan(count: 10, budget: Budget(1e-6), scopes: -1) }
     }

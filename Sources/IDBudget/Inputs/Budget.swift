@@ -20,6 +20,9 @@ public struct Budget: Sendable, CustomStringConvertible {
                         ? "'\(text)' is below the 1e\(Limits.minProbabilityExponent) idbudget handles"
                         : "'\(text)' is not strictly between 0 and 1; give a probability such as 1e-11")
             }
+            if trimmed.hasPrefix("-") {
+                throw InputError("'\(text)' is negative; give a probability strictly between 0 and 1, such as 1e-11")
+            }
             throw InputError("'\(text)' is not a number; give a probability such as 1e-11 or 0.001")
         }
         let (num, den) = value.fraction
