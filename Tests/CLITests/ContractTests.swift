@@ -64,11 +64,21 @@ import Testing
     /// uuid7 at 1e6/s: 1000 ids per ms, p per ms = C(1000,2)/2^74 ≈ 2.6443e-17, so 1e-9 lasts about
     /// 1e-9 / 2.6443e-17 ms ≈ 37,817 s (independently: the pairs count, exact to the digits compared).
     @Test func bucketedCapacityLastsAcrossBuckets() throws {
-        let json = try CLI.json(["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s"])
+        let json = try CLI.json(["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s", "--arrivals", "even"])
         let seconds = Double(CLI.at(json, "lasts.seconds") as? String ?? "") ?? 0
         let pairs: Double = 1000.0 * 999.0 / 2.0 / 18_889_465_931_478_580_854_784.0
         #expect(abs(seconds - 1e-9 / pairs / 1000) < 2, "\(seconds)")
         #expect((CLI.at(json, "lasts.meaning") as? String)?.contains("milliseconds") == true)
+    }
+
+    /// The same under Poisson arrivals (the default): λ = 1000 per ms, ℓ ≈ λ²/2d, so about
+    /// 1e-9 / (1e6/2d) ms ≈ 37,779 s.
+    @Test func poissonCapacityLastsAcrossBuckets() throws {
+        let json = try CLI.json(["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s"])
+        let seconds = Double(CLI.at(json, "lasts.seconds") as? String ?? "") ?? 0
+        let perBucket: Double = 1e6 / 2.0 / 18_889_465_931_478_580_854_784.0
+        #expect(abs(seconds - 1e-9 / perBucket / 1000) < 2, "\(seconds)")
+        #expect(CLI.at(json, "arrivals") as? String == "poisson")
     }
 
     @Test func hugeDurationsAreNotInfinite() throws {

@@ -105,12 +105,20 @@ public struct Growth: Sendable, CustomStringConvertible {
     /// Bounds on the seconds until the integral of the rate reaches `count`:
     /// t = P/y · log1p(count·y/(r₀·P)), which falls as y = ln(1 + g) rises.
     func secondsBounds(toReach count: BigInt, rate: Rate, precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        let c = BigFloat(count, precision: Swift.max(2, count.bitWidth), rounding: .nearest)
+        return secondsBounds(toReach: (c, c), rate: rate, precision: p)
+    }
+
+    /// The same for a count known by bounds (a mean, say).
+    func secondsBounds(toReach count: (lo: BigFloat, hi: BigFloat), rate: Rate, precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
         let q = p + 16
         let (yLo, yHi) = logFactorBounds(precision: q)
-        // c = count/(r₀·P), exact.
-        let (cLo, cHi) = BigFloat.bounds(
-            numerator: count * rate.perSecond.denominator * period.denominator,
-            denominator: rate.perSecond.numerator * period.numerator, precision: q)
+        // c = count/(r₀·P).
+        let (kLo, kHi) = BigFloat.bounds(
+            numerator: rate.perSecond.denominator * period.denominator, denominator: rate.perSecond.numerator * period.numerator,
+            precision: q)
+        let cLo = count.lo.multiplied(by: kLo, precision: q, rounding: .down)
+        let cHi = count.hi.multiplied(by: kHi, precision: q, rounding: .up)
         let (pLo, pHi) = BigFloat.bounds(numerator: period.numerator, denominator: period.denominator, precision: q)
         let lo = cLo.multiplied(by: yHi, precision: q, rounding: .down).log1p(precision: q, rounding: .down)
             .divided(by: yHi, precision: q, rounding: .down).multiplied(by: pLo, precision: p, rounding: .down)

@@ -193,6 +193,8 @@ public struct CapacityAnswer: Answer {
     public var arrivals: String? = nil
     /// The rate's growth, when given.
     public var growth: String? = nil
+    /// With a rate: when the budget breaks, and the median and mean time to the first collision.
+    public var when: WhenFigures? = nil
 }
 
 /// One alphabet's row of `idbudget plan`.

@@ -103,7 +103,8 @@ public enum Planner {
     /// `growth`, the rate compounds continuously (see <doc:ArrivalModels>).
     public static func capacity(
         space: Space, budget: Budget, scopes: BigInt = BigInt(1), rate: Rate? = nil,
-        scheme: Scheme? = nil, arrivals: Arrivals = .poisson, growth: Growth? = nil, existing: BigInt = BigInt(0)
+        scheme: Scheme? = nil, arrivals: Arrivals = .poisson, growth: Growth? = nil, existing: BigInt = BigInt(0),
+        from: Date? = nil
     ) throws -> CapacityAnswer {
         guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
         guard existing.signum >= 0 else { throw InputError("existing ids cannot be negative") }
@@ -141,9 +142,14 @@ public enum Planner {
             )
         }
         var lasts: DurationFigures?
+        var when: WhenFigures?
         if let rate, let scheme, let bucket = scheme.bucket {
             if arrivals == .poisson {
-                lasts = try poissonLifetime(space: space, budget: budget, scopes: scopes, rate: rate, bucket: bucket, growth: growth)
+                let model = PoissonBuckets(
+                    space: space.size, rate: rate, bucketSeconds: bucket.seconds, buckets: BigInt(1), scopes: scopes, growth: growth)
+                let lasting = try model.lastingBuckets(budget: budget)
+                lasts = try poissonLifetime(model: model, lasting: lasting, rate: rate, bucket: bucket, growth: growth)
+                when = try Self.when(poisson: model, lasting: lasting, from: from)
                 notes.append(
                     "\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long Poisson arrivals at \(rate)\(growth.map { " growing \($0)" } ?? "") can run before p over all buckets reaches the budget (P(no collision in a bucket) = e^−λ·(1 + λ/d)^d)."
                 )
@@ -163,6 +169,9 @@ public enum Planner {
                 let (num, den) = rate.seconds(toReach: capacity)
                 lasts = duration(num, den, meaning: "time to mint the capacity at \(rate)\(each)")
             }
+            when = try Self.when(
+                space: space.size, scopes: scopes, budget: budget, capacity: capacity, total: total, existing: existing, rate: rate,
+                growth: growth, from: from)
         } else if let scheme, let bucket = scheme.bucket {
             notes.append(
                 "\(scheme.name) ids collide only within one \(bucket.rawValue): this is the capacity of a single \(bucket.rawValue); give a rate to learn how long the budget lasts across buckets."
@@ -176,7 +185,7 @@ public enum Planner {
             scopes: scopes.description, capacity: capacity.description,
             collision: collision, nextProbability: next.description, rate: rate?.text, lasts: lasts, notes: notes,
             existing: existing.signum > 0 ? existing.description : nil,
-            arrivals: rate != nil && scheme?.bucket != nil ? arrivals.rawValue : nil, growth: growth?.text)
+            arrivals: rate != nil && scheme?.bucket != nil ? arrivals.rawValue : nil, growth: growth?.text, when: when)
     }
 
     /// Seconds until `count` new ids have been minted, to 30 certified digits: count/rate, or with
@@ -198,11 +207,8 @@ public enum Planner {
 
     /// The most buckets from the start with p ≤ budget under Poisson arrivals, as a duration.
     private static func poissonLifetime(
-        space: Space, budget: Budget, scopes: BigInt, rate: Rate, bucket: Scheme.Bucket, growth: Growth?
+        model: PoissonBuckets, lasting b: BigInt, rate: Rate, bucket: Scheme.Bucket, growth: Growth?
     ) throws -> DurationFigures {
-        let model = PoissonBuckets(
-            space: space.size, rate: rate, bucketSeconds: bucket.seconds, buckets: BigInt(1), scopes: scopes, growth: growth)
-        let b = try model.lastingBuckets(budget: budget)
         if b.isZero {
             let p = try model.probability().probability
             return DurationFigures(

@@ -34,6 +34,11 @@ struct CapacityCommand: ParsableCommand {
 
     @OptionGroup var arrivals: ArrivalsOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "With --rate: the day minting starts, YYYY-MM-DD (UTC), for the date the budget breaks; default today.", valueName: "date"))
+    var from: String?
+
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
@@ -44,6 +49,10 @@ struct CapacityCommand: ParsableCommand {
         if let growth {
             _ = try parseGrowth(growth)
             if rate == nil { throw UsageError(argument: "--growth", message: "a growth needs a rate; add e.g. --rate 1e6/s") }
+        }
+        if let from {
+            if rate == nil { throw UsageError(argument: "--from", message: "a start date needs a rate; add e.g. --rate 1e6/s") }
+            do { _ = try Planner.startDate(parsing: from) } catch { throw UsageError(argument: "--from", message: error.message) }
         }
         if let existing { _ = try parseInteger(existing, argument: "--existing", example: "1000000", allowingZero: true) }
         if let a = arrivals.arrivals {
@@ -81,7 +90,7 @@ struct CapacityCommand: ParsableCommand {
         do {
             answer = try Planner.capacity(
                 space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme, arrivals: model, growth: growth,
-                existing: existing)
+                existing: existing, from: rate == nil ? nil : try from.map { try Planner.startDate(parsing: $0) } ?? Planner.today)
         } catch let error as InputError {
             throw UsageError(argument: growth != nil ? "--growth" : "--max-probability", message: error.message)
         }
