@@ -25,6 +25,17 @@ import Testing
         ["capacity", "--bits", "3000", "--max-probability", "1e-9", "--rate", "1e6/s", "--scopes", "10"],
         ["plan", "--count", "1e9", "--max-probability", "1e-9"],
         ["schemes"],
+        ["probability", "--scheme", "uuid7", "--rate", "500/s", "--lifetime", "10y", "--arrivals", "even"],
+        ["probability", "--scheme", "ulid", "--rate", "500/s", "--lifetime", "10y", "--growth", "2x/y", "--nodes", "4"],
+        ["probability", "--bits", "64", "--rate", "1000/s", "--lifetime", "10y", "--growth", "40%/y", "--existing", "1e9"],
+        [
+            "length", "--alphabet", "base62", "--rate", "1000/s", "--lifetime", "10y", "--growth", "3%/mo", "--existing", "1e6",
+            "--max-probability", "1e-9",
+        ],
+        ["plan", "--count", "1e6", "--existing", "1e9", "--max-probability", "1e-9"],
+        ["capacity", "--bits", "64", "--max-probability", "1e-9", "--rate", "1000/s", "--growth", "40%/y", "--existing", "1e3"],
+        ["capacity", "--bits", "16", "--max-probability", "1e-3", "--rate", "1/s", "--existing", "1e6"],
+        ["capacity", "--scheme", "ksuid", "--max-probability", "1e-12", "--rate", "1e9/s", "--growth", "2x/y", "--from", "2026-01-01"],
     ])
     func outputMatchesTheSchema(arguments: [String]) throws {
         var args = arguments

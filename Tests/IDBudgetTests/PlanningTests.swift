@@ -158,4 +158,33 @@ import Testing
         #expect(try Arrivals(parsing: "poisson") == .poisson)
         #expect(throws: InputError.self) { try Arrivals(parsing: "uniform") }
     }
+
+    struct When: Decodable {
+        let space: String
+        let rate: String
+        let growth: String?
+        let medianSeconds: String
+        let meanSeconds: String
+    }
+
+    struct WhenFile: Decodable { let when: [When] }
+
+    static let whenReference: [When] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Reference/planning.json")
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do { return try decoder.decode(WhenFile.self, from: Data(contentsOf: url)).when } catch { fatalError("\(error)") }
+    }()
+
+    /// Median and mean time to the first collision, against mpmath (the mean from the integral
+    /// ∫e^−x(1 + x/d)^d dx, not idbudget's sum or expansion).
+    @Test(arguments: whenReference.map { $0.space })
+    func whenFigures(space: String) throws {
+        let r = Self.whenReference.first { $0.space == space }!
+        let answer = try Planner.capacity(
+            space: Space(size: BigInt(decimal: r.space)!), budget: Budget(parsing: "1e-6"), rate: Rate(parsing: r.rate),
+            growth: r.growth.map { try Growth(parsing: $0) })
+        #expect(answer.when?.medianSeconds == r.medianSeconds, "\(space)")
+        #expect(answer.when?.meanSeconds == r.meanSeconds, "\(space)")
+    }
 }

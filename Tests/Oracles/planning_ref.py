@@ -180,6 +180,43 @@ def lasting_buckets(d, rate_text, bucket, budget, growth_text=None):
     return str(lo)
 
 
+def mean_count(d):
+    """E[N] = Σ_{k≥0} P(no collision among k) = ∫_0^∞ e^−x (1 + x/d)^d dx (an identity, not idbudget's method)."""
+    d = mpf(d)
+    return mpmath.quad(lambda x: mpmath.exp(-x + d * mpmath.log1p(x / d)), [0, mpmath.sqrt(d), 10 * mpmath.sqrt(d), mpmath.inf])
+
+
+def median_count(d):
+    """The smallest n with p(d, n) ≥ 1/2, by bisection on L(n) = n·log d + lgamma(d−n+1) − lgamma(d+1)."""
+    def L(n):
+        return n * mpmath.log(d) + mpmath.loggamma(d - n + 1) - mpmath.loggamma(d + 1)
+    lo, hi = 1, 2
+    while L(hi) < mpmath.log(2):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if L(mid) < mpmath.log(2):
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def when_case(d, rate_text, growth_text):
+    r0 = rate(rate_text)
+    g = growth(growth_text) if growth_text else None
+    n = median_count(d)
+    out = {"space": str(d), "rate": rate_text, "growth": growth_text, "median_seconds": seconds_to_mint(r0, n, g)}
+    m = mean_count(d)
+    if g is None:
+        out["mean_seconds"] = fmt_mpf(m / q(r0))
+    else:
+        F, P = g
+        y = mpmath.log(q(F))
+        out["mean_seconds"] = fmt_mpf(q(P) / y * mpmath.log1p(m * y / (q(r0) * q(P))))
+    return out
+
+
 def main():
     U7, ULID, KSUID = 2**74, 2**80, 2**128
     poisson = [
@@ -225,7 +262,11 @@ def main():
                                 (U7, "500/s", "1ms", "1e-9", "2x/y"), (ULID, "1e4/s", "1ms", "1e-6", "40%/y")]:
         lasting.append({"space": str(d), "rate": r, "bucket": bk, "budget": budget, "growth": g,
                         "buckets": lasting_buckets(d, r, bk, budget, g)})
-    out = {"digits": 30, "poisson": poisson, "growth_counts": counts, "existing": existing, "seconds_to_mint": mint,
+    mp.dps = 60
+    when = [when_case(d, r, g) for d, r, g in [(1000, "1/s", None), (10**6, "10/s", None), (2**20, "1/min", "40%/y"),
+                                               (2**40, "1000/s", None), (2**64, "1000/s", "40%/y"), (2**122, "1e9/s", "2x/y")]]
+    mp.dps = 150
+    out = {"digits": 30, "when": when, "poisson": poisson, "growth_counts": counts, "existing": existing, "seconds_to_mint": mint,
            "lasting_buckets": lasting}
     path = os.path.join(os.path.dirname(__file__), "..", "IDBudgetTests", "Reference", "planning.json")
     with open(path, "w") as f:
