@@ -100,11 +100,12 @@ public enum Planner {
     /// The most ids per scope with p ≤ budget over all `scopes`, and with a rate, how long they last:
     /// for a time-bucketed scheme, until p over all buckets reaches the budget (with `arrivals`, Poisson
     /// by default). With `existing` ids already stored, the capacity is how many *more* fit; with
-    /// `growth`, the rate compounds continuously (see <doc:ArrivalModels>).
+    /// `growth`, the rate compounds continuously (see <doc:ArrivalModels>). With a rate, `when` says
+    /// when the budget breaks, dated from `from` (today, UTC, by default; nil for no date).
     public static func capacity(
         space: Space, budget: Budget, scopes: BigInt = BigInt(1), rate: Rate? = nil,
         scheme: Scheme? = nil, arrivals: Arrivals = .poisson, growth: Growth? = nil, existing: BigInt = BigInt(0),
-        from: Date? = nil
+        from: Date? = Planner.today
     ) throws -> CapacityAnswer {
         guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
         guard existing.signum >= 0 else { throw InputError("existing ids cannot be negative") }

@@ -67,7 +67,7 @@ extension Planner {
     /// The most ids of `length` symbols of `alphabet` within `budget`, and with a rate how long they last.
     public static func capacity(
         for alphabet: Alphabet, length: Int, budget: Budget, rate: Rate? = nil, scopes: Int = 1, growth: Growth? = nil,
-        existing: Int = 0, from: Date? = nil
+        existing: Int = 0, from: Date? = Planner.today
     ) throws -> CapacityAnswer {
         try capacity(
             space: try Space(alphabet: alphabet, length: length), budget: budget, scopes: try positive(scopes, "scopes"),
@@ -78,7 +78,7 @@ extension Planner {
     /// the budget lasts.
     public static func capacity(
         for scheme: Scheme, budget: Budget, rate: Rate? = nil, scopes: Int = 1, growth: Growth? = nil,
-        arrivals: Arrivals = .poisson, from: Date? = nil
+        arrivals: Arrivals = .poisson, from: Date? = Planner.today
     ) throws -> CapacityAnswer {
         try capacity(
             space: try Space(scheme: scheme), budget: budget, scopes: try positive(scopes, "scopes"), rate: rate,
