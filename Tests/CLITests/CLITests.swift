@@ -194,15 +194,18 @@ import Testing
 
     @Test func uuid7BucketsByMillisecond() throws {
         let ref = Self.scoped("uuid7 at 1e6/s for 10y (1000 per ms)")
-        let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y"])
+        let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y", "--arrivals", "even"])
         #expect(CLI.at(json, "collision.probability") as? String == ref["probability"])
+        #expect(CLI.at(json, "volume.arrivals") as? String == "even")
         #expect(CLI.at(json, "volume.buckets") as? String == "315360000000")
         #expect(CLI.at(json, "volume.count") as? String == "1000")
     }
 
     @Test func peakRateBudgetsBursts() throws {
         let ref = Self.scoped("uuid7 peak 1e8/s for 1y (1e5 per ms)")
-        let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--peak-rate", "1e8/s", "--lifetime", "1y"])
+        let json = try CLI.json([
+            "probability", "--scheme", "uuid7", "--rate", "1e6/s", "--peak-rate", "1e8/s", "--lifetime", "1y", "--arrivals", "even",
+        ])
         #expect(CLI.at(json, "collision.probability") as? String == ref["probability"])
     }
 

@@ -25,6 +25,17 @@ import Testing
         ["capacity", "--bits", "3000", "--max-probability", "1e-9", "--rate", "1e6/s", "--scopes", "10"],
         ["plan", "--count", "1e9", "--max-probability", "1e-9"],
         ["schemes"],
+        ["probability", "--scheme", "uuid7", "--rate", "500/s", "--lifetime", "10y", "--arrivals", "even"],
+        ["probability", "--scheme", "ulid", "--rate", "500/s", "--lifetime", "10y", "--growth", "2x/y", "--nodes", "4"],
+        ["probability", "--bits", "64", "--rate", "1000/s", "--lifetime", "10y", "--growth", "40%/y", "--existing", "1e9"],
+        [
+            "length", "--alphabet", "base62", "--rate", "1000/s", "--lifetime", "10y", "--growth", "3%/mo", "--existing", "1e6",
+            "--max-probability", "1e-9",
+        ],
+        ["plan", "--count", "1e6", "--existing", "1e9", "--max-probability", "1e-9"],
+        ["capacity", "--bits", "64", "--max-probability", "1e-9", "--rate", "1000/s", "--growth", "40%/y", "--existing", "1e3"],
+        ["capacity", "--bits", "16", "--max-probability", "1e-3", "--rate", "1/s", "--existing", "1e6"],
+        ["capacity", "--scheme", "ksuid", "--max-probability", "1e-12", "--rate", "1e9/s", "--growth", "2x/y", "--from", "2026-01-01"],
     ])
     func outputMatchesTheSchema(arguments: [String]) throws {
         var args = arguments
@@ -64,11 +75,21 @@ import Testing
     /// uuid7 at 1e6/s: 1000 ids per ms, p per ms = C(1000,2)/2^74 ≈ 2.6443e-17, so 1e-9 lasts about
     /// 1e-9 / 2.6443e-17 ms ≈ 37,817 s (independently: the pairs count, exact to the digits compared).
     @Test func bucketedCapacityLastsAcrossBuckets() throws {
-        let json = try CLI.json(["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s"])
+        let json = try CLI.json(["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s", "--arrivals", "even"])
         let seconds = Double(CLI.at(json, "lasts.seconds") as? String ?? "") ?? 0
         let pairs: Double = 1000.0 * 999.0 / 2.0 / 18_889_465_931_478_580_854_784.0
         #expect(abs(seconds - 1e-9 / pairs / 1000) < 2, "\(seconds)")
         #expect((CLI.at(json, "lasts.meaning") as? String)?.contains("milliseconds") == true)
+    }
+
+    /// The same under Poisson arrivals (the default): λ = 1000 per ms, ℓ ≈ λ²/2d, so about
+    /// 1e-9 / (1e6/2d) ms ≈ 37,779 s.
+    @Test func poissonCapacityLastsAcrossBuckets() throws {
+        let json = try CLI.json(["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e6/s"])
+        let seconds = Double(CLI.at(json, "lasts.seconds") as? String ?? "") ?? 0
+        let perBucket: Double = 1e6 / 2.0 / 18_889_465_931_478_580_854_784.0
+        #expect(abs(seconds - 1e-9 / perBucket / 1000) < 2, "\(seconds)")
+        #expect(CLI.at(json, "arrivals") as? String == "poisson")
     }
 
     @Test func hugeDurationsAreNotInfinite() throws {

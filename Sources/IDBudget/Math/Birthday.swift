@@ -122,9 +122,41 @@ public enum Birthday {
     }
 
     /// The common rounding of both ends, or `nil` while they differ.
-    private static func sameDigits(_ lo: BigFloat, _ hi: BigFloat, _ digits: Int, shift: BigInt) -> ScientificDecimal? {
+    static func sameDigits(_ lo: BigFloat, _ hi: BigFloat, _ digits: Int, shift: BigInt) -> ScientificDecimal? {
         guard let a = lo.decimalDigits(digits), let b = hi.decimalDigits(digits), a == b else { return nil }
         return ScientificDecimal(digits: a.digits, exponent: shift + BigInt(a.exponent - 1))
+    }
+
+    /// p = −expm1(−L) and 1 − p = e^−L to `digits` certified digits, for any L given by rigorous
+    /// bounds at a precision (the Poisson buckets' L, say): the same Ziv loop and the same printing
+    /// paths as ``probability(space:count:scopes:digits:)``, including 1 − p = 10^−x once L ≥ 2^4096.
+    /// `log2L` is a rough estimate of log2(L), for the starting precision.
+    static func certified(
+        log2L: Double, digits: Int = significantDigits, bounds: (Int) throws -> (lo: BigFloat, hi: BigFloat)
+    ) throws -> (probability: ScientificDecimal, complement: ScientificDecimal) {
+        let relative = Int(Double(digits) * 3.33) + 24
+        let extra = log2L.isFinite ? Swift.max(0, Swift.min(Int(log2L.rounded(.up)), powerFormBits)) : 0
+        var precision = relative + 16 + extra
+        let threshold = BigFloat(BigInt.power(2, powerFormBits), precision: 64, rounding: .nearest)
+        while precision <= maxPrecision {
+            let (lo, hi) = try bounds(precision)
+            if lo >= threshold {
+                let xLo = lo.divided(by: BigFloat.ln10(precision: precision, rounding: .up), precision: precision, rounding: .down)
+                let xHi = hi.divided(by: BigFloat.ln10(precision: precision, rounding: .down), precision: precision, rounding: .up)
+                if let x = sameDigits(xLo, xHi, digits, shift: BigInt(0)) {
+                    return (.one(significantDigits: digits), ScientificDecimal(digits: x.digits, exponent: x.exponent, isPowerOfTen: true))
+                }
+            } else {
+                let (pLo, pHi) = probabilityBounds(lo, hi, precision)
+                if let p = sameDigits(pLo, pHi, digits, shift: BigInt(0)),
+                    let c = complementDigits(lo, hi, precision, digits, probability: (pLo, pHi))
+                {
+                    return (p, c)
+                }
+            }
+            precision *= 2
+        }
+        throw InputError("could not certify \(digits) digits within \(maxPrecision) bits")
     }
 
     /// The size in bits of the exact fraction (1 − p)^S, or nil when it would pass 2^23 bits.

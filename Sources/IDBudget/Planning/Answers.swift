@@ -39,8 +39,17 @@ public struct VolumeFigures: Codable, Sendable, Equatable {
     public let rate: String?
     public let lifetime: String?
     public let summary: String
+    /// Ids already stored, when given: `count` is then the new ones.
+    public let existing: String?
+    /// `poisson` or `even`, where time buckets apply.
+    public let arrivals: String?
+    /// The growth of the rate, when given.
+    public let growth: String?
 
     public init(_ volume: Volume) {
+        existing = volume.existing.signum > 0 ? volume.existing.description : nil
+        arrivals = volume.arrivals?.rawValue
+        growth = volume.growth?.text
         count = volume.count.description
         scopes = volume.scopes.description
         buckets = volume.buckets.description
@@ -66,6 +75,21 @@ public struct CollisionFigures: Codable, Sendable, Equatable {
     /// What double-precision calculators print, 1 − exp(−n(n−1)/2d × groups): approximate, and absent
     /// where doubles cannot hold the space.
     public let doubleApproximation: Double?
+
+    /// The figures for Poisson arrivals into time buckets (see ``PoissonBuckets``).
+    public init(poisson model: PoissonBuckets) throws {
+        let (p, c) = try model.probability()
+        probability = p.description
+        complement = c.description
+        oneIn = p.oneIn
+        let pairs = try model.expectedCollisions()
+        expectedCollisions = pairs.description
+        groupProbability =
+            model.growth == nil && (model.buckets > BigInt(1) || model.scopes > BigInt(1))
+            ? try model.bucketProbability().probability.description : nil
+        let approx = 1 - exp(-pairs.doubleValue)
+        doubleApproximation = approx.isFinite && model.space.bitWidth <= 1024 ? approx : nil
+    }
 
     public init(space: BigInt, count: BigInt, groups: BigInt) throws {
         let (p, c) = try Birthday.probability(space: space, count: count, scopes: groups)
@@ -163,6 +187,14 @@ public struct CapacityAnswer: Answer {
     public let rate: String?
     public let lasts: DurationFigures?
     public let notes: [String]
+    /// Ids already stored, when given: `capacity` is then how many more fit.
+    public var existing: String? = nil
+    /// `poisson` or `even`, for a time-bucketed scheme with a rate.
+    public var arrivals: String? = nil
+    /// The rate's growth, when given.
+    public var growth: String? = nil
+    /// With a rate: when the budget breaks, and the median and mean time to the first collision.
+    public var when: WhenFigures? = nil
 }
 
 /// One alphabet's row of `idbudget plan`.

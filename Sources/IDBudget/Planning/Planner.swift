@@ -20,7 +20,9 @@ public enum Planner {
             notes.append("expected ids to first collision: within one scope or bucket.")
         }
         if let scheme { notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]") }
-        let collision = try CollisionFigures(space: space.size, count: volume.count, groups: volume.groups)
+        let collision =
+            try volume.poisson.map { try CollisionFigures(poisson: $0) }
+            ?? CollisionFigures(space: space.size, count: volume.total, groups: volume.groups)
         if collision.doubleApproximation == nil { notes.append(doubleRangeNote) }
         return ProbabilityAnswer(
             space: SpaceFigures(space), volume: VolumeFigures(volume), collision: collision,
@@ -82,47 +84,95 @@ public enum Planner {
     ) throws -> PlanRow {
         try check(volume)
         guard size >= 2 else { throw InputError("an alphabet needs at least 2 symbols") }
-        let length = try Birthday.minimumLength(alphabetSize: size, count: volume.count, scopes: volume.groups, budget: budget)
+        let length = try Birthday.minimumLength(alphabetSize: size, count: volume.total, scopes: volume.groups, budget: budget)
         let space = try make(length)
         let shorter =
             length > 1
-            ? try Birthday.probability(space: try make(length - 1).size, count: volume.count, scopes: volume.groups).probability.description
+            ? try Birthday.probability(space: try make(length - 1).size, count: volume.total, scopes: volume.groups).probability.description
             : nil
         let bytes = length * symbolBytes
-        let collision = try CollisionFigures(space: space.size, count: volume.count, groups: volume.groups)
+        let collision = try CollisionFigures(space: space.size, count: volume.total, groups: volume.groups)
         return PlanRow(
             alphabet: name, length: length, bytes: bytes, space: SpaceFigures(space), collision: collision,
             shorterProbability: shorter, maxBytes: maxBytes, fitsMaxBytes: bytes <= maxBytes)
     }
 
     /// The most ids per scope with p ≤ budget over all `scopes`, and with a rate, how long they last:
-    /// for a time-bucketed scheme, until p over all buckets reaches the budget.
+    /// for a time-bucketed scheme, until p over all buckets reaches the budget (with `arrivals`, Poisson
+    /// by default). With `existing` ids already stored, the capacity is how many *more* fit; with
+    /// `growth`, the rate compounds continuously (see <doc:ArrivalModels>). With a rate, `when` says
+    /// when the budget breaks, dated from `from` (today, UTC, by default; nil for no date).
     public static func capacity(
         space: Space, budget: Budget, scopes: BigInt = BigInt(1), rate: Rate? = nil,
-        scheme: Scheme? = nil
+        scheme: Scheme? = nil, arrivals: Arrivals = .poisson, growth: Growth? = nil, existing: BigInt = BigInt(0),
+        from: Date? = Planner.today
     ) throws -> CapacityAnswer {
         guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
+        guard existing.signum >= 0 else { throw InputError("existing ids cannot be negative") }
         if let rate, rate.perSecond.numerator.signum <= 0 || rate.perSecond.denominator.signum <= 0 {
             throw InputError("a rate must be positive")
+        }
+        let growth = growth.flatMap { $0.isNone ? nil : $0 }
+        if growth != nil && rate == nil { throw InputError("a growth needs a rate") }
+        if let scheme, let bucket = scheme.bucket {
+            if existing.signum > 0 {
+                throw InputError(
+                    "\(scheme.name) ids collide only within one \(bucket.rawValue), so ids stored earlier cannot collide with new ones; leave --existing out"
+                )
+            }
+            if growth != nil && arrivals == .even {
+                throw InputError("with --arrivals even every bucket would hold a different whole count; use --arrivals poisson with growth")
+            }
         }
         // The space's decimal figures (631,306 digits at the top of the range) are written beside the
         // search, which leaves a core idle while it evaluates L.
         let figures = Slots<SpaceFigures>(1)
         let spaceFigures = DispatchWorkItem { figures[0] = SpaceFigures(space) }
         DispatchQueue.global().async(execute: spaceFigures)
-        let capacity = try Birthday.capacity(space: space.size, scopes: scopes, budget: budget)
-        let collision = try CollisionFigures(space: space.size, count: capacity, groups: scopes)
-        let next = try Birthday.probability(space: space.size, count: capacity + BigInt(1), scopes: scopes).probability
+        let total = try Birthday.capacity(space: space.size, scopes: scopes, budget: budget)
+        let capacity = total >= existing ? total - existing : BigInt(0)
+        let load = capacity + existing
+        let collision = try CollisionFigures(space: space.size, count: load, groups: scopes)
+        let next = try Birthday.probability(space: space.size, count: load + BigInt(1), scopes: scopes).probability
         var notes: [String] = collision.doubleApproximation == nil ? [doubleRangeNote] : []
-        var lasts: DurationFigures?
-        if let rate, let scheme, let bucket = scheme.bucket {
-            lasts = try bucketedLifetime(space: space, budget: budget, scopes: scopes, rate: rate, bucket: bucket, scheme: scheme)
+        if existing.signum > 0 {
             notes.append(
-                "\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long a uniform \(rate) can run before p over all buckets reaches the budget."
+                total >= existing
+                    ? "existing: \(existing) ids already stored; capacity is how many more fit the budget (\(total) in all)."
+                    : "existing: \(existing) ids already stored, more than the \(total) the budget allows: no more fit."
             )
+        }
+        var lasts: DurationFigures?
+        var when: WhenFigures?
+        if let rate, let scheme, let bucket = scheme.bucket {
+            if arrivals == .poisson {
+                let model = PoissonBuckets(
+                    space: space.size, rate: rate, bucketSeconds: bucket.seconds, buckets: BigInt(1), scopes: scopes, growth: growth)
+                let lasting = try model.lastingBuckets(budget: budget)
+                lasts = try poissonLifetime(model: model, lasting: lasting, rate: rate, bucket: bucket, growth: growth)
+                when = try Self.when(poisson: model, lasting: lasting, from: from)
+                notes.append(
+                    "\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long Poisson arrivals at \(rate)\(growth.map { " growing \($0)" } ?? "") can run before p over all buckets reaches the budget (P(no collision in a bucket) = e^−λ·(1 + λ/d)^d)."
+                )
+            } else {
+                lasts = try bucketedLifetime(space: space, budget: budget, scopes: scopes, rate: rate, bucket: bucket, scheme: scheme)
+                notes.append(
+                    "\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long a uniform \(rate) can run before p over all buckets reaches the budget (arrivals even: below one id per \(bucket.rawValue) none can collide; Poisson, the default, is closer to real traffic)."
+                )
+            }
         } else if let rate {
-            let (num, den) = rate.seconds(toReach: capacity)
-            lasts = duration(num, den, meaning: "time to mint the capacity at \(rate)\(scopes > BigInt(1) ? " in each scope" : "")")
+            let each = scopes > BigInt(1) ? " in each scope" : ""
+            if let growth {
+                lasts = try duration(
+                    seconds: secondsToMint(capacity, rate: rate, growth: growth),
+                    meaning: "time to mint the capacity at \(rate) growing \(growth)\(each)")
+            } else {
+                let (num, den) = rate.seconds(toReach: capacity)
+                lasts = duration(num, den, meaning: "time to mint the capacity at \(rate)\(each)")
+            }
+            when = try Self.when(
+                space: space.size, scopes: scopes, budget: budget, capacity: capacity, total: total, existing: existing, rate: rate,
+                growth: growth, from: from)
         } else if let scheme, let bucket = scheme.bucket {
             notes.append(
                 "\(scheme.name) ids collide only within one \(bucket.rawValue): this is the capacity of a single \(bucket.rawValue); give a rate to learn how long the budget lasts across buckets."
@@ -134,7 +184,44 @@ public enum Planner {
                 return figures[0] ?? SpaceFigures(space)
             }(), budget: budget.text,
             scopes: scopes.description, capacity: capacity.description,
-            collision: collision, nextProbability: next.description, rate: rate?.text, lasts: lasts, notes: notes)
+            collision: collision, nextProbability: next.description, rate: rate?.text, lasts: lasts, notes: notes,
+            existing: existing.signum > 0 ? existing.description : nil,
+            arrivals: rate != nil && scheme?.bucket != nil ? arrivals.rawValue : nil, growth: growth?.text, when: when)
+    }
+
+    /// Seconds until `count` new ids have been minted, to 30 certified digits: count/rate, or with
+    /// growth the time the rate's integral reaches the count, P/ln(1 + g)·log1p(count·ln(1 + g)/(r₀·P)).
+    public static func secondsToMint(_ count: BigInt, rate: Rate, growth: Growth?) throws -> ScientificDecimal {
+        guard let growth, !growth.isNone else {
+            let (num, den) = rate.seconds(toReach: count)
+            return ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: Birthday.significantDigits)
+        }
+        if count.isZero { return .zero }
+        var p = 160
+        while p <= 1 << 20 {
+            let (lo, hi) = growth.secondsBounds(toReach: count, rate: rate, precision: p)
+            if let s = Birthday.sameDigits(lo, hi, Birthday.significantDigits, shift: BigInt(0)) { return s }
+            p *= 2
+        }
+        throw InputError("could not certify the time to mint \(count) ids")
+    }
+
+    /// The most buckets from the start with p ≤ budget under Poisson arrivals, as a duration.
+    private static func poissonLifetime(
+        model: PoissonBuckets, lasting b: BigInt, rate: Rate, bucket: Scheme.Bucket, growth: Growth?
+    ) throws -> DurationFigures {
+        if b.isZero {
+            let p = try model.probability().probability
+            return DurationFigures(
+                seconds: "0", text: "not even one \(bucket.rawValue)",
+                meaning: "one \(bucket.rawValue) at \(rate) already has p = \(p.short(4)), over the budget")
+        }
+        let (bn, bd) = bucket.seconds
+        return duration(
+            b * bn, bd,
+            meaning:
+                "\(b) \(bucket.rawValue)s of Poisson arrivals at \(rate)\(growth.map { " growing \($0)" } ?? "") before p over all buckets would pass the budget"
+        )
     }
 
     /// The largest number of buckets B with p(d, ⌈rate × bucket⌉, B × scopes) ≤ budget, as a duration.
@@ -216,7 +303,13 @@ public enum Planner {
 
     /// An exact duration of num/den seconds, in words too.
     static func duration(_ num: BigInt, _ den: BigInt, meaning: String) -> DurationFigures {
-        let seconds = ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: Birthday.significantDigits)
+        duration(
+            seconds: ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: Birthday.significantDigits),
+            meaning: meaning)
+    }
+
+    /// A duration of `seconds` (30 certified digits), in words too.
+    static func duration(seconds: ScientificDecimal, meaning: String) -> DurationFigures {
         let units: [(String, Int)] = [("years", 31_536_000), ("days", 86_400), ("hours", 3600), ("minutes", 60), ("seconds", 1)]
         let value = seconds.doubleValue
         var text = "\(seconds.short(3)) seconds"
@@ -225,8 +318,15 @@ public enum Planner {
                 text = "\(String(format: "%.3g", value / Double(size))) \(name)"
             }
         } else {
-            let years = ScientificDecimal.exact(numerator: num, denominator: den * BigInt(31_536_000), significantDigits: 3)
-            text = "\(years.short(3)) years"
+            // Past a double: the digits over 3.1536e7, the exponent kept exact.
+            let head = Double("\(seconds.digits.prefix(1)).\(seconds.digits.dropFirst().prefix(16))") ?? 1
+            var m = head / 3.1536
+            var e = seconds.exponent - BigInt(7)
+            if m < 1 {
+                m *= 10
+                e = e - BigInt(1)
+            }
+            text = "\(String(format: "%.2f", m))e\(e) years"
         }
         return DurationFigures(seconds: seconds.description, text: text, meaning: meaning)
     }

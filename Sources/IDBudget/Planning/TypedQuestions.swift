@@ -1,3 +1,4 @@
+import Foundation
 import IDFormats
 import Precise
 
@@ -27,13 +28,14 @@ extension Planner {
     }
 
     /// p for a scheme's ids minted at `rate` for `lifetime` (time-bucketed schemes: per bucket, over all
-    /// buckets; `peakRate` for bursts).
+    /// buckets, with `arrivals` Poisson by default; `peakRate` for bursts; `growth` compounding the rate).
     public static func probability(
-        for scheme: Scheme, rate: Rate, lifetime: Lifetime, nodes: Int = 1, scopes: Int = 1, peakRate: Rate? = nil
+        for scheme: Scheme, rate: Rate, lifetime: Lifetime, nodes: Int = 1, scopes: Int = 1, peakRate: Rate? = nil,
+        growth: Growth? = nil, arrivals: Arrivals = .poisson, existing: Int = 0
     ) throws -> ProbabilityAnswer {
         let workload = try Workload(
             rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), peakRate: peakRate,
-            scopes: positive(scopes, "scopes"))
+            scopes: positive(scopes, "scopes"), growth: growth, arrivals: arrivals, existing: nonNegative(existing, "existing"))
         return try probability(space: try Space(scheme: scheme), volume: try workload.volume(scheme: scheme), scheme: scheme)
     }
 
@@ -45,9 +47,12 @@ extension Planner {
 
     /// p for ids of `length` symbols of `alphabet` minted at `rate` for `lifetime`.
     public static func probability(
-        for alphabet: Alphabet, length: Int, rate: Rate, lifetime: Lifetime, nodes: Int = 1, scopes: Int = 1
+        for alphabet: Alphabet, length: Int, rate: Rate, lifetime: Lifetime, nodes: Int = 1, scopes: Int = 1,
+        growth: Growth? = nil, existing: Int = 0
     ) throws -> ProbabilityAnswer {
-        let workload = try Workload(rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"))
+        let workload = try Workload(
+            rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"), growth: growth,
+            existing: nonNegative(existing, "existing"))
         return try probability(space: try Space(alphabet: alphabet, length: length), volume: try workload.volume())
     }
 
@@ -60,22 +65,24 @@ extension Planner {
     }
 
     /// The most ids of `length` symbols of `alphabet` within `budget`, and with a rate how long they last.
-    public static func capacity(for alphabet: Alphabet, length: Int, budget: Budget, rate: Rate? = nil, scopes: Int = 1)
-        throws -> CapacityAnswer
-    {
+    public static func capacity(
+        for alphabet: Alphabet, length: Int, budget: Budget, rate: Rate? = nil, scopes: Int = 1, growth: Growth? = nil,
+        existing: Int = 0, from: Date? = Planner.today
+    ) throws -> CapacityAnswer {
         try capacity(
             space: try Space(alphabet: alphabet, length: length), budget: budget, scopes: try positive(scopes, "scopes"),
-            rate: rate)
+            rate: rate, growth: growth, existing: try nonNegative(existing, "existing"), from: from)
     }
 
     /// The most of a scheme's ids within `budget` (time-bucketed: per bucket), and with a rate how long
     /// the budget lasts.
-    public static func capacity(for scheme: Scheme, budget: Budget, rate: Rate? = nil, scopes: Int = 1) throws
-        -> CapacityAnswer
-    {
+    public static func capacity(
+        for scheme: Scheme, budget: Budget, rate: Rate? = nil, scopes: Int = 1, growth: Growth? = nil,
+        arrivals: Arrivals = .poisson, from: Date? = Planner.today
+    ) throws -> CapacityAnswer {
         try capacity(
             space: try Space(scheme: scheme), budget: budget, scopes: try positive(scopes, "scopes"), rate: rate,
-            scheme: scheme)
+            scheme: scheme, arrivals: arrivals, growth: growth, from: from)
     }
 
     /// The minimum length in every built-in alphabet at `rate` for `lifetime`, and whether it fits.
@@ -90,6 +97,11 @@ extension Planner {
     public static func plan(count: Int, budget: Budget, scopes: Int = 1, maxBytes: Int = 64) throws -> PlanAnswer {
         let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
         return try plan(volume: try workload.volume(), budget: budget, maxBytes: maxBytes)
+    }
+
+    private static func nonNegative(_ n: Int, _ name: String) throws(InputError) -> BigInt {
+        guard n >= 0 else { throw InputError("\(name) cannot be negative, got \(n)") }
+        return BigInt(n)
     }
 
     private static func positive(_ n: Int, _ name: String) throws(InputError) -> BigInt {

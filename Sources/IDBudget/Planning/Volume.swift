@@ -15,11 +15,25 @@ public struct Volume: Sendable {
     public let lifetime: Lifetime?
     /// How the workload was read, in words.
     public let notes: [String]
+    /// Ids already stored (per scope), which the new ones can collide with; 0 by default.
+    public let existing: BigInt
+    /// The rate's continuous growth, if any.
+    public let growth: Growth?
+    /// How ids fall into time buckets, where buckets apply (time-ordered schemes with a rate).
+    public let arrivals: Arrivals?
+    /// With Poisson arrivals into time buckets: the model p is computed from (``count`` is then the
+    /// rounded-up mean of a bucket, for show).
+    public let poisson: PoissonBuckets?
 
     public init(
         count: BigInt, scopes: BigInt = BigInt(1), buckets: BigInt = BigInt(1), nodes: BigInt = BigInt(1),
-        rate: Rate? = nil, lifetime: Lifetime? = nil, notes: [String] = []
+        rate: Rate? = nil, lifetime: Lifetime? = nil, notes: [String] = [], existing: BigInt = BigInt(0),
+        growth: Growth? = nil, arrivals: Arrivals? = nil, poisson: PoissonBuckets? = nil
     ) {
+        self.existing = existing
+        self.growth = growth
+        self.arrivals = arrivals
+        self.poisson = poisson
         self.count = count
         self.scopes = scopes
         self.buckets = buckets
@@ -32,10 +46,23 @@ public struct Volume: Sendable {
     /// Independent groups of `count`: scopes × buckets.
     public var groups: BigInt { scopes * buckets }
 
+    /// The ids that can collide with one another in a scope: the new ones and those already stored.
+    public var total: BigInt { count + existing }
+
     public var summary: String {
         var s = count.description
-        if let rate, let lifetime, buckets == BigInt(1) { s += " (\(rate) for \(lifetime))" }
-        if buckets > BigInt(1) { s += " per bucket, \(buckets) buckets" }
+        if let poisson {
+            let mean = ScientificDecimal.exact(
+                numerator: poisson.mean.numerator, denominator: poisson.mean.denominator, significantDigits: 6)
+            s = "λ = \(mean.short(6))\(poisson.growth == nil ? "" : " at the start")"
+        }
+        if let rate, let lifetime, buckets == BigInt(1) {
+            s += " (\(rate)\(growth.map { " growing \($0)" } ?? "") for \(lifetime))"
+        }
+        if buckets > BigInt(1) {
+            s += arrivals == .poisson ? " ids per bucket on average (Poisson), \(buckets) buckets" : " per bucket, \(buckets) buckets"
+        }
+        if existing.signum > 0 { s += " new, with \(existing) already stored" }
         if scopes > BigInt(1) { s += " in each of \(scopes) scopes" }
         return s
     }

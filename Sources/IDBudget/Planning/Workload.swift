@@ -22,18 +22,31 @@ public struct Workload: Sendable {
     public var peakRate: Rate?
     /// Independent scopes (devices, tenants) that each hold the volume: p is that any of them collides.
     public var scopes: BigInt
+    /// Ids already stored (in each scope), which new ones can collide with.
+    public var existing: BigInt = BigInt(0)
+    /// The rate's continuous growth (with a rate and a lifetime).
+    public var growth: Growth?
+    /// How ids fall into the time buckets of a time-ordered scheme: Poisson by default.
+    public var arrivals: Arrivals = .poisson
 
-    public init(count: BigInt, nodes: BigInt = BigInt(1), scopes: BigInt = BigInt(1)) {
+    public init(count: BigInt, nodes: BigInt = BigInt(1), scopes: BigInt = BigInt(1), existing: BigInt = BigInt(0)) {
         amount = .count(count)
         self.nodes = nodes
         self.scopes = scopes
+        self.existing = existing
     }
 
-    public init(rate: Rate, lifetime: Lifetime, nodes: BigInt = BigInt(1), peakRate: Rate? = nil, scopes: BigInt = BigInt(1)) {
+    public init(
+        rate: Rate, lifetime: Lifetime, nodes: BigInt = BigInt(1), peakRate: Rate? = nil, scopes: BigInt = BigInt(1),
+        growth: Growth? = nil, arrivals: Arrivals = .poisson, existing: BigInt = BigInt(0)
+    ) {
         amount = .rate(rate, lifetime: lifetime)
         self.nodes = nodes
         self.peakRate = peakRate
         self.scopes = scopes
+        self.growth = growth
+        self.arrivals = arrivals
+        self.existing = existing
     }
 
     /// The identifiers that can collide with one another, and how many independent groups of them
@@ -41,11 +54,27 @@ public struct Workload: Sendable {
     public func volume(scheme: Scheme? = nil) throws(WorkloadError) -> Volume {
         guard nodes >= BigInt(1) else { throw WorkloadError(.nodes, "must be at least 1") }
         guard scopes >= BigInt(1) else { throw WorkloadError(.scopes, "must be at least 1") }
+        guard existing.signum >= 0 else { throw WorkloadError(.existing, "cannot be negative") }
+        guard existing.decimalDigitCount <= Limits.maxCountDigits else {
+            throw WorkloadError(.existing, "is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
+        }
+        if existing.signum > 0, let scheme, scheme.bucket != nil {
+            throw WorkloadError(
+                .existing,
+                "\(scheme.name) ids collide only within one \(scheme.bucket!.rawValue), so ids stored earlier cannot collide with new ones; leave --existing out"
+            )
+        }
         var notes: [String] = []
+        if existing.signum > 0 {
+            notes.append(
+                "existing: \(existing) ids already stored\(scopes > BigInt(1) ? " in each scope" : ""); p is that some two of the stored and new ids collide (count is the new ids)."
+            )
+        }
         switch amount {
         case .count(let n):
             guard n.signum >= 0 else { throw WorkloadError(.count, "cannot be negative") }
             guard peakRate == nil else { throw WorkloadError(.peakRate, "needs a rate and a lifetime, not a fixed count") }
+            guard growth == nil else { throw WorkloadError(.growth, "needs a rate and a lifetime, not a fixed count") }
             if nodes > BigInt(1) {
                 notes.append(
                     "nodes: \(nodes) nodes each mint \(n) ids into the same space: \(nodes * n) in all. A format whose bits include a node id cannot collide across nodes: model it with scopes instead."
@@ -62,7 +91,9 @@ public struct Workload: Sendable {
                     "\(nodes.description.abbreviatedDigits) nodes × \(n.description.abbreviatedDigits) ids is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes"
                 )
             }
-            return Volume(count: n * nodes, scopes: scopes, buckets: BigInt(1), nodes: nodes, rate: nil, lifetime: nil, notes: notes)
+            return Volume(
+                count: n * nodes, scopes: scopes, buckets: BigInt(1), nodes: nodes, rate: nil, lifetime: nil, notes: notes,
+                existing: existing)
         case .rate(let perNode, let lifetime):
             let rate = perNode.times(nodes)
             if nodes > BigInt(1) {
@@ -78,11 +109,31 @@ public struct Workload: Sendable {
                 guard let (buckets, perBucket) = scheme.bucketing(rate: busiest, lifetime: lifetime) else {
                     throw WorkloadError(.rate, "could not spread \(busiest) over buckets")
                 }
+                let growing = growth.flatMap { $0.isNone ? nil : $0 }
+                if arrivals == .poisson {
+                    notes.append(
+                        "\(scheme.name): only ids minted in the same \(bucket.rawValue) can collide; arrivals are Poisson (independent requests) at \(busiest)\(growing.map { ", growing \($0) (compounding continuously; each bucket's mean is the rate's integral over it)" } ?? ""), mean λ = rate × \(bucket.rawValue) per bucket, over \(buckets) buckets: P(no collision in a bucket) = e^−λ·(1 + λ/d)^d, p_total = 1 − ∏ over buckets\(peakRate == nil ? "; for bursts give a peak rate" : ""). --arrivals even spreads them evenly instead."
+                    )
+                    let model = PoissonBuckets(
+                        space: scheme.space, rate: busiest, bucketSeconds: bucket.seconds, buckets: buckets, scopes: scopes,
+                        growth: growing)
+                    return Volume(
+                        count: perBucket, scopes: scopes, buckets: buckets, nodes: nodes, rate: rate, lifetime: lifetime, notes: notes,
+                        growth: growth, arrivals: .poisson, poisson: model)
+                }
+                if growing != nil {
+                    throw WorkloadError(
+                        .growth, "with --arrivals even every bucket would hold a different whole count; use --arrivals poisson with growth")
+                }
                 notes.append(
                     "\(scheme.name): only ids minted in the same \(bucket.rawValue) can collide; arrivals are taken as uniform at \(busiest) (\(perBucket) per \(bucket.rawValue)) over \(buckets) buckets, p_total = 1 − (1 − p_bucket)^buckets\(peakRate == nil ? "; for bursts give a peak rate" : "")."
                 )
+                notes.append(
+                    "arrivals even: ids are spread evenly, so below one id per \(bucket.rawValue) none can collide; real traffic is closer to Poisson (the default)."
+                )
                 return Volume(
-                    count: perBucket, scopes: scopes, buckets: buckets, nodes: nodes, rate: rate, lifetime: lifetime, notes: notes)
+                    count: perBucket, scopes: scopes, buckets: buckets, nodes: nodes, rate: rate, lifetime: lifetime, notes: notes,
+                    arrivals: .even)
             }
             guard peakRate == nil else {
                 throw WorkloadError(.peakRate, "matters only for time-bucketed schemes (uuid7, ulid, ksuid)")
@@ -92,14 +143,24 @@ public struct Workload: Sendable {
                 throw WorkloadError(
                     .rate, "\(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
             }
-            let n = rate.count(over: lifetime)
+            let n: BigInt
+            if let growth, !growth.isNone {
+                do { n = try growth.count(rate: rate, over: lifetime) } catch { throw WorkloadError(.growth, error.message) }
+                notes.append(
+                    "growth: the rate compounds continuously, r(t) = r₀·(1 + g)^(t/period) with \(growth); count = ⌈r₀·period/ln(1 + g)·((1 + g)^(lifetime/period) − 1)⌉."
+                )
+            } else {
+                n = rate.count(over: lifetime)
+            }
             guard n.decimalDigitCount <= Limits.maxCountDigits else {
                 throw WorkloadError(
                     .nodes,
                     "\(nodes.description.abbreviatedDigits) nodes at \(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes"
                 )
             }
-            return Volume(count: n, scopes: scopes, buckets: BigInt(1), nodes: nodes, rate: rate, lifetime: lifetime, notes: notes)
+            return Volume(
+                count: n, scopes: scopes, buckets: BigInt(1), nodes: nodes, rate: rate, lifetime: lifetime, notes: notes,
+                existing: existing, growth: growth)
         }
     }
 }
@@ -107,7 +168,7 @@ public struct Workload: Sendable {
 /// Why a workload cannot be planned, and which part of it is at fault.
 public struct WorkloadError: Error, CustomStringConvertible {
     public enum Field: String, Sendable {
-        case count, rate, lifetime, nodes, scopes
+        case count, rate, lifetime, nodes, scopes, growth, arrivals, existing
         case peakRate = "peak-rate"
     }
 

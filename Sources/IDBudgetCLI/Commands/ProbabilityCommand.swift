@@ -11,17 +11,22 @@ struct ProbabilityCommand: ParsableCommand {
     @OptionGroup var space: SpaceOptions
     @OptionGroup var volume: VolumeOptions
     @OptionGroup var peak: PeakRateOptions
+    @OptionGroup var arrivals: ArrivalsOptions
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
         _ = try space.resolve()
-        _ = try volume.resolve(scheme: space.resolveScheme(), peakRate: peak.peakRate)
+        _ = try volume.resolve(scheme: space.resolveScheme(), peakRate: peak.peakRate, arrivals: arrivals.arrivals)
     }
 
     func run() throws {
         let scheme = try space.resolveScheme()
-        let answer = try Planner.probability(
-            space: try space.resolve(), volume: try volume.resolve(scheme: scheme, peakRate: peak.peakRate), scheme: scheme)
+        let resolved = try volume.resolve(scheme: scheme, peakRate: peak.peakRate, arrivals: arrivals.arrivals)
+        let answer: ProbabilityAnswer
+        do { answer = try Planner.probability(space: try space.resolve(), volume: resolved, scheme: scheme) } catch let error as InputError
+        {
+            throw UsageError(argument: volume.growth != nil ? "--growth" : "--rate", message: error.message)
+        }
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

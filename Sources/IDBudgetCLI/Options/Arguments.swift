@@ -78,6 +78,18 @@ func parseRate(_ text: String) throws -> Rate {
     }
 }
 
+func parseGrowth(_ text: String) throws -> Growth {
+    do { return try Growth(parsing: text) } catch {
+        throw UsageError(argument: "--growth", message: error.message)
+    }
+}
+
+func parseArrivals(_ text: String) throws -> Arrivals {
+    do { return try Arrivals(parsing: text) } catch {
+        throw UsageError(argument: "--arrivals", message: error.message)
+    }
+}
+
 func parseBudget(_ text: String) throws -> Budget {
     do { return try Budget(parsing: text) } catch {
         throw UsageError(argument: "--max-probability", message: error.message)

@@ -31,9 +31,29 @@ struct VolumeOptions: ParsableArguments {
         help: ArgumentHelp("Nodes that each mint the --count or --rate into the same space (fleet volume = nodes × it).", valueName: "n"))
     var nodes: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The rate grows, compounding continuously: 40%/y, 3%/mo, or 2x/y (doubling a year). The count over the lifetime is the rate's integral.",
+            valueName: "growth"))
+    var growth: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Ids already stored (in each scope) that new ones can collide with: p is over stored and new ids together.", valueName: "n"))
+    var existing: String?
+
     /// The volume; `peakRate` is the text of `--peak-rate`, which only `probability` takes (see
     /// ``PeakRateOptions``).
-    func resolve(scheme: Scheme? = nil, peakRate: String? = nil) throws -> Volume {
+    func resolve(scheme: Scheme? = nil, peakRate: String? = nil, arrivals: String? = nil) throws -> Volume {
+        let arrivalModel = try arrivals.map(parseArrivals) ?? .poisson
+        if arrivals != nil, scheme?.bucket == nil || rate == nil {
+            throw UsageError(
+                argument: "--arrivals",
+                message: "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid) with --rate and --lifetime")
+        }
+        let growthValue = try growth.map(parseGrowth)
+        let existingCount =
+            try existing.map { try parseInteger($0, argument: "--existing", example: "1000000", allowingZero: true) } ?? BigInt(0)
         let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
         let nodes = try nodes.map { try parseInteger($0, argument: "--nodes", example: "12") } ?? BigInt(1)
         if countPerScope != nil && count != nil {
@@ -52,8 +72,11 @@ struct VolumeOptions: ParsableArguments {
             if peakRate != nil {
                 throw UsageError(argument: "--peak-rate", message: "a peak rate goes with --rate and --lifetime, not with \(argument)")
             }
+            if growth != nil {
+                throw UsageError(argument: "--growth", message: "a growth goes with --rate and --lifetime, not with \(argument)")
+            }
             let n = try parseInteger(fixed, argument: argument, example: "1000000 or 3.1536e14")
-            workload = Workload(count: n, nodes: nodes, scopes: scopes)
+            workload = Workload(count: n, nodes: nodes, scopes: scopes, existing: existingCount)
         } else {
             guard let rateText = rate else {
                 if peakRate != nil {
@@ -73,7 +96,9 @@ struct VolumeOptions: ParsableArguments {
             if let text = peakRate {
                 do { peak = try Rate(parsing: text) } catch { throw UsageError(argument: "--peak-rate", message: error.message) }
             }
-            workload = Workload(rate: try parseRate(rateText), lifetime: lifetime, nodes: nodes, peakRate: peak, scopes: scopes)
+            workload = Workload(
+                rate: try parseRate(rateText), lifetime: lifetime, nodes: nodes, peakRate: peak, scopes: scopes, growth: growthValue,
+                arrivals: arrivalModel, existing: existingCount)
         }
         do { return try workload.volume(scheme: scheme) } catch {
             throw UsageError(argument: "--\(error.field.rawValue)", message: error.message)
@@ -88,4 +113,15 @@ struct PeakRateOptions: ParsableArguments {
         name: .customLong("peak-rate"),
         help: ArgumentHelp("For time-bucketed schemes: the burst rate (at least --rate) to budget every bucket at.", valueName: "rate"))
     var peakRate: String?
+}
+
+/// How ids fall into time buckets: only the commands that take `--scheme` (`probability`, `capacity`)
+/// list and take it.
+struct ArrivalsOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "For time-bucketed schemes (uuid7, ulid, ksuid): poisson (independent requests, the default) or even (ids spread evenly; below one per bucket none can collide).",
+            valueName: "model"),
+        completion: .list(Arrivals.allCases.map(\.rawValue)))
+    var arrivals: String?
 }

@@ -10,6 +10,7 @@ enum Text {
 
     static func volume(_ report: inout Report, _ v: VolumeFigures) {
         report.add("count", v.summary)
+        if let a = v.arrivals { report.add("arrivals", a) }
     }
 
     static func collision(_ report: inout Report, _ c: CollisionFigures) {
@@ -75,6 +76,13 @@ enum Text {
             r.add("lasts", lasts.text)
             if let seconds = lasts.seconds { r.add("lasts (seconds)", seconds) }
             r.add("meaning", lasts.meaning)
+        }
+        if let w = a.when {
+            r.add(
+                "budget breaks",
+                "after \(short(w.breachSeconds)) s\(w.breachDate.map { ", on \($0)" } ?? "")\(w.from.map { " (from \($0))" } ?? "")")
+            r.add("median first collision", "after \(short(w.medianSeconds)) s")
+            r.add("mean first collision", w.meanSeconds.map { "after \(short($0)) s" } ?? "not certified here")
         }
         r.notes = a.notes
         return r

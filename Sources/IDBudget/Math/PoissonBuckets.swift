@@ -1,0 +1,273 @@
+import Foundation
+import Precise
+
+/// Ids of a time-ordered format arriving as a Poisson process into B time buckets of d values each,
+/// where only ids of one bucket can collide. See <doc:ArrivalModels>.
+///
+/// In a bucket with mean λ, P(no collision) = e^−λ·(1 + λ/d)^d, so
+///
+///     ℓ(λ) = −log P = λ − d·log1p(λ/d) = d·S(λ/d),   S(x) = x − log1p(x),
+///
+/// and over all buckets (and `scopes` independent scopes) L = scopes·Σ_j ℓ(λ_j), p = −expm1(−L).
+///
+/// With a constant rate every bucket has λ = rate × bucket, so L = scopes·B·ℓ(λ). With growth the rate
+/// is r₀·e^{at}, a = ln(1 + g)/period, and bucket j's mean is the integral of the rate over it,
+/// λ_j = λ₀·q^j with q = e^{c}, c = a·b, λ₀ = r₀·b·expm1(c)/c: a geometric sequence, so the sum over
+/// buckets is taken in closed form, term by term of the series below, not bucket by bucket.
+///
+/// S(x) = x²/2 − x³/3 + x⁴/4 − … is alternating with falling terms for x < 1, so partial sums ending on
+/// a negative term are below it and the next term bounds the rest: no cancellation, whatever λ/d
+/// (10^−20 for uuid7 at a few ids per millisecond). Where x > 1/16 (constant rate) S is taken directly,
+/// x − log1p(x) at a few more bits than asked (at most 6 bits cancel there). Everything is rounded
+/// outward, so [lo, hi] contains L at any precision.
+public struct PoissonBuckets: Sendable {
+    /// d: the values of one bucket.
+    public let space: BigInt
+    /// λ₀ without growth: the rate at the start × the bucket length, exactly.
+    public let mean: (numerator: BigInt, denominator: BigInt)
+    /// B: the buckets of the lifetime, ⌈lifetime/bucket⌉ (the last one counted whole).
+    public let buckets: BigInt
+    /// Independent scopes, each with its own B buckets.
+    public let scopes: BigInt
+    /// The bucket length in seconds.
+    public let bucketSeconds: (numerator: BigInt, denominator: BigInt)
+    /// Continuous compounding of the rate, if any (a factor of 1 is no growth).
+    public let growth: Growth?
+
+    public init(
+        space: BigInt, rate: Rate, bucketSeconds: (numerator: BigInt, denominator: BigInt), buckets: BigInt,
+        scopes: BigInt = BigInt(1), growth: Growth? = nil
+    ) {
+        self.space = space
+        mean = (rate.perSecond.numerator * bucketSeconds.numerator, rate.perSecond.denominator * bucketSeconds.denominator)
+        self.buckets = buckets
+        self.scopes = scopes
+        self.bucketSeconds = bucketSeconds
+        self.growth = growth.flatMap { $0.isNone ? nil : $0 }
+    }
+
+    /// The same workload with `buckets` buckets (and `scopes` scopes, if given).
+    func with(buckets b: BigInt, scopes s: BigInt? = nil) -> PoissonBuckets {
+        PoissonBuckets(copying: self, buckets: b, scopes: s ?? scopes)
+    }
+
+    private init(copying o: PoissonBuckets, buckets: BigInt, scopes: BigInt) {
+        space = o.space
+        mean = o.mean
+        self.buckets = buckets
+        self.scopes = scopes
+        bucketSeconds = o.bucketSeconds
+        growth = o.growth
+    }
+
+    /// A rough log2 of L, for the starting precision.
+    var log2Estimate: Double {
+        let log2Lambda = mean.numerator.log2Magnitude - mean.denominator.log2Magnitude
+        let log2d = space.log2Magnitude
+        var growthBits = 0.0
+        if let growth {
+            let years =
+                buckets.log2Magnitude + bucketSeconds.numerator.log2Magnitude - bucketSeconds.denominator.log2Magnitude
+                - (growth.period.numerator.log2Magnitude - growth.period.denominator.log2Magnitude)
+            growthBits = Swift.min(1e6, pow(2, years) * log2(growth.factor.numerator.doubleValue / growth.factor.denominator.doubleValue))
+        }
+        let perBucket = Swift.min(2 * log2Lambda - log2d - 1, log2Lambda) + 2 * growthBits
+        return scopes.log2Magnitude + buckets.log2Magnitude + perBucket
+    }
+
+    /// Bounds on c = ln(1 + g)·b/period.
+    private func cBounds(_ g: Growth, _ q: Int) -> (lo: BigFloat, hi: BigFloat) {
+        let (yLo, yHi) = g.logFactorBounds(precision: q)
+        let (uLo, uHi) = g.periods(bucketSeconds, precision: q)
+        return (yLo.multiplied(by: uLo, precision: q, rounding: .down), yHi.multiplied(by: uHi, precision: q, rounding: .up))
+    }
+
+    /// Bounds on x₀ = λ₀/d: λ/d without growth, (r₀b/d)·expm1(c)/c with it (rising with c).
+    private func x0Bounds(_ q: Int, c: (lo: BigFloat, hi: BigFloat)?) -> (lo: BigFloat, hi: BigFloat) {
+        let (xLo, xHi) = BigFloat.bounds(numerator: mean.numerator, denominator: mean.denominator * space, precision: q)
+        guard let c else { return (xLo, xHi) }
+        let hLo = c.lo.expm1(precision: q, rounding: .down).divided(by: c.lo, precision: q, rounding: .down)
+        let hHi = c.hi.expm1(precision: q, rounding: .up).divided(by: c.hi, precision: q, rounding: .up)
+        return (xLo.multiplied(by: hLo, precision: q, rounding: .down), xHi.multiplied(by: hHi, precision: q, rounding: .up))
+    }
+
+    /// Bounds on L = scopes·Σ_j ℓ(λ_j) at `precision` bits.
+    public func logBounds(precision p: Int) throws(InputError) -> (lo: BigFloat, hi: BigFloat) {
+        let q = p + 24
+        let (sLo, sHi): (BigFloat, BigFloat)
+        if let growth {
+            (sLo, sHi) = try growthSum(growth, q)
+        } else {
+            let (xLo, xHi) = x0Bounds(q, c: nil)
+            let (a, b) = Self.s(xLo, xHi, q)
+            (sLo, sHi) = (a.multiplied(by: buckets, precision: q, rounding: .down), b.multiplied(by: buckets, precision: q, rounding: .up))
+        }
+        let factor = space * scopes
+        return (sLo.multiplied(by: factor, precision: p, rounding: .down), sHi.multiplied(by: factor, precision: p, rounding: .up))
+    }
+
+    /// Bounds on ℓ of the first bucket (the only one, without growth) at `precision` bits.
+    public func bucketLogBounds(precision p: Int) -> (lo: BigFloat, hi: BigFloat) {
+        let q = p + 24
+        let (xLo, xHi) = x0Bounds(q, c: growth.map { cBounds($0, q) })
+        let (a, b) = Self.s(xLo, xHi, q)
+        return (a.multiplied(by: space, precision: p, rounding: .down), b.multiplied(by: space, precision: p, rounding: .up))
+    }
+
+    /// Σ_j S(x_j) with x_j = x₀·e^{jc}.
+    private func growthSum(_ g: Growth, _ q: Int) throws(InputError) -> (lo: BigFloat, hi: BigFloat) {
+        let c = cBounds(g, q)
+        let x0 = x0Bounds(q, c: c)
+        // The largest x, in the last bucket: x₀·e^{(B−1)c}.
+        let bc = c.hi.multiplied(by: buckets - BigInt(1), precision: 64, rounding: .up)
+        let xMax = x0.hi.rounded64Up.multiplied(by: bc.exp(precision: 64, rounding: .up), precision: 64, rounding: .up)
+        guard xMax.isFinite else {
+            throw InputError("growth '\(g.text)' over \(buckets) buckets raises the rate beyond what idbudget can bound")
+        }
+        if xMax <= BigFloat(numerator: BigInt(1), denominator: BigInt(2), precision: 8, rounding: .nearest) {
+            // Term k: x₀^k·G_k/k, G_k = Σ_{j<B} e^{jkc} = expm1(kBc)/expm1(kc), rising with c.
+            func term(_ k: Int, _ up: Bool) -> BigFloat {
+                let r: Rounding = up ? .up : .down
+                let cc = up ? c.hi : c.lo
+                let x = (up ? x0.hi : x0.lo).power(k, precision: q, rounding: r)
+                let kc = cc.multiplied(by: BigInt(k), precision: q, rounding: r)
+                let top = kc.multiplied(by: buckets, precision: q, rounding: r).expm1(precision: q, rounding: r)
+                let bottom = kc.expm1(precision: q, rounding: up ? .down : .up)
+                return x.multiplied(by: top, precision: q, rounding: r).divided(by: bottom, precision: q, rounding: r)
+                    .divided(by: BigInt(k), precision: q, rounding: r)
+            }
+            return Self.alternating(q) { k in (term(k, false), term(k, true)) }
+        }
+        // Steeper than that: bucket by bucket, when there are few.
+        guard let count = buckets.intValue, count <= 4096 else {
+            throw InputError(
+                "with growth '\(g.text)' the busiest buckets hold more than d/2 ids on average (p is 1); give fewer buckets or less growth"
+            )
+        }
+        var lo = BigFloat(0, precision: q)
+        var hi = BigFloat(0, precision: q)
+        for j in 0..<count {
+            let eLo = c.lo.multiplied(by: BigInt(j), precision: q, rounding: .down).exp(precision: q, rounding: .down)
+            let eHi = c.hi.multiplied(by: BigInt(j), precision: q, rounding: .up).exp(precision: q, rounding: .up)
+            let (a, b) = Self.s(
+                x0.lo.multiplied(by: eLo, precision: q, rounding: .down), x0.hi.multiplied(by: eHi, precision: q, rounding: .up), q)
+            lo = lo.adding(a, precision: q, rounding: .down)
+            hi = hi.adding(b, precision: q, rounding: .up)
+        }
+        return (lo, hi)
+    }
+
+    /// Bounds on S(x) = x − log1p(x) for x ∈ [xLo, xHi] (S rises with x).
+    static func s(_ xLo: BigFloat, _ xHi: BigFloat, _ q: Int) -> (lo: BigFloat, hi: BigFloat) {
+        if xHi <= BigFloat(numerator: BigInt(1), denominator: BigInt(16), precision: 8, rounding: .nearest) {
+            return alternating(q) { k in
+                (
+                    xLo.power(k, precision: q, rounding: .down).divided(by: BigInt(k), precision: q, rounding: .down),
+                    xHi.power(k, precision: q, rounding: .up).divided(by: BigInt(k), precision: q, rounding: .up)
+                )
+            }
+        }
+        // x > 1/16: S(x) ≥ x/40, so at most 6 of the q + 8 bits cancel.
+        let w = q + 8
+        let lo = xLo.subtracting(xLo.log1p(precision: w, rounding: .up), precision: q, rounding: .down)
+        let hi = xHi.subtracting(xHi.log1p(precision: w, rounding: .down), precision: q, rounding: .up)
+        return (lo, hi)
+    }
+
+    /// Σ_{k≥2} (−1)^k T_k for terms falling in magnitude, from bounds on each T_k ≥ 0: partial sums that
+    /// end on a negative term are lower bounds, and adding the next term gives an upper one. Stops once
+    /// that term is below 2^−(q+4) of the sum.
+    static func alternating(_ q: Int, term: (Int) -> (lo: BigFloat, hi: BigFloat)) -> (lo: BigFloat, hi: BigFloat) {
+        var lo = BigFloat(0, precision: q)
+        var hi = BigFloat(0, precision: q)
+        var k = 2
+        var even = term(2)
+        while true {
+            let odd = term(k + 1)
+            lo = lo.adding(even.lo, precision: q, rounding: .down).subtracting(odd.hi, precision: q, rounding: .down)
+            hi = hi.adding(even.hi, precision: q, rounding: .up).subtracting(odd.lo, precision: q, rounding: .up)
+            even = term(k + 2)
+            if (lo.signum > 0 && even.hi.timesPowerOfTwo(q + 4) <= lo) || k > 8 * q {
+                return (Swift.max(lo, BigFloat(0, precision: q)), hi.adding(even.hi, precision: q, rounding: .up))
+            }
+            k += 2
+        }
+    }
+
+    /// E[colliding pairs] = scopes·Σ_j λ_j²/(2d) (a Poisson count N has E[N(N−1)] = λ²), to `digits`.
+    public func expectedCollisions(digits: Int = Birthday.significantDigits) throws -> ScientificDecimal {
+        guard let growth else {
+            return ScientificDecimal.exact(
+                numerator: scopes * buckets * mean.numerator * mean.numerator,
+                denominator: BigInt(2) * mean.denominator * mean.denominator * space, significantDigits: digits)
+        }
+        var p = Int(Double(digits) * 3.33) + 32
+        while p <= 1 << 16 {
+            let q = p + 16
+            let c = cBounds(growth, q)
+            let x0 = x0Bounds(q, c: c)
+            func bound(_ up: Bool) -> BigFloat {
+                let r: Rounding = up ? .up : .down
+                let cc = up ? c.hi : c.lo
+                let x = (up ? x0.hi : x0.lo).power(2, precision: q, rounding: r)
+                let top = cc.multiplied(by: buckets * BigInt(2), precision: q, rounding: r).expm1(precision: q, rounding: r)
+                let bottom = cc.multiplied(by: BigInt(2), precision: q, rounding: up ? .down : .up).expm1(
+                    precision: q, rounding: up ? .down : .up)
+                return x.multiplied(by: top, precision: q, rounding: r).divided(by: bottom, precision: q, rounding: r)
+                    .multiplied(by: space * scopes, precision: q, rounding: r).timesPowerOfTwo(-1)
+            }
+            if let e = Birthday.sameDigits(bound(false), bound(true), digits, shift: BigInt(0)) { return e }
+            p *= 2
+        }
+        throw InputError("could not certify the expected collisions for growth '\(growth.text)'")
+    }
+
+    /// p and 1 − p over all buckets, certified to `digits`.
+    public func probability(digits: Int = Birthday.significantDigits) throws -> (
+        probability: ScientificDecimal, complement: ScientificDecimal
+    ) {
+        try Birthday.certified(log2L: log2Estimate, digits: digits) { p in try logBounds(precision: p) }
+    }
+
+    /// p in the first bucket of one scope alone.
+    public func bucketProbability(digits: Int = Birthday.significantDigits) throws -> (
+        probability: ScientificDecimal, complement: ScientificDecimal
+    ) {
+        try with(buckets: BigInt(1), scopes: BigInt(1)).probability(digits: digits)
+    }
+
+    /// Whether p over `buckets` buckets is within `budget`, decided with certified bounds.
+    func isWithin(budget: Budget) throws -> Bool {
+        var p = Swift.max(96, Int(log2Estimate) + 96)
+        while p <= 1 << 18 {
+            let (lo, hi) = try logBounds(precision: p)
+            let (bLo, bHi) = budget.logComplementBounds(precision: p)
+            if hi <= bLo { return true }
+            if lo > bHi { return false }
+            p *= 2
+        }
+        throw InputError("the budget matches p over \(buckets) buckets too closely to decide; round the budget to fewer digits")
+    }
+
+    /// The most buckets B (from the start) with p ≤ budget over them; 0 when the first bucket is over.
+    public func lastingBuckets(budget: Budget) throws -> BigInt {
+        guard try with(buckets: BigInt(1)).isWithin(budget: budget) else { return BigInt(0) }
+        var lo = BigInt(1)
+        var hi = BigInt(2)
+        while try with(buckets: hi).isWithin(budget: budget) {
+            lo = hi
+            hi = hi.shifted(1)
+            guard hi.bitWidth < 4096 else { return lo }
+        }
+        while hi - lo > BigInt(1) {
+            let mid = (lo + hi).shifted(-1)
+            if try with(buckets: mid).isWithin(budget: budget) { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
+}
+
+extension BigFloat {
+    /// This value at 64 bits, rounded up.
+    fileprivate var rounded64Up: BigFloat { multiplied(by: BigInt(1), precision: 64, rounding: .up) }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Precise
+
+/// When a budget breaks at a rate: see <doc:ArrivalModels>.
+///
+/// The k-th new id is minted at k/rate (with growth, when the rate's integral reaches k). The breach is
+/// the time of the id that takes p over the budget (new id capacity + 1); the median, of the id that
+/// takes p to ½ or more (the smallest count with p ≥ ½); the mean, of id number E[N], the expected
+/// count at the first collision, E[N] = Σ_{k≥0} P(no collision among k) = 1 + Q(d) (Ramanujan's Q).
+public struct WhenFigures: Codable, Sendable, Equatable {
+    /// The start, `YYYY-MM-DD` (UTC), when a date was asked for.
+    public let from: String?
+    /// Seconds from the start to the breach, 30 certified digits.
+    public let breachSeconds: String
+    /// The start plus `breachSeconds`, rounded down to the second, ISO 8601 UTC; absent past year 9999.
+    public let breachDate: String?
+    /// Seconds to the median first collision, 30 certified digits.
+    public let medianSeconds: String
+    /// Seconds to the mean first collision, 30 certified digits; absent where idbudget cannot certify
+    /// E[N] (ids already stored; 2^20 < d < 2^40; growing time buckets).
+    public let meanSeconds: String?
+    /// How the mean was computed, in words.
+    public let method: String
+}
+
+extension Birthday {
+    /// Bounds on E[N] = Σ_{k≥0} ∏_{i<k}(1 − i/d) = 1 + Q(d), or nil where idbudget does not bound it.
+    ///
+    /// Up to d = 2^20 the sum is taken term by term with outward rounding at 192 bits, its tail after
+    /// term k bounded by t_k·d/k (the terms fall at least as fast as (1 − k/d)^j). From d = 2^40 on,
+    /// Knuth's expansion (TAOCP 1.2.11.3) to the d^−5/2 term, whose remainder is O(d^−3) relative
+    /// (below 10^−36 there): its value at 256 bits, widened by 2^−118 relative each way.
+    static func meanCountBounds(space d: BigInt) -> (lo: BigFloat, hi: BigFloat, method: String)? {
+        let p = 192
+        if d <= BigInt(1 << 20), let n = d.intValue {
+            var lo = BigFloat(0, precision: p)
+            var hi = BigFloat(0, precision: p)
+            var tLo = BigFloat(1, precision: p)
+            var tHi = BigFloat(1, precision: p)
+            let dd = BigFloat(n, precision: p)
+            var k = 0
+            while true {
+                lo = lo.adding(tLo, precision: p, rounding: .down)
+                hi = hi.adding(tHi, precision: p, rounding: .up)
+                // t_{k+1} = t_k·(1 − k/d).
+                let f = BigFloat(n - k, precision: p)
+                tLo = tLo.multiplied(by: f, precision: p, rounding: .down).divided(by: dd, precision: p, rounding: .down)
+                tHi = tHi.multiplied(by: f, precision: p, rounding: .up).divided(by: dd, precision: p, rounding: .up)
+                k += 1
+                if tHi.isZero || k > n { return (lo, hi, "E[N] summed term by term (exact to the printed digits)") }
+                let tail = tHi.multiplied(by: BigInt(n), precision: 64, rounding: .up).divided(by: BigInt(k), precision: 64, rounding: .up)
+                if tail.timesPowerOfTwo(150) <= lo {
+                    return (lo, hi.adding(tail, precision: p, rounding: .up), "E[N] summed term by term (exact to the printed digits)")
+                }
+            }
+        }
+        guard d >= BigInt.power(2, 40) else { return nil }
+        let q = 256
+        func f(_ x: Int) -> BigFloat { BigFloat(x, precision: q) }
+        let dd = BigFloat(d, precision: Swift.max(q, d.bitWidth), rounding: .nearest)
+        let halfPi = BigFloat.pi(precision: q, rounding: .nearest).divided(by: f(2), precision: q, rounding: .nearest)
+        let s = halfPi.multiplied(by: dd, precision: q, rounding: .nearest).squareRoot(precision: q, rounding: .nearest)
+        let u = halfPi.divided(by: dd, precision: q, rounding: .nearest).squareRoot(precision: q, rounding: .nearest)
+        let inv = f(1).divided(by: dd, precision: q, rounding: .nearest)
+        func t(_ a: Int, _ b: Int, _ x: BigFloat) -> BigFloat {
+            x.multiplied(by: f(a), precision: q, rounding: .nearest).divided(by: f(b), precision: q, rounding: .nearest)
+        }
+        let terms = [
+            s, t(2, 3, f(1)), t(1, 12, u), t(-4, 135, inv), t(1, 288, u.multiplied(by: inv, precision: q, rounding: .nearest)),
+            t(8, 2835, inv.multiplied(by: inv, precision: q, rounding: .nearest)),
+        ]
+        let value = terms.dropFirst().reduce(terms[0]) { $0.adding($1, precision: q, rounding: .nearest) }
+        let slack = value.timesPowerOfTwo(-118)
+        return (
+            value.subtracting(slack, precision: q, rounding: .down), value.adding(slack, precision: q, rounding: .up),
+            "E[N] = 1 + Q(d) from Knuth's asymptotic expansion to d^−5/2 (remainder below 10^−36 relative for d ≥ 2^40)"
+        )
+    }
+}
+
+extension Planner {
+    /// Seconds until `count` (bounds) ids are minted, to 30 certified digits.
+    static func secondsToMint(bounds: (lo: BigFloat, hi: BigFloat), rate: Rate, growth: Growth?) throws -> ScientificDecimal? {
+        var p = 160
+        while p <= 1 << 12 {
+            let lo: BigFloat
+            let hi: BigFloat
+            if let growth {
+                (lo, hi) = growth.secondsBounds(toReach: bounds, rate: rate, precision: p)
+            } else {
+                let (kLo, kHi) = BigFloat.bounds(numerator: rate.perSecond.denominator, denominator: rate.perSecond.numerator, precision: p)
+                lo = bounds.lo.multiplied(by: kLo, precision: p, rounding: .down)
+                hi = bounds.hi.multiplied(by: kHi, precision: p, rounding: .up)
+            }
+            if let s = Birthday.sameDigits(lo, hi, Birthday.significantDigits, shift: BigInt(0)) { return s }
+            p *= 2
+        }
+        return nil
+    }
+
+    /// The date `seconds` after the start of `from` (UTC), ISO 8601, rounded down to the second; nil
+    /// past year 9999.
+    static func date(_ from: Date, plus seconds: ScientificDecimal) -> String? {
+        let value = seconds.doubleValue
+        guard value.isFinite, value < 3e11 else { return nil }
+        let whole = (value).rounded(.down)
+        // Double holds whole seconds exactly up to 2^53; the 30 digits decide the floor.
+        var floor = whole
+        if let exact = Self.wholeSeconds(seconds) { floor = Double(exact) }
+        let date = from.addingTimeInterval(floor)
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.formatOptions = [.withInternetDateTime]
+        let text = f.string(from: date)
+        return text.hasPrefix("+") || text.count != 20 ? nil : text
+    }
+
+    /// ⌊seconds⌋ from the decimal digits, when it fits an Int.
+    static func wholeSeconds(_ s: ScientificDecimal) -> Int? {
+        guard let e = s.exponent.intValue else { return nil }
+        if s.isZero || e < 0 { return 0 }
+        guard e < 18 else { return nil }
+        let digits = s.digits.padding(toLength: e + 1, withPad: "0", startingAt: 0)
+        return Int(digits.prefix(e + 1))
+    }
+
+    /// Parses `YYYY-MM-DD` as midnight UTC.
+    public static func startDate(parsing text: String) throws(InputError) -> Date {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
+        else { throw InputError("'\(text)' is not a date; write YYYY-MM-DD, e.g. 2026-01-01") }
+        var c = DateComponents()
+        (c.year, c.month, c.day) = (y, m, d)
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = cal.date(from: c), cal.component(.day, from: date) == d else {
+            throw InputError("'\(text)' is not a day of the calendar; write YYYY-MM-DD, e.g. 2026-01-01")
+        }
+        return date
+    }
+
+    /// Today at midnight UTC.
+    public static var today: Date {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC")!
+        return cal.startOfDay(for: Date())
+    }
+
+    static func dayText(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.formatOptions = [.withFullDate]
+        return f.string(from: date)
+    }
+
+    /// The `when` of a capacity without time buckets.
+    static func when(
+        space d: BigInt, scopes: BigInt, budget: Budget, capacity: BigInt, total: BigInt, existing: BigInt, rate: Rate,
+        growth: Growth?, from: Date?
+    ) throws -> WhenFigures {
+        let breachCount = total >= existing ? capacity + BigInt(1) : BigInt(0)
+        let breach = try secondsToMint(breachCount, rate: rate, growth: growth)
+        let half = try Budget(parsing: "0.5")
+        let c = try Birthday.capacity(space: d, scopes: scopes, budget: half)
+        var median = c + BigInt(1)
+        if let (num, den) = Birthday.exactComplement(space: d, count: c, scopes: scopes), num * BigInt(2) == den { median = c }
+        let medianNew = median > existing ? median - existing : BigInt(0)
+        let medianSeconds = try secondsToMint(medianNew, rate: rate, growth: growth)
+        var mean: ScientificDecimal? = nil
+        var method = "median: the new id that takes p to 1/2 or more, the smallest such count (\(median) in all)"
+        if existing.isZero, scopes == BigInt(1), let (lo, hi, how) = Birthday.meanCountBounds(space: d) {
+            mean = try secondsToMint(bounds: (lo, hi), rate: rate, growth: growth)
+            method += "; mean: \(how)"
+        } else {
+            method +=
+                "; mean: not certified \(existing.signum > 0 ? "with ids already stored" : scopes > BigInt(1) ? "over several scopes" : "for 2^20 < d < 2^40")"
+        }
+        return WhenFigures(
+            from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },
+            medianSeconds: medianSeconds.description, meanSeconds: mean?.description, method: method)
+    }
+
+    /// The `when` of Poisson time buckets: the budget breaks in bucket B* + 1, the median in the first
+    /// bucket where p over all so far reaches ½; the mean (constant rate) is b/p₁, p₁ one bucket's p,
+    /// counting time to the end of the bucket with the first collision (a geometric number of buckets).
+    static func when(poisson model: PoissonBuckets, lasting: BigInt, from: Date?) throws -> WhenFigures {
+        let (bn, bd) = model.bucketSeconds
+        let breach = ScientificDecimal.exact(numerator: lasting * bn, denominator: bd, significantDigits: Birthday.significantDigits)
+        let medianBuckets = try model.lastingBuckets(budget: Budget(parsing: "0.5")) + BigInt(1)
+        let median = ScientificDecimal.exact(
+            numerator: medianBuckets * bn, denominator: bd, significantDigits: Birthday.significantDigits)
+        var mean: ScientificDecimal? = nil
+        var method = "breach: the end of the last whole bucket within budget; median: the end of the first bucket where p reaches 1/2"
+        if model.growth == nil {
+            // b/p₁ = b/(−expm1(−ℓ)): falls as ℓ rises.
+            let one = model.with(buckets: BigInt(1))
+            var p = 160
+            while p <= 1 << 12, mean == nil {
+                let (lo, hi) = try one.logBounds(precision: p)
+                let (sLo, sHi) = BigFloat.bounds(numerator: bn, denominator: bd, precision: p)
+                let pHi = hi.negated.expm1(precision: p, rounding: .down).negated
+                let pLo = lo.negated.expm1(precision: p, rounding: .up).negated
+                mean = Birthday.sameDigits(
+                    sLo.divided(by: pHi, precision: p, rounding: .down), sHi.divided(by: pLo, precision: p, rounding: .up),
+                    Birthday.significantDigits, shift: BigInt(0))
+                p *= 2
+            }
+            method += "; mean: bucket length / p of one bucket (a geometric number of buckets)"
+        } else {
+            method += "; mean: not computed for growing buckets"
+        }
+        return WhenFigures(
+            from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },
+            medianSeconds: median.description, meanSeconds: mean?.description, method: method)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// The options of issue 24 at the command line: the Poisson default, growth, ids already stored, the
+/// breach date, and one-line errors naming the argument (exit 64). Digits come from
+/// Tests/Oracles/planning_ref.py (through Tests/IDBudgetTests/Reference/planning.json).
+@Suite struct PlanningCLITests {
+    nonisolated(unsafe) static let reference: [String: Any] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../IDBudgetTests/Reference/planning.json")
+        guard let data = try? Data(contentsOf: url), let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return [:]
+        }
+        return json
+    }()
+
+    static func poisson(_ label: String) -> [String: Any] {
+        (reference["poisson"] as? [[String: Any]] ?? []).first { $0["label"] as? String == label } ?? [:]
+    }
+
+    /// The issue's case: uuid7 at 500/s for 10 years is not "never".
+    @Test func uuid7IsPoissonByDefault() throws {
+        let ref = Self.poisson("uuid7 500/s 10y (issue 24)")
+        let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "500/s", "--lifetime", "10y"])
+        #expect(CLI.at(json, "collision.probability") as? String == ref["probability"] as? String)
+        #expect(CLI.at(json, "collision.complement") as? String == ref["complement"] as? String)
+        #expect(CLI.at(json, "volume.arrivals") as? String == "poisson")
+        let even = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "500/s", "--lifetime", "10y", "--arrivals", "even"])
+        #expect(CLI.at(even, "collision.probability") as? String == "0")
+        #expect((even["notes"] as? [String])?.contains { $0.contains("arrivals even") } == true)
+    }
+
+    @Test func growingBuckets() throws {
+        let ref = Self.poisson("uuid7 500/s 10y growing 10x/y")
+        let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "500/s", "--lifetime", "10y", "--growth", "10x/y"])
+        #expect(CLI.at(json, "collision.probability") as? String == ref["probability"] as? String)
+        #expect(CLI.at(json, "volume.growth") as? String == "10x/y")
+    }
+
+    @Test func growthCountsTheIntegral() throws {
+        let counts = Self.reference["growth_counts"] as? [[String: Any]] ?? []
+        let ref = counts.first { $0["growth"] as? String == "2x/y" && $0["rate"] as? String == "1000/s" }
+        let json = try CLI.json(["probability", "--bits", "128", "--rate", "1000/s", "--lifetime", "10y", "--growth", "2x/y"])
+        #expect(CLI.at(json, "volume.count") as? String == ref?["count"] as? String)
+    }
+
+    @Test func existingIdsCount() throws {
+        let ref = (Self.reference["existing"] as? [[String: Any]] ?? []).first { $0["label"] as? String == "2^64, 1e3 new, 1e9 stored" }
+        let json = try CLI.json(["probability", "--bits", "64", "--count", "1000", "--existing", "1e9"])
+        #expect(CLI.at(json, "collision.probability") as? String == ref?["probability"] as? String)
+        #expect(CLI.at(json, "volume.count") as? String == "1000")
+        #expect(CLI.at(json, "volume.existing") as? String == "1000000000")
+        // capacity: how many more. 2^16 at 1e-3 holds 11 in all (p(2^16, 12) > 1e-3), so 9 more after 2.
+        let cap = try CLI.json(["capacity", "--bits", "16", "--max-probability", "1e-3", "--existing", "2"])
+        #expect(CLI.at(cap, "capacity") as? String == "9")
+        #expect(CLI.at(cap, "existing") as? String == "2")
+    }
+
+    @Test func breachDateAndMedian() throws {
+        let when = (Self.reference["when"] as? [[String: Any]] ?? []).first { $0["space"] as? String == "18446744073709551616" }
+        let json = try CLI.json([
+            "capacity", "--bits", "64", "--max-probability", "1e-9", "--rate", "1000/s", "--growth", "40%/y", "--from", "2026-01-01",
+        ])
+        #expect(CLI.at(json, "when.median_seconds") as? String == when?["median_seconds"] as? String)
+        #expect(CLI.at(json, "when.mean_seconds") as? String == when?["mean_seconds"] as? String)
+        // 1e-9 of 2^64 holds 192,077 ids; id 192,078 comes 192.08 s in at 1000/s growing 40%/y.
+        #expect(CLI.at(json, "when.breach_date") as? String == "2026-01-01T00:03:12Z")
+        let plain = try CLI.json(["capacity", "--bits", "16", "--max-probability", "1e-3", "--rate", "1/s", "--from", "2026-01-01"])
+        // 11 fit, the 12th id at 12 s.
+        #expect(CLI.at(plain, "when.breach_seconds") as? String == "1.20000000000000000000000000000e+1")
+        #expect(CLI.at(plain, "when.breach_date") as? String == "2026-01-01T00:00:12Z")
+    }
+
+    @Test(arguments: [
+        (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1y", "--arrivals", "even"], "--arrivals"),
+        (["probability", "--scheme", "uuid7", "--rate", "1/s", "--lifetime", "1y", "--arrivals", "uniform"], "--arrivals"),
+        (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1y", "--growth", "40%"], "--growth"),
+        (["probability", "--bits", "64", "--count", "5", "--growth", "40%/y"], "--growth"),
+        (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1y", "--growth", "0.5x/y"], "--growth"),
+        (["probability", "--scheme", "uuid7", "--rate", "1/s", "--lifetime", "1y", "--existing", "5"], "--existing"),
+        (["probability", "--scheme", "uuid7", "--rate", "1/s", "--lifetime", "1y", "--growth", "2x/y", "--arrivals", "even"], "--growth"),
+        (["probability", "--bits", "64", "--count", "5", "--existing", "many"], "--existing"),
+        (["capacity", "--bits", "64", "--max-probability", "1e-9", "--growth", "2x/y"], "--growth"),
+        (["capacity", "--bits", "64", "--max-probability", "1e-9", "--rate", "1/s", "--from", "2026-02-30"], "--from"),
+        (["capacity", "--bits", "64", "--max-probability", "1e-9", "--from", "2026-01-01"], "--from"),
+        (["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1/s", "--existing", "3"], "--existing"),
+    ])
+    func badInputNamesTheArgument(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64, "\(arguments): \(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+}
