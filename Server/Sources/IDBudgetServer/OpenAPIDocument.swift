@@ -1,0 +1,3 @@
+enum OpenAPIDocument {
+    static let json = "{}"
+}

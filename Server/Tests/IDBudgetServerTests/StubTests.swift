@@ -1,0 +1,4 @@
+import HummingbirdTesting
+import Testing
+
+@Test func stub() {}
