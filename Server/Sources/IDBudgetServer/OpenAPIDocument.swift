@@ -1,3 +1,0 @@
-enum OpenAPIDocument {
-    static let json = "{}"
-}
