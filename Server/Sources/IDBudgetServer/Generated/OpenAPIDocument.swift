@@ -2,1444 +2,1444 @@
 // Do not edit: change the YAML and rerun `python3 Server/Tools/openapi.py`.
 enum OpenAPIDocument {
     static let json = #"""
-{
-  "openapi": "3.1.0",
-  "info": {
-    "title": "idbudget API",
-    "version": "0.2.0",
-    "summary": "Exact, certified birthday-bound answers over HTTP.",
-    "description": "The questions `idbudget` answers on the command line, asked with GET: query parameters are named as the CLI's options without the dashes (`rate`, `max-probability`), values in the CLI's syntax (`rate=1e6/s&lifetime=10y`). A 200 body is exactly what `idbudget COMMAND … --format json` prints for the same question (schema docs/schema/idbudget-output.schema.json). Every refusal is JSON `{\"error\": …, \"argument\": …}` naming the argument as the CLI names it. Served by `idbudget-serve` (docs/server.md); this document is served at /openapi.json.",
-    "license": {
-      "name": "MIT",
-      "identifier": "MIT"
-    }
-  },
-  "servers": [
-    {
-      "url": "http://127.0.0.1:8080"
-    }
-  ],
-  "paths": {
-    "/api/v1/probability": {
-      "get": {
-        "operationId": "probability",
-        "summary": "The exact chance that some two of N identifiers collide (`idbudget probability`).",
-        "description": "One space (alphabet and length, bits, space-size or scheme) and one volume (count, or rate with lifetime).",
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/alphabet"
-          },
-          {
-            "$ref": "#/components/parameters/symbols"
-          },
-          {
-            "$ref": "#/components/parameters/alphabet-size"
-          },
-          {
-            "$ref": "#/components/parameters/length"
-          },
-          {
-            "$ref": "#/components/parameters/bits"
-          },
-          {
-            "$ref": "#/components/parameters/space-size"
-          },
-          {
-            "$ref": "#/components/parameters/scheme"
-          },
-          {
-            "$ref": "#/components/parameters/count"
-          },
-          {
-            "$ref": "#/components/parameters/rate"
-          },
-          {
-            "$ref": "#/components/parameters/lifetime"
-          },
-          {
-            "$ref": "#/components/parameters/scopes"
-          },
-          {
-            "$ref": "#/components/parameters/count-per-scope"
-          },
-          {
-            "$ref": "#/components/parameters/nodes"
-          },
-          {
-            "$ref": "#/components/parameters/peak-rate"
-          }
-        ],
-        "responses": {
-          "200": {
-            "$ref": "#/components/responses/Answer"
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/v1/length": {
-      "get": {
-        "operationId": "length",
-        "summary": "The shortest identifier that keeps the collision probability within budget (`idbudget length`).",
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/alphabet"
-          },
-          {
-            "$ref": "#/components/parameters/symbols"
-          },
-          {
-            "$ref": "#/components/parameters/alphabet-size"
-          },
-          {
-            "$ref": "#/components/parameters/count"
-          },
-          {
-            "$ref": "#/components/parameters/rate"
-          },
-          {
-            "$ref": "#/components/parameters/lifetime"
-          },
-          {
-            "$ref": "#/components/parameters/scopes"
-          },
-          {
-            "$ref": "#/components/parameters/count-per-scope"
-          },
-          {
-            "$ref": "#/components/parameters/nodes"
-          },
-          {
-            "$ref": "#/components/parameters/max-probability-required"
-          },
-          {
-            "$ref": "#/components/parameters/max-bytes"
-          }
-        ],
-        "responses": {
-          "200": {
-            "$ref": "#/components/responses/Answer"
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/v1/capacity": {
-      "get": {
-        "operationId": "capacity",
-        "summary": "The most identifiers a space holds within a budget, and how long that lasts (`idbudget capacity`).",
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/alphabet"
-          },
-          {
-            "$ref": "#/components/parameters/symbols"
-          },
-          {
-            "$ref": "#/components/parameters/alphabet-size"
-          },
-          {
-            "$ref": "#/components/parameters/length"
-          },
-          {
-            "$ref": "#/components/parameters/bits"
-          },
-          {
-            "$ref": "#/components/parameters/space-size"
-          },
-          {
-            "$ref": "#/components/parameters/scheme"
-          },
-          {
-            "$ref": "#/components/parameters/max-probability-required"
-          },
-          {
-            "$ref": "#/components/parameters/rate"
-          },
-          {
-            "$ref": "#/components/parameters/scopes"
-          }
-        ],
-        "responses": {
-          "200": {
-            "$ref": "#/components/responses/Answer"
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/v1/plan": {
-      "get": {
-        "operationId": "plan",
-        "summary": "The minimum length in every named alphabet for a volume and a budget (`idbudget plan`).",
-        "parameters": [
-          {
-            "$ref": "#/components/parameters/count"
-          },
-          {
-            "$ref": "#/components/parameters/rate"
-          },
-          {
-            "$ref": "#/components/parameters/lifetime"
-          },
-          {
-            "$ref": "#/components/parameters/scopes"
-          },
-          {
-            "$ref": "#/components/parameters/count-per-scope"
-          },
-          {
-            "$ref": "#/components/parameters/nodes"
-          },
-          {
-            "$ref": "#/components/parameters/max-probability-required"
-          },
-          {
-            "$ref": "#/components/parameters/max-bytes"
-          }
-        ],
-        "responses": {
-          "200": {
-            "$ref": "#/components/responses/Answer"
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/api/v1/schemes": {
-      "get": {
-        "operationId": "schemes",
-        "summary": "Known identifier formats (`idbudget schemes`).",
-        "responses": {
-          "200": {
-            "$ref": "#/components/responses/Answer"
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          }
-        }
-      }
-    },
-    "/api/v1/audit": {
-      "post": {
-        "operationId": "audit",
-        "summary": "Audit ids, one per line (`idbudget audit`).",
-        "description": "The body is read as a stream into the auditor, in bounded memory. Bodies over 64 MiB (declared by Content-Length, or reached while streaming a chunked body) are refused with 413. The report is the CLI's, without `resources` (the server's memory is not the upload's).",
-        "parameters": [
-          {
-            "name": "max-line-bytes",
-            "in": "query",
-            "description": "Longer lines are counted as overlong and skipped (1 to 16777216; default 4096).",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
+        {
+          "openapi": "3.1.0",
+          "info": {
+            "title": "idbudget API",
+            "version": "0.2.0",
+            "summary": "Exact, certified birthday-bound answers over HTTP.",
+            "description": "The questions `idbudget` answers on the command line, asked with GET: query parameters are named as the CLI's options without the dashes (`rate`, `max-probability`), values in the CLI's syntax (`rate=1e6/s&lifetime=10y`). A 200 body is exactly what `idbudget COMMAND … --format json` prints for the same question (schema docs/schema/idbudget-output.schema.json). Every refusal is JSON `{\"error\": …, \"argument\": …}` naming the argument as the CLI names it. Served by `idbudget-serve` (docs/server.md); this document is served at /openapi.json.",
+            "license": {
+              "name": "MIT",
+              "identifier": "MIT"
             }
           },
-          {
-            "name": "bits",
-            "in": "query",
-            "description": "The space the ids claim, in random bits (1 to 2097152).",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
+          "servers": [
+            {
+              "url": "http://127.0.0.1:8080"
             }
-          }
-        ],
-        "requestBody": {
-          "required": false,
-          "content": {
-            "text/plain": {
-              "schema": {
-                "type": "string"
+          ],
+          "paths": {
+            "/api/v1/probability": {
+              "get": {
+                "operationId": "probability",
+                "summary": "The exact chance that some two of N identifiers collide (`idbudget probability`).",
+                "description": "One space (alphabet and length, bits, space-size or scheme) and one volume (count, or rate with lifetime).",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/alphabet"
+                  },
+                  {
+                    "$ref": "#/components/parameters/symbols"
+                  },
+                  {
+                    "$ref": "#/components/parameters/alphabet-size"
+                  },
+                  {
+                    "$ref": "#/components/parameters/length"
+                  },
+                  {
+                    "$ref": "#/components/parameters/bits"
+                  },
+                  {
+                    "$ref": "#/components/parameters/space-size"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scheme"
+                  },
+                  {
+                    "$ref": "#/components/parameters/count"
+                  },
+                  {
+                    "$ref": "#/components/parameters/rate"
+                  },
+                  {
+                    "$ref": "#/components/parameters/lifetime"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scopes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/count-per-scope"
+                  },
+                  {
+                    "$ref": "#/components/parameters/nodes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/peak-rate"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Answer"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
               }
             },
-            "application/octet-stream": {
-              "schema": {
-                "type": "string",
-                "format": "binary"
-              }
-            }
-          }
-        },
-        "responses": {
-          "200": {
-            "$ref": "#/components/responses/Answer"
-          },
-          "400": {
-            "$ref": "#/components/responses/BadRequest"
-          },
-          "413": {
-            "description": "The body is over 64 MiB.",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/Error"
+            "/api/v1/length": {
+              "get": {
+                "operationId": "length",
+                "summary": "The shortest identifier that keeps the collision probability within budget (`idbudget length`).",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/alphabet"
+                  },
+                  {
+                    "$ref": "#/components/parameters/symbols"
+                  },
+                  {
+                    "$ref": "#/components/parameters/alphabet-size"
+                  },
+                  {
+                    "$ref": "#/components/parameters/count"
+                  },
+                  {
+                    "$ref": "#/components/parameters/rate"
+                  },
+                  {
+                    "$ref": "#/components/parameters/lifetime"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scopes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/count-per-scope"
+                  },
+                  {
+                    "$ref": "#/components/parameters/nodes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/max-probability-required"
+                  },
+                  {
+                    "$ref": "#/components/parameters/max-bytes"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Answer"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
                 }
               }
-            }
-          },
-          "503": {
-            "$ref": "#/components/responses/Unavailable"
-          }
-        }
-      }
-    },
-    "/healthz": {
-      "get": {
-        "operationId": "health",
-        "summary": "The server is up.",
-        "responses": {
-          "200": {
-            "description": "Up.",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object",
-                  "required": [
-                    "status"
-                  ],
-                  "properties": {
-                    "status": {
-                      "const": "ok"
+            },
+            "/api/v1/capacity": {
+              "get": {
+                "operationId": "capacity",
+                "summary": "The most identifiers a space holds within a budget, and how long that lasts (`idbudget capacity`).",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/alphabet"
+                  },
+                  {
+                    "$ref": "#/components/parameters/symbols"
+                  },
+                  {
+                    "$ref": "#/components/parameters/alphabet-size"
+                  },
+                  {
+                    "$ref": "#/components/parameters/length"
+                  },
+                  {
+                    "$ref": "#/components/parameters/bits"
+                  },
+                  {
+                    "$ref": "#/components/parameters/space-size"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scheme"
+                  },
+                  {
+                    "$ref": "#/components/parameters/max-probability-required"
+                  },
+                  {
+                    "$ref": "#/components/parameters/rate"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scopes"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Answer"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/api/v1/plan": {
+              "get": {
+                "operationId": "plan",
+                "summary": "The minimum length in every named alphabet for a volume and a budget (`idbudget plan`).",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/count"
+                  },
+                  {
+                    "$ref": "#/components/parameters/rate"
+                  },
+                  {
+                    "$ref": "#/components/parameters/lifetime"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scopes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/count-per-scope"
+                  },
+                  {
+                    "$ref": "#/components/parameters/nodes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/max-probability-required"
+                  },
+                  {
+                    "$ref": "#/components/parameters/max-bytes"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Answer"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/api/v1/schemes": {
+              "get": {
+                "operationId": "schemes",
+                "summary": "Known identifier formats (`idbudget schemes`).",
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Answer"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  }
+                }
+              }
+            },
+            "/api/v1/audit": {
+              "post": {
+                "operationId": "audit",
+                "summary": "Audit ids, one per line (`idbudget audit`).",
+                "description": "The body is read as a stream into the auditor, in bounded memory. Bodies over 64 MiB (declared by Content-Length, or reached while streaming a chunked body) are refused with 413. The report is the CLI's, without `resources` (the server's memory is not the upload's).",
+                "parameters": [
+                  {
+                    "name": "max-line-bytes",
+                    "in": "query",
+                    "description": "Longer lines are counted as overlong and skipped (1 to 16777216; default 4096).",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  },
+                  {
+                    "name": "bits",
+                    "in": "query",
+                    "description": "The space the ids claim, in random bits (1 to 2097152).",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  }
+                ],
+                "requestBody": {
+                  "required": false,
+                  "content": {
+                    "text/plain": {
+                      "schema": {
+                        "type": "string"
+                      }
+                    },
+                    "application/octet-stream": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Answer"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "413": {
+                    "description": "The body is over 64 MiB.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/healthz": {
+              "get": {
+                "operationId": "health",
+                "summary": "The server is up.",
+                "responses": {
+                  "200": {
+                    "description": "Up.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status"
+                          ],
+                          "properties": {
+                            "status": {
+                              "const": "ok"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "/openapi.json": {
+              "get": {
+                "operationId": "openapi",
+                "summary": "This document, as JSON.",
+                "responses": {
+                  "200": {
+                    "description": "The OpenAPI document.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "/": {
+              "get": {
+                "operationId": "page",
+                "summary": "The calculator page (HTML form, GET; every answer a permalink).",
+                "parameters": [
+                  {
+                    "name": "ask",
+                    "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "length",
+                        "probability"
+                      ]
+                    }
+                  },
+                  {
+                    "name": "alphabet",
+                    "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  },
+                  {
+                    "name": "scheme",
+                    "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  },
+                  {
+                    "name": "length",
+                    "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  },
+                  {
+                    "name": "rate",
+                    "in": "query",
+                    "description": "A number (with `per`) or a rate such as 1e6/s.",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  },
+                  {
+                    "name": "per",
+                    "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  },
+                  {
+                    "name": "lifetime",
+                    "in": "query",
+                    "description": "A number (with `unit`) or a lifetime such as 10y.",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  },
+                  {
+                    "name": "unit",
+                    "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  },
+                  {
+                    "name": "max-probability",
+                    "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 16384
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The page, with the answer and its plot when the form was filled.",
+                    "content": {
+                      "text/html": {
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "description": "The page, saying which field was refused and why.",
+                    "content": {
+                      "text/html": {
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  },
+                  "503": {
+                    "description": "Busy, or past the compute deadline; the page says so.",
+                    "content": {
+                      "text/html": {
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
                     }
                   }
                 }
               }
             }
-          }
-        }
-      }
-    },
-    "/openapi.json": {
-      "get": {
-        "operationId": "openapi",
-        "summary": "This document, as JSON.",
-        "responses": {
-          "200": {
-            "description": "The OpenAPI document.",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "type": "object"
-                }
-              }
-            }
-          }
-        }
-      }
-    },
-    "/": {
-      "get": {
-        "operationId": "page",
-        "summary": "The calculator page (HTML form, GET; every answer a permalink).",
-        "parameters": [
-          {
-            "name": "ask",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "enum": [
-                "length",
-                "probability"
-              ]
-            }
           },
-          {
-            "name": "alphabet",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
-            }
-          },
-          {
-            "name": "scheme",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
-            }
-          },
-          {
-            "name": "length",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
-            }
-          },
-          {
-            "name": "rate",
-            "in": "query",
-            "description": "A number (with `per`) or a rate such as 1e6/s.",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
-            }
-          },
-          {
-            "name": "per",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
-            }
-          },
-          {
-            "name": "lifetime",
-            "in": "query",
-            "description": "A number (with `unit`) or a lifetime such as 10y.",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
-            }
-          },
-          {
-            "name": "unit",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
-            }
-          },
-          {
-            "name": "max-probability",
-            "in": "query",
-            "schema": {
-              "type": "string",
-              "maxLength": 16384
-            }
-          }
-        ],
-        "responses": {
-          "200": {
-            "description": "The page, with the answer and its plot when the form was filled.",
-            "content": {
-              "text/html": {
-                "schema": {
-                  "type": "string"
-                }
-              }
-            }
-          },
-          "400": {
-            "description": "The page, saying which field was refused and why.",
-            "content": {
-              "text/html": {
-                "schema": {
-                  "type": "string"
-                }
-              }
-            }
-          },
-          "503": {
-            "description": "Busy, or past the compute deadline; the page says so.",
-            "content": {
-              "text/html": {
-                "schema": {
-                  "type": "string"
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  },
-  "components": {
-    "parameters": {
-      "alphabet": {
-        "name": "alphabet",
-        "in": "query",
-        "description": "A named alphabet: base64url, base62, base58, base36, base32, hex, decimal.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        },
-        "example": "base62"
-      },
-      "symbols": {
-        "name": "symbols",
-        "in": "query",
-        "description": "Custom symbols, e.g. ACGT (at least 2, no duplicates, printable).",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "alphabet-size": {
-        "name": "alphabet-size",
-        "in": "query",
-        "description": "Just the number of symbols (2 to 1048576).",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "length": {
-        "name": "length",
-        "in": "query",
-        "description": "Identifier length in symbols (with an alphabet).",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        },
-        "example": "22"
-      },
-      "bits": {
-        "name": "bits",
-        "in": "query",
-        "description": "Random bits per identifier: the space is 2^bits.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "space-size": {
-        "name": "space-size",
-        "in": "query",
-        "description": "The number of possible identifiers, e.g. 1e12 or 2^96.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "scheme": {
-        "name": "scheme",
-        "in": "query",
-        "description": "A known format (see /api/v1/schemes), e.g. uuid4, uuid7, ulid.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "count": {
-        "name": "count",
-        "in": "query",
-        "description": "Number of identifiers, exact: 1000000, 3.1536e14 or 2^40.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "rate": {
-        "name": "rate",
-        "in": "query",
-        "description": "Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d, 100/M (a month).",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        },
-        "example": "1e6/s"
-      },
-      "lifetime": {
-        "name": "lifetime",
-        "in": "query",
-        "description": "How long identifiers live: 10y, 6M, 30d, 36h, 90m, 1.5y.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        },
-        "example": "10y"
-      },
-      "scopes": {
-        "name": "scopes",
-        "in": "query",
-        "description": "Independent scopes that each hold the volume (devices, tenants).",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "count-per-scope": {
-        "name": "count-per-scope",
-        "in": "query",
-        "description": "Identifiers live in each scope (with scopes).",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "nodes": {
-        "name": "nodes",
-        "in": "query",
-        "description": "Nodes that each mint the count or rate into the same space.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "peak-rate": {
-        "name": "peak-rate",
-        "in": "query",
-        "description": "For time-bucketed schemes: the burst rate (at least rate) to budget every bucket at.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      },
-      "max-probability-required": {
-        "name": "max-probability",
-        "in": "query",
-        "required": true,
-        "description": "The collision budget, strictly between 0 and 1, e.g. 1e-11.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        },
-        "example": "1e-11"
-      },
-      "max-bytes": {
-        "name": "max-bytes",
-        "in": "query",
-        "description": "A byte limit to check, e.g. 64 for an apns-collapse-id.",
-        "schema": {
-          "type": "string",
-          "maxLength": 16384
-        }
-      }
-    },
-    "responses": {
-      "Answer": {
-        "description": "The CLI's JSON for the same question (`--format json`), byte for byte.",
-        "content": {
-          "application/json": {
-            "schema": {
-              "$ref": "#/components/schemas/IDBudgetOutput"
-            }
-          }
-        }
-      },
-      "BadRequest": {
-        "description": "Input the CLI would refuse (exit status 64), an unknown parameter, or one given twice.",
-        "content": {
-          "application/json": {
-            "schema": {
-              "$ref": "#/components/schemas/Error"
-            }
-          }
-        }
-      },
-      "Unavailable": {
-        "description": "Busy (every computation slot taken) or past the 2 s compute deadline; retry later.",
-        "headers": {
-          "Retry-After": {
-            "schema": {
-              "type": "string"
-            }
-          }
-        },
-        "content": {
-          "application/json": {
-            "schema": {
-              "$ref": "#/components/schemas/Error"
-            }
-          }
-        }
-      }
-    },
-    "schemas": {
-      "Error": {
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "error"
-        ],
-        "properties": {
-          "error": {
-            "type": "string",
-            "description": "What was wrong and what to send instead."
-          },
-          "argument": {
-            "type": "string",
-            "description": "The argument refused, named as the CLI names it (`--rate`), when there is one."
-          }
-        }
-      },
-      "Output_exact": {
-        "type": "string",
-        "pattern": "^(0|[1-9]\\.[0-9]{29}e[+-][0-9]+)$",
-        "description": "exact to 30 significant digits (certified), scientific notation"
-      },
-      "Output_integer": {
-        "type": "string",
-        "pattern": "^[0-9]+$",
-        "description": "an exact whole number, as a decimal string"
-      },
-      "Output_notes": {
-        "type": "array",
-        "items": {
-          "type": "string"
-        },
-        "description": "what the text output says below the table, in words"
-      },
-      "Output_space": {
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "size",
-          "bits",
-          "summary"
-        ],
-        "properties": {
-          "size": {
-            "$ref": "#/components/schemas/Output_integer"
-          },
-          "bits": {
-            "type": "number",
-            "description": "log2(size), approximate"
-          },
-          "summary": {
-            "type": "string"
-          }
-        }
-      },
-      "Output_volume": {
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "count",
-          "scopes",
-          "buckets",
-          "nodes",
-          "summary"
-        ],
-        "properties": {
-          "count": {
-            "$ref": "#/components/schemas/Output_integer",
-            "description": "ids that can collide with one another: per scope, per time bucket"
-          },
-          "scopes": {
-            "$ref": "#/components/schemas/Output_integer"
-          },
-          "buckets": {
-            "$ref": "#/components/schemas/Output_integer"
-          },
-          "nodes": {
-            "$ref": "#/components/schemas/Output_integer"
-          },
-          "rate": {
-            "type": "string"
-          },
-          "lifetime": {
-            "type": "string"
-          },
-          "summary": {
-            "type": "string"
-          }
-        }
-      },
-      "Output_collision": {
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "probability",
-          "complement",
-          "one_in",
-          "expected_collisions"
-        ],
-        "properties": {
-          "probability": {
-            "$ref": "#/components/schemas/Output_exact"
-          },
-          "complement": {
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/Output_exact"
-              },
-              {
-                "$ref": "#/components/schemas/Output_tiny"
-              }
-            ]
-          },
-          "one_in": {
-            "type": "string"
-          },
-          "expected_collisions": {
-            "$ref": "#/components/schemas/Output_exact"
-          },
-          "group_probability": {
-            "$ref": "#/components/schemas/Output_exact"
-          },
-          "double_approximation": {
-            "type": "number",
-            "description": "what double-precision calculators print; absent beyond a double's range"
-          }
-        }
-      },
-      "Output_tiny": {
-        "type": "string",
-        "pattern": "^10\\^-[1-9]\\.[0-9]{29}e\\+[0-9]+$",
-        "description": "1 − p once S·L ≥ 2^4096 (below about 10^−(4.5·10^1232)), written 10^−x with x = S·L/ln 10 to 30 significant digits (certified)"
-      },
-      "IDBudgetOutput": {
-        "title": "idbudget --format json output, schema version 1",
-        "description": "Every subcommand that takes --format json prints one object with schema_version 1, its command name and notes. The same key means the same idea everywhere: space {size, bits, summary}, volume {count, scopes, buckets, nodes, rate, lifetime}, collision {probability, complement, ...}, bits = log2 of a space. Exact values are strings; JSON numbers are either small whole numbers (lengths, bytes) or marked approximate.",
-        "oneOf": [
-          {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "schema_version",
-              "command",
-              "notes",
-              "space",
-              "volume",
-              "collision",
-              "expected_draws_to_first_collision"
-            ],
-            "properties": {
-              "schema_version": {
-                "const": 1
-              },
-              "command": {
-                "const": "probability"
-              },
-              "notes": {
-                "$ref": "#/components/schemas/Output_notes"
-              },
-              "space": {
-                "$ref": "#/components/schemas/Output_space"
-              },
-              "volume": {
-                "$ref": "#/components/schemas/Output_volume"
-              },
-              "collision": {
-                "$ref": "#/components/schemas/Output_collision"
-              },
-              "expected_draws_to_first_collision": {
-                "type": "string",
-                "description": "expected ids until the first collision within one scope or bucket; 15 significant digits"
-              }
-            }
-          },
-          {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "schema_version",
-              "command",
-              "notes",
-              "alphabet",
-              "alphabet_size",
-              "length",
-              "bytes",
-              "space",
-              "volume",
-              "budget",
-              "collision"
-            ],
-            "properties": {
-              "schema_version": {
-                "const": 1
-              },
-              "command": {
-                "const": "length"
-              },
-              "notes": {
-                "$ref": "#/components/schemas/Output_notes"
-              },
+          "components": {
+            "parameters": {
               "alphabet": {
-                "type": "string"
+                "name": "alphabet",
+                "in": "query",
+                "description": "A named alphabet: base64url, base62, base58, base36, base32, hex, decimal.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                },
+                "example": "base62"
               },
-              "alphabet_size": {
-                "type": "integer",
-                "minimum": 2
+              "symbols": {
+                "name": "symbols",
+                "in": "query",
+                "description": "Custom symbols, e.g. ACGT (at least 2, no duplicates, printable).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
+              },
+              "alphabet-size": {
+                "name": "alphabet-size",
+                "in": "query",
+                "description": "Just the number of symbols (2 to 1048576).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
               },
               "length": {
-                "type": "integer",
-                "minimum": 1
+                "name": "length",
+                "in": "query",
+                "description": "Identifier length in symbols (with an alphabet).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                },
+                "example": "22"
               },
-              "bytes": {
-                "type": [
-                  "integer",
-                  "null"
-                ],
-                "minimum": 1,
-                "description": "UTF-8 bytes of one id at the minimum length: the length times the longest symbol's bytes. null when the alphabet was given only by its size (--alphabet-size) and it is over 95 symbols (printable ASCII holds 95), so a symbol's bytes are unknown; a note says so, and --max-bytes is refused for such an alphabet."
+              "bits": {
+                "name": "bits",
+                "in": "query",
+                "description": "Random bits per identifier: the space is 2^bits.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
               },
-              "space": {
-                "$ref": "#/components/schemas/Output_space"
+              "space-size": {
+                "name": "space-size",
+                "in": "query",
+                "description": "The number of possible identifiers, e.g. 1e12 or 2^96.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
               },
-              "volume": {
-                "$ref": "#/components/schemas/Output_volume"
+              "scheme": {
+                "name": "scheme",
+                "in": "query",
+                "description": "A known format (see /api/v1/schemes), e.g. uuid4, uuid7, ulid.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
               },
-              "budget": {
-                "type": "string"
-              },
-              "collision": {
-                "$ref": "#/components/schemas/Output_collision"
-              },
-              "shorter_probability": {
-                "$ref": "#/components/schemas/Output_exact"
-              },
-              "max_bytes": {
-                "type": "integer"
-              },
-              "fits_max_bytes": {
-                "type": "boolean"
-              }
-            }
-          },
-          {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "schema_version",
-              "command",
-              "notes",
-              "space",
-              "budget",
-              "scopes",
-              "capacity",
-              "collision",
-              "next_probability"
-            ],
-            "properties": {
-              "schema_version": {
-                "const": 1
-              },
-              "command": {
-                "const": "capacity"
-              },
-              "notes": {
-                "$ref": "#/components/schemas/Output_notes"
-              },
-              "space": {
-                "$ref": "#/components/schemas/Output_space"
-              },
-              "budget": {
-                "type": "string"
-              },
-              "scopes": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "capacity": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "collision": {
-                "$ref": "#/components/schemas/Output_collision"
-              },
-              "next_probability": {
-                "$ref": "#/components/schemas/Output_exact"
+              "count": {
+                "name": "count",
+                "in": "query",
+                "description": "Number of identifiers, exact: 1000000, 3.1536e14 or 2^40.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
               },
               "rate": {
-                "type": "string"
+                "name": "rate",
+                "in": "query",
+                "description": "Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d, 100/M (a month).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                },
+                "example": "1e6/s"
               },
-              "lasts": {
+              "lifetime": {
+                "name": "lifetime",
+                "in": "query",
+                "description": "How long identifiers live: 10y, 6M, 30d, 36h, 90m, 1.5y.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                },
+                "example": "10y"
+              },
+              "scopes": {
+                "name": "scopes",
+                "in": "query",
+                "description": "Independent scopes that each hold the volume (devices, tenants).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
+              },
+              "count-per-scope": {
+                "name": "count-per-scope",
+                "in": "query",
+                "description": "Identifiers live in each scope (with scopes).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
+              },
+              "nodes": {
+                "name": "nodes",
+                "in": "query",
+                "description": "Nodes that each mint the count or rate into the same space.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
+              },
+              "peak-rate": {
+                "name": "peak-rate",
+                "in": "query",
+                "description": "For time-bucketed schemes: the burst rate (at least rate) to budget every bucket at.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
+              },
+              "max-probability-required": {
+                "name": "max-probability",
+                "in": "query",
+                "required": true,
+                "description": "The collision budget, strictly between 0 and 1, e.g. 1e-11.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                },
+                "example": "1e-11"
+              },
+              "max-bytes": {
+                "name": "max-bytes",
+                "in": "query",
+                "description": "A byte limit to check, e.g. 64 for an apns-collapse-id.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 16384
+                }
+              }
+            },
+            "responses": {
+              "Answer": {
+                "description": "The CLI's JSON for the same question (`--format json`), byte for byte.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/IDBudgetOutput"
+                    }
+                  }
+                }
+              },
+              "BadRequest": {
+                "description": "Input the CLI would refuse (exit status 64), an unknown parameter, or one given twice.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "Unavailable": {
+                "description": "Busy (every computation slot taken) or past the 2 s compute deadline; retry later.",
+                "headers": {
+                  "Retry-After": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              }
+            },
+            "schemas": {
+              "Error": {
                 "type": "object",
                 "additionalProperties": false,
                 "required": [
-                  "text",
-                  "meaning"
+                  "error"
                 ],
                 "properties": {
-                  "seconds": {
-                    "$ref": "#/components/schemas/Output_exact",
-                    "description": "exact to 30 digits; 0 when not even one bucket fits; absent when the ids can never collide (text: for ever)"
+                  "error": {
+                    "type": "string",
+                    "description": "What was wrong and what to send instead."
                   },
-                  "text": {
-                    "type": "string"
-                  },
-                  "meaning": {
-                    "type": "string"
+                  "argument": {
+                    "type": "string",
+                    "description": "The argument refused, named as the CLI names it (`--rate`), when there is one."
                   }
                 }
-              }
-            }
-          },
-          {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "schema_version",
-              "command",
-              "notes",
-              "volume",
-              "budget",
-              "rows"
-            ],
-            "properties": {
-              "schema_version": {
-                "const": 1
               },
-              "command": {
-                "const": "plan"
-              },
-              "notes": {
-                "$ref": "#/components/schemas/Output_notes"
-              },
-              "volume": {
-                "$ref": "#/components/schemas/Output_volume"
-              },
-              "budget": {
-                "type": "string"
-              },
-              "rows": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "additionalProperties": false,
-                  "required": [
-                    "alphabet",
-                    "length",
-                    "bytes",
-                    "space",
-                    "collision",
-                    "max_bytes",
-                    "fits_max_bytes"
-                  ],
-                  "properties": {
-                    "alphabet": {
-                      "type": "string"
-                    },
-                    "length": {
-                      "type": "integer",
-                      "minimum": 1
-                    },
-                    "bytes": {
-                      "type": "integer",
-                      "minimum": 1
-                    },
-                    "space": {
-                      "$ref": "#/components/schemas/Output_space"
-                    },
-                    "collision": {
-                      "$ref": "#/components/schemas/Output_collision"
-                    },
-                    "shorter_probability": {
-                      "$ref": "#/components/schemas/Output_exact"
-                    },
-                    "max_bytes": {
-                      "type": "integer"
-                    },
-                    "fits_max_bytes": {
-                      "type": "boolean"
-                    }
-                  }
-                }
-              }
-            }
-          },
-          {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "schema_version",
-              "command",
-              "notes",
-              "rows"
-            ],
-            "properties": {
-              "schema_version": {
-                "const": 1
-              },
-              "command": {
-                "const": "schemes"
-              },
-              "notes": {
-                "$ref": "#/components/schemas/Output_notes"
-              },
-              "rows": {
-                "type": "array",
-                "items": {
-                  "type": "object",
-                  "additionalProperties": false,
-                  "required": [
-                    "name",
-                    "bits",
-                    "encoding",
-                    "length",
-                    "bytes",
-                    "notes",
-                    "source",
-                    "mintable"
-                  ],
-                  "properties": {
-                    "name": {
-                      "type": "string"
-                    },
-                    "bits": {
-                      "type": "integer",
-                      "description": "random bits per id (per bucket): the space is 2^bits"
-                    },
-                    "bucket": {
-                      "enum": [
-                        "millisecond",
-                        "second"
-                      ]
-                    },
-                    "encoding": {
-                      "type": "string"
-                    },
-                    "length": {
-                      "type": "integer"
-                    },
-                    "bytes": {
-                      "type": "integer"
-                    },
-                    "notes": {
-                      "type": "string"
-                    },
-                    "source": {
-                      "type": "string"
-                    },
-                    "mintable": {
-                      "type": "boolean"
-                    }
-                  }
-                }
-              }
-            }
-          },
-          {
-            "type": "object",
-            "additionalProperties": false,
-            "required": [
-              "schema_version",
-              "command",
-              "notes",
-              "lines",
-              "ids",
-              "distinct",
-              "duplicate_ids",
-              "extra_occurrences",
-              "space",
-              "suspicious",
-              "verdict",
-              "p_value_high",
-              "p_value_low",
-              "test_method",
-              "verdict_code",
-              "format",
-              "random_bits",
-              "findings",
-              "shards"
-            ],
-            "properties": {
-              "schema_version": {
-                "const": 1
-              },
-              "command": {
-                "const": "audit"
-              },
-              "notes": {
-                "$ref": "#/components/schemas/Output_notes"
-              },
-              "lines": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "ids": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "distinct": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "duplicate_ids": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "extra_occurrences": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "empty_lines": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "crlf_lines": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "invalid_utf8_lines": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "overlong_lines": {
-                "$ref": "#/components/schemas/Output_integer"
-              },
-              "fingerprint_table_bytes": {
-                "$ref": "#/components/schemas/Output_integer",
-                "description": "the most bytes the fingerprint tables held at once"
-              },
-              "observed_symbols": {
-                "type": "string"
-              },
-              "alphabet": {
-                "type": "string"
-              },
-              "lengths": {
-                "type": "object",
-                "additionalProperties": {
-                  "$ref": "#/components/schemas/Output_integer"
-                },
-                "description": "ids per length in symbols"
-              },
-              "space": {
-                "$ref": "#/components/schemas/Output_space"
-              },
-              "expected_duplicates": {
-                "type": "number",
-                "description": "approximate (a double)"
-              },
-              "sd": {
-                "type": "number",
-                "description": "approximate (a double)"
-              },
-              "z": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "description": "approximate; null when infinite"
-              },
-              "effective_bits": {
-                "type": "number",
-                "description": "approximate (a double)"
-              },
-              "effective_bits_lower_bound": {
-                "type": "boolean"
-              },
-              "suspicious": {
-                "type": "boolean"
-              },
-              "verdict": {
-                "type": "string"
-              },
-              "p_value_high": {
-                "type": "number",
-                "description": "a certified upper bound on P(at least this many duplicates) under uniform draws (a double)"
-              },
-              "p_value_low": {
-                "type": "number",
-                "description": "a certified upper bound on P(at most this many duplicates) under uniform draws (a double)"
-              },
-              "test_method": {
-                "enum": [
-                  "exact",
-                  "bounds"
-                ],
-                "description": "exact: the occupancy law followed exactly (in doubles, errors added); bounds: Hoeffding's binomial bound and Bennett's inequality"
-              },
-              "error_bound": {
-                "type": [
-                  "number",
-                  "null"
-                ],
-                "description": "exact: the error added to the chain's tails (dropped mass and rounding); null for bounds (they are rigorous as they stand)"
-              },
-              "p_value_high_estimate": {
-                "type": "number",
-                "description": "approximate: the best estimate of P(at least this many duplicates), for display"
-              },
-              "p_value_low_estimate": {
-                "type": "number",
-                "description": "approximate: the best estimate of P(at most this many duplicates), for display"
-              },
-              "tail_threshold": {
-                "type": "number",
-                "description": "each tail is a verdict when its certified bound is below this (1e-6 shared by the tails and the groups judged)"
-              },
-              "passes": {
-                "type": "boolean",
-                "description": "verdict_code is consistent (exit status 0); otherwise the exit status is 1"
-              },
-              "verdict_code": {
-                "enum": [
-                  "consistent",
-                  "too-many-duplicates",
-                  "too-few-duplicates",
-                  "non-uniform-positions",
-                  "inconclusive",
-                  "empty"
-                ]
-              },
-              "format": {
+              "Output_exact": {
                 "type": "string",
-                "description": "UUIDv7, ULID, KSUID, UUIDv1, UUIDv4 or 'tokens over <alphabet>'"
+                "pattern": "^(0|[1-9]\\.[0-9]{29}e[+-][0-9]+)$",
+                "description": "exact to 30 significant digits (certified), scientific notation"
               },
-              "time_format": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "enum": [
-                  "uuid7",
-                  "ulid",
-                  "ksuid",
-                  "uuid1",
-                  null
-                ],
-                "description": "the time-ordered format every id has, whose buckets the duplicates are judged in"
+              "Output_integer": {
+                "type": "string",
+                "pattern": "^[0-9]+$",
+                "description": "an exact whole number, as a decimal string"
               },
-              "random_bits": {
-                "type": "number",
-                "description": "approximate: random bits per id (per bucket for time formats) from the positions or the format"
-              },
-              "findings": {
+              "Output_notes": {
                 "type": "array",
                 "items": {
                   "type": "string"
                 },
-                "description": "what the positions and the format show, in words"
+                "description": "what the text output says below the table, in words"
               },
-              "shards": {
+              "Output_space": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "size",
+                  "bits",
+                  "summary"
+                ],
+                "properties": {
+                  "size": {
+                    "$ref": "#/components/schemas/Output_integer"
+                  },
+                  "bits": {
+                    "type": "number",
+                    "description": "log2(size), approximate"
+                  },
+                  "summary": {
+                    "type": "string"
+                  }
+                }
+              },
+              "Output_volume": {
                 "type": "object",
                 "additionalProperties": false,
                 "required": [
                   "count",
-                  "indexes"
+                  "scopes",
+                  "buckets",
+                  "nodes",
+                  "summary"
                 ],
                 "properties": {
                   "count": {
-                    "type": "integer",
-                    "minimum": 1
+                    "$ref": "#/components/schemas/Output_integer",
+                    "description": "ids that can collide with one another: per scope, per time bucket"
                   },
-                  "indexes": {
-                    "type": "array",
-                    "items": {
-                      "type": "integer",
-                      "minimum": 0
-                    }
+                  "scopes": {
+                    "$ref": "#/components/schemas/Output_integer"
+                  },
+                  "buckets": {
+                    "$ref": "#/components/schemas/Output_integer"
+                  },
+                  "nodes": {
+                    "$ref": "#/components/schemas/Output_integer"
+                  },
+                  "rate": {
+                    "type": "string"
+                  },
+                  "lifetime": {
+                    "type": "string"
+                  },
+                  "summary": {
+                    "type": "string"
                   }
                 }
               },
-              "groups": {
-                "type": "array",
-                "description": "a mixed stream's groups by id length, each judged in its own space (the top-level figures are the deciding group's; the verdict is the worst group's)",
-                "items": {
-                  "type": "object",
-                  "additionalProperties": false,
-                  "required": [
-                    "length",
-                    "ids",
-                    "format",
-                    "alphabet",
-                    "space",
-                    "extra_occurrences",
-                    "expected_duplicates",
-                    "p_value_high",
-                    "p_value_low",
-                    "test_method",
-                    "verdict_code"
-                  ],
-                  "properties": {
-                    "length": {
-                      "type": [
-                        "integer",
-                        "null"
-                      ],
-                      "description": "null: the ids of lengths without positions of their own, judged together"
-                    },
-                    "ids": {
-                      "$ref": "#/components/schemas/Output_integer"
-                    },
-                    "format": {
-                      "type": "string"
-                    },
-                    "alphabet": {
-                      "type": "string"
-                    },
-                    "space": {
-                      "$ref": "#/components/schemas/Output_space"
-                    },
-                    "extra_occurrences": {
-                      "$ref": "#/components/schemas/Output_integer"
-                    },
-                    "expected_duplicates": {
-                      "type": "number",
-                      "description": "approximate (a double)"
-                    },
-                    "p_value_high": {
-                      "type": "number",
-                      "description": "a certified upper bound (a double)"
-                    },
-                    "p_value_low": {
-                      "type": "number",
-                      "description": "a certified upper bound (a double)"
-                    },
-                    "test_method": {
-                      "enum": [
-                        "exact",
-                        "bounds"
-                      ]
-                    },
-                    "verdict_code": {
-                      "enum": [
-                        "consistent",
-                        "too-many-duplicates",
-                        "too-few-duplicates",
-                        "non-uniform-positions",
-                        "inconclusive",
-                        "empty"
-                      ]
-                    }
-                  }
-                }
-              },
-              "buckets": {
+              "Output_collision": {
                 "type": "object",
                 "additionalProperties": false,
                 "required": [
-                  "count",
-                  "largest"
+                  "probability",
+                  "complement",
+                  "one_in",
+                  "expected_collisions"
                 ],
                 "properties": {
-                  "count": {
-                    "$ref": "#/components/schemas/Output_integer"
+                  "probability": {
+                    "$ref": "#/components/schemas/Output_exact"
                   },
-                  "largest": {
-                    "$ref": "#/components/schemas/Output_integer"
+                  "complement": {
+                    "oneOf": [
+                      {
+                        "$ref": "#/components/schemas/Output_exact"
+                      },
+                      {
+                        "$ref": "#/components/schemas/Output_tiny"
+                      }
+                    ]
+                  },
+                  "one_in": {
+                    "type": "string"
+                  },
+                  "expected_collisions": {
+                    "$ref": "#/components/schemas/Output_exact"
+                  },
+                  "group_probability": {
+                    "$ref": "#/components/schemas/Output_exact"
+                  },
+                  "double_approximation": {
+                    "type": "number",
+                    "description": "what double-precision calculators print; absent beyond a double's range"
                   }
                 }
               },
-              "spilled": {
-                "type": "boolean",
-                "description": "whether the fingerprint tables passed --memory and spilled to temporary files"
+              "Output_tiny": {
+                "type": "string",
+                "pattern": "^10\\^-[1-9]\\.[0-9]{29}e\\+[0-9]+$",
+                "description": "1 − p once S·L ≥ 2^4096 (below about 10^−(4.5·10^1232)), written 10^−x with x = S·L/ln 10 to 30 significant digits (certified)"
               },
-              "peak_rss_bytes": {
-                "$ref": "#/components/schemas/Output_integer",
-                "description": "the process's peak resident set (kernel's getrusage), bytes"
-              },
-              "memory_limit_bytes": {
-                "$ref": "#/components/schemas/Output_integer",
-                "description": "--memory, bytes"
-              },
-              "effective_bits_95_lower": {
-                "type": "number",
-                "description": "approximate: 95% lower bound on the effective entropy (equal to effective_bits when no duplicates were seen)"
-              },
-              "max_line_bytes": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "The longest line counted; longer lines are overlong and skipped."
-              },
-              "alphabet_size": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Symbols in the alphabet the ids are judged over."
+              "IDBudgetOutput": {
+                "title": "idbudget --format json output, schema version 1",
+                "description": "Every subcommand that takes --format json prints one object with schema_version 1, its command name and notes. The same key means the same idea everywhere: space {size, bits, summary}, volume {count, scopes, buckets, nodes, rate, lifetime}, collision {probability, complement, ...}, bits = log2 of a space. Exact values are strings; JSON numbers are either small whole numbers (lengths, bytes) or marked approximate.",
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "notes",
+                      "space",
+                      "volume",
+                      "collision",
+                      "expected_draws_to_first_collision"
+                    ],
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "probability"
+                      },
+                      "notes": {
+                        "$ref": "#/components/schemas/Output_notes"
+                      },
+                      "space": {
+                        "$ref": "#/components/schemas/Output_space"
+                      },
+                      "volume": {
+                        "$ref": "#/components/schemas/Output_volume"
+                      },
+                      "collision": {
+                        "$ref": "#/components/schemas/Output_collision"
+                      },
+                      "expected_draws_to_first_collision": {
+                        "type": "string",
+                        "description": "expected ids until the first collision within one scope or bucket; 15 significant digits"
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "notes",
+                      "alphabet",
+                      "alphabet_size",
+                      "length",
+                      "bytes",
+                      "space",
+                      "volume",
+                      "budget",
+                      "collision"
+                    ],
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "length"
+                      },
+                      "notes": {
+                        "$ref": "#/components/schemas/Output_notes"
+                      },
+                      "alphabet": {
+                        "type": "string"
+                      },
+                      "alphabet_size": {
+                        "type": "integer",
+                        "minimum": 2
+                      },
+                      "length": {
+                        "type": "integer",
+                        "minimum": 1
+                      },
+                      "bytes": {
+                        "type": [
+                          "integer",
+                          "null"
+                        ],
+                        "minimum": 1,
+                        "description": "UTF-8 bytes of one id at the minimum length: the length times the longest symbol's bytes. null when the alphabet was given only by its size (--alphabet-size) and it is over 95 symbols (printable ASCII holds 95), so a symbol's bytes are unknown; a note says so, and --max-bytes is refused for such an alphabet."
+                      },
+                      "space": {
+                        "$ref": "#/components/schemas/Output_space"
+                      },
+                      "volume": {
+                        "$ref": "#/components/schemas/Output_volume"
+                      },
+                      "budget": {
+                        "type": "string"
+                      },
+                      "collision": {
+                        "$ref": "#/components/schemas/Output_collision"
+                      },
+                      "shorter_probability": {
+                        "$ref": "#/components/schemas/Output_exact"
+                      },
+                      "max_bytes": {
+                        "type": "integer"
+                      },
+                      "fits_max_bytes": {
+                        "type": "boolean"
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "notes",
+                      "space",
+                      "budget",
+                      "scopes",
+                      "capacity",
+                      "collision",
+                      "next_probability"
+                    ],
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "capacity"
+                      },
+                      "notes": {
+                        "$ref": "#/components/schemas/Output_notes"
+                      },
+                      "space": {
+                        "$ref": "#/components/schemas/Output_space"
+                      },
+                      "budget": {
+                        "type": "string"
+                      },
+                      "scopes": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "capacity": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "collision": {
+                        "$ref": "#/components/schemas/Output_collision"
+                      },
+                      "next_probability": {
+                        "$ref": "#/components/schemas/Output_exact"
+                      },
+                      "rate": {
+                        "type": "string"
+                      },
+                      "lasts": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "text",
+                          "meaning"
+                        ],
+                        "properties": {
+                          "seconds": {
+                            "$ref": "#/components/schemas/Output_exact",
+                            "description": "exact to 30 digits; 0 when not even one bucket fits; absent when the ids can never collide (text: for ever)"
+                          },
+                          "text": {
+                            "type": "string"
+                          },
+                          "meaning": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "notes",
+                      "volume",
+                      "budget",
+                      "rows"
+                    ],
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "plan"
+                      },
+                      "notes": {
+                        "$ref": "#/components/schemas/Output_notes"
+                      },
+                      "volume": {
+                        "$ref": "#/components/schemas/Output_volume"
+                      },
+                      "budget": {
+                        "type": "string"
+                      },
+                      "rows": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "alphabet",
+                            "length",
+                            "bytes",
+                            "space",
+                            "collision",
+                            "max_bytes",
+                            "fits_max_bytes"
+                          ],
+                          "properties": {
+                            "alphabet": {
+                              "type": "string"
+                            },
+                            "length": {
+                              "type": "integer",
+                              "minimum": 1
+                            },
+                            "bytes": {
+                              "type": "integer",
+                              "minimum": 1
+                            },
+                            "space": {
+                              "$ref": "#/components/schemas/Output_space"
+                            },
+                            "collision": {
+                              "$ref": "#/components/schemas/Output_collision"
+                            },
+                            "shorter_probability": {
+                              "$ref": "#/components/schemas/Output_exact"
+                            },
+                            "max_bytes": {
+                              "type": "integer"
+                            },
+                            "fits_max_bytes": {
+                              "type": "boolean"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "notes",
+                      "rows"
+                    ],
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "schemes"
+                      },
+                      "notes": {
+                        "$ref": "#/components/schemas/Output_notes"
+                      },
+                      "rows": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "name",
+                            "bits",
+                            "encoding",
+                            "length",
+                            "bytes",
+                            "notes",
+                            "source",
+                            "mintable"
+                          ],
+                          "properties": {
+                            "name": {
+                              "type": "string"
+                            },
+                            "bits": {
+                              "type": "integer",
+                              "description": "random bits per id (per bucket): the space is 2^bits"
+                            },
+                            "bucket": {
+                              "enum": [
+                                "millisecond",
+                                "second"
+                              ]
+                            },
+                            "encoding": {
+                              "type": "string"
+                            },
+                            "length": {
+                              "type": "integer"
+                            },
+                            "bytes": {
+                              "type": "integer"
+                            },
+                            "notes": {
+                              "type": "string"
+                            },
+                            "source": {
+                              "type": "string"
+                            },
+                            "mintable": {
+                              "type": "boolean"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "notes",
+                      "lines",
+                      "ids",
+                      "distinct",
+                      "duplicate_ids",
+                      "extra_occurrences",
+                      "space",
+                      "suspicious",
+                      "verdict",
+                      "p_value_high",
+                      "p_value_low",
+                      "test_method",
+                      "verdict_code",
+                      "format",
+                      "random_bits",
+                      "findings",
+                      "shards"
+                    ],
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "audit"
+                      },
+                      "notes": {
+                        "$ref": "#/components/schemas/Output_notes"
+                      },
+                      "lines": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "ids": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "distinct": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "duplicate_ids": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "extra_occurrences": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "empty_lines": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "crlf_lines": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "invalid_utf8_lines": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "overlong_lines": {
+                        "$ref": "#/components/schemas/Output_integer"
+                      },
+                      "fingerprint_table_bytes": {
+                        "$ref": "#/components/schemas/Output_integer",
+                        "description": "the most bytes the fingerprint tables held at once"
+                      },
+                      "observed_symbols": {
+                        "type": "string"
+                      },
+                      "alphabet": {
+                        "type": "string"
+                      },
+                      "lengths": {
+                        "type": "object",
+                        "additionalProperties": {
+                          "$ref": "#/components/schemas/Output_integer"
+                        },
+                        "description": "ids per length in symbols"
+                      },
+                      "space": {
+                        "$ref": "#/components/schemas/Output_space"
+                      },
+                      "expected_duplicates": {
+                        "type": "number",
+                        "description": "approximate (a double)"
+                      },
+                      "sd": {
+                        "type": "number",
+                        "description": "approximate (a double)"
+                      },
+                      "z": {
+                        "type": [
+                          "number",
+                          "null"
+                        ],
+                        "description": "approximate; null when infinite"
+                      },
+                      "effective_bits": {
+                        "type": "number",
+                        "description": "approximate (a double)"
+                      },
+                      "effective_bits_lower_bound": {
+                        "type": "boolean"
+                      },
+                      "suspicious": {
+                        "type": "boolean"
+                      },
+                      "verdict": {
+                        "type": "string"
+                      },
+                      "p_value_high": {
+                        "type": "number",
+                        "description": "a certified upper bound on P(at least this many duplicates) under uniform draws (a double)"
+                      },
+                      "p_value_low": {
+                        "type": "number",
+                        "description": "a certified upper bound on P(at most this many duplicates) under uniform draws (a double)"
+                      },
+                      "test_method": {
+                        "enum": [
+                          "exact",
+                          "bounds"
+                        ],
+                        "description": "exact: the occupancy law followed exactly (in doubles, errors added); bounds: Hoeffding's binomial bound and Bennett's inequality"
+                      },
+                      "error_bound": {
+                        "type": [
+                          "number",
+                          "null"
+                        ],
+                        "description": "exact: the error added to the chain's tails (dropped mass and rounding); null for bounds (they are rigorous as they stand)"
+                      },
+                      "p_value_high_estimate": {
+                        "type": "number",
+                        "description": "approximate: the best estimate of P(at least this many duplicates), for display"
+                      },
+                      "p_value_low_estimate": {
+                        "type": "number",
+                        "description": "approximate: the best estimate of P(at most this many duplicates), for display"
+                      },
+                      "tail_threshold": {
+                        "type": "number",
+                        "description": "each tail is a verdict when its certified bound is below this (1e-6 shared by the tails and the groups judged)"
+                      },
+                      "passes": {
+                        "type": "boolean",
+                        "description": "verdict_code is consistent (exit status 0); otherwise the exit status is 1"
+                      },
+                      "verdict_code": {
+                        "enum": [
+                          "consistent",
+                          "too-many-duplicates",
+                          "too-few-duplicates",
+                          "non-uniform-positions",
+                          "inconclusive",
+                          "empty"
+                        ]
+                      },
+                      "format": {
+                        "type": "string",
+                        "description": "UUIDv7, ULID, KSUID, UUIDv1, UUIDv4 or 'tokens over <alphabet>'"
+                      },
+                      "time_format": {
+                        "type": [
+                          "string",
+                          "null"
+                        ],
+                        "enum": [
+                          "uuid7",
+                          "ulid",
+                          "ksuid",
+                          "uuid1",
+                          null
+                        ],
+                        "description": "the time-ordered format every id has, whose buckets the duplicates are judged in"
+                      },
+                      "random_bits": {
+                        "type": "number",
+                        "description": "approximate: random bits per id (per bucket for time formats) from the positions or the format"
+                      },
+                      "findings": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        },
+                        "description": "what the positions and the format show, in words"
+                      },
+                      "shards": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "count",
+                          "indexes"
+                        ],
+                        "properties": {
+                          "count": {
+                            "type": "integer",
+                            "minimum": 1
+                          },
+                          "indexes": {
+                            "type": "array",
+                            "items": {
+                              "type": "integer",
+                              "minimum": 0
+                            }
+                          }
+                        }
+                      },
+                      "groups": {
+                        "type": "array",
+                        "description": "a mixed stream's groups by id length, each judged in its own space (the top-level figures are the deciding group's; the verdict is the worst group's)",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "length",
+                            "ids",
+                            "format",
+                            "alphabet",
+                            "space",
+                            "extra_occurrences",
+                            "expected_duplicates",
+                            "p_value_high",
+                            "p_value_low",
+                            "test_method",
+                            "verdict_code"
+                          ],
+                          "properties": {
+                            "length": {
+                              "type": [
+                                "integer",
+                                "null"
+                              ],
+                              "description": "null: the ids of lengths without positions of their own, judged together"
+                            },
+                            "ids": {
+                              "$ref": "#/components/schemas/Output_integer"
+                            },
+                            "format": {
+                              "type": "string"
+                            },
+                            "alphabet": {
+                              "type": "string"
+                            },
+                            "space": {
+                              "$ref": "#/components/schemas/Output_space"
+                            },
+                            "extra_occurrences": {
+                              "$ref": "#/components/schemas/Output_integer"
+                            },
+                            "expected_duplicates": {
+                              "type": "number",
+                              "description": "approximate (a double)"
+                            },
+                            "p_value_high": {
+                              "type": "number",
+                              "description": "a certified upper bound (a double)"
+                            },
+                            "p_value_low": {
+                              "type": "number",
+                              "description": "a certified upper bound (a double)"
+                            },
+                            "test_method": {
+                              "enum": [
+                                "exact",
+                                "bounds"
+                              ]
+                            },
+                            "verdict_code": {
+                              "enum": [
+                                "consistent",
+                                "too-many-duplicates",
+                                "too-few-duplicates",
+                                "non-uniform-positions",
+                                "inconclusive",
+                                "empty"
+                              ]
+                            }
+                          }
+                        }
+                      },
+                      "buckets": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "count",
+                          "largest"
+                        ],
+                        "properties": {
+                          "count": {
+                            "$ref": "#/components/schemas/Output_integer"
+                          },
+                          "largest": {
+                            "$ref": "#/components/schemas/Output_integer"
+                          }
+                        }
+                      },
+                      "spilled": {
+                        "type": "boolean",
+                        "description": "whether the fingerprint tables passed --memory and spilled to temporary files"
+                      },
+                      "peak_rss_bytes": {
+                        "$ref": "#/components/schemas/Output_integer",
+                        "description": "the process's peak resident set (kernel's getrusage), bytes"
+                      },
+                      "memory_limit_bytes": {
+                        "$ref": "#/components/schemas/Output_integer",
+                        "description": "--memory, bytes"
+                      },
+                      "effective_bits_95_lower": {
+                        "type": "number",
+                        "description": "approximate: 95% lower bound on the effective entropy (equal to effective_bits when no duplicates were seen)"
+                      },
+                      "max_line_bytes": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "The longest line counted; longer lines are overlong and skipped."
+                      },
+                      "alphabet_size": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "Symbols in the alphabet the ids are judged over."
+                      }
+                    }
+                  }
+                ]
               }
             }
           }
-        ]
-      }
-    }
-  }
-}
-"""#
+        }
+        """#
 }

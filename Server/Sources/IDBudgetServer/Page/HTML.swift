@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text made safe inside HTML element content and double-quoted attribute values.
 enum HTML {
     static func escape(_ text: some StringProtocol) -> String {
@@ -43,5 +45,3 @@ func log10Decimal(_ text: String) -> Double? {
     guard let m = Double(mantissa), m > 0, m.isFinite else { return nil }
     return Foundation.log10(m) + exponent
 }
-
-import Foundation

@@ -51,6 +51,8 @@ enum Page {
                 cli["max-probability"] = maxProbability
                 return try Question(.length, Query(values: cli))
             }
+            // A budget with the probability: checked as the CLI checks one, drawn as the plot's line.
+            if !maxProbability.isEmpty { _ = try parseBudget(maxProbability) }
             if scheme.isEmpty {
                 cli["alphabet"] = alphabet
                 cli["length"] = length
@@ -68,13 +70,14 @@ enum Page {
         let plot: Plot?
         let json: String
 
-        init(_ answer: any Answer) throws(Refusal) {
+        /// `budget`: a budget to draw beside a probability (a length's answer has its own).
+        init(_ answer: any Answer, budget given: String? = nil) throws(Refusal) {
             json = try answer.cliJSON()
             var rows: [(String, String)] = []
             let collision: CollisionFigures
             let space: SpaceFigures
             let volume: VolumeFigures
-            var budget: String?
+            var budget = given
             if let a = answer as? LengthAnswer {
                 headline = "\(a.length) symbols of \(a.alphabet)"
                 rows.append(("shortest length", "\(a.length)"))
@@ -96,10 +99,11 @@ enum Page {
             rows.append(("no collision (1 − p)", collision.complement))
             rows.append(("expected colliding pairs", collision.expectedCollisions))
             if let g = collision.groupProbability { rows.append(("p in one time bucket", g)) }
-            rows.append((
-                "what a double-precision calculator says",
-                collision.doubleApproximation.map { "\($0)" } ?? "nan (the space is beyond a double's range)"
-            ))
+            rows.append(
+                (
+                    "what a double-precision calculator says",
+                    collision.doubleApproximation.map { "\($0)" } ?? "nan (the space is beyond a double's range)"
+                ))
             self.rows = rows
             // The plot: per time bucket when the scheme has them.
             let groups = log10Decimal(volume.buckets) ?? 0
@@ -167,7 +171,7 @@ enum Page {
             <select id="unit" name="unit">\(options(Form.lifetimeUnits, selected: form.unit))</select></span>
             </fieldset>
             <fieldset><legend>Budget</legend>
-            <label for="max-probability">Maximum collision probability (for the length)</label>
+            <label for="max-probability">Maximum collision probability (gives the length; drawn with a probability)</label>
             <input id="max-probability" name="max-probability" value="\(e(form.maxProbability))" placeholder="1e-11">
             </fieldset>
             <button type="submit">Answer</button>

@@ -32,7 +32,10 @@ struct PageRoutes {
         do throws(Refusal) {
             form = try Page.Form(Query(request.uri.query, allowed: Page.Form.names))
             let question = try form.question()
-            let answer = try await compute.run { () throws(Refusal) -> Page.Answered in try Page.Answered(question.answer()) }
+            let budget = form.maxProbability.isEmpty ? nil : form.maxProbability
+            let answer = try await compute.run { () throws(Refusal) -> Page.Answered in
+                try Page.Answered(question.answer(), budget: budget)
+            }
             result = .answer(answer)
         } catch {
             status = error.status

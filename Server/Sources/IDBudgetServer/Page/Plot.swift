@@ -62,7 +62,8 @@ struct Plot {
             while t <= hi {
                 if horizontal {
                     s += "<line x1=\"\(f(px(t)))\" y1=\"\(f(Self.top))\" x2=\"\(f(px(t)))\" y2=\"\(f(Self.top + h))\" stroke=\"#ddd\"/>"
-                    s += "<text x=\"\(f(px(t)))\" y=\"\(f(Self.top + h + 18))\" text-anchor=\"middle\" font-size=\"12\">1e\(Int(t))</text>\n"
+                    s +=
+                        "<text x=\"\(f(px(t)))\" y=\"\(f(Self.top + h + 18))\" text-anchor=\"middle\" font-size=\"12\">1e\(Int(t))</text>\n"
                 } else {
                     s += "<line x1=\"\(f(Self.left))\" y1=\"\(f(py(t)))\" x2=\"\(f(Self.left + w))\" y2=\"\(f(py(t)))\" stroke=\"#ddd\"/>"
                     s += "<text x=\"\(f(Self.left - 6))\" y=\"\(f(py(t) + 4))\" text-anchor=\"end\" font-size=\"12\">1e\(Int(t))</text>\n"
@@ -90,7 +91,8 @@ struct Plot {
         s += "<circle class=\"here\" cx=\"\(f(hx))\" cy=\"\(f(hy))\" r=\"6\" fill=\"#e07000\" stroke=\"#000\"/>"
         let anchor = hx > Self.left + w * 0.7 ? "end" : "start"
         let dx = anchor == "end" ? -10.0 : 10.0
-        s += "<text x=\"\(f(hx + dx))\" y=\"\(f(hy - 10))\" text-anchor=\"\(anchor)\" font-size=\"13\" font-weight=\"bold\">you are here</text>\n"
+        s +=
+            "<text x=\"\(f(hx + dx))\" y=\"\(f(hy - 10))\" text-anchor=\"\(anchor)\" font-size=\"13\" font-weight=\"bold\">you are here</text>\n"
         s += "</svg>"
         return s
     }

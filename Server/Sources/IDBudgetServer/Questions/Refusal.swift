@@ -24,7 +24,8 @@ public struct Refusal: Error, Sendable {
         let short = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
         var object: [String: String] = ["error": short.escapingControlCharacters]
         if let argument { object["argument"] = String(argument.prefix(80)).escapingControlCharacters }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,4 +1,0 @@
-import HummingbirdTesting
-import Testing
-
-@Test func stub() {}
