@@ -20,6 +20,8 @@ import Testing
             #expect(r.body.contains("class=\"curve\""))
             #expect(r.body.contains("class=\"budget\""))
             #expect(r.body.contains("you are here"))
+            #expect(r.body.contains("this question: 315360000000000 ids (count n) at p ≈ 1e-12.5"))
+            #expect(r.body.contains(">budget 1e-11</text>"))
             // Every digit: p at 23 symbols and one shorter, as the CLI prints them.
             #expect(r.body.contains("2.96192706207961307114354150383e-13"))
             #expect(r.body.contains("1.83639477847277033856633261466e-11"))
@@ -48,7 +50,8 @@ import Testing
             let r = try await client.get("/?ask=probability&scheme=uuid7&rate=1e6&per=s&lifetime=10&unit=y")
             #expect(r.status == .ok)
             #expect(r.body.contains("<svg"))
-            #expect(r.body.contains("ids per time bucket"))
+            // 1e6/s is 1000 ids in each millisecond's bucket: the point is there, on the bucket's curve.
+            #expect(r.body.contains("this question: 1000 ids per time bucket at p ≈ 1e-16.6"))
             let length = try await client.get("/?ask=probability&alphabet=hex&length=32&rate=1000&per=min&lifetime=6&unit=M")
             #expect(length.status == .ok)
             #expect(length.body.contains("p = "))

@@ -105,13 +105,14 @@ enum Page {
                     collision.doubleApproximation.map { "\($0)" } ?? "nan (the space is beyond a double's range)"
                 ))
             self.rows = rows
-            // The plot: per time bucket when the scheme has them.
-            let groups = log10Decimal(volume.buckets) ?? 0
+            // The plot: per time bucket when the scheme has them (the volume's count is then per bucket).
             let bucketed = volume.buckets != "1"
             if let count = log10Decimal(volume.count), let p = log10Decimal(collision.groupProbability ?? collision.probability) {
                 plot = Plot(
-                    log10Space: space.bits * Foundation.log10(2.0), here: (count - (bucketed ? groups : 0), p),
-                    log10Budget: budget.flatMap(log10Decimal), countLabel: bucketed ? "ids per time bucket" : "ids (count n)")
+                    log10Space: space.bits * Foundation.log10(2.0), here: (count, p), countText: volume.count,
+                    // A budget is for all the buckets together: not a line on one bucket's curve.
+                    budget: bucketed ? nil : budget.flatMap { b in log10Decimal(b).map { (b, $0) } },
+                    countLabel: bucketed ? "ids per time bucket" : "ids (count n)")
             } else {
                 plot = nil
             }

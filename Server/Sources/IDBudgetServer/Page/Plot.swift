@@ -7,7 +7,11 @@ struct Plot {
     let log10Space: Double
     /// The question's count (per group) and its p, both as log10.
     let here: (log10Count: Double, log10P: Double)
-    let log10Budget: Double?
+    /// The count as the answer prints it.
+    let countText: String
+    /// The budget as given, and its log10.
+    let budget: (text: String, log10: Double)?
+    var log10Budget: Double? { budget?.log10 }
     let countLabel: String
 
     static let width = 720.0
@@ -50,7 +54,7 @@ struct Plot {
             aria-labelledby="plot-title plot-desc" class="plot">
             <title id="plot-title">Collision probability against the number of ids, log scales</title>
             <desc id="plot-desc">The curve rises with slope 2 until p nears 1. The dashed line is the budget; the dot is \
-            this question: \(HTML.escape(countLabel)) ids at p ≈ 1e\(f(here.log10P)).</desc>
+            this question: \(HTML.escape(String(countText.prefix(40)))) \(HTML.escape(countLabel)) at p ≈ 1e\(f(here.log10P)).</desc>
             <rect x="\(f(Self.left))" y="\(f(Self.top))" width="\(f(w))" height="\(f(h))" fill="none" stroke="#888"/>
 
             """
@@ -84,7 +88,8 @@ struct Plot {
         if let b = log10Budget, b >= yMin {
             s += "<line class=\"budget\" x1=\"\(f(Self.left))\" y1=\"\(f(py(b)))\" x2=\"\(f(Self.left + w))\" y2=\"\(f(py(b)))\" "
             s += "stroke=\"#b00020\" stroke-dasharray=\"6 4\"/>"
-            s += "<text x=\"\(f(Self.left + 6))\" y=\"\(f(py(b) - 6))\" font-size=\"12\" fill=\"#b00020\">budget 1e\(f(b))</text>\n"
+            s +=
+                "<text x=\"\(f(Self.left + 6))\" y=\"\(f(py(b) - 6))\" font-size=\"12\" fill=\"#b00020\">budget \(HTML.escape(budget?.text ?? ""))</text>\n"
         }
         let hx = px(min(xMax, max(xMin, here.log10Count)))
         let hy = py(here.log10P)
