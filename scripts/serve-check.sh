@@ -2,7 +2,8 @@
 # CI's check of idbudget-serve as users meet it: the Server package's tests (with the real CLI beside
 # them: IDBUDGET_CLI), the served OpenAPI document is docs/openapi.yaml's, then scripts/serve.sh on a
 # loopback port — /healthz, the seed article's question answered 23 by the API and the page, a 400
-# naming the argument, a 405, a 413 for a chunked upload past 64 MiB — and SIGTERM ends it with status 0.
+# naming the argument, a 405, a 413 for a chunked upload past 64 MiB, schemathesis against /openapi.json —
+# and SIGTERM ends it with status 0.
 # Everything is bounded in time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +40,11 @@ bad=$(curl -s --max-time 5 -w '\n%{http_code}' "$base/api/v1/length?alphabet=bas
 big=$(head -c $((65 << 20)) /dev/zero | tr '\0' 'a' \
   | curl -s --max-time 60 -o /dev/null -w '%{http_code}' -X POST -H 'Transfer-Encoding: chunked' --data-binary @- "$base/api/v1/audit" || true)
 [ "$big" = 413 ] || fail "a chunked upload over 64 MiB was answered $big, not 413"
+# schemathesis against the served document: every check but positive_data_acceptance (the document
+# can not rule out every combination the CLI refuses), fixed seed, bounded.
+scripts/setup.sh --python schemathesis >/dev/null
+timeout 300 python3 -m schemathesis.cli run "$base/openapi.json" --url "$base" --checks all \
+  --exclude-checks positive_data_acceptance --max-examples 30 --seed 1 || fail "schemathesis found failures"
 curl -sf --max-time 5 "$base/healthz" >/dev/null || fail "the server did not stay up"
 grep -q 'method=GET path=/api/v1/length status=400' "$log" || fail "no log line for the 400"
 # SIGTERM: a graceful stop, status 0.
@@ -49,4 +55,4 @@ kill -0 "$pid" 2>/dev/null && fail "still running 10 s after SIGTERM"
 wait "$pid" || status=$?
 trap - EXIT
 [ "$status" = 0 ] || fail "exited $status after SIGTERM, not 0"
-echo "serve-check: tests, document, seed 23 (API and page), 400, 405, 413, SIGTERM → 0: all passed"
+echo "serve-check: tests, document, seed 23 (API and page), 400, 405, 413, schemathesis, SIGTERM → 0: all passed"

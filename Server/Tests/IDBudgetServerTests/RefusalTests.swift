@@ -67,7 +67,7 @@ import Testing
     @Test func hostileValuesComeBackEscaped() async throws {
         try await withServer { client in
             // Control characters, a NUL, a terminal escape, invalid percent-encoding, an enormous value.
-            for value in ["%00%0a%1b[2J", "%ff%fe", "%E2%80%A8", String(repeating: "9", count: 20_000), "%", "%zz"] {
+            for value in ["%00%0a%1b[2J", "%ff%fe", "%E2%80%A8", String(repeating: "9", count: 5000), "%", "%zz"] {
                 let r = try await client.get("/api/v1/probability?bits=12&count=\(value)")
                 #expect(r.status == .badRequest, "\(value.prefix(20)): \(r.body.prefix(200))")
                 let error = try decodeError(r.body)

@@ -252,7 +252,8 @@ enum OpenAPIDocument {
                     "description": "Longer lines are counted as overlong and skipped (1 to 16777216; default 4096).",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   },
                   {
@@ -261,7 +262,8 @@ enum OpenAPIDocument {
                     "description": "The space the ids claim, in random bits (1 to 2097152).",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   }
                 ],
@@ -369,7 +371,8 @@ enum OpenAPIDocument {
                     "in": "query",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   },
                   {
@@ -377,7 +380,8 @@ enum OpenAPIDocument {
                     "in": "query",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   },
                   {
@@ -385,7 +389,8 @@ enum OpenAPIDocument {
                     "in": "query",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   },
                   {
@@ -394,7 +399,8 @@ enum OpenAPIDocument {
                     "description": "A number (with `per`) or a rate such as 1e6/s.",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   },
                   {
@@ -402,7 +408,8 @@ enum OpenAPIDocument {
                     "in": "query",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   },
                   {
@@ -411,7 +418,8 @@ enum OpenAPIDocument {
                     "description": "A number (with `unit`) or a lifetime such as 10y.",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   },
                   {
@@ -419,7 +427,8 @@ enum OpenAPIDocument {
                     "in": "query",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   },
                   {
@@ -427,7 +436,8 @@ enum OpenAPIDocument {
                     "in": "query",
                     "schema": {
                       "type": "string",
-                      "maxLength": 16384
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
                     }
                   }
                 ],
@@ -474,17 +484,18 @@ enum OpenAPIDocument {
                 "description": "A named alphabet: base64url, base62, base58, base36, base32, hex, decimal.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 },
                 "example": "base62"
               },
               "symbols": {
                 "name": "symbols",
                 "in": "query",
-                "description": "Custom symbols, e.g. ACGT (at least 2, no duplicates, printable).",
+                "description": "Custom symbols, e.g. ACGT (at least 2, no duplicates, printable; any Unicode).",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024
                 }
               },
               "alphabet-size": {
@@ -493,7 +504,8 @@ enum OpenAPIDocument {
                 "description": "Just the number of symbols (2 to 1048576).",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "length": {
@@ -502,7 +514,8 @@ enum OpenAPIDocument {
                 "description": "Identifier length in symbols (with an alphabet).",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 },
                 "example": "22"
               },
@@ -512,7 +525,8 @@ enum OpenAPIDocument {
                 "description": "Random bits per identifier: the space is 2^bits.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "space-size": {
@@ -521,7 +535,8 @@ enum OpenAPIDocument {
                 "description": "The number of possible identifiers, e.g. 1e12 or 2^96.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "scheme": {
@@ -530,7 +545,8 @@ enum OpenAPIDocument {
                 "description": "A known format (see /api/v1/schemes), e.g. uuid4, uuid7, ulid.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "count": {
@@ -539,7 +555,8 @@ enum OpenAPIDocument {
                 "description": "Number of identifiers, exact: 1000000, 3.1536e14 or 2^40.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "rate": {
@@ -548,7 +565,8 @@ enum OpenAPIDocument {
                 "description": "Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d, 100/M (a month).",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 },
                 "example": "1e6/s"
               },
@@ -558,7 +576,8 @@ enum OpenAPIDocument {
                 "description": "How long identifiers live: 10y, 6M, 30d, 36h, 90m, 1.5y.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 },
                 "example": "10y"
               },
@@ -568,7 +587,8 @@ enum OpenAPIDocument {
                 "description": "Independent scopes that each hold the volume (devices, tenants).",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "count-per-scope": {
@@ -577,7 +597,8 @@ enum OpenAPIDocument {
                 "description": "Identifiers live in each scope (with scopes).",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "nodes": {
@@ -586,7 +607,8 @@ enum OpenAPIDocument {
                 "description": "Nodes that each mint the count or rate into the same space.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "peak-rate": {
@@ -595,7 +617,8 @@ enum OpenAPIDocument {
                 "description": "For time-bucketed schemes: the burst rate (at least rate) to budget every bucket at.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               },
               "max-probability-required": {
@@ -605,7 +628,8 @@ enum OpenAPIDocument {
                 "description": "The collision budget, strictly between 0 and 1, e.g. 1e-11.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 },
                 "example": "1e-11"
               },
@@ -615,7 +639,8 @@ enum OpenAPIDocument {
                 "description": "A byte limit to check, e.g. 64 for an apns-collapse-id.",
                 "schema": {
                   "type": "string",
-                  "maxLength": 16384
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
                 }
               }
             },

@@ -4,9 +4,14 @@ import Foundation
 /// `max-probability`), values in the CLI's syntax. Refused as the CLI refuses its arguments: an unknown
 /// name, a name given twice, or a value that is not text.
 public struct Query: Sendable {
-    /// The longest value taken, in UTF-8 bytes: every value the CLI takes is written far shorter
-    /// (`2^2097152`, `1e-100000`, a 4096-symbol alphabet).
-    public static let maxValueBytes = 16_384
+    /// The longest value taken, in characters (Unicode scalars): the largest values the CLI takes are
+    /// written far shorter (`2^2097152`, `1e-100000`). With every value but `symbols` printable ASCII,
+    /// an endpoint's parameters at this length, percent-encoded, stay under the 80 KB the HTTP parser
+    /// takes for a request head.
+    public static let maxValueLength = 1024
+    /// The parameter whose value may be any text (a custom alphabet's symbols); every other one is
+    /// printable ASCII.
+    public static let anyText: Set<String> = ["symbols"]
     /// The most parameters in one query.
     public static let maxParameters = 32
 
@@ -28,8 +33,12 @@ public struct Query: Sendable {
                     "--\(name.prefix(40))", "unknown parameter; this endpoint takes \(known.isEmpty ? "none" : known)")
             }
             let value = parts.count == 2 ? try Self.decode(parts[1], argument: "--\(name)") : ""
-            guard value.utf8.count <= Self.maxValueBytes else {
-                throw Refusal.usage("--\(name)", "the value is \(value.utf8.count) bytes long; give at most \(Self.maxValueBytes)")
+            guard value.unicodeScalars.count <= Self.maxValueLength else {
+                throw Refusal.usage(
+                    "--\(name)", "the value is \(value.unicodeScalars.count) characters long; give at most \(Self.maxValueLength)")
+            }
+            guard Self.anyText.contains(name) || value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+                throw Refusal.usage("--\(name)", "'\(value.prefix(40))' is not printable ASCII; e.g. rate=1e6/s")
             }
             guard values[name] == nil else {
                 throw Refusal.usage("--\(name)", "given more than once; give it once")
