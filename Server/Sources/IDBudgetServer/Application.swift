@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// What the server is allowed to spend on a request.
+public struct ServerSettings: Sendable {
+    /// Bodies over this are refused with 413 before they are read whole (declared or streamed).
+    public var maxBodyBytes: Int
+    /// Questions still computing after this are answered 503.
+    public var deadline: Duration
+    /// Computations at once; past it, 503.
+    public var slots: Int
+    /// Memory for one audit's fingerprint tables; past it they spill to temporary files.
+    public var auditMemory: Int
+
+    public init(
+        maxBodyBytes: Int = 64 << 20, deadline: Duration = .seconds(2),
+        slots: Int = max(2, ProcessInfo.processInfo.activeProcessorCount), auditMemory: Int = 256 << 20
+    ) {
+        self.maxBodyBytes = maxBodyBytes
+        self.deadline = deadline
+        self.slots = slots
+        self.auditMemory = auditMemory
+    }
+}
+
+/// The router: the JSON API, the page and its assets, the OpenAPI document, health; wrapped in the
+/// error, security-header and logging middleware.
+public func buildRouter(settings: ServerSettings = ServerSettings(), logger: Logger) -> Router<BasicRequestContext> {
+    let router = Router()
+    let compute = Compute(deadline: settings.deadline, slots: settings.slots)
+    // Outermost first: the log line sees the final status, and every response — errors too — gets the headers.
+    router.add(middleware: RequestLogMiddleware(logger: logger))
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorMiddleware(routes: declaredRoutes))
+    APIRoutes(compute: compute, settings: settings).add(to: router.group("api/v1"))
+    PageRoutes(compute: compute).add(to: router)
+    router.get("healthz") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: .init(string: "{\"status\":\"ok\"}\n")))
+    }
+    router.get("openapi.json") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: .init(string: OpenAPIDocument.json)))
+    }
+    return router
+}
+
+/// Every path the server answers, with its methods: a declared path asked with another method is a 405.
+let declaredRoutes: [String: [HTTPRequest.Method]] = {
+    var routes: [String: [HTTPRequest.Method]] = [:]
+    for command in Question.Command.allCases { routes["/api/v1/\(command.rawValue)"] = [.get] }
+    routes["/api/v1/audit"] = [.post]
+    for path in ["/", "/healthz", "/openapi.json", "/favicon.ico", "/favicon.svg", "/style.css"] { routes[path] = [.get] }
+    return routes
+}()
+
+/// The application, bound to `host:port`.
+public func buildApplication(
+    host: String = "127.0.0.1", port: Int = 8080, settings: ServerSettings = ServerSettings(), logger: Logger
+) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(settings: settings, logger: logger),
+        configuration: .init(address: .hostname(host, port: port), serverName: "idbudget-serve"),
+        logger: logger)
+}

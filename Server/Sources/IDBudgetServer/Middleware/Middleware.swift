@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The security headers, on every response (errors included): no framing, no sniffing, no referrer,
+/// nothing loaded from anywhere but this server.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var headers: HTTPFields {
+        [
+            .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'",
+            .xContentTypeOptions: "nosniff",
+            .referrerPolicy: "no-referrer",
+        ]
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        for field in Self.headers { response.headers[field.name] = field.value }
+        return response
+    }
+}
+
+/// One structured line per request: method, path, status, duration.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        var status = 500
+        defer {
+            let elapsed = ContinuousClock.now - start
+            let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+            logger.info(
+                "request",
+                metadata: [
+                    "method": "\(request.method.rawValue.escapingControlCharacters)",
+                    "path": "\(String(request.uri.path.prefix(200)).escapingControlCharacters)",
+                    "status": "\(status)",
+                    "duration_ms": "\(String(format: "%.3f", ms))",
+                ])
+        }
+        let response = try await next(request, context)
+        status = response.status.code
+        return response
+    }
+}
+
+/// Every error as JSON `{"error": …, "argument": …}`: refusals with their status, an unknown path 404,
+/// a known path with a method it does not declare 405 (with `Allow`), anything else 400 — a client
+/// never gets a 5xx but 503.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The declared paths and their methods.
+    let routes: [String: [HTTPRequest.Method]]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let refusal as Refusal {
+            return Self.response(refusal)
+        } catch let error as any HTTPResponseError {
+            if error.status == .notFound {
+                if let methods = routes[request.uri.path] {
+                    var response = Self.response(
+                        Refusal(
+                            .methodNotAllowed, argument: nil,
+                            "\(request.method.rawValue.prefix(20)) is not allowed here; use \(methods.map(\.rawValue).joined(separator: " or "))"
+                        ))
+                    response.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+                    return response
+                }
+                return Self.response(Refusal(.notFound, argument: nil, "no such page: \(request.uri.path.prefix(100))"))
+            }
+            // Hummingbird's own refusals (a malformed request, a body too large): their status, if a 4xx.
+            let status: HTTPResponse.Status = error.status.kind == .clientError ? error.status : .badRequest
+            return Self.response(Refusal(status, argument: nil, status.reasonPhrase))
+        } catch {
+            return Self.response(Refusal(.badRequest, argument: nil, "the request could not be answered: \(error)"))
+        }
+    }
+
+    static func response(_ refusal: Refusal) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if refusal.status == .serviceUnavailable { headers[.retryAfter] = "1" }
+        return Response(
+            status: refusal.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: refusal.jsonText + "\n")))
+    }
+}
+
+extension HTTPField.Name {
+    static let referrerPolicy = Self("Referrer-Policy")!
+}

@@ -1,0 +1,223 @@
+import Foundation
+import IDBudget
+
+/// The page's HTML: the form, the answer, the plot.
+enum Page {
+    /// The form's fields, each echoed back (escaped) so the permalink shows what was asked.
+    struct Form {
+        static let names: Set<String> = ["ask", "alphabet", "scheme", "length", "rate", "per", "lifetime", "unit", "max-probability"]
+        static let rateUnits = [("s", "second"), ("min", "minute"), ("h", "hour"), ("d", "day"), ("M", "month")]
+        static let lifetimeUnits = [
+            ("s", "seconds"), ("min", "minutes"), ("h", "hours"), ("d", "days"), ("w", "weeks"), ("M", "months"), ("y", "years"),
+        ]
+
+        /// `length` (a budget gives the length) or `probability` (a length gives p).
+        var ask = "length"
+        var alphabet = "base62"
+        var scheme = ""
+        var length = "22"
+        var rate = "1e6"
+        var per = "s"
+        var lifetime = "10"
+        var unit = "y"
+        var maxProbability = "1e-11"
+
+        init() {}
+
+        init(_ query: Query) throws(Refusal) {
+            func value(_ name: String) -> String? { query.nonEmpty(name) }
+            ask = value("ask") ?? ask
+            guard ask == "length" || ask == "probability" else { throw Refusal.usage("ask", "'\(ask)' is neither length nor probability") }
+            alphabet = value("alphabet") ?? alphabet
+            scheme = value("scheme") ?? ""
+            length = value("length") ?? (ask == "probability" ? length : "")
+            rate = value("rate") ?? rate
+            per = value("per") ?? per
+            lifetime = value("lifetime") ?? lifetime
+            unit = value("unit") ?? unit
+            maxProbability = value("max-probability") ?? (ask == "length" ? maxProbability : "")
+        }
+
+        /// The rate and lifetime in the CLI's syntax: `1e6` per `s` is `1e6/s` (a value with its unit
+        /// written in is taken as it is).
+        var rateText: String { rate.contains("/") ? rate : "\(rate)/\(per)" }
+        var lifetimeText: String { lifetime.last.map { $0.isLetter } == true ? lifetime : "\(lifetime)\(unit)" }
+
+        /// The CLI's question for this form.
+        func question() throws(Refusal) -> Question {
+            var cli = ["rate": rateText, "lifetime": lifetimeText]
+            if ask == "length" {
+                cli["alphabet"] = alphabet
+                cli["max-probability"] = maxProbability
+                return try Question(.length, Query(values: cli))
+            }
+            // A budget with the probability: checked as the CLI checks one, drawn as the plot's line.
+            if !maxProbability.isEmpty { _ = try parseBudget(maxProbability) }
+            if scheme.isEmpty {
+                cli["alphabet"] = alphabet
+                cli["length"] = length
+            } else {
+                cli["scheme"] = scheme
+            }
+            return try Question(.probability, Query(values: cli))
+        }
+    }
+
+    /// An answer and what the page shows of it.
+    struct Answered: Sendable {
+        let rows: [(String, String)]
+        let headline: String
+        let plot: Plot?
+        let json: String
+
+        /// `budget`: a budget to draw beside a probability (a length's answer has its own).
+        init(_ answer: any Answer, budget given: String? = nil) throws(Refusal) {
+            json = try answer.cliJSON()
+            var rows: [(String, String)] = []
+            let collision: CollisionFigures
+            let space: SpaceFigures
+            let volume: VolumeFigures
+            var budget = given
+            if let a = answer as? LengthAnswer {
+                headline = "\(a.length) symbols of \(a.alphabet)"
+                rows.append(("shortest length", "\(a.length)"))
+                rows.append(("bytes", a.bytes.map(String.init) ?? "unknown"))
+                rows.append(("fits an apns-collapse-id (64 bytes)", a.bytes.map { $0 <= 64 ? "yes" : "no" } ?? "unknown"))
+                (collision, space, volume, budget) = (a.collision, a.space, a.volume, a.budget)
+                rows.append(("budget", a.budget))
+                if let shorter = a.shorterProbability { rows.append(("p one symbol shorter (over budget)", shorter)) }
+            } else if let a = answer as? ProbabilityAnswer {
+                headline = "p = \(a.collision.probability)"
+                (collision, space, volume) = (a.collision, a.space, a.volume)
+                rows.append(("expected ids to a first collision", a.expectedDrawsToFirstCollision))
+            } else {
+                throw Refusal(.badRequest, argument: nil, "the page answers length and probability")
+            }
+            rows.insert(contentsOf: [("space", space.summary), ("bits", String(format: "%.2f", space.bits)), ("ids", volume.count)], at: 0)
+            rows.append(("collision probability p", collision.probability))
+            rows.append(("odds", collision.oneIn))
+            rows.append(("no collision (1 − p)", collision.complement))
+            rows.append(("expected colliding pairs", collision.expectedCollisions))
+            if let g = collision.groupProbability { rows.append(("p in one time bucket", g)) }
+            rows.append(
+                (
+                    "what a double-precision calculator says",
+                    collision.doubleApproximation.map { "\($0)" } ?? "nan (the space is beyond a double's range)"
+                ))
+            self.rows = rows
+            // The plot: per time bucket when the scheme has them (the volume's count is then per bucket).
+            let bucketed = volume.buckets != "1"
+            if let count = log10Decimal(volume.count), let p = log10Decimal(collision.groupProbability ?? collision.probability) {
+                plot = Plot(
+                    log10Space: space.bits * Foundation.log10(2.0), here: (count, p), countText: volume.count,
+                    // A budget is for all the buckets together: not a line on one bucket's curve.
+                    budget: bucketed ? nil : budget.flatMap { b in log10Decimal(b).map { (b, $0) } },
+                    countLabel: bucketed ? "ids per time bucket" : "ids (count n)")
+            } else {
+                plot = nil
+            }
+        }
+    }
+
+    enum Result {
+        case answer(Answered)
+        case refusal(Refusal)
+    }
+
+    static func render(form: Form, result: Result?) -> String {
+        func e(_ s: String) -> String { HTML.escape(s) }
+        func options(_ items: [(String, String)], selected: String) -> String {
+            items.map { "<option value=\"\(e($0.0))\"\($0.0 == selected ? " selected" : "")>\(e($0.1))</option>" }.joined()
+        }
+        let alphabets = Alphabet.builtIns.compactMap(\.name).map { ($0, $0) }
+        let schemes = [("", "— none: alphabet and length —")] + Scheme.all.map { ($0.name, $0.name) }
+        var html = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>idbudget: how long must a random id be?</title>
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+            <link rel="stylesheet" href="/style.css">
+            </head>
+            <body>
+            <main>
+            <h1>How long must a random id be?</h1>
+            <p>Exact birthday-bound answers (every digit certified), as <code>idbudget</code> gives them. \
+            The JSON API is described at <a href="/openapi.json">/openapi.json</a>.</p>
+            <form method="get" action="/">
+            <fieldset><legend>Question</legend>
+            <label><input type="radio" name="ask" value="length"\(form.ask == "length" ? " checked" : "")> \
+            the shortest length within a budget</label>
+            <label><input type="radio" name="ask" value="probability"\(form.ask == "probability" ? " checked" : "")> \
+            the collision probability of a length or format</label>
+            </fieldset>
+            <fieldset><legend>Ids</legend>
+            <label for="alphabet">Alphabet</label>
+            <select id="alphabet" name="alphabet">\(options(alphabets, selected: form.alphabet))</select>
+            <label for="length">Length (symbols; for the probability)</label>
+            <input id="length" name="length" inputmode="numeric" value="\(e(form.length))" placeholder="22">
+            <label for="scheme">Or a format (for the probability)</label>
+            <select id="scheme" name="scheme">\(options(schemes, selected: form.scheme))</select>
+            </fieldset>
+            <fieldset><legend>Volume</legend>
+            <label for="rate">Rate (ids per unit of time)</label>
+            <span class="pair"><input id="rate" name="rate" value="\(e(form.rate))" placeholder="1e6" required>
+            <label for="per" class="inline">per</label>
+            <select id="per" name="per">\(options(Form.rateUnits, selected: form.per))</select></span>
+            <label for="lifetime">Lifetime (how long ids must stay unique)</label>
+            <span class="pair"><input id="lifetime" name="lifetime" value="\(e(form.lifetime))" placeholder="10" required>
+            <label for="unit" class="inline">unit</label>
+            <select id="unit" name="unit">\(options(Form.lifetimeUnits, selected: form.unit))</select></span>
+            </fieldset>
+            <fieldset><legend>Budget</legend>
+            <label for="max-probability">Maximum collision probability (gives the length; drawn with a probability)</label>
+            <input id="max-probability" name="max-probability" value="\(e(form.maxProbability))" placeholder="1e-11">
+            </fieldset>
+            <button type="submit">Answer</button>
+            </form>
+
+            """
+        switch result {
+        case .answer(let a):
+            html += "<section id=\"answer\" aria-live=\"polite\">\n<h2>Answer: <output id=\"headline\">\(e(a.headline))</output></h2>\n"
+            html += "<table>\n"
+            for (label, value) in a.rows { html += "<tr><th scope=\"row\">\(e(label))</th><td>\(e(value))</td></tr>\n" }
+            html += "</table>\n"
+            if let plot = a.plot { html += "<figure>\(plot.svg)</figure>\n" }
+            html += "<details><summary>The CLI's JSON</summary><pre>\(e(a.json))</pre></details>\n</section>\n"
+        case .refusal(let r):
+            html += "<section id=\"answer\" aria-live=\"polite\"><h2>Not answered</h2>\n<p class=\"error\" role=\"alert\">"
+            html += r.argument.map { "<code>\(e(String($0.prefix(80))))</code>: " } ?? ""
+            html += "\(e(String(r.message.prefix(400))))</p></section>\n"
+        case nil:
+            break
+        }
+        html += "</main>\n</body>\n</html>\n"
+        return html
+    }
+
+    static let css = """
+        body { font-family: system-ui, sans-serif; margin: 0; color: #111; background: #fafafa; }
+        main { max-width: 52rem; margin: 0 auto; padding: 1rem; }
+        fieldset { border: 1px solid #ccc; margin: 0 0 1rem; padding: .5rem 1rem 1rem; }
+        label { display: block; margin-top: .5rem; }
+        label.inline { display: inline; margin: 0 .4rem; }
+        input, select, button { font: inherit; padding: .3rem; max-width: 100%; }
+        button { margin-bottom: 1rem; }
+        table { border-collapse: collapse; width: 100%; }
+        th { text-align: left; font-weight: normal; color: #444; padding: .25rem 1rem .25rem 0; vertical-align: top; }
+        td { font-family: ui-monospace, monospace; word-break: break-all; }
+        .plot { width: 100%; height: auto; background: #fff; }
+        .error { color: #b00020; }
+        pre { overflow-x: auto; background: #fff; padding: .5rem; }
+
+        """
+
+    static let favicon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f5fbf"/>\
+        <path d="M5 27 C14 26 20 20 27 5" stroke="#fff" stroke-width="3" fill="none"/></svg>
+
+        """
+}

@@ -1,0 +1,48 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IDBudget
+import NIOCore
+
+/// `/`: the calculator. A plain form sent with GET, so every answer is a permalink and it works with
+/// JavaScript off; the answer with every digit, and the curve drawn as SVG here on the server.
+struct PageRoutes {
+    let compute: Compute
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ in try await page(request) }
+        router.get("style.css") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: Page.css)))
+        }
+        for path in ["favicon.svg", "favicon.ico"] {
+            router.get(RouterPath(path)) { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
+                    body: .init(byteBuffer: ByteBuffer(string: Page.favicon)))
+            }
+        }
+    }
+
+    func page(_ request: Request) async throws -> Response {
+        var form = Page.Form()
+        var status = HTTPResponse.Status.ok
+        var result: Page.Result?
+        do throws(Refusal) {
+            form = try Page.Form(Query(request.uri.query, allowed: Page.Form.names))
+            let question = try form.question()
+            let budget = form.maxProbability.isEmpty ? nil : form.maxProbability
+            let answer = try await compute.run { () throws(Refusal) -> Page.Answered in
+                try Page.Answered(question.answer(), budget: budget)
+            }
+            result = .answer(answer)
+        } catch {
+            status = error.status
+            result = .refusal(error)
+        }
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: form, result: result))))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A request's query parameters, named as the CLI's options without the dashes (`rate`,
+/// `max-probability`), values in the CLI's syntax. Refused as the CLI refuses its arguments: an unknown
+/// name, a name given twice, or a value that is not text.
+public struct Query: Sendable {
+    /// The longest value taken, in characters (Unicode scalars): the largest values the CLI takes are
+    /// written far shorter (`2^2097152`, `1e-100000`). With every value but `symbols` printable ASCII,
+    /// an endpoint's parameters at this length, percent-encoded, stay under the 80 KB the HTTP parser
+    /// takes for a request head.
+    public static let maxValueLength = 1024
+    /// The parameter whose value may be any text (a custom alphabet's symbols); every other one is
+    /// printable ASCII.
+    public static let anyText: Set<String> = ["symbols"]
+    /// The most parameters in one query.
+    public static let maxParameters = 32
+
+    private(set) var values: [String: String] = [:]
+
+    /// Parses `a=1&b=2` (`+` is a space, `%XX` a byte of UTF-8), taking only the names in `allowed`.
+    public init(_ query: String?, allowed: Set<String>) throws(Refusal) {
+        guard let query, !query.isEmpty else { return }
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: true)
+        guard pairs.count <= Self.maxParameters else {
+            throw Refusal.usage("query", "\(pairs.count) parameters; give at most \(Self.maxParameters)")
+        }
+        for pair in pairs {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = try Self.decode(parts[0], argument: "query")
+            guard allowed.contains(name) else {
+                let known = allowed.sorted().joined(separator: ", ")
+                throw Refusal.usage(
+                    "--\(name.prefix(40))", "unknown parameter; this endpoint takes \(known.isEmpty ? "none" : known)")
+            }
+            let value = parts.count == 2 ? try Self.decode(parts[1], argument: "--\(name)") : ""
+            guard value.unicodeScalars.count <= Self.maxValueLength else {
+                throw Refusal.usage(
+                    "--\(name)", "the value is \(value.unicodeScalars.count) characters long; give at most \(Self.maxValueLength)")
+            }
+            guard Self.anyText.contains(name) || value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+                throw Refusal.usage("--\(name)", "'\(value.prefix(40))' is not printable ASCII; e.g. rate=1e6/s")
+            }
+            guard values[name] == nil else {
+                throw Refusal.usage("--\(name)", "given more than once; give it once")
+            }
+            values[name] = value
+        }
+    }
+
+    private static func decode(_ text: Substring, argument: String) throws(Refusal) -> String {
+        guard let decoded = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
+            throw Refusal.usage(argument, "not valid percent-encoded UTF-8")
+        }
+        return decoded
+    }
+
+    /// Values given directly (the page's form, turned into the CLI's parameters).
+    init(values: [String: String]) { self.values = values }
+
+    public subscript(_ name: String) -> String? { values[name] }
+
+    /// The value, with an empty one taken as not given (an HTML form sends empty fields).
+    func nonEmpty(_ name: String) -> String? {
+        guard let value = values[name], !value.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return value
+    }
+}

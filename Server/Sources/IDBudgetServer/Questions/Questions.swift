@@ -1,0 +1,200 @@
+import Foundation
+import IDBudget
+
+/// The planner's questions as the API and the page ask them: parameters named as the CLI's options,
+/// resolved in the order the CLI's commands resolve them (so the first refusal names the same
+/// argument), answered by the same `Planner` call. Resolving is cheap; `answer()` is the computation.
+public enum Question: Sendable {
+    case probability(space: Space, volume: Volume, scheme: Scheme?)
+    case length(symbols: SymbolsBox, volume: Volume, budget: Budget, maxBytes: Int?)
+    case capacity(space: Space, budget: Budget, scopes: BigInt, rate: Rate?, scheme: Scheme?)
+    case plan(volume: Volume, budget: Budget, maxBytes: Int)
+    case schemes
+
+    /// The commands, by the name the API's path uses.
+    public enum Command: String, CaseIterable, Sendable {
+        case probability, length, capacity, plan, schemes
+
+        /// The parameters each takes (the CLI's options, without `--format`).
+        public var parameters: [String] {
+            switch self {
+            case .probability: Self.space + Self.volume + ["peak-rate"]
+            case .length: Self.alphabet + Self.volume + ["max-probability", "max-bytes"]
+            case .capacity: Self.space + ["max-probability", "rate", "scopes"]
+            case .plan: Self.volume + ["max-probability", "max-bytes"]
+            case .schemes: []
+            }
+        }
+
+        static let alphabet = ["alphabet", "symbols", "alphabet-size"]
+        static let space = alphabet + ["length", "bits", "space-size", "scheme"]
+        static let volume = ["count", "rate", "lifetime", "scopes", "count-per-scope", "nodes"]
+    }
+
+    /// An alphabet or its size, sendable.
+    public struct SymbolsBox: @unchecked Sendable {
+        let value: Symbols
+    }
+
+    /// The question `command` asks with `query`, or the refusal the CLI would give.
+    public init(_ command: Command, _ query: Query) throws(Refusal) {
+        switch command {
+        case .probability:
+            let space = try resolveSpace(query)
+            let scheme = try resolveScheme(query)
+            let volume = try resolveVolume(query, scheme: scheme, peakRate: query["peak-rate"])
+            self = .probability(space: space, volume: volume, scheme: scheme)
+        case .length:
+            let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            let symbols = try resolveSymbols(alphabet: query["alphabet"], symbols: query["symbols"], alphabetSize: query["alphabet-size"])
+            let volume = try resolveVolume(query)
+            let budget = try parseBudget(budgetText)
+            let limit = try parseMaxBytes(query["max-bytes"])
+            if limit != nil, case .size(let n) = symbols, n > Planner.printableASCIICount {
+                throw Refusal.usage(
+                    "--max-bytes",
+                    "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give --symbols to check a byte limit"
+                )
+            }
+            self = .length(symbols: SymbolsBox(value: symbols), volume: volume, budget: budget, maxBytes: limit)
+        case .capacity:
+            let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            let space = try resolveSpace(query)
+            let budget = try parseBudget(budgetText)
+            let rate = try query["rate"].map { (text: String) throws(Refusal) -> Rate in try parseRate(text) }
+            let scopes =
+                try query["scopes"].map { (text: String) throws(Refusal) -> BigInt in
+                    try parseInteger(text, argument: "--scopes", example: "100000000")
+                } ?? BigInt(1)
+            self = .capacity(space: space, budget: budget, scopes: scopes, rate: rate, scheme: try resolveScheme(query))
+        case .plan:
+            let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            let volume = try resolveVolume(query)
+            let budget = try parseBudget(budgetText)
+            let limit = try parseMaxBytes(query["max-bytes"])
+            self = .plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes)
+        case .schemes:
+            self = .schemes
+        }
+    }
+
+    /// `plan`'s default byte limit: an `apns-collapse-id`.
+    public static let apnsCollapseIDBytes = 64
+
+    /// The answer, as the CLI computes it; a refusal names the argument the CLI names.
+    public func answer() throws(Refusal) -> any Answer {
+        do {
+            switch self {
+            case .probability(let space, let volume, let scheme):
+                return try Planner.probability(space: space, volume: volume, scheme: scheme)
+            case .length(let symbols, let volume, let budget, let maxBytes):
+                switch symbols.value {
+                case .alphabet(let a): return try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: maxBytes)
+                case .size(let n): return try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: maxBytes)
+                }
+            case .capacity(let space, let budget, let scopes, let rate, let scheme):
+                return try Planner.capacity(space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme)
+            case .plan(let volume, let budget, let maxBytes):
+                return try Planner.plan(volume: volume, budget: budget, maxBytes: maxBytes)
+            case .schemes:
+                return SchemesAnswer()
+            }
+        } catch let error as InputError {
+            // The CLI's probability command lets these through as usage errors of its own; the others
+            // name --max-probability.
+            if case .probability = self { throw Refusal.usage("--count", error.message) }
+            throw Refusal.usage("--max-probability", error.message)
+        } catch {
+            throw Refusal.usage("--max-probability", "\(error)")
+        }
+    }
+}
+
+func resolveScheme(_ query: Query) throws(Refusal) -> Scheme? {
+    guard let scheme = query["scheme"] else { return nil }
+    return try Scheme.named(scheme).orUsage(
+        "--scheme", "unknown scheme '\(scheme)'; use one of \(Scheme.all.map(\.name).joined(separator: ", "))")
+}
+
+/// The identifier space: an alphabet and length, a number of bits, an explicit size, or a scheme.
+func resolveSpace(_ query: Query) throws(Refusal) -> Space {
+    let alphabetGiven = query["alphabet"] != nil || query["symbols"] != nil || query["alphabet-size"] != nil
+    let length = query["length"]
+    let bits = query["bits"]
+    let spaceSize = query["space-size"]
+    let forms = [alphabetGiven || length != nil, bits != nil, spaceSize != nil, query["scheme"] != nil].filter { $0 }.count
+    guard forms == 1 else {
+        throw Refusal.usage(
+            "--bits",
+            forms == 0
+                ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, --space-size N or --scheme uuid4"
+                : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")
+    }
+    if let scheme = try resolveScheme(query) {
+        do { return try Space(scheme: scheme) } catch { throw Refusal.usage("--scheme", error.message) }
+    }
+    do {
+        if let bits {
+            guard let b = wholeNumber(bits), b >= 1 else {
+                throw Refusal.usage("--bits", "'\(bits)' is not a whole number of bits ≥ 1; e.g. --bits 122")
+            }
+            return try Space(bits: b)
+        }
+        if let spaceSize {
+            return try Space(size: try parseInteger(spaceSize, argument: "--space-size", example: "1e12"))
+        }
+        let symbols = try resolveSymbols(alphabet: query["alphabet"], symbols: query["symbols"], alphabetSize: query["alphabet-size"])
+        let n = try parseLength(try length.orUsage("--length", "no length given; add e.g. --length 22"))
+        return try symbols.space(length: n)
+    } catch let error as InputError {
+        throw Refusal.usage(bits != nil ? "--bits" : spaceSize != nil ? "--space-size" : "--length", error.message)
+    } catch let refusal as Refusal {
+        throw refusal
+    } catch {
+        throw Refusal.usage("--length", "\(error)")
+    }
+}
+
+/// How many identifiers: a count, or a rate over a lifetime; optionally per scope, per node.
+func resolveVolume(_ query: Query, scheme: Scheme? = nil, peakRate: String? = nil) throws(Refusal) -> Volume {
+    func integer(_ name: String, _ example: String) throws(Refusal) -> BigInt? {
+        guard let text = query[name] else { return nil }
+        return try parseInteger(text, argument: "--\(name)", example: example)
+    }
+    let scopes = try integer("scopes", "100000000") ?? BigInt(1)
+    let nodes = try integer("nodes", "12") ?? BigInt(1)
+    let count = query["count"]
+    let countPerScope = query["count-per-scope"]
+    let rate = query["rate"]
+    let lifetime = query["lifetime"]
+    if countPerScope != nil && count != nil {
+        throw Refusal.usage("--count-per-scope", "give --count or --count-per-scope, not both")
+    }
+    let workload: Workload
+    if let fixed = count ?? countPerScope {
+        let argument = count != nil ? "--count" : "--count-per-scope"
+        if rate != nil { throw Refusal.usage(argument, "give \(argument) or --rate (with --lifetime), not both") }
+        if lifetime != nil {
+            throw Refusal.usage("--lifetime", "a lifetime goes with --rate; with \(argument), leave --lifetime out")
+        }
+        if peakRate != nil {
+            throw Refusal.usage("--peak-rate", "a peak rate goes with --rate and --lifetime, not with \(argument)")
+        }
+        let n = try parseInteger(fixed, argument: argument, example: "1000000 or 3.1536e14")
+        workload = Workload(count: n, nodes: nodes, scopes: scopes)
+    } else {
+        guard let rateText = rate else {
+            if peakRate != nil {
+                throw Refusal.usage("--rate", "--peak-rate needs the average rate too; add e.g. --rate 1e6/s --lifetime 10y")
+            }
+            throw Refusal.usage("--count", "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
+        }
+        guard let lifetimeText = lifetime else {
+            throw Refusal.usage("--lifetime", "a rate needs a lifetime; add e.g. --lifetime 10y")
+        }
+        let lifetime = try parseLifetime(lifetimeText)
+        let peak = try peakRate.map { (text: String) throws(Refusal) -> Rate in try parseRate(text, argument: "--peak-rate") }
+        workload = Workload(rate: try parseRate(rateText), lifetime: lifetime, nodes: nodes, peakRate: peak, scopes: scopes)
+    }
+    do { return try workload.volume(scheme: scheme) } catch { throw Refusal.usage("--\(error.field.rawValue)", error.message) }
+}

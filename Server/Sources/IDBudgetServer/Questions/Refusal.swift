@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+
+/// A request refused: the status, the argument it concerns (as the CLI names it, `--rate`), and what
+/// to send instead. The error middleware answers it as `{"error": …, "argument": …}`.
+public struct Refusal: Error, Sendable {
+    public let status: HTTPResponse.Status
+    public let argument: String?
+    public let message: String
+
+    public init(_ status: HTTPResponse.Status = .badRequest, argument: String?, _ message: String) {
+        self.status = status
+        self.argument = argument
+        self.message = message
+    }
+
+    /// Input the CLI would refuse (exit 64): 400, naming the argument.
+    static func usage(_ argument: String, _ message: String) -> Refusal {
+        Refusal(.badRequest, argument: argument, message)
+    }
+
+    /// The JSON body: the message shortened as the CLI shortens it, control characters escaped.
+    var jsonText: String {
+        let short = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
+        var object: [String: String] = ["error": short.escapingControlCharacters]
+        if let argument { object["argument"] = String(argument.prefix(80)).escapingControlCharacters }
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension Optional {
+    func orUsage(_ argument: String, _ message: String) throws(Refusal) -> Wrapped {
+        guard let self else { throw Refusal.usage(argument, message) }
+        return self
+    }
+}
+
+extension String {
+    /// Control characters (and DEL) as `\u{…}`, so an echoed value can not break a line or a terminal.
+    var escapingControlCharacters: String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(unicodeScalars.count)
+        for s in unicodeScalars {
+            if s.value < 0x20 || s.value == 0x7F || (0x80..<0xA0).contains(s.value) || s == "\u{2028}" || s == "\u{2029}" {
+                out += "\\u{\(String(s.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(s)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import IDBudget
+import NIOCore
+
+/// `GET /api/v1/{probability,length,capacity,plan,schemes}` and `POST /api/v1/audit`: the CLI's JSON for
+/// the same question, byte for byte (`idbudget … --format json`).
+struct APIRoutes {
+    let compute: Compute
+    let settings: ServerSettings
+
+    func add(to group: RouterGroup<BasicRequestContext>) {
+        for command in Question.Command.allCases {
+            group.get(RouterPath(command.rawValue)) { request, _ in
+                let query = try Query(request.uri.query, allowed: Set(command.parameters))
+                let question = try Question(command, query)
+                let text = try await compute.run { () throws(Refusal) -> String in try question.answer().cliJSON() }
+                return Self.json(text)
+            }
+        }
+        group.post("audit") { request, _ in try await audit(request) }
+    }
+
+    static func json(_ text: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Ids, one per line, streamed into an `Auditor` chunk by chunk: memory stays bounded whatever the
+    /// upload's size, and an upload past the limit is refused as soon as it is declared or reached.
+    func audit(_ request: Request) async throws -> Response {
+        let query = try Query(request.uri.query, allowed: ["max-line-bytes", "bits"])
+        let settings = try AuditSettings(query)
+        let limit = self.settings.maxBodyBytes
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw Refusal(.contentTooLarge, argument: "body", "\(declared) bytes; send at most \(limit) (\(limit >> 20) MiB)")
+        }
+        let auditor = AuditorBox(
+            Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: self.settings.auditMemory, threads: 1))
+        var received = 0
+        for try await buffer in request.body {
+            received += buffer.readableBytes
+            guard received <= limit else {
+                throw Refusal(.contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
+            }
+            do { try buffer.withUnsafeReadableBytes { try auditor.value.consume($0) } } catch {
+                throw Refusal(.serviceUnavailable, argument: nil, "the audit could not go on: \(error)")
+            }
+        }
+        let claimed = settings.claimedBits
+        let text = try await compute.run { () throws(Refusal) -> String in
+            do {
+                let summary = try auditor.value.finish()
+                return try AuditReport(summary: summary, claimedBits: claimed, resources: nil).cliJSON()
+            } catch let refusal as Refusal {
+                throw refusal
+            } catch {
+                throw Refusal(.serviceUnavailable, argument: nil, "the audit could not finish: \(error)")
+            }
+        }
+        return Self.json(text)
+    }
+}
+
+/// An auditor handed from the request's task to the computation's thread, never used by both at once.
+final class AuditorBox: @unchecked Sendable {
+    let value: Auditor
+    init(_ value: Auditor) { self.value = value }
+}
+
+/// `max-line-bytes` and `bits`, checked as `idbudget audit` checks them.
+struct AuditSettings {
+    var maxLineBytes = 4096
+    var claimedBits: Int?
+
+    init(_ query: Query) throws(Refusal) {
+        if let text = query["max-line-bytes"] {
+            guard let n = Int(text), n >= 1, n <= 1 << 24 else {
+                throw Refusal.usage(
+                    "--max-line-bytes", "'\(text)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")
+            }
+            maxLineBytes = n
+        }
+        if let bits = query["bits"] {
+            guard let b = wholeNumber(bits), b >= 1, b <= Limits.maxSpaceBits else {
+                throw Refusal.usage("--bits", "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
+            }
+            claimedBits = b
+        }
+    }
+}
+
+extension Answer {
+    /// What `idbudget … --format json` prints: the answer's JSON and a newline.
+    func cliJSON() throws(Refusal) -> String {
+        do { return try jsonText() + "\n" } catch {
+            throw Refusal(.serviceUnavailable, argument: nil, "the answer could not be encoded: \(error)")
+        }
+    }
+}

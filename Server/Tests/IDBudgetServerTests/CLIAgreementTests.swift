@@ -1,0 +1,101 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import IDBudgetServer
+
+/// The real `idbudget` beside the server: the same answer byte for byte, and the same refusal (the
+/// argument and the message) for the same question. The server resolves options with its own port of
+/// the CLI's option code (an executable target can not be imported), so this is what keeps the two
+/// from drifting. The CLI binary: $IDBUDGET_CLI, or the root package's build
+/// (`swift build --product idbudget` at the root); CI sets IDBUDGET_CLI, and then a missing binary fails.
+@Suite(.enabled(if: idbudgetCLI != nil, "no idbudget binary: build it at the root, or set IDBUDGET_CLI"))
+struct CLIAgreementTests {
+    static var cli: String? { idbudgetCLI }
+}
+
+/// The CLI binary the agreement tests run, if there is one.
+let idbudgetCLI: String? = {
+    if let path = ProcessInfo.processInfo.environment["IDBUDGET_CLI"] { return path }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    return ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/idbudget").path }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+}()
+
+extension CLIAgreementTests {
+
+    /// Runs the CLI; its stdout, stderr and exit status.
+    static func run(_ arguments: [String]) throws -> (out: String, err: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(cli))
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), process.terminationStatus)
+    }
+
+    /// The CLI's arguments for a query: `command?a=1&b=2` → `command --a 1 --b 2 --format json`.
+    static func arguments(_ path: String) -> [String] {
+        let parts = path.split(separator: "?", maxSplits: 1)
+        var arguments = [String(parts[0])]
+        if parts.count == 2 {
+            for pair in parts[1].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                arguments.append("--\(kv[0])=\((kv.count == 2 ? String(kv[1]) : "").removingPercentEncoding ?? "")")
+            }
+        }
+        return arguments + ["--format", "json"]
+    }
+
+    static let questions = [
+        "length?alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11",
+        "length?alphabet-size=36&count=3.1536e14&max-probability=1e-12",
+        "length?alphabet=hex&count=1e9&max-probability=1e-12&max-bytes=16",
+        "probability?alphabet=base62&length=22&rate=1e6/s&lifetime=10y",
+        "probability?scheme=uuid7&rate=1e6/s&lifetime=10y",
+        "probability?scheme=ulid&rate=2000/min&lifetime=6M&nodes=12",
+        "probability?space-size=2^64&count=2^32&scopes=1000",
+        "probability?bits=122&count-per-scope=1e9&scopes=1e8",
+        "capacity?bits=122&max-probability=1e-18&rate=1e6/s",
+        "capacity?scheme=uuid4&max-probability=1e-9&scopes=100",
+        "plan?rate=1e6/s&lifetime=10y&max-probability=1e-11",
+        "plan?count=1e9&max-probability=1e-12&max-bytes=16",
+        "schemes",
+    ]
+
+    @Test(arguments: questions)
+    func sameAnswer(_ path: String) async throws {
+        let cli = try Self.run(Self.arguments(path))
+        try await withServer { client in
+            let r = try await client.get("/api/v1/\(path)")
+            #expect(r.status == .ok)
+            #expect(r.body == cli.out, "\(path)")
+        }
+    }
+
+    /// Refusals the server's port resolves: the CLI says `idbudget: error: ARGUMENT: MESSAGE`.
+    static let refusals = RefusalTests.badQuestions.map(\.0).filter {
+        // The API's own refusals (no --format, one value a name, a parameter it does not know) and
+        // ArgumentParser's (a missing option) are worded differently by design.
+        !$0.contains("format=") && !$0.contains("count=5&count=") && !$0.hasPrefix("schemes?")
+            && $0 != "length?alphabet=base62&rate=1e6/s&lifetime=10y" && !$0.contains("count=-5")
+    }
+
+    @Test(arguments: refusals)
+    func sameRefusal(_ path: String) async throws {
+        let cli = try Self.run(Self.arguments(path))
+        #expect(cli.status == 64, "\(path): \(cli.err)")
+        try await withServer { client in
+            let r = try await client.get("/api/v1/\(path)")
+            let error = try decodeError(r.body)
+            #expect("idbudget: error: \(error.argument ?? ""): \(error.error)\n" == cli.err, "\(path)")
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import IDBudget
+import NIOCore
+import Testing
+
+@testable import IDBudgetServer
+
+/// Bad and hostile requests: the right status, the argument named, JSON that parses, the security
+/// headers on every response, and never a 5xx but 503.
+@Suite struct RefusalTests {
+    /// (query, the argument the CLI names for it)
+    static let badQuestions: [(String, String)] = [
+        ("length?alphabet=base62&rate=1e6/x&lifetime=10y&max-probability=1e-11", "--rate"),
+        ("length?alphabet=base62&rate=1e6/s&lifetime=10q&max-probability=1e-11", "--lifetime"),
+        ("length?alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=2", "--max-probability"),
+        ("length?alphabet=base62&rate=1e6/s&lifetime=10y", "--max-probability"),
+        ("length?alphabet=nope&count=5&max-probability=1e-3", "--alphabet"),
+        ("length?alphabet=base62&symbols=ab&count=5&max-probability=1e-3", "--alphabet"),
+        ("length?alphabet-size=1&count=5&max-probability=1e-3", "--alphabet-size"),
+        ("length?alphabet-size=200&count=5&max-probability=1e-3&max-bytes=9", "--max-bytes"),
+        ("length?symbols=aa&count=5&max-probability=1e-3", "--symbols"),
+        ("probability?alphabet=hex&count=5", "--length"),
+        ("probability?alphabet=hex&length=0&count=5", "--length"),
+        ("probability?alphabet=hex&length=99999999999999999999999999&count=5", "--length"),
+        ("probability?bits=12", "--count"),
+        ("probability?bits=12&rate=1e6/s", "--lifetime"),
+        ("probability?bits=12&count=5&rate=1e6/s", "--count"),
+        ("probability?bits=12&count=-5", "--count"),
+        ("probability?bits=12&count=1.5", "--count"),
+        ("probability?bits=12&count=1e99999999999999999999", "--count"),
+        ("probability?bits=12&count=1e700000", "--count"),
+        ("probability?bits=12&count=2^99999999", "--count"),
+        ("probability?bits=0&count=5", "--bits"),
+        ("probability?bits=99999999&count=5", "--bits"),
+        ("probability?bits=12&space-size=5&count=5", "--bits"),
+        ("probability?count=5", "--bits"),
+        ("probability?space-size=0&count=5", "--space-size"),
+        ("probability?scheme=nope&count=5", "--scheme"),
+        ("probability?bits=12&count=5&scopes=0", "--scopes"),
+        ("probability?bits=12&count=5&nodes=x", "--nodes"),
+        ("probability?bits=12&count=5&peak-rate=1/s", "--peak-rate"),
+        ("probability?bits=12&count=5&count-per-scope=5", "--count-per-scope"),
+        ("probability?bits=12&count=5&lifetime=10y", "--lifetime"),
+        ("capacity?bits=12&max-probability=1e-3&rate=fast", "--rate"),
+        ("capacity?bits=12&max-probability=1e-999999", "--max-probability"),
+        ("plan?count=5&max-probability=1e-3&max-bytes=0", "--max-bytes"),
+        ("plan?count=5&max-probability=0.5&format=text", "--format"),
+        ("plan?count=5&count=6&max-probability=0.5", "--count"),
+        ("schemes?x=1", "--x"),
+    ]
+
+    @Test(arguments: badQuestions)
+    func badInputNamesTheArgument(_ path: String, _ argument: String) async throws {
+        try await withServer { client in
+            let r = try await client.get("/api/v1/\(path)")
+            #expect(r.status == .badRequest, "\(path): \(r.body)")
+            #expect(r.headers[.contentType] == "application/json; charset=utf-8")
+            let error = try decodeError(r.body)
+            #expect(error.argument == argument, "\(path): \(r.body)")
+            #expect(!error.error.isEmpty)
+            #expect(r.headers[.contentSecurityPolicy] == "default-src 'self'; frame-ancestors 'none'")
+        }
+    }
+
+    @Test func hostileValuesComeBackEscaped() async throws {
+        try await withServer { client in
+            // Control characters, a NUL, a terminal escape, invalid percent-encoding, an enormous value.
+            for value in ["%00%0a%1b[2J", "%ff%fe", "%E2%80%A8", String(repeating: "9", count: 5000), "%", "%zz"] {
+                let r = try await client.get("/api/v1/probability?bits=12&count=\(value)")
+                #expect(r.status == .badRequest, "\(value.prefix(20)): \(r.body.prefix(200))")
+                let error = try decodeError(r.body)
+                #expect(error.argument == "--count")
+                #expect(!error.error.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{2028}" })
+            }
+            let many = (0..<40).map { "p\($0)=1" }.joined(separator: "&")
+            let r1 = try await client.get("/api/v1/schemes?\(many)")
+            #expect(r1.status == .badRequest)
+        }
+    }
+
+    @Test func undeclaredMethodsAre405() async throws {
+        try await withServer { client in
+            for (uri, method, allow) in [
+                ("/api/v1/length", HTTPRequest.Method.post, "GET"), ("/api/v1/audit", .get, "POST"), ("/healthz", .delete, "GET"),
+                ("/", .put, "GET"), ("/api/v1/plan", .patch, "GET"),
+            ] {
+                let r = try await client.executeRequest(uri: uri, method: method, headers: [:], body: nil)
+                #expect(r.status == .methodNotAllowed, "\(method) \(uri)")
+                #expect(r.headers[.allow] == allow)
+                #expect(try decodeError(String(buffer: r.body)).error.contains("not allowed"))
+                #expect(r.headers[.xContentTypeOptions] == "nosniff")
+                #expect(r.headers[.referrerPolicy] == "no-referrer")
+            }
+            let missing = try await client.get("/api/v2/length")
+            #expect(missing.status == .notFound)
+            #expect(missing.headers[.contentSecurityPolicy] != nil)
+        }
+    }
+
+    @Test func declaredBodyOverTheLimitIs413() async throws {
+        // A small limit, so the test sends little; the check is the same one the 64 MiB default uses.
+        try await withServer(settings: ServerSettings(maxBodyBytes: 1 << 16)) { client in
+            let body = ByteBuffer(repeating: UInt8(ascii: "a"), count: (1 << 16) + 1)
+            let r = try await client.executeRequest(uri: "/api/v1/audit", method: .post, headers: [:], body: body)
+            #expect(r.status == .contentTooLarge)
+            #expect(try decodeError(String(buffer: r.body)).argument == "body")
+            let fits = ByteBuffer(repeating: UInt8(ascii: "\n"), count: 1 << 16)
+            let r2 = try await client.executeRequest(uri: "/api/v1/audit", method: .post, headers: [:], body: fits)
+            #expect(r2.status == .ok)
+        }
+    }
+
+    @Test func theDefaultLimitIs64MiB() {
+        #expect(ServerSettings().maxBodyBytes == 64 << 20)
+        #expect(ServerSettings().deadline == .seconds(2))
+    }
+
+    @Test func chunkedBodyOverTheLimitIs413BeforeItEnds() async throws {
+        try await withServer(.live, settings: ServerSettings(maxBodyBytes: 1 << 20)) { client in
+            let port = try #require(client.port)
+            // A chunked upload that would go on for 64 MiB: the answer comes once 1 MiB is passed.
+            let reply = try RawHTTP.chunkedPost(port: port, path: "/api/v1/audit", chunk: 64 << 10, chunks: 1024)
+            #expect(reply.hasPrefix("HTTP/1.1 413"), "\(reply.prefix(200))")
+            #expect(reply.contains("\"argument\":\"body\""))
+        }
+    }
+
+    @Test func pastTheDeadlineIs503() async throws {
+        try await withServer(settings: ServerSettings(deadline: .milliseconds(1))) { client in
+            let r = try await client.get("/api/v1/probability?bits=2097152&count=1e600000")
+            #expect(r.status == .serviceUnavailable)
+            #expect(r.headers[.retryAfter] == "1")
+            #expect(try decodeError(r.body).error.contains("deadline"))
+        }
+    }
+
+    @Test func busyIs503() async throws {
+        let compute = Compute(deadline: .seconds(5), slots: 1)
+        async let slow: String = compute.run { () throws(Refusal) -> String in
+            Thread.sleep(forTimeInterval: 0.5)
+            return "done"
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        await #expect(throws: Refusal.self) { try await compute.run { () throws(Refusal) -> Int in 1 } }
+        let first = try await slow
+        #expect(first == "done")
+        let next = try await compute.run { () throws(Refusal) -> Int in 2 }
+        #expect(next == 2)
+    }
+}
