@@ -102,7 +102,7 @@ import Testing
         var ids = (0..<40_000).map { String(format: "%016llx", UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }
         ids.append(ids[17])
         let text = ids.joined(separator: "\n") + "\n"
-        let auditor = Auditor(threads: 1)
+        let auditor = try Auditor(threads: 1)
         try Array(text.utf8).withUnsafeBytes { try auditor.consume($0) }
         let expected = try cliText(AuditReport(summary: auditor.finish(), claimedBits: 64, resources: nil))
         try await withServer { client in

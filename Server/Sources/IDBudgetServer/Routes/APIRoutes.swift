@@ -38,7 +38,7 @@ struct APIRoutes {
             throw Refusal(.contentTooLarge, argument: "body", "\(declared) bytes; send at most \(limit) (\(limit >> 20) MiB)")
         }
         let auditor = AuditorBox(
-            Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: self.settings.auditMemory, threads: 1))
+            try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: self.settings.auditMemory, threads: 1))
         var received = 0
         for try await buffer in request.body {
             received += buffer.readableBytes
