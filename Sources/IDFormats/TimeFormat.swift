@@ -5,7 +5,7 @@
 /// the format's real random bits — not against all the symbols, which would count the timestamp as
 /// randomness (a UUIDv7 read as base64url^36 claims 216 bits; it has 74 a millisecond).
 public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
-    case uuid7, ulid, ksuid, uuid1
+    case uuid7, ulid, ksuid, uuid1, typeid
 
     public static func < (a: TimeFormat, b: TimeFormat) -> Bool { a.rawValue < b.rawValue }
 
@@ -16,6 +16,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         case .ulid: 1
         case .ksuid: 2
         case .uuid1: 3
+        case .typeid: 4
         }
     }
 
@@ -25,6 +26,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         case .ulid: "ULID"
         case .ksuid: "KSUID"
         case .uuid1: "UUIDv1"
+        case .typeid: "TypeID"
         }
     }
 
@@ -39,13 +41,19 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
 
     public var bucketName: String { minted?.bucket?.rawValue ?? "100 ns tick" }
 
-    /// Character positions (0-based) of the timestamp, for position statistics.
-    public var timePositions: Set<Int> {
+    /// Character positions (0-based) of the timestamp, for position statistics (TypeID: none, its
+    /// positions depend on the prefix's length; see ``timePositions(length:)``).
+    public var timePositions: Set<Int> { timePositions(length: nil) }
+
+    /// Character positions (0-based) of the timestamp in ids of `length` characters: TypeID's are
+    /// the first 10 of its 26-character suffix, after a prefix of `length − 27` characters and `_`.
+    public func timePositions(length: Int?) -> Set<Int> {
         switch self {
         case .uuid7: Set(0...7).union(9...12)
         case .ulid: Set(0...9)
         case .ksuid: Set(0...26)  // the timestamp is the top of a base62 number: no position is free of it
         case .uuid1: Set(0...7).union(9...12).union(15...17)
+        case .typeid: length.map { $0 >= 26 ? Set(($0 - 26)...($0 - 17)) : [] } ?? []
         }
     }
 
@@ -53,9 +61,10 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
     @inline(__always)
     package static func parse(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
         switch b.count {
-        case 36: return parseUUID(b)
+        case 36: return parseUUID(b) ?? TypeID.parseV7(b).map { (.typeid, $0.millis) }  // a 9-character TypeID prefix
         case 26: return parseULID(b).map { (.ulid, $0) }
         case 27: return parseKSUID(b).map { (.ksuid, $0) }
+        case 28...(27 + TypeID.maxPrefixLength): return TypeID.parseV7(b).map { (.typeid, $0.millis) }
         default: return nil
         }
     }

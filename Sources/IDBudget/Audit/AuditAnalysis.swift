@@ -96,7 +96,9 @@ public struct AuditAnalysis: Sendable {
     /// with the false-alarm budget divided among the groups (Bonferroni); the verdict is the worst
     /// group's.
     public init(summary s: AuditSummary, claimedBits: Int? = nil) {
-        guard claimedBits == nil, let parts = Self.split(s), parts.count > 1 else {
+        // TypeIDs of several prefix lengths are one stream: judged by their buckets, not split by length.
+        let allTypeIDs = s.ids > 0 && s.timeFormats[.typeid]?.ids == s.ids
+        guard claimedBits == nil, !allTypeIDs, let parts = Self.split(s), parts.count > 1 else {
             self.init(single: s, claimedBits: claimedBits, tests: 1)
             return
         }

@@ -186,7 +186,9 @@ final class AuditWorker {
         let counts = positionCounts(length: n)
         for i in 0..<head { counts[i &* 128 &+ Int(b[i])] &+= 1 }
         if n > head { for i in head..<n { seen[Int(b[i])] = true } }
-        if n == 36 || n == 26 || n == 27, let (format, bucket) = TimeFormat.parse(b) {
+        if n == 36 || n == 26 || n == 27 || (n >= 28 && n <= 27 + TypeID.maxPrefixLength && b[n - 27] == 0x5F),
+            let (format, bucket) = TimeFormat.parse(b)
+        {
             addToBucket(format, bucket)
         }
     }

@@ -39,7 +39,8 @@ struct GenerateCommand: ParsableCommand {
         completion: .list(IDFormat.allCases.map(\.rawValue)))
     var scheme: String?
 
-    @Flag(inversion: .prefixedNo, help: "Order uuid7/ulid ids within a millisecond (default: on for uuid7, off for ulid).")
+    @Flag(
+        inversion: .prefixedNo, help: "Order uuid7/ulid/typeid ids within a millisecond (default: on for uuid7 and typeid, off for ulid).")
     var monotonic: Bool?
 
     @Option(

@@ -26,6 +26,7 @@ extension AuditAnalysis {
     static func chooseAlphabet(for s: AuditSummary, format: TimeFormat?) -> ChosenAlphabet {
         if format == .ulid { return ChosenAlphabet(name: "Crockford base32", size: 32) }
         if format == .ksuid { return ChosenAlphabet(name: "base62", size: 62) }
+        if format == .typeid { return ChosenAlphabet(name: "Crockford base32 (TypeID suffix)", size: 32) }
         let rows = varyingRows(of: s, format: format)
         // Symbols at positions that vary choose the alphabet (a constant prefix or a UUID's hyphens don't).
         var varying = Set<Unicode.Scalar>()
