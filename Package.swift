@@ -50,7 +50,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "IDFormatsTests", dependencies: ["IDFormats", "TestSupport"]),
+        .testTarget(name: "IDFormatsTests", dependencies: ["IDFormats", "TestSupport"], exclude: ["Vectors"]),
         .testTarget(name: "PreciseTests", dependencies: ["Precise", "TestSupport"]),
         .testTarget(name: "IDTokensTests", dependencies: ["IDTokens", "CTokens", "TestSupport"]),
         .testTarget(

@@ -88,8 +88,14 @@ def ulid():
 def ksuid():
     return str(ks.from_bytes(rng.choice(sec_pool).to_bytes(4, "big") + rng.randbytes(16)))
 
+TYPEID = "0123456789abcdefghjkmnpqrstvwxyz"
+
+def typeid():
+    value = rng.choice(ms_pool) << 80 | 7 << 76 | rng.getrandbits(12) << 64 | 2 << 62 | rng.getrandbits(62)
+    return rng.choice(("user", "pre_fix", "abcdefghi")) + "_" + "".join(TYPEID[value >> (125 - 5 * i) & 31] for i in range(26))
+
 tokens = [token(rng.choice((8, 10, 12, 16))) for _ in range(18000)]
-timed = [f() for f in (uuid7, uuid1, ulid, ksuid) for _ in range(250)]
+timed = [f() for f in (uuid7, uuid1, ulid, ksuid, typeid) for _ in range(250)]
 timed = [t.upper() if rng.random() < 0.1 else t.lower() if rng.random() < 0.1 else t for t in timed]
 ids = tokens + tokens[:300] + tokens[300:350] * 2 + [tokens[350]] * 4 + timed + timed[:40] + timed[40:50] * 2
 raw = [i.encode() + (b"\r" if rng.random() < 0.05 else b"") for i in ids]
@@ -102,6 +108,9 @@ specials = [
     str(uuid.UUID(int=rng.getrandbits(128), version=4)),                # uuid4: no time
     "8" + "Z" * 25, "01ARZ3NDEKTSV4RRFFQ69G5FAU", ulid().lower(),        # ulid: overflow, U, lower case
     "aWgEPTl1tmebfsQzFP4bxwgy80V", "aWgEPTl1tmebfsQzFP4bxwgy80W", "0" * 27, "z" * 27,
+    "prefix_01h455vb4pex5vsknk084sn02q", "prefix_00000000000000000000000000",      # typeid: v7, not v7
+    "prefix__01h455vb4pex5vsknk084sn02q", "_prefix_01h455vb4pex5vsknk084sn02q",    # typeid: prefix edges
+    "a" * 64 + "_01h455vb4pex5vsknk084sn02q", "a" * 63 + "_01h455vb4pex5vsknk084sn02q",  # 64 vs 63
     "m" * MAX, "é" * (MAX // 2), "é" * (MAX // 2 + 1), "o" * 5000, "p" * (MAX + 1),
 ]
 raw += [s.encode() for s in specials]

@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 # The tests compare against independent Python oracles (Tests/Oracles/): mpmath, a JSON Schema
-# validator, ULID and KSUID decoders; installed from requirements.txt when missing.
-scripts/setup.sh --python mpmath jsonschema python-ulid cyksuid
+# validator, ULID, KSUID and TypeID decoders; installed from requirements.txt when missing.
+scripts/setup.sh --python mpmath jsonschema python-ulid cyksuid typeid-python
 swift test "$@"

@@ -72,6 +72,8 @@ public struct Alphabet: Sendable, Hashable, CustomStringConvertible {
 
     /// Nano ID's 64 symbols in its own order (`urlAlphabet`): base64url's symbols, shuffled.
     public static let nanoid = builtIn("nanoid", "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict")
+    /// Crockford's base32 in lower case, as TypeID writes it.
+    public static let lowerBase32 = builtIn("base32 (lower case)", "0123456789abcdefghjkmnpqrstvwxyz")
     /// Upper-case hexadecimal, as some systems print it.
     public static let upperHex = builtIn("HEX", "0123456789ABCDEF")
     /// Upper-case base36.

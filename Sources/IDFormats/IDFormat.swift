@@ -1,7 +1,7 @@
 /// The identifier formats idbudget mints: one catalogue, read by the generators and by the birthday
 /// math (`IDBudget`'s schemes), so that the random bits the math counts are the bits the generator draws.
 public enum IDFormat: String, CaseIterable, Sendable {
-    case uuid4, uuid7, ulid, ksuid, nanoid
+    case uuid4, uuid7, ulid, ksuid, nanoid, typeid
 
     /// Only identifiers minted in the same bucket can collide.
     public enum Bucket: String, Sendable {
@@ -13,7 +13,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
     public var randomBits: Int {
         switch self {
         case .uuid4: 122
-        case .uuid7: 74
+        case .uuid7, .typeid: 74
         case .ulid: 80
         case .ksuid: 128
         case .nanoid: 126
@@ -23,7 +23,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
     /// The time bucket, for formats that lead with a timestamp.
     public var bucket: Bucket? {
         switch self {
-        case .uuid7, .ulid: .millisecond
+        case .uuid7, .ulid, .typeid: .millisecond
         case .ksuid: .second
         case .uuid4, .nanoid: nil
         }
@@ -33,7 +33,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
     public var length: Int {
         switch self {
         case .uuid4, .uuid7: 36
-        case .ulid: 26
+        case .ulid, .typeid: 26  // TypeID: the suffix; a prefix adds its bytes and `_`
         case .ksuid: 27
         case .nanoid: 21
         }
@@ -46,6 +46,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .ulid: .base32
         case .ksuid: .base62
         case .nanoid: .nanoid
+        case .typeid: .lowerBase32
         }
     }
 
@@ -60,14 +61,15 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .ulid: "Crockford base32"
         case .ksuid: "base62"
         case .nanoid: "A-Za-z0-9_- (64 symbols)"
+        case .typeid: "prefix_ + 26 lower-case Crockford base32 (a UUIDv7)"
         }
     }
 
     /// Whether `IDGenerator` (IDTokens) orders identifiers within a bucket unless told otherwise.
-    public var isMonotonicByDefault: Bool { self == .uuid7 }
+    public var isMonotonicByDefault: Bool { self == .uuid7 || self == .typeid }
 
     /// Whether the format has a monotonic mode at all.
-    public var hasMonotonicMode: Bool { self == .uuid7 || self == .ulid }
+    public var hasMonotonicMode: Bool { self == .uuid7 || self == .ulid || self == .typeid }
 
     /// What else matters: fixed bits, ordering, limits.
     public var notes: String {
@@ -82,6 +84,8 @@ public enum IDFormat: String, CaseIterable, Sendable {
             "32-bit timestamp (seconds since 2014-05-13 16:53:20 UTC) + 128-bit random payload; 20 bytes binary, 27 base62 characters."
         case .nanoid:
             "Default Nano ID: 21 symbols of 64, 6 bits each."
+        case .typeid:
+            "A type prefix (up to 63 of a-z and _, not starting or ending with _; may be empty, then no separator), `_`, and a UUIDv7 as 26 lower-case Crockford base32 characters (the first 0–7): 74 random bits a millisecond, as uuid7, minted the same way (monotonic by default). The prefix carries no randomness: ids of different prefixes are different ids."
         }
     }
 
@@ -93,6 +97,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .ulid: "ULID spec (github.com/ulid/spec)"
         case .ksuid: "segmentio/ksuid README"
         case .nanoid: "ai/nanoid README"
+        case .typeid: "TypeID spec v0.3 (github.com/jetify-com/typeid, spec/); RFC 9562 §5.7"
         }
     }
 

@@ -5,7 +5,7 @@
 /// the format's real random bits — not against all the symbols, which would count the timestamp as
 /// randomness (a UUIDv7 read as base64url^36 claims 216 bits; it has 74 a millisecond).
 public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
-    case uuid7, ulid, ksuid, uuid1
+    case uuid7, ulid, ksuid, uuid1, typeid
 
     public static func < (a: TimeFormat, b: TimeFormat) -> Bool { a.rawValue < b.rawValue }
 
@@ -16,6 +16,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         case .ulid: 1
         case .ksuid: 2
         case .uuid1: 3
+        case .typeid: 4
         }
     }
 
@@ -25,6 +26,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         case .ulid: "ULID"
         case .ksuid: "KSUID"
         case .uuid1: "UUIDv1"
+        case .typeid: "TypeID"
         }
     }
 
@@ -39,8 +41,8 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
 
     public var bucketName: String { minted?.bucket?.rawValue ?? "100 ns tick" }
 
-    /// Characters in the text form (a UUIDv1 is a UUID: 36).
-    public var length: Int { minted?.length ?? IDFormat.uuid4.length }
+    /// Characters in the text form (a UUIDv1 is a UUID: 36); nil for TypeID, whose prefix varies.
+    public var length: Int? { self == .typeid ? nil : minted?.length ?? IDFormat.uuid4.length }
 
     /// The alphabet the whole id is written in, where it is not hex with hyphens: ULID's Crockford
     /// base32, KSUID's base62 (name as an audit reports it, and size).
@@ -48,20 +50,27 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         switch self {
         case .ulid: ("Crockford base32", Alphabet.base32.count)
         case .ksuid: ("base62", Alphabet.base62.count)
+        case .typeid: ("Crockford base32 (TypeID suffix)", Alphabet.base32.count)
         case .uuid7, .uuid1: nil
         }
     }
 
     /// Bit n set when some format is n characters long: the audit's per-line test, one shift.
-    package static let lengthMask: UInt64 = allCases.reduce(0) { $0 | 1 << UInt64($1.length) }
+    package static let lengthMask: UInt64 = allCases.compactMap(\.length).reduce(0) { $0 | 1 << UInt64($1) }
 
-    /// Character positions (0-based) of the timestamp, for position statistics.
-    public var timePositions: Set<Int> {
+    /// Character positions (0-based) of the timestamp, for position statistics (TypeID: none, its
+    /// positions depend on the prefix's length; see ``timePositions(length:)``).
+    public var timePositions: Set<Int> { timePositions(length: nil) }
+
+    /// Character positions (0-based) of the timestamp in ids of `length` characters: TypeID's are
+    /// the first 10 of its 26-character suffix, after a prefix of `length − 27` characters and `_`.
+    public func timePositions(length: Int?) -> Set<Int> {
         switch self {
         case .uuid7: Set(0...7).union(9...12)
         case .ulid: Set(0...9)
         case .ksuid: Set(0...26)  // the timestamp is the top of a base62 number: no position is free of it
         case .uuid1: Set(0...7).union(9...12).union(15...17)
+        case .typeid: length.map { $0 >= 26 ? Set(($0 - 26)...($0 - 17)) : [] } ?? []
         }
     }
 
@@ -69,9 +78,10 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
     @inline(__always)
     package static func parse(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
         switch b.count {
-        case IDFormat.uuid7.length: return parseUUID(b)
+        case IDFormat.uuid7.length: return parseUUID(b) ?? TypeID.parseV7(b).map { (.typeid, $0.millis) }  // a 9-character TypeID prefix
         case IDFormat.ulid.length: return parseULID(b).map { (.ulid, $0) }
         case IDFormat.ksuid.length: return parseKSUID(b).map { (.ksuid, $0) }
+        case (IDFormat.ksuid.length + 1)...(27 + TypeID.maxPrefixLength): return TypeID.parseV7(b).map { (.typeid, $0.millis) }
         default: return nil
         }
     }

@@ -34,6 +34,12 @@ import Testing
         text += Array("c232ab00-9414-11ec-b3c8-9f6bdeced846\nC232AB00-9414-11EC-B3C8-9F6BDECED846\n".utf8)  // UUIDv1
         text += Array("c232ab00-9414-11ec-c3c8-9f6bdeced846\n01ARZ3NDEKTSV4RRFFQ69G5FAV\n7ZZZZZZZZZZZZZZZZZZZZZZZZZ\n".utf8)
         text += Array("aWgEPTl1tmebfsQzFP4bxwgy80V\n".utf8)  // KSUID spec example
+        for prefix in ["user", "abcdefghi", "pre_fix"] {  // TypeIDs; a 9-character prefix makes 36 characters
+            text += Array(try CLI.run(["generate", "--scheme", "typeid", "--prefix", prefix, "--count", "100"]).stdout.utf8)
+        }
+        // TypeID traps: not a v7, upper case, a prefix ending in _, the spec's v7 vector, no prefix (a ULID).
+        text += Array("prefix_00000000000000000000000000\nprefix_01H455VB4PEX5VSKNK084SN02Q\n".utf8)
+        text += Array("prefix__01h455vb4pex5vsknk084sn02q\nprefix_01h455vb4pex5vsknk084sn02q\n01h455vb4pex5vsknk084sn02q\n".utf8)
         text += Array("no-newline-at-the-end".utf8)
         let file = Self.temp("ref")
         let ours = Self.temp("ours")

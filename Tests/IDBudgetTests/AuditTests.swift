@@ -160,6 +160,22 @@ import Testing
         #expect(throws: InputError.self) { try AuditSummary(jsonText: Data("{\"kind\": \"x\"}".utf8)) }
     }
 
+    /// A summary from before TypeID (no `time_formats.typeid`) still reads, as none; one without
+    /// `uuid7` does not.
+    @Test func summariesWithoutTypeIDStillRead() throws {
+        let s = try Self.summarise(Self.lines(IDGenerator(.uuid7).next(100)))
+        var json = try JSONSerialization.jsonObject(with: Data(try s.jsonText().utf8)) as! [String: Any]
+        var formats = json["time_formats"] as! [String: Any]
+        #expect(formats["typeid"] != nil)
+        formats["typeid"] = nil
+        json["time_formats"] = formats
+        let old = try AuditSummary(jsonText: try JSONSerialization.data(withJSONObject: json))
+        #expect(old == s)
+        formats["uuid7"] = nil
+        json["time_formats"] = formats
+        #expect(throws: InputError.self) { try AuditSummary(jsonText: try JSONSerialization.data(withJSONObject: json)) }
+    }
+
     @Test(arguments: [IDFormat.uuid7, .ulid, .ksuid])
     func timeOrderedFormatsAreJudgedInTheirBuckets(format: IDFormat) throws {
         let ids = IDGenerator(format).next(100_000)
@@ -180,6 +196,34 @@ import Testing
         #expect(r.format == .uuid7)
         #expect(r.verdict == .nonUniform, "\(r.findings)")
         #expect(r.findings.contains { $0.contains("constant") })
+    }
+
+    /// TypeIDs (`user_01h4…`) are judged as the UUIDv7s they hold, 74 random bits a millisecond —
+    /// one prefix, several prefixes of different lengths, a 9-character prefix (36 characters, the
+    /// length of a UUID) — not as unknown base32.
+    @Test(arguments: [["user"], ["user", "organization"], ["abcdefghi"]])
+    func typeIDsAreJudgedInTheirBuckets(prefixes: [String]) throws {
+        var ids: [String] = []
+        for prefix in prefixes { ids += try IDGenerator(.typeid, prefix: prefix).next(60_000) }
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
+        #expect(r.format == .typeid && r.randomBits == 74, "\(r.formatName)")
+        #expect(r.verdict == .consistent, "\(r.findings)")
+        #expect(r.buckets != nil)
+        #expect(r.findings.first?.hasPrefix("format: TypeID") == true)
+    }
+
+    /// Controls: TypeIDs of one millisecond drawing 16 random values (duplicates far past 74 bits),
+    /// and one a millisecond with no random bits (constant where TypeID has random bits).
+    @Test func brokenTypeIDsAreFlagged() throws {
+        let t: UInt128 = 1_700_000_000_000
+        let v7 = { (ms: UInt128, random: UInt128) in ms << 80 | 7 << 76 | 2 << 62 | random }
+        let few = try (0..<5000).map { i in try TypeID(prefix: "user", uuid: v7(t, UInt128(i % 16))).description }
+        let dup = try AuditAnalysis(summary: try Self.summarise(Self.lines(few)))
+        #expect(dup.format == .typeid && dup.verdict == .tooMany, "\(dup.findings)")
+        let zero = try (0..<5000).map { i in try TypeID(prefix: "user", uuid: v7(t + UInt128(i), 0)).description }
+        let flat = try AuditAnalysis(summary: try Self.summarise(Self.lines(zero)))
+        #expect(flat.format == .typeid && flat.verdict == .nonUniform, "\(flat.findings)")
+        #expect(flat.findings.contains { $0.contains("constant") && $0.contains("where TypeID has random bits") })
     }
 
     /// A counter: every position uniform, no duplicates where thousands are expected.

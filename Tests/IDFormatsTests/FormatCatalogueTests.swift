@@ -11,8 +11,8 @@ import Testing
         #expect(IDFormat.ulid.randomBits == 128 - 48)
         #expect(IDFormat.ksuid.randomBits == 160 - 32)
         #expect(IDFormat.nanoid.randomBits == 21 * 6)
-        #expect(IDFormat.allCases.map(\.length) == [36, 36, 26, 27, 21])
-        #expect(IDFormat.allCases.filter { $0.bucket != nil } == [.uuid7, .ulid, .ksuid])
+        #expect(IDFormat.allCases.map(\.length) == [36, 36, 26, 27, 21, 26])
+        #expect(IDFormat.allCases.filter { $0.bucket != nil } == [.uuid7, .ulid, .ksuid, .typeid])
     }
 
     @Test func schemesDescribeEachFormatOnce() {

@@ -23,6 +23,10 @@ import Testing
             return digits("0123456789abcdef", width: 4, String(text.filter { $0 != "-" }))
         case .ulid:
             return Array(digits("0123456789ABCDEFGHJKMNPQRSTVWXYZ", width: 5, text).dropFirst(2))
+        case .typeid:
+            // The 26 characters after the last `_` (if any): lower-case Crockford, 130 bits, the top 2 zero.
+            let suffix = String(text.split(separator: "_").last ?? "")
+            return Array(digits("0123456789abcdefghjkmnpqrstvwxyz", width: 5, suffix).dropFirst(2))
         case .nanoid:
             return digits("useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict", width: 6, text)
         case .ksuid:
@@ -46,7 +50,7 @@ import Testing
     /// Bits that are the timestamp, and so vary with time rather than randomness.
     static func timestampBits(_ format: IDFormat) -> Range<Int> {
         switch format {
-        case .uuid7, .ulid: 0..<48
+        case .uuid7, .ulid, .typeid: 0..<48
         case .ksuid: 0..<32
         case .uuid4, .nanoid: 0..<0
         }
@@ -90,7 +94,7 @@ import Testing
     }
 
     /// One monotonic generator's ids sort in minting order, also when the clock stands still or goes back.
-    @Test(arguments: [IDFormat.uuid7, .ulid])
+    @Test(arguments: [IDFormat.uuid7, .ulid, .typeid])
     func monotonicIdsSortInMintingOrder(format: IDFormat) {
         let generator = IDGenerator(format, monotonic: true)
         let ids = generator.next(50_000)
@@ -106,7 +110,7 @@ import Testing
     }
 
     /// When the random field would overflow within a millisecond, the timestamp advances by 1 ms.
-    @Test(arguments: [(IDFormat.uuid7, 74), (.ulid, 80)])
+    @Test(arguments: [(IDFormat.uuid7, 74), (.ulid, 80), (.typeid, 74)])
     func overflowAdvancesTheTimestamp(format: IDFormat, bits: Int) {
         let generator = IDGenerator(format, monotonic: true)
         let t: UInt64 = 1_800_000_000_000
@@ -124,11 +128,36 @@ import Testing
         #expect(stamp(plain.next()) == t)
     }
 
+    /// TypeIDs: the prefix, `_`, and a UUIDv7 (version 7, variant 10, the time now) that the
+    /// spec-written decoder in IDFormats reads back, and `bits` (written here from the spec) agrees.
+    @Test func typeIDsCarryTheirPrefixAndAUUIDv7() throws {
+        let now = Double(IDGenerator.unixMilliseconds())
+        let generator = try IDGenerator(.typeid, prefix: "user")
+        #expect(generator.length == 31 && generator.prefix == "user")
+        for id in generator.next(500) {
+            #expect(id.hasPrefix("user_") && id.utf8.count == 31, "\(id)")
+            let parsed = try TypeID(parsing: id)
+            #expect(parsed.prefix == "user" && parsed.description == id)
+            let b = Self.bits(.typeid, id)
+            #expect(Self.number(b[48..<52]) == 7 && b[64] && !b[65], "\(id)")
+            #expect(parsed.unixMilliseconds == Self.number(b[0..<48]))
+            #expect(abs(Double(Self.number(b[0..<48])) - now) < 60_000, "\(id)")
+        }
+        let bare = try IDGenerator(.typeid, prefix: "")
+        #expect(bare.next().utf8.count == 26 && !bare.next().contains("_"))
+        #expect(try IDGenerator(.typeid, prefix: String(repeating: "a", count: 63)).next().utf8.count == 90)
+        for bad in ["User", "_user", "user_", "us er", "üser", String(repeating: "a", count: 64)] {
+            #expect(throws: IDGeneratorError.self, "\(bad)") { try IDGenerator(.typeid, prefix: bad) }
+        }
+        #expect(throws: IDGeneratorError.prefix(.uuid7, "only typeid ids have a type prefix")) { try IDGenerator(.uuid7, prefix: "user") }
+    }
+
     @Test func defaultsFollowTheCatalogue() {
         #expect(IDGenerator(.uuid7).monotonic)
         #expect(!IDGenerator(.ulid).monotonic)
         #expect(IDGenerator(.ulid, monotonic: true).monotonic)
         #expect(!IDGenerator(.uuid4, monotonic: true).monotonic)
+        #expect(IDGenerator(.typeid).monotonic)
     }
 
     @Test func fillWritesWholeIds() {

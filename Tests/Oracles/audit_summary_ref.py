@@ -55,7 +55,9 @@ SAMPLE_MAX_BYTES = 256  # longer ids are never sampled: the sample stays small w
 BUCKET_KEY_LIMIT = 1_048_576
 GROUP_MAX_LENGTH = 4096  # a length past this gets no group
 GROUP_MAX_LENGTHS = 64   # a summary with more distinct lengths than this has no groups at all
-FORMATS = ("uuid7", "ulid", "ksuid", "uuid1")
+FORMATS = ("uuid7", "ulid", "ksuid", "uuid1", "typeid")
+TYPEID_SUFFIX = "0123456789abcdefghjkmnpqrstvwxyz"  # TypeID spec v0.3, lower case only
+TYPEID_PREFIX = set("abcdefghijklmnopqrstuvwxyz_")
 
 HEX = set("0123456789abcdefABCDEF")
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -107,6 +109,8 @@ def time_bucket(s):
             for d in digits[:10]:
                 value = value * 32 + d
             return "ulid", value
+    if 28 <= len(s) <= 27 + 63 and s[-27] == "_":
+        return _typeid_v7(s)
     if len(s) == 27:
         value = 0
         for c in s:
@@ -117,6 +121,21 @@ def time_bucket(s):
         if value < 1 << 160:
             return "ksuid", value >> 128
     return None
+
+
+def _typeid_v7(s):
+    """("typeid", Unix ms) for a TypeID (spec v0.3) with a non-empty prefix whose UUID is a v7."""
+    prefix, suffix = s[:-27], s[-26:]
+    if prefix[0] == "_" or prefix[-1] == "_" or not set(prefix) <= TYPEID_PREFIX:
+        return None
+    if suffix[0] not in "01234567" or not all(c in TYPEID_SUFFIX for c in suffix):
+        return None
+    value = 0
+    for c in suffix:
+        value = value * 32 + TYPEID_SUFFIX.index(c)
+    if (value >> 76) & 0xF != 7 or (value >> 62) & 0x3 != 0b10:
+        return None
+    return "typeid", value >> 80
 
 
 # ---------------------------------------------------------------- summarising
@@ -297,7 +316,8 @@ def merge(a, b):
     out["positions"] = positions
     out["time_formats"] = {}
     for f in FORMATS:
-        ta, tb = a["time_formats"][f], b["time_formats"][f]
+        empty = {"ids": "0", "buckets": {}, "truncated": False}  # typeid: absent before 0.2.0
+        ta, tb = a["time_formats"].get(f, empty), b["time_formats"].get(f, empty)
         truncated = ta["truncated"] or tb["truncated"]
         buckets = {} if truncated else _sum_maps(ta["buckets"], tb["buckets"])
         if len(buckets) > BUCKET_KEY_LIMIT:
@@ -404,6 +424,7 @@ DOC_EXAMPLE = {
         "ulid": {"ids": "0", "buckets": {}, "truncated": False},
         "ksuid": {"ids": "0", "buckets": {}, "truncated": False},
         "uuid1": {"ids": "0", "buckets": {}, "truncated": False},
+        "typeid": {"ids": "0", "buckets": {}, "truncated": False},
     },
     "groups": {"3": {"multiplicities": {"1": "1", "2": "1"},
                      "positions": [{"a": "2", "x": "1"}, {"b": "2", "x": "1"}, {"c": "2", "x": "1"}]}},
@@ -455,6 +476,13 @@ def selftest():
     check("ksuid 2^160", time_bucket("aWgEPTl1tmebfsQzFP4bxwgy80W") is None)
     check("ksuid zero", time_bucket("0" * 27) == ("ksuid", 0))
     check("ksuid space", time_bucket(" " + "0" * 26) is None)
+    # TypeID: the spec's valid-uuidv7 vector (uuid 01890a5d-ac96-774b-bcce-b302099a8057).
+    check("typeid", time_bucket("prefix_01h455vb4pex5vsknk084sn02q") == ("typeid", 0x01890A5DAC96))
+    check("typeid 9-char prefix", time_bucket("abcdefghi_01h455vb4pex5vsknk084sn02q") == ("typeid", 0x01890A5DAC96))
+    check("typeid not v7", time_bucket("prefix_00000000000000000000000000") is None)
+    check("typeid upper", time_bucket("prefix_01H455VB4PEX5VSKNK084SN02Q") is None)
+    check("typeid prefix edge", time_bucket("prefix__01h455vb4pex5vsknk084sn02q") is None)
+    check("typeid no prefix is a ulid", time_bucket("01h455vb4pex5vsknk084sn02q")[0] == "ulid")
 
     # Rows.
     r = summarise_rows(["a\nb", "", None, "x\r", "a\nb"])

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Checks ids minted by `idbudget generate --scheme NAME` with independent decoders: Python's `uuid`,
-`python-ulid` and `cyksuid` (PyPI). Reads one id per line on stdin.
+`python-ulid`, `cyksuid` and `typeid-python` (PyPI). Reads one id per line on stdin.
 
     idbudget generate --scheme uuid7 --count 20000 | python3 Tests/Oracles/check_formats.py uuid7 --sorted
+    idbudget generate --scheme typeid --prefix user | python3 Tests/Oracles/check_formats.py typeid --prefix user
+
+`--prefix P`: every id starts with P (TypeID: its type prefix is P; other schemes: P then the id).
 
 Checks: every id parses and re-encodes to itself; version and variant; timestamps within 60 s of now;
 with --sorted, ids sort in minting order; no duplicates; with --random, each random bit is set about
@@ -19,8 +22,22 @@ NANOID = set("useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict")
 KSUID_EPOCH = 1_400_000_000
 
 
+PREFIX = ""
+
+
 def decode(scheme, text):
     """(timestamp in seconds or None, random bits as int, how many random bits) for one id; raises on a bad id."""
+    if scheme != "typeid" and PREFIX:
+        assert text.startswith(PREFIX), f"{text!r} does not start with {PREFIX!r}"
+        text = text[len(PREFIX):]
+    if scheme == "typeid":
+        from typeid import TypeID
+        t = TypeID.from_string(text)
+        assert str(t) == text, f"{text!r} does not re-encode to itself ({t})"
+        assert (t.prefix or "") == PREFIX, f"{text}: prefix {t.prefix!r}, want {PREFIX!r}"
+        u = uuid.UUID(str(t.uuid))
+        assert u.variant == uuid.RFC_4122 and u.version == 7, f"{text}: not a UUIDv7 ({u})"
+        return (u.int >> 80) / 1000, ((u.int >> 64) & 0xFFF) << 62 | (u.int & ((1 << 62) - 1)), 74
     if scheme in ("uuid4", "uuid7"):
         u = uuid.UUID(text)
         assert str(u) == text, f"{text!r} does not re-encode to itself ({u})"
@@ -100,6 +117,8 @@ def selftest():
         "out of order": ("uuid4", sorted(good, reverse=True), True, False),
         "biased bits": ("uuid4", [str(uuid.UUID(int=uuid.uuid4().int & ~(1 << 5))) for _ in range(2000)], False, True),
         "old timestamp": ("ulid", ["01ARZ3NDEKTSV4RRFFQ69G5FAV"], False, False),
+        "typeid, upper case": ("typeid", ["01H455VB4PEX5VSKNK084SN02Q"], False, False),
+        "typeid, not v7": ("typeid", ["00000000000000000000000000"], False, False),
     }
     missed = [name for name, (s, ids, so, ra) in cases.items() if not check(s, ids, so, ra, now)]
     if missed:
@@ -114,6 +133,9 @@ def main():
     if not args:
         sys.exit(__doc__)
     scheme = args[0]
+    global PREFIX
+    if "--prefix" in args:
+        PREFIX = args[args.index("--prefix") + 1]
     ids = [line.rstrip("\n") for line in sys.stdin if line.strip()]
     if not ids:
         sys.exit("check_formats: no ids on stdin")

@@ -45,6 +45,9 @@ Then, with ids the DataFrame of id bytes:
                    trailing \\r or U+2028) and conv() of the time digits (Crockford base32
                    translated to conv's base-32 digits); ksuid by a Python UDF (a 160-bit base62
                    number is past conv's 64 bits), run only on 27-character base62 candidates;
+                   typeid by an anchored regex (prefix, _, a 26-character lower-case suffix whose
+                   version character is e/f and variant character 8/9/a/b/r/s/t/v: a UUIDv7) and
+                   conv() of the suffix's first 10 characters;
                    then grouped by (format, bucket). A format with more than 1,048,576 buckets
                    is written with {} and truncated: true.
   groups         = only when there are at most 64 lengths: for the lengths <= 4096 whose ids are
@@ -81,13 +84,17 @@ SAMPLE_MAX_BYTES = 256
 BUCKET_KEY_LIMIT = 1_048_576
 GROUP_MAX_LENGTH = 4096  # a length past this gets no group
 GROUP_MAX_LENGTHS = 64   # more distinct lengths than this: no groups at all
-FORMATS = ("uuid7", "ulid", "ksuid", "uuid1")
+FORMATS = ("uuid7", "ulid", "ksuid", "uuid1", "typeid")
 BOM = b"\xef\xbb\xbf"
 
 HEX = "[0-9a-fA-F]"
 UUID_RE = rf"\A{HEX}{{8}}-{HEX}{{4}}-[17]{HEX}{{3}}-[89abAB]{HEX}{{3}}-{HEX}{{12}}\z"
 ULID_RE = r"\A[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}\z"
 KSUID_RE = r"\A[0-9A-Za-z]{27}\z"
+TYPEID_C = "[0-9a-hjkmnp-tv-z]"  # TypeID's suffix alphabet, lower case only
+# A 1-63 character prefix not starting or ending with _, then a UUIDv7: version 7 makes suffix
+# character 10 e or f; variant 10 makes character 13 one of 8 9 a b r s t v.
+TYPEID_RE = (rf"\A[a-z](?:[a-z_]{{0,61}}[a-z])?_[0-7]{TYPEID_C}{{9}}[ef]{TYPEID_C}{{2}}[89abrstv]{TYPEID_C}{{12}}\z")
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 BASE32_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUV"  # what conv(x, 32, 10) reads
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -194,7 +201,11 @@ def time_buckets(grouped):
     ksuids = (grouped.filter(s.rlike(KSUID_RE))
               .select(F.lit("ksuid").alias("format"), F.udf(ksuid_bucket, "string", useArrow=False)(s).alias("bucket"), "count")
               .filter(F.col("bucket").isNotNull()))
-    return (uuids.unionByName(ulids).unionByName(ksuids)
+    typeids = grouped.filter(s.rlike(TYPEID_RE)).select(
+        F.lit("typeid").alias("format"),
+        F.conv(F.translate(F.upper(F.substring(s, -26, 10)), CROCKFORD, BASE32_DIGITS), 32, 10).alias("bucket"),
+        "count")
+    return (uuids.unionByName(ulids).unionByName(ksuids).unionByName(typeids)
             .groupBy("format", "bucket").agg(F.sum("count").alias("ids")))
 
 

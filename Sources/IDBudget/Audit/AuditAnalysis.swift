@@ -100,7 +100,9 @@ public struct AuditAnalysis: Sendable {
         if let claimedBits, claimedBits < 1 || claimedBits > Limits.maxSpaceBits {
             throw InputError("claimed bits must be from 1 to \(Limits.maxSpaceBits), got \(claimedBits)")
         }
-        guard claimedBits == nil, let parts = Self.split(s), parts.count > 1 else {
+        // TypeIDs of several prefix lengths are one stream: judged by their buckets, not split by length.
+        let allTypeIDs = s.ids > 0 && s.timeFormats[.typeid]?.ids == s.ids
+        guard claimedBits == nil, !allTypeIDs, let parts = Self.split(s), parts.count > 1 else {
             self.init(single: s, claimedBits: claimedBits, tests: 1)
             return
         }

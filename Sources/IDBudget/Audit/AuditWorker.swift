@@ -186,7 +186,10 @@ final class AuditWorker {
         let counts = positionCounts(length: n)
         for i in 0..<head { counts[i &* 128 &+ Int(b[i])] &+= 1 }
         if n > head { for i in head..<n { seen[Int(b[i])] = true } }
-        if n < 64, TimeFormat.lengthMask >> UInt64(n) & 1 == 1, let (format, bucket) = TimeFormat.parse(b) {
+        if (n < 64 && TimeFormat.lengthMask >> UInt64(n) & 1 == 1)
+            || (n > IDFormat.ksuid.length && n <= 27 + TypeID.maxPrefixLength && b[n - 27] == 0x5F),
+            let (format, bucket) = TimeFormat.parse(b)
+        {
             addToBucket(format, bucket)
         }
     }

@@ -482,7 +482,8 @@ extension AuditSummary {
                     guard let ids, let buckets, let truncated else { throw fail(place) }
                     s.timeFormats[format] = TimeBuckets(ids: ids, buckets: truncated ? [:] : buckets, truncated: truncated)
                 }
-                if let missing = TimeFormat.allCases.first(where: { !found.contains($0) }) {
+                // typeid came later (0.2.0): a summary without it has none.
+                if let missing = TimeFormat.allCases.first(where: { !found.contains($0) && $0 != .typeid }) {
                     throw fail("time_formats.\(missing.rawValue)")
                 }
             case "sample":

@@ -10,6 +10,8 @@ struct GenerateCommand: ParsableCommand {
             Examples:
               idbudget generate --alphabet base62 --length 22 --count 1000000 > ids.txt
               idbudget generate --scheme uuid7 --count 1000
+              idbudget generate --scheme typeid --prefix user --count 1000
+              idbudget generate --alphabet base62 --length 24 --prefix sk_live_
             """
     )
 
@@ -37,8 +39,18 @@ struct GenerateCommand: ParsableCommand {
         completion: .list(IDFormat.allCases.map(\.rawValue)))
     var scheme: String?
 
-    @Flag(inversion: .prefixedNo, help: "Order uuid7/ulid ids within a millisecond (default: on for uuid7, off for ulid).")
+    @Flag(
+        inversion: .prefixedNo, help: "Order uuid7/ulid/typeid ids within a millisecond (default: on for uuid7 and typeid, off for ulid).")
     var monotonic: Bool?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --scheme typeid, the type prefix (up to 63 of a-z and _, not at either end: user gives user_01h4…); otherwise text written before each token or id, verbatim (printable ASCII, no spaces, at most \(Self.maxPrefixBytes) bytes; it adds no randomness).",
+            valueName: "text"))
+    var prefix: String?
+
+    /// The longest `--prefix` for tokens and non-TypeID ids.
+    static let maxPrefixBytes = 64
 
     @Option(help: ArgumentHelp("How many tokens (0: none, an empty batch).", valueName: "n"))
     var count: String = "1"
@@ -49,12 +61,31 @@ struct GenerateCommand: ParsableCommand {
     /// What to mint.
     private enum Kind {
         case tokens([UInt8], length: Int, seed: UInt64?)
-        case format(IDFormat, monotonic: Bool?)
+        /// `typePrefix`: TypeID's prefix, which the generator writes itself.
+        case format(IDFormat, monotonic: Bool?, typePrefix: String)
     }
 
     func validate() throws { _ = try settings() }
 
-    private func settings() throws -> (kind: Kind, count: Int) {
+    /// `--prefix` for tokens and non-TypeID ids: printable ASCII, no whitespace or control characters,
+    /// at most ``maxPrefixBytes`` bytes (empty: none).
+    static func tokenPrefix(_ text: String?) throws -> [UInt8] {
+        guard let text else { return [] }
+        for scalar in text.unicodeScalars where !(0x21...0x7E).contains(scalar.value) {
+            throw UsageError(
+                argument: "--prefix",
+                message: scalar == " " || scalar == "\t"
+                    ? "the prefix holds whitespace; use printable ASCII without spaces, e.g. --prefix sk_live_"
+                    : "the prefix holds U+\(String(scalar.value, radix: 16, uppercase: true)); use printable ASCII without spaces, e.g. --prefix sk_live_"
+            )
+        }
+        guard text.utf8.count <= maxPrefixBytes else {
+            throw UsageError(argument: "--prefix", message: "the prefix has \(text.utf8.count) bytes; at most \(maxPrefixBytes)")
+        }
+        return Array(text.utf8)
+    }
+
+    private func settings() throws -> (kind: Kind, count: Int, prefix: [UInt8]) {
         let n = try parseInteger(count, argument: "--count", example: "1000000", allowingZero: true)
         guard let count = n.intValue else {
             throw UsageError(argument: "--count", message: "'\(count)' is absurdly many; give at most \(Int.max)")
@@ -71,11 +102,20 @@ struct GenerateCommand: ParsableCommand {
                     argument: name, message: "does not apply to --scheme \(format.rawValue) (its layout is fixed); drop \(name)")
             }
             if monotonic != nil && !format.hasMonotonicMode {
-                throw UsageError(argument: "--monotonic", message: "only uuid7 and ulid have a monotonic mode")
+                throw UsageError(argument: "--monotonic", message: "only uuid7, ulid and typeid have a monotonic mode")
             }
-            return (.format(format, monotonic: monotonic), count)
+            if format == .typeid {
+                do {
+                    try TypeID.validatePrefix(prefix ?? "")
+                } catch {
+                    throw UsageError(argument: "--prefix", message: "\(error.description); e.g. --prefix user")
+                }
+                return (.format(format, monotonic: monotonic, typePrefix: prefix ?? ""), count, [])
+            }
+            return (.format(format, monotonic: monotonic, typePrefix: ""), count, try Self.tokenPrefix(prefix))
         }
-        if monotonic != nil { throw UsageError(argument: "--monotonic", message: "applies to --scheme uuid7 or ulid only") }
+        if monotonic != nil { throw UsageError(argument: "--monotonic", message: "applies to --scheme uuid7, ulid or typeid only") }
+        let prefix = try Self.tokenPrefix(prefix)
         if allowWhitespace && symbols == nil {
             throw UsageError(argument: "--allow-whitespace", message: "applies to --symbols only; drop it or give --symbols")
         }
@@ -97,7 +137,7 @@ struct GenerateCommand: ParsableCommand {
         if let text = self.seed {
             seed = try UInt64(text).orUsage("--seed", "'\(text.prefix(40))' is not a whole number from 0 to \(UInt64.max); e.g. --seed 42")
         }
-        return (.tokens(bytes, length: length, seed: seed), count)
+        return (.tokens(bytes, length: length, seed: seed), count, prefix)
     }
 
     /// The bytes of `--symbols`: printable ASCII, at least two, each once. A space or a tab only with
@@ -131,31 +171,53 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (kind, count) = try settings()
+        let (kind, count, prefix) = try settings()
         switch kind {
-        case .format(let format, let monotonic):
-            let ids = IDGenerator(format, monotonic: monotonic)
+        case .format(let format, let monotonic, let typePrefix):
+            let ids = try IDGenerator(format, prefix: typePrefix, monotonic: monotonic)
             // Tests only: a fixed clock (ms since the Unix epoch) to reach the end of the formats' time.
             if let text = ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"], let millis = UInt64(text) {
                 ids.fixClock(at: millis)
             }
             // Past the end of the format's time: the ids minted before it are written, then one line
             // and exit status 70 (Entry).
-            try stream(length: ids.length, count: count) { try ids.fillChecked($0) }
+            try stream(length: ids.length, count: count, prefix: prefix) { try ids.fillChecked($0) }
         case .tokens(let bytes, let length, let seed?):
             Output.diagnostic(
                 "idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
             let tokens = try TokenGenerator(bytes: bytes, length: length, source: SeededRandom(seed: seed))
-            try stream(length: length, count: count) { tokens.fill($0) }
+            try stream(length: length, count: count, prefix: prefix) { tokens.fill($0) }
         case .tokens(let bytes, let length, nil):
             let tokens = try TokenGenerator(bytes: bytes, length: length, source: SecureRandom())
-            try stream(length: length, count: count) { tokens.fill($0) }
+            try stream(length: length, count: count, prefix: prefix) { tokens.fill($0) }
         }
     }
 
     /// Fills a large buffer at a time and writes it whole; a closed pipe (`| head`) ends quietly, any
     /// other write error with exit status 74.
-    private func stream(length: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
+    /// With a `prefix`, each token is minted into a scratch buffer and copied after it (then both are
+    /// wiped).
+    private func stream(length: Int, count: Int, prefix: [UInt8], fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
+        if !prefix.isEmpty {
+            let inner = length + 1
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(inner, (1 << 16) / inner * inner), alignment: 64)
+            defer {
+                scratch.initializeMemory(as: UInt8.self, repeating: 0)
+                scratch.deallocate()
+            }
+            try stream(length: prefix.count + length, count: count, prefix: []) { out in
+                let k = Swift.min(out.count / (prefix.count + inner), scratch.count / inner)
+                let written = try fill(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(k * inner)]))
+                for j in 0..<written {
+                    let at = j * (prefix.count + inner)
+                    out[at..<(at + prefix.count)].copyBytes(from: prefix)
+                    UnsafeMutableRawBufferPointer(rebasing: out[(at + prefix.count)..<(at + prefix.count + inner)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[(j * inner)..<((j + 1) * inner)]))
+                }
+                return written
+            }
+            return
+        }
         signal(SIGPIPE, SIG_IGN)
         let stride = length + 1
         let capacity = Swift.max(stride, (1 << 16) / stride * stride)

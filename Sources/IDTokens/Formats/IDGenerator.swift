@@ -37,8 +37,12 @@ public final class IDGenerator {
     public let format: IDFormat
     /// Whether ids within one time bucket are ordered (time-ordered formats only).
     public let monotonic: Bool
-    /// Bytes per id in text form.
-    public var length: Int { format.length }
+    /// TypeID's type prefix (empty for the other formats).
+    public let prefix: String
+    /// Bytes per id in text form (TypeID: the prefix and its `_` included).
+    public let length: Int
+    /// The bytes written before a TypeID's suffix: the prefix and `_`, or nothing.
+    private let head: [UInt8]
 
     private let keystream: Keystream
     private let tokens: TokenGenerator<SecureRandom>?
@@ -73,8 +77,27 @@ public final class IDGenerator {
         self.init(format, monotonic: monotonic, forkProtection: .automatic)
     }
 
-    init(_ format: IDFormat, monotonic: Bool?, forkProtection: ForkProtection) {
+    /// A generator of TypeIDs with this type prefix (`IDGenerator(.typeid, prefix: "user")` mints
+    /// `user_01h455vb4pex5vsknk084sn02q`-shaped ids; an empty prefix mints the suffix alone). Throws
+    /// ``IDGeneratorError/prefix(_:_:)`` when the prefix breaks TypeID's rules (up to 63 of `a`–`z`
+    /// and `_`, not at either end) or `format` is not `.typeid` and the prefix is not empty.
+    public convenience init(_ format: IDFormat, prefix: String, monotonic: Bool? = nil) throws(IDGeneratorError) {
+        if format != .typeid && !prefix.isEmpty {
+            throw .prefix(format, "only typeid ids have a type prefix")
+        }
+        do {
+            try TypeID.validatePrefix(prefix)
+        } catch {
+            throw .prefix(format, error.description)
+        }
+        self.init(format, monotonic: monotonic, forkProtection: .automatic, prefix: prefix)
+    }
+
+    init(_ format: IDFormat, monotonic: Bool?, forkProtection: ForkProtection, prefix: String = "") {
         self.format = format
+        self.prefix = prefix
+        head = prefix.isEmpty ? [] : Array(prefix.utf8) + [UInt8(ascii: "_")]
+        length = head.count + format.length
         self.monotonic = format.hasMonotonicMode && (monotonic ?? format.isMonotonicByDefault)
         let random = SecureRandom(forkProtection: forkProtection)
         keystream = random.stream
@@ -198,6 +221,17 @@ public final class IDGenerator {
             }
         case .nanoid:
             tokens?.engine.writeToken(out)
+        case .typeid:
+            // The UUIDv7 exactly as `.uuid7` makes it, then in lower-case Crockford base32 after the prefix.
+            guard let (millis, r) = nextTimed(bits: 74, randomStep: true, checked: checked, now: now ?? clock()) else { return false }
+            let randA = r >> 62
+            let randB = r & ((UInt128(1) << 62) - 1)
+            let v = UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | randA << 64 | UInt128(2) << 62 | randB
+            let n = head.count
+            if n > 0 { head.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: n) } }
+            let suffix = out + n
+            FormatEncoding.crockford(v, into: suffix)
+            for i in 0..<26 { suffix[i] |= 0x20 }  // lower case: letters gain 0x20, digits have it already
         }
         return true
     }
@@ -375,11 +409,15 @@ public enum IDGeneratorError: Error, Equatable, Sendable, CustomStringConvertibl
     /// ulid: 2^48 − 1 ms, 10889-08-02T05:31:50.655Z; ksuid: 2^32 − 1 s after 1400000000, in 2150, or
     /// before its start in 2014), or a monotonic generator has used up the last millisecond.
     case endOfTime(IDFormat)
+    /// The prefix cannot be used with this format: why.
+    case prefix(IDFormat, String)
 
     public var description: String {
         switch self {
         case .endOfTime(.ksuid):
             "ksuid ids span 2014-05-13T16:53:20Z to 2150-06-19T23:21:35Z, the range of their 32-bit seconds timestamp: the clock is outside it"
+        case .prefix(let format, let why):
+            "prefix for \(format.rawValue): \(why)"
         case .endOfTime(let format):
             "\(format.rawValue) ids end at 10889-08-02T05:31:50.655Z, the last value of their 48-bit millisecond timestamp: the clock is past it or that millisecond is used up; a further id would wrap to timestamp 0"
         }

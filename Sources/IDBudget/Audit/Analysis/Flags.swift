@@ -17,8 +17,10 @@ extension AuditAnalysis {
         init(_ positions: [Position], of s: AuditSummary, format: TimeFormat?, findings: inout [String]) {
             let bucketCount = format.flatMap { s.timeFormats[$0]?.buckets.count } ?? 0
             let independent = format == nil || 2 * bucketCount >= s.ids
+            // The dominant length (positions are of it; they stop at 64).
+            let length = s.lengths.max { $0.value < $1.value }?.key ?? positions.count
             for (i, p) in positions.enumerated() {
-                let random = format.map { AuditAnalysis.expectsRandom($0, at: i) } ?? false
+                let random = format.map { AuditAnalysis.expectsRandom($0, at: i, length: length) } ?? false
                 switch p {
                 case .biased:
                     if format == nil || (random && independent) { flagged.append((i, p)) } else if random { shared.append(i) }
@@ -81,8 +83,12 @@ extension AuditAnalysis {
     }
 
     /// Fields a format fills with random symbols (so a constant or narrow one there is a defect).
-    static func expectsRandom(_ f: TimeFormat, at i: Int) -> Bool {
+    /// `length`: the ids' (TypeID's suffix is its last 26 characters: the 10 of the timestamp, then
+    /// the version character, whose last bit only is random, and the variant character at 13, with
+    /// 3 random bits of 5, are not counted).
+    static func expectsRandom(_ f: TimeFormat, at i: Int, length: Int) -> Bool {
         switch f {
+        case .typeid: i - (length - 26) >= 11 && i - (length - 26) != 13 && i < length
         case .uuid7: ![8, 13, 18, 23, 14, 19].contains(i) && !f.timePositions.contains(i)
         case .ulid: i >= 10
         case .ksuid, .uuid1: false

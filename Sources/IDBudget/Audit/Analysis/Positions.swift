@@ -8,7 +8,7 @@ extension AuditAnalysis {
     static func classifyPositions(of s: AuditSummary, length: Int?, format: TimeFormat?, alphabetSize: Int) -> [Position] {
         guard let length else { return [] }
         return (0..<Swift.min(length, AuditSummary.positionLimit)).map { i in
-            if format?.timePositions.contains(i) ?? false { return .time }
+            if format?.timePositions(length: length).contains(i) ?? false { return .time }
             return classify(i < s.positions.count ? s.positions[i] : [:], alphabetSize: alphabetSize)
         }
     }

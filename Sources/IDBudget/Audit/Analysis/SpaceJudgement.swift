@@ -70,7 +70,9 @@ extension AuditAnalysis {
             let timeText =
                 format == .ksuid
                 ? "the top 32 bits of its base62 value are seconds"
-                : "positions \(AuditAnalysis.ranges(format.timePositions.sorted())) are a \(format == .uuid1 ? "60-bit 100 ns" : "millisecond") timestamp"
+                : format == .typeid
+                    ? "a prefix, _, and a UUIDv7 in Crockford base32 whose first 10 characters are a millisecond timestamp"
+                    : "positions \(AuditAnalysis.ranges(format.timePositions.sorted())) are a \(format == .uuid1 ? "60-bit 100 ns" : "millisecond") timestamp"
             findings.insert(
                 "format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)"
                     + (j.buckets.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""), at: 0)
