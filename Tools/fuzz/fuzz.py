@@ -779,6 +779,11 @@ def g_bucketed(g):
         args += ["--scopes", str(scopes)]
     per = ceil_frac(busiest * nodes * bucket)
     buckets = ceil_frac(lv / bucket)
+    if rng.random() < 0.5:
+        # Poisson arrivals (the default): λ = busiest rate × nodes × bucket ids per bucket on average.
+        return Case("poisson", "probability", args, d=d, n=per, scopes=scopes, buckets=buckets, nodes=nodes,
+                    poisson=busiest * nodes * bucket)
+    args += ["--arrivals", "even"]
     return Case("bucketed", "probability", args, d=d, n=per, scopes=scopes, buckets=buckets, nodes=nodes)
 
 
@@ -865,6 +870,8 @@ def g_capacity(g):
     if rng.random() < 0.5:
         rt, rate = g.rate()
         args += ["--rate", rt]
+        if bucket is not None:
+            args += ["--arrivals", "even"]  # this regime checks the evenly spread model's "lasts"
     return Case("capacity", "capacity", args, d=d, scopes=scopes, budget=bv, rate=rate, bucket=bucket)
 
 
@@ -1057,7 +1064,7 @@ def g_capacity_max(g):
 README_CASES = [
     ("probability", "--alphabet base62 --length 22 --rate 1e6/s --lifetime 10y", dict(d=62 ** 22, n=315360000000000, scopes=1, buckets=1, nodes=1)),
     ("probability", "--alphabet base62 --length 8 --scopes 1e8 --count-per-scope 500", dict(d=62 ** 8, n=500, scopes=10 ** 8, buckets=1, nodes=1)),
-    ("probability", "--scheme uuid7 --rate 1e6/s --lifetime 10y", dict(d=1 << 74, n=1000, scopes=1, buckets=315360000000, nodes=1)),
+    ("probability", "--scheme uuid7 --rate 1e6/s --lifetime 10y --arrivals even", dict(d=1 << 74, n=1000, scopes=1, buckets=315360000000, nodes=1)),
     ("probability", "--bits 122 --count 1e9", dict(d=1 << 122, n=10 ** 9, scopes=1, buckets=1, nodes=1)),
     ("probability", "--bits 65536 --count 1e40", dict(d=1 << 65536, n=10 ** 40, scopes=1, buckets=1, nodes=1)),
     ("probability", "--space-size 1e40 --count 1e40", dict(d=10 ** 40, n=10 ** 40, scopes=1, buckets=1, nodes=1)),
@@ -1070,7 +1077,7 @@ README_CASES = [
     ("capacity", "--bits 122 --max-probability 1e-18 --rate 1e6/s",
      dict(d=1 << 122, scopes=1, budget=Fraction(1, 10 ** 18), rate=Fraction(10 ** 6), bucket=None)),
     ("capacity", "--bits 65536 --max-probability 1e-18", dict(d=1 << 65536, scopes=1, budget=Fraction(1, 10 ** 18), rate=None, bucket=None)),
-    ("capacity", "--scheme uuid7 --max-probability 1e-9 --rate 1e6/s",
+    ("capacity", "--scheme uuid7 --max-probability 1e-9 --rate 1e6/s --arrivals even",
      dict(d=1 << 74, scopes=1, budget=Fraction(1, 10 ** 9), rate=Fraction(10 ** 6), bucket=Fraction(1, 1000))),
     ("capacity", "--space-size 1e6 --max-probability 1e-6", dict(d=10 ** 6, scopes=1, budget=Fraction(1, 10 ** 6), rate=None, bucket=None)),
 ]
@@ -1209,8 +1216,43 @@ class Checker:
             self.fail("wrong-answer", label)
 
 
+def poisson_reference():
+    """Tests/Oracles/planning_ref.py (mpmath at 150 digits): ell(λ, d) = λ − d·log1p(λ/d) and the figures."""
+    here = os.path.join(ROOT, "Tests", "Oracles")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import planning_ref
+    return planning_ref
+
+
+def check_poisson(c, ck):
+    """Poisson arrivals: per bucket P(no collision) = e^−λ(1 + λ/d)^d, over buckets × scopes."""
+    e = c.exp
+    ref = poisson_reference()
+    saved = mpmath.mp.dps
+    try:
+        mpmath.mp.dps = 150
+        d, groups = e["d"], e["scopes"] * e["buckets"]
+        lam = mpmath.mpf(e["poisson"].numerator) / e["poisson"].denominator
+        one = ref.ell(lam, d)
+        want = ref.figures(groups * one, groups * lam ** 2 / (2 * d))
+        bucket = ref.fmt_mpf(-mpmath.expm1(-one))
+    finally:
+        mpmath.mp.dps = saved
+    ck.eq("space.size", ck.get("space", "size"), dec(d), "wrong-answer")
+    ck.eq("volume.arrivals", ck.get("volume", "arrivals"), "poisson", "wrong-answer")
+    ck.eq("volume.buckets", ck.get("volume", "buckets"), str(e["buckets"]), "wrong-answer")
+    ck.eq("collision.probability", ck.get("collision", "probability"), want["probability"])
+    ck.eq("collision.complement", ck.get("collision", "complement"), want["complement"])
+    ck.eq("collision.expected_collisions", ck.get("collision", "expected_collisions"), want["expected_collisions"])
+    if groups > 1:
+        ck.eq("collision.group_probability", ck.get("collision", "group_probability"), bucket)
+
+
 def check_probability(c, ck):
     e = c.exp
+    if "poisson" in e:
+        return check_poisson(c, ck)
     d, n, S = e["d"], e["n"], e["scopes"] * e["buckets"]
     ck.eq("space.size", ck.get("space", "size"), dec(d), "wrong-answer")
     ck.eq("volume.count", ck.get("volume", "count"), dec(n), "wrong-answer")
@@ -1378,7 +1420,8 @@ def fuzz(binary, cases, timeout, jobs=1, slow=1.0, quiet=False, cmd_limit=None, 
         for s, c, argv in sorted(slow_cases, key=lambda x: -x[0]):
             print(f"slow #{c.index} {s:.2f} s {c.regime} :: {summarize_argv(argv, 300)}", file=out)
         print(f"{'regime':<16} {'cases':>5} {'passed':>6} {'failed':>6} {'unverif':>7} {'max s':>6}", file=out)
-        for name, _, _ in REGIMES + LONG_ONLY:
+        names = [name for name, _, _ in REGIMES + LONG_ONLY]
+        for name in names + sorted(set(stats) - set(names)):
             if name in stats:
                 s = stats[name]
                 print(f"{name:<16} {s['cases']:>5} {s['passed']:>6} {s['failed']:>6} {s['unverified']:>7} {s['max_s']:>6.2f}", file=out)
@@ -1503,7 +1546,7 @@ SELFTEST_CASES = [
     ("probability", "--space-size 365 --count 23", dict(d=365, n=23, scopes=1, buckets=1, nodes=1)),
     ("probability", "--bits 44 --count 2", dict(d=1 << 44, n=2, scopes=1, buckets=1, nodes=1)),
     ("probability", "--bits 4096 --count 2^2047", dict(d=1 << 4096, n=1 << 2047, scopes=1, buckets=1, nodes=1)),
-    ("probability", "--scheme uuid7 --rate 1e6/s --lifetime 10y", dict(d=1 << 74, n=1000, scopes=1, buckets=315360000000, nodes=1)),
+    ("probability", "--scheme uuid7 --rate 1e6/s --lifetime 10y --arrivals even", dict(d=1 << 74, n=1000, scopes=1, buckets=315360000000, nodes=1)),
     ("probability", "--alphabet base62 --length 8 --scopes 1e8 --count-per-scope 500", dict(d=62 ** 8, n=500, scopes=10 ** 8, buckets=1, nodes=1)),
     ("length", "--alphabet base62 --count 3.1536e14 --max-probability 1e-11",
      dict(a=62, sb=1, n=315360000000000, scopes=1, buckets=1, nodes=1, budget=Fraction(1, 10 ** 11), max_bytes=None)),
