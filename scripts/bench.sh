@@ -69,7 +69,7 @@ python3 - <<'PY'
 import json, statistics, subprocess, time
 kinds = {"base62x22": ["--alphabet", "base62", "--length", "22"], "uuid4": ["--scheme", "uuid4"],
          "uuid7": ["--scheme", "uuid7"], "ulid": ["--scheme", "ulid"], "ksuid": ["--scheme", "ksuid"],
-         "nanoid": ["--scheme", "nanoid"]}
+         "nanoid": ["--scheme", "nanoid"], "typeid": ["--scheme", "typeid"]}
 n = 5_000_000
 rates = {k: [] for k in kinds}
 for _ in range(5):

@@ -92,3 +92,28 @@ import Testing
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
     }
 }
+
+/// The outside tester's cases: a growth too small for one rounding, `retries --existing`, year 0, and
+/// growth past what answers within a second — an answer or one line naming the argument, never a trap.
+@Suite struct PlanningEdgeTests {
+    @Test func tinyGrowthIsCountedNotTrapped() throws {
+        // N(T) = r₀·T·(1 + tiny) is just above 3.1536e14: its ceiling is one more (exact arithmetic).
+        let j = try CLI.json(["probability", "--bits", "122", "--rate", "1e6/s", "--lifetime", "10y", "--growth", "1e-60%/y"])
+        #expect(CLI.at(j, "volume.count") as? String == "315360000000001")
+        let one = try CLI.json(["plan", "--max-probability", "1e-9", "--rate", "1/s", "--lifetime", "1s", "--growth", "1e-45%/y"])
+        #expect(CLI.at(one, "volume.count") as? String == "2")
+    }
+
+    @Test(arguments: [
+        (["retries", "--bits", "64", "--count", "1e9", "--existing", "1e9", "--max-attempts", "3"], "--existing"),
+        (["capacity", "--bits", "64", "--max-probability", "1e-9", "--rate", "1/s", "--from", "0000-01-01"], "--from"),
+        (["probability", "--bits", "122", "--rate", "1e6/s", "--lifetime", "54y", "--growth", "5%/min"], "--growth"),
+    ])
+    func refusedWithOneLine(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("idbudget: error: \(argument):"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+}

@@ -70,8 +70,13 @@ public struct Growth: Sendable, CustomStringConvertible {
             numerator: rate.perSecond.numerator * period.numerator, denominator: rate.perSecond.denominator * period.denominator,
             precision: p + 16)
         let q = p + 16
-        let lo = uLo.multiplied(by: yLo, precision: q, rounding: .down).expm1(precision: q, rounding: .down)
-            .divided(by: yLo, precision: q, rounding: .down).multiplied(by: rpLo, precision: p, rounding: .down)
+        // expm1(u·y)/y rises with y from u at y = 0: where ln(1 + g) rounds down to 0 (a tiny g), u is
+        // the lower end.
+        let lo =
+            yLo.isZero
+            ? uLo.multiplied(by: rpLo, precision: p, rounding: .down)
+            : uLo.multiplied(by: yLo, precision: q, rounding: .down).expm1(precision: q, rounding: .down)
+                .divided(by: yLo, precision: q, rounding: .down).multiplied(by: rpLo, precision: p, rounding: .down)
         let hi = uHi.multiplied(by: yHi, precision: q, rounding: .up).expm1(precision: q, rounding: .up)
             .divided(by: yHi, precision: q, rounding: .up).multiplied(by: rpHi, precision: p, rounding: .up)
         return (lo, hi)
@@ -87,14 +92,19 @@ public struct Growth: Sendable, CustomStringConvertible {
             numerator: lifetime.seconds.numerator * period.denominator, denominator: lifetime.seconds.denominator * period.numerator,
             precision: 64, rounding: .up)
         let growthBits = u.multiplied(by: yLo, precision: 64, rounding: .up).doubleValue / 0.6931471805599453
-        guard growthBits.isFinite, growthBits < 2_000_000 else {
+        // Past 2^100000 the counts have tens of thousands of digits and no answer comes within a second.
+        guard growthBits.isFinite, growthBits < 100_000 else {
             throw InputError(
-                "'\(text)' over \(lifetime) multiplies the rate by more than 2^2000000; give a shorter lifetime or less growth")
+                "'\(text)' over \(lifetime) multiplies the rate by more than 2^100000; give a shorter lifetime or less growth")
         }
         let base = Swift.max(0, rate.count(over: lifetime).log2Magnitude) + Swift.max(0, growthBits)
         var p = Int(base) + 96
         while p <= 1 << 23 {
             let (lo, hi) = countBounds(rate: rate, lifetime: lifetime, precision: p)
+            guard lo.isFinite, hi.isFinite else {
+                p *= 2
+                continue
+            }
             let a = lo.integer(rounding: .up)
             if a == hi.integer(rounding: .up) { return a }
             p *= 2

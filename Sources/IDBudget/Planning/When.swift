@@ -128,7 +128,7 @@ extension Planner {
     public static func startDate(parsing text: String) throws(InputError) -> Date {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
+            let y = Int(parts[0]), y >= 1, let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
         else { throw InputError("'\(text)' is not a date; write YYYY-MM-DD, e.g. 2026-01-01") }
         var c = DateComponents()
         (c.year, c.month, c.day) = (y, m, d)

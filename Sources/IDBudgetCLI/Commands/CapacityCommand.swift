@@ -59,7 +59,8 @@ struct CapacityCommand: ParsableCommand {
             _ = try parseArrivals(a)
             guard try space.resolveScheme()?.bucket != nil, rate != nil else {
                 throw UsageError(
-                    argument: "--arrivals", message: "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid) with --rate")
+                    argument: "--arrivals",
+                    message: "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid) with --rate")
             }
         }
         if existing != nil, let scheme = try space.resolveScheme(), let bucket = scheme.bucket {

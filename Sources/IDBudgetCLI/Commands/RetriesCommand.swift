@@ -41,6 +41,11 @@ struct RetriesCommand: ParsableCommand {
             )
         }
         let space = try space.resolve()
+        if volume.existing != nil {
+            throw UsageError(
+                argument: "--existing",
+                message: "retries count every stored id in --count; give the total (stored and new) as --count, without --existing")
+        }
         if volume.scopes != nil || volume.countPerScope != nil {
             throw UsageError(
                 argument: volume.scopes != nil ? "--scopes" : "--count-per-scope",

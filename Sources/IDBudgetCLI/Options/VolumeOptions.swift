@@ -49,7 +49,7 @@ struct VolumeOptions: ParsableArguments {
         if arrivals != nil, scheme?.bucket == nil || rate == nil {
             throw UsageError(
                 argument: "--arrivals",
-                message: "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid) with --rate and --lifetime")
+                message: "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid) with --rate and --lifetime")
         }
         let growthValue = try growth.map(parseGrowth)
         let existingCount =
@@ -120,7 +120,7 @@ struct PeakRateOptions: ParsableArguments {
 struct ArrivalsOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "For time-bucketed schemes (uuid7, ulid, ksuid): poisson (independent requests, the default) or even (ids spread evenly; below one per bucket none can collide).",
+            "For time-bucketed schemes (uuid7, ulid, ksuid, typeid): poisson (independent requests, the default) or even (ids spread evenly; below one per bucket none can collide).",
             valueName: "model"),
         completion: .list(Arrivals.allCases.map(\.rawValue)))
     var arrivals: String?

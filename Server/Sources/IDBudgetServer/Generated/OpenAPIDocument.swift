@@ -771,6 +771,21 @@ enum OpenAPIDocument {
                   },
                   "summary": {
                     "type": "string"
+                  },
+                  "existing": {
+                    "$ref": "#/components/schemas/Output_integer",
+                    "description": "ids already stored (per scope) that the new ones (count) can collide with; absent when none"
+                  },
+                  "arrivals": {
+                    "enum": [
+                      "poisson",
+                      "even"
+                    ],
+                    "description": "how ids fall into time buckets (time-bucketed schemes with a rate): poisson (P(no collision in a bucket) = e^−λ(1 + λ/d)^d) or even (⌈rate × bucket⌉ in every bucket)"
+                  },
+                  "growth": {
+                    "type": "string",
+                    "description": "the rate's continuous growth as given, e.g. 40%/y"
                   }
                 }
               },
@@ -987,6 +1002,57 @@ enum OpenAPIDocument {
                             "type": "string"
                           },
                           "meaning": {
+                            "type": "string"
+                          }
+                        }
+                      },
+                      "existing": {
+                        "$ref": "#/components/schemas/Output_integer",
+                        "description": "ids already stored (per scope); capacity is then how many more fit"
+                      },
+                      "arrivals": {
+                        "enum": [
+                          "poisson",
+                          "even"
+                        ],
+                        "description": "the arrival model behind lasts, for time-bucketed schemes with a rate"
+                      },
+                      "growth": {
+                        "type": "string",
+                        "description": "the rate's continuous growth as given, e.g. 40%/y"
+                      },
+                      "when": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "breach_seconds",
+                          "median_seconds",
+                          "method"
+                        ],
+                        "properties": {
+                          "breach_seconds": {
+                            "$ref": "#/components/schemas/Output_exact",
+                            "description": "seconds from the start until the id that breaks the budget (capacity + 1) is minted"
+                          },
+                          "breach_date": {
+                            "type": "string",
+                            "pattern": "^[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                            "description": "the start date plus breach_seconds, ISO 8601 UTC; absent past year 9999"
+                          },
+                          "from": {
+                            "type": "string",
+                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                            "description": "the start date (UTC)"
+                          },
+                          "median_seconds": {
+                            "$ref": "#/components/schemas/Output_exact",
+                            "description": "seconds until the new id that brings p to 1/2 or more is minted"
+                          },
+                          "mean_seconds": {
+                            "$ref": "#/components/schemas/Output_exact",
+                            "description": "seconds until id number E[N] (the mean count at the first collision) is minted; absent where idbudget does not certify E[N] (ids already stored, several scopes, 2^20 < d < 2^40, growing time buckets)"
+                          },
+                          "method": {
                             "type": "string"
                           }
                         }
@@ -1458,6 +1524,100 @@ enum OpenAPIDocument {
                         "type": "integer",
                         "minimum": 1,
                         "description": "Symbols in the alphabet the ids are judged over."
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "notes",
+                      "space",
+                      "volume",
+                      "retries"
+                    ],
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "retries"
+                      },
+                      "notes": {
+                        "$ref": "#/components/schemas/Output_notes"
+                      },
+                      "space": {
+                        "$ref": "#/components/schemas/Output_space"
+                      },
+                      "volume": {
+                        "$ref": "#/components/schemas/Output_volume"
+                      },
+                      "retries": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "description": "a store that checks uniqueness and redraws on collision, N = volume.count ids among d = space.size values",
+                        "required": [
+                          "fill",
+                          "expected_attempts_next",
+                          "expected_attempts_total",
+                          "max_attempts",
+                          "exhaustion_probability",
+                          "budget",
+                          "capacity"
+                        ],
+                        "properties": {
+                          "fill": {
+                            "$ref": "#/components/schemas/Output_exact",
+                            "description": "f = N/d"
+                          },
+                          "expected_attempts_next": {
+                            "$ref": "#/components/schemas/Output_exact",
+                            "description": "d/(d − N): expected attempts of the next insert, which sees N stored"
+                          },
+                          "expected_attempts_total": {
+                            "$ref": "#/components/schemas/Output_exact",
+                            "description": "Σ_{i<N} d/(d − i): expected attempts to store the N ids from empty"
+                          },
+                          "max_attempts": {
+                            "type": [
+                              "integer",
+                              "null"
+                            ],
+                            "minimum": 1,
+                            "description": "--max-attempts k, or null"
+                          },
+                          "exhaustion_probability": {
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/Output_exact"
+                              },
+                              {
+                                "type": "null"
+                              }
+                            ],
+                            "description": "1 − ∏_{i<N} (1 − (i/d)^k): some insert exhausts its k attempts; null without --max-attempts"
+                          },
+                          "budget": {
+                            "type": [
+                              "string",
+                              "null"
+                            ],
+                            "description": "--max-probability, as given, or null"
+                          },
+                          "capacity": {
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/Output_integer"
+                              },
+                              {
+                                "type": "null"
+                              }
+                            ],
+                            "description": "the largest N whose exhaustion probability stays within the budget; null without --max-probability"
+                          }
+                        }
                       }
                     }
                   }
