@@ -165,48 +165,9 @@ extension Birthday {
             return try isWithin(space: d, count: n, scopes: scopes, budget: budget, minimumPrecision: n.bitWidth + 64)
         }
         let top = d + BigInt(1)  // p(d, d+1) = 1 > budget
-        var n = Swift.min(Swift.max(guess, BigInt(1)), d)
-        // Bracket lo (within budget) < hi (beyond it), galloping from the guess.
-        var lo: BigInt
-        var hi: BigInt
-        var step = BigInt(1)
-        if try ok(n) {
-            lo = n
-            while true {
-                let next = lo + step
-                if next >= top {
-                    hi = top
-                    break
-                }
-                if try ok(next) {
-                    lo = next
-                    step = step.shifted(1)
-                } else {
-                    hi = next
-                    break
-                }
-            }
-        } else {
-            hi = n
-            while true {
-                n = hi - step
-                if n <= BigInt(1) {
-                    lo = BigInt(1)
-                    break
-                }
-                if try ok(n) {
-                    lo = n
-                    break
-                }
-                hi = n
-                step = step.shifted(1)
-            }
-        }
-        while hi - lo > BigInt(1) {
-            let mid = (lo + hi).shifted(-1)
-            if try ok(mid) { lo = mid } else { hi = mid }
-        }
-        return lo
+        let n = Swift.min(Swift.max(guess, BigInt(1)), d)
+        // Bracket the edge (within budget, then beyond it), galloping from the guess.
+        return try largestPassing(from: n, below: top, ok)
     }
 
     /// E[draws until the first repeat] = Σ_{k≥0} ∏_{i<k}(1 − i/d) = 1 + Q(d), Ramanujan's Q function,

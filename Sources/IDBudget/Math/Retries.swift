@@ -164,46 +164,7 @@ public enum Retries {
             try isWithin(space: d, count: m, maxAttempts: k, budget: budget, minimumPrecision: m.bitWidth + 64)
         }
         let top = d + BigInt(1)
-        var lo: BigInt
-        var hi: BigInt
-        var step = BigInt(1)
-        if try ok(n) {
-            lo = n
-            while true {
-                let next = lo + step
-                if next >= top {
-                    hi = top
-                    break
-                }
-                if try ok(next) {
-                    lo = next
-                    step = step.shifted(1)
-                } else {
-                    hi = next
-                    break
-                }
-            }
-        } else {
-            hi = n
-            while true {
-                let next = hi - step
-                if next <= BigInt(1) {
-                    lo = BigInt(1)
-                    break
-                }
-                if try ok(next) {
-                    lo = next
-                    break
-                }
-                hi = next
-                step = step.shifted(1)
-            }
-        }
-        while hi - lo > BigInt(1) {
-            let mid = (lo + hi).shifted(-1)
-            if try ok(mid) { lo = mid } else { hi = mid }
-        }
-        return lo
+        return try largestPassing(from: n, below: top, ok)
     }
 
     // MARK: - Checks
