@@ -98,7 +98,7 @@ else:
     rows.append(("Generator.Bulk.base62x22 (IDTOKENS_SAMPLER=avx2)", bulk_avx2, bulk_avx2 * 22,
                  bulk_avx2 / rate["Peer.UUID.uuidString"], bulk_avx2 / avx2_ceiling))
     targets.append((AVX2_TARGET, bulk_avx2 / avx2_ceiling, 0.6, ">=", "%"))
-FORMAT_CHARS = {"uuid4": 36, "uuid7": 36, "ulid": 26, "ksuid": 27, "nanoid": 21}
+FORMAT_CHARS = {"uuid4": 36, "uuid7": 36, "ulid": 26, "ksuid": 27, "nanoid": 21, "typeid": 26}  # typeid: no prefix
 for key in sorted(k for k in rate if k.startswith("Format.")):
     fmt = key.rsplit(".", 1)[1]
     rows.append((key, rate[key], rate[key] * FORMAT_CHARS.get(fmt, 0), rate[key] / rate["Peer.UUID.uuidString"], None))
