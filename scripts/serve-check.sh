@@ -12,7 +12,7 @@ base="http://127.0.0.1:$port"
 python3 Server/Tools/openapi.py --check
 cli=${IDBUDGET_CLI:-.build/release/idbudget}
 [ -x "$cli" ] || swift build -c release --product idbudget
-IDBUDGET_CLI=$PWD/$cli swift test --package-path Server
+IDBUDGET_CLI=$PWD/$cli timeout -k 30 1200 swift test --package-path Server
 swift format lint --strict --recursive Server/Sources Server/Tests Server/Package.swift
 
 log=$(mktemp)

@@ -23,30 +23,23 @@ import Testing
     /// stop is a libc call, which may bind lazily and save the vector registers on the stack).
     static func tokensLeftInMemory(length: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) throws -> Int {
         var buffer = [UInt8](repeating: 0, count: count * length)
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        let pid = fork()
-        if pid == 0 {
-            buffer.withUnsafeMutableBytes { raw in
-                _ = fill(raw)
-                if !Pipes.write(fds[1], UnsafeRawBufferPointer(raw)) { _exit(1) }
-                explicit_bzero(raw.baseAddress!, raw.count)
+        // The child stays stopped while the parent reads its memory; `Forked` kills it at the end.
+        let (forked, tokens) = try Forked.attempts { () -> (Forked, [UInt8])? in
+            let forked = try Forked { child in
+                buffer.withUnsafeMutableBytes { raw in
+                    _ = fill(raw)
+                    if !child.send(UnsafeRawBufferPointer(raw)) { _exit(1) }
+                    explicit_bzero(raw.baseAddress!, raw.count)
+                }
+                alarm(0)
+                raise(SIGSTOP)
+                return 0
             }
-            raise(SIGSTOP)
-            _exit(0)
+            let tokens = forked.read(count: count * length)
+            guard tokens.count == count * length, forked.wait(stopped: true) == .stopped(SIGSTOP) else { return nil }
+            return (forked, tokens)
         }
-        close(fds[1])
-        defer {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
-        let tokens = Pipes.read(fds[0], count: count * length)
-        close(fds[0])
-        try #require(tokens.count == count * length)
-        var status: Int32 = 0
-        waitpid(pid, &status, WUNTRACED)
-        try #require(status & 0xff == 0x7f, "the child did not stop")
+        let pid = forked.pid
 
         // /proc files report size 0: read to the end, not a size's worth.
         let maps = try String(

@@ -10,40 +10,34 @@ import Testing
 @Suite(.serialized) struct ForkTests {
     static let tokens = 200, length = 22
 
-    /// Draws `before` tokens, forks, and returns the next `tokens` tokens of parent and child.
-    static func forkAndDraw(before: Int, protection: ForkProtection, shared: Bool = false) -> (parent: [String], child: [String]) {
-        var options = TokenEngine.Options()
-        options.forkProtection = protection
-        let generator = try! TokenGenerator(
-            bytes: Alphabet.base62.bytes!, length: length, source: SecureRandom(forkProtection: protection), options: options)
-        let sharedGenerator = try! SharedTokenGenerator(alphabet: .base62, length: length)
-        let fill: (UnsafeMutableRawBufferPointer) -> Int =
-            shared
-            ? { sharedGenerator.fill($0, separator: nil) } : { generator.fill($0, separator: nil) }
-        var warmup = [UInt8](repeating: 0, count: length * before)
-        _ = warmup.withUnsafeMutableBytes { fill($0) }
-        var buffer = [UInt8](repeating: 0, count: length * tokens)
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        let pid = fork()
-        if pid == 0 {
-            // The child: only async-signal-safe work on memory allocated before the fork.
+    /// Draws `before` tokens, forks, and returns the next `tokens` tokens of parent and child (again
+    /// if a child deadlocked: see `Forked`).
+    static func forkAndDraw(before: Int, protection: ForkProtection, shared: Bool = false) throws -> (parent: [String], child: [String]) {
+        try Forked.attempts {
+            var options = TokenEngine.Options()
+            options.forkProtection = protection
+            let generator = try TokenGenerator(
+                bytes: Alphabet.base62.bytes!, length: length, source: SecureRandom(forkProtection: protection), options: options)
+            let sharedGenerator = try SharedTokenGenerator(alphabet: .base62, length: length)
+            let fill: (UnsafeMutableRawBufferPointer) -> Int =
+                shared
+                ? { sharedGenerator.fill($0, separator: nil) } : { generator.fill($0, separator: nil) }
+            var warmup = [UInt8](repeating: 0, count: length * before)
+            _ = warmup.withUnsafeMutableBytes { fill($0) }
+            var buffer = [UInt8](repeating: 0, count: length * tokens)
+            let forked = try Forked { child in
+                // Only async-signal-safe work on memory allocated before the fork.
+                _ = buffer.withUnsafeMutableBytes { fill($0) }
+                return buffer.withUnsafeBytes { child.send($0) } ? 0 : 1
+            }
+            let child = forked.read(count: length * tokens)
+            guard forked.wait() == .exited(0), child.count == length * tokens else { return nil }
             _ = buffer.withUnsafeMutableBytes { fill($0) }
-            let sent = buffer.withUnsafeBytes { Pipes.write(fds[1], $0) }
-            _exit(sent ? 0 : 1)
+            func split(_ bytes: [UInt8]) -> [String] {
+                stride(from: 0, to: bytes.count, by: length).map { String(decoding: bytes[$0..<$0 + length], as: UTF8.self) }
+            }
+            return (split(buffer), split(child))
         }
-        close(fds[1])
-        let child = Pipes.read(fds[0], count: length * tokens)
-        let got = child.count
-        close(fds[0])
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        precondition(got == length * tokens, "the child wrote \(got) bytes")
-        _ = buffer.withUnsafeMutableBytes { fill($0) }
-        func split(_ bytes: [UInt8]) -> [String] {
-            stride(from: 0, to: bytes.count, by: length).map { String(decoding: bytes[$0..<$0 + length], as: UTF8.self) }
-        }
-        return (split(buffer), split(child))
     }
 
     /// The default protection: wipe-on-fork pages on the Linux path; on the portable path, which has
@@ -56,51 +50,46 @@ import Testing
         } else {
             try #require(probe.engine.wipesOnFork, "this kernel lacks MADV_WIPEONFORK")
         }
-        let (parent, child) = Self.forkAndDraw(before: before, protection: .automatic)
+        let (parent, child) = try Self.forkAndDraw(before: before, protection: .automatic)
         #expect(Set(parent).isDisjoint(with: child))
         #expect(Set(child).count == Self.tokens)
     }
 
     @Test(arguments: [1, 10, 100, 1000])
-    func forkEpochChildDoesNotReplay(before: Int) {
-        let (parent, child) = Self.forkAndDraw(before: before, protection: .forkEpoch)
+    func forkEpochChildDoesNotReplay(before: Int) throws {
+        let (parent, child) = try Self.forkAndDraw(before: before, protection: .forkEpoch)
         #expect(Set(parent).isDisjoint(with: child))
         #expect(Set(child).count == Self.tokens)
     }
 
     @Test(arguments: [1, 1000])
-    func sharedGeneratorChildDoesNotReplay(before: Int) {
-        let (parent, child) = Self.forkAndDraw(before: before, protection: .automatic, shared: true)
+    func sharedGeneratorChildDoesNotReplay(before: Int) throws {
+        let (parent, child) = try Self.forkAndDraw(before: before, protection: .automatic, shared: true)
         #expect(Set(parent).isDisjoint(with: child))
     }
 
     /// The control: without protection the child replays the parent exactly, so the checks above can fail.
-    @Test func unprotectedChildReplays() {
-        let (parent, child) = Self.forkAndDraw(before: 10, protection: .none)
+    @Test func unprotectedChildReplays() throws {
+        let (parent, child) = try Self.forkAndDraw(before: 10, protection: .none)
         #expect(parent == child)
     }
 
     /// The raw stream too, in both modes.
     @Test(arguments: [ForkProtection.automatic, .forkEpoch])
-    func secureRandomChildDoesNotReplay(protection: ForkProtection) {
-        var rng = SecureRandom(forkProtection: protection)
-        _ = rng.next()
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        let pid = fork()
-        if pid == 0 {
-            var values = (0..<16).map { _ in rng.next() }
-            _ = write(fds[1], &values, 16 * 8)
-            _exit(0)
+    func secureRandomChildDoesNotReplay(protection: ForkProtection) throws {
+        let (parent, child) = try Forked.attempts { () -> ([UInt64], [UInt64])? in
+            var rng = SecureRandom(forkProtection: protection)
+            _ = rng.next()
+            var values = [UInt64](repeating: 0, count: 16)
+            let forked = try Forked { child in
+                for i in 0..<16 { values[i] = rng.next() }
+                return values.withUnsafeBytes { child.send($0) } ? 0 : 1
+            }
+            let bytes = forked.read(count: 16 * 8)
+            guard forked.wait() == .exited(0), bytes.count == 16 * 8 else { return nil }
+            let child = bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt64.self)) }
+            return ((0..<16).map { _ in rng.next() }, child)
         }
-        close(fds[1])
-        var child = [UInt64](repeating: 0, count: 16)
-        let got = read(fds[0], &child, 16 * 8)
-        close(fds[0])
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        let parent = (0..<16).map { _ in rng.next() }
-        #expect(got == 16 * 8)
         #expect(Set(parent).isDisjoint(with: child))
     }
 }

@@ -173,34 +173,27 @@ import Testing
 
     /// A forked child mints different ids, including a monotonic uuid7 mid-millisecond.
     @Test(arguments: [(IDFormat.uuid4, ForkProtection.automatic), (.uuid7, .automatic), (.uuid7, .forkEpoch), (.ulid, .forkEpoch)])
-    func forkedChildDoesNotRepeat(format: IDFormat, protection: ForkProtection) {
-        let generator = IDGenerator(format, monotonic: true, forkProtection: protection)
-        let t: UInt64 = 1_800_000_000_000
-        generator.testClock = { t }
-        _ = generator.next(10)
+    func forkedChildDoesNotRepeat(format: IDFormat, protection: ForkProtection) throws {
         let length = format.length
-        var buffer = [UInt8](repeating: 0, count: length * 50)
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        let pid = fork()
-        if pid == 0 {
-            buffer.withUnsafeMutableBytes { raw in
-                _ = generator.fill(raw, separator: nil)
-                _ = write(fds[1], raw.baseAddress!, raw.count)
+        let (parent, child) = try Forked.attempts { () -> ([UInt8], [UInt8])? in
+            let generator = IDGenerator(format, monotonic: true, forkProtection: protection)
+            let t: UInt64 = 1_800_000_000_000
+            generator.testClock = { t }
+            _ = generator.next(10)
+            var buffer = [UInt8](repeating: 0, count: length * 50)
+            let forked = try Forked { child in
+                buffer.withUnsafeMutableBytes { _ = generator.fill($0, separator: nil) }
+                return buffer.withUnsafeBytes { child.send($0) } ? 0 : 1
             }
-            _exit(0)
+            let child = forked.read(count: length * 50)
+            guard forked.wait() == .exited(0), child.count == length * 50 else { return nil }
+            _ = buffer.withUnsafeMutableBytes { generator.fill($0, separator: nil) }
+            return (buffer, child)
         }
-        close(fds[1])
-        let child = Pipes.read(fds[0], count: length * 50)
-        close(fds[0])
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        _ = buffer.withUnsafeMutableBytes { generator.fill($0, separator: nil) }
         let split = { (b: [UInt8]) in
             Set(stride(from: 0, to: b.count, by: length).map { String(decoding: b[$0..<$0 + length], as: UTF8.self) })
         }
-        #expect(child.count == length * 50)
-        #expect(split(buffer).isDisjoint(with: split(child)))
+        #expect(split(parent).isDisjoint(with: split(child)))
     }
 
     @Test func sharedGeneratorFromManyThreads() {

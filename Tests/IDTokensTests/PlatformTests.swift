@@ -41,25 +41,20 @@ import Testing
     /// claim decides: the child, first, keeps the state, and the parent finds it inherited.
     @Test(arguments: [false, true])
     func childOfForkTakesFreshState(raw: Bool) throws {
-        let region = StateRegion(bytes: 64, protection: .forkEpoch)
-        try #require(region.claimsEachUse)
-        #expect(!region.inherited)  // a draw before the fork
-        let before = idt_fork_generation()
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)
-        let pid = raw ? pid_t(idt_raw_fork_for_testing()) : fork()
-        if pid == 0 {
-            var report: [UInt8] = [region.inherited ? 1 : 0, idt_fork_generation() == before ? 0 : 1]
-            _exit(write(fds[1], &report, 2) == 2 ? 0 : 1)
+        let (child, parentInherited, before) = try Forked.attempts { () -> ([UInt8], Bool, UInt64)? in
+            let region = StateRegion(bytes: 64, protection: .forkEpoch)
+            try #require(region.claimsEachUse)
+            #expect(!region.inherited)  // a draw before the fork
+            let before = idt_fork_generation()
+            let forked = try Forked(fork: { raw ? pid_t(idt_raw_fork_for_testing()) : fork() }) { child in
+                // A tuple, not an array: no allocation in a child of a raw fork.
+                let report: (UInt8, UInt8) = (region.inherited ? 1 : 0, idt_fork_generation() == before ? 0 : 1)
+                return withUnsafeBytes(of: report) { child.send($0) } ? 0 : 1
+            }
+            let child = forked.read(count: 2)
+            guard forked.wait() == .exited(0), child.count == 2 else { return nil }
+            return (child, region.inherited, before)
         }
-        try #require(pid > 0)
-        close(fds[1])
-        let child = Pipes.read(fds[0], count: 2)
-        close(fds[0])
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        try #require(child.count == 2)
-        let parentInherited = region.inherited
         let handlerRan = Self.portable && !raw
         #expect(child[1] == (handlerRan ? 1 : 0), "the child's fork generation moved: \(child[1])")
         #expect(child[0] == (handlerRan ? 1 : 0), "the child found the state inherited: \(child[0])")

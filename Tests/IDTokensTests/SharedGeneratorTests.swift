@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import IDTokens
@@ -69,25 +70,27 @@ extension SharedGeneratorTests {
     /// Out of thread-specific keys, making one more shared generator throws instead of trapping, and
     /// the ones alive go on working. In a forked child, so no other test runs short of keys.
     @Test func runningOutOfKeysThrows() throws {
-        let pid = fork()
-        if pid == 0 {
-            var alive: [SharedTokenGenerator] = []
-            var failure: TokenGeneratorError?
-            for _ in 0..<5000 {
-                do { alive.append(try SharedTokenGenerator(alphabet: .hex, length: 8)) } catch {
-                    failure = error
-                    break
+        let outcome = try Forked.attempts { () -> Forked.Outcome? in
+            let forked = try Forked { _ in
+                var alive: [SharedTokenGenerator] = []
+                var failure: TokenGeneratorError?
+                for _ in 0..<5000 {
+                    do { alive.append(try SharedTokenGenerator(alphabet: .hex, length: 8)) } catch {
+                        failure = error as? TokenGeneratorError
+                        break
+                    }
                 }
+                guard failure == .tooManySharedGenerators else { return 1 }
+                guard (try? SharedIDGenerator(.uuid4)) == nil else { return 2 }
+                guard alive.first?.next().count == 8 else { return 3 }
+                alive.removeAll()
+                guard (try? SharedIDGenerator(.uuid4))?.next().count == 36 else { return 4 }
+                return 0
             }
-            guard failure == .tooManySharedGenerators else { _exit(1) }
-            guard (try? SharedIDGenerator(.uuid4)) == nil else { _exit(2) }
-            guard alive.first?.next().count == 8 else { _exit(3) }
-            alive.removeAll()
-            guard (try? SharedIDGenerator(.uuid4))?.next().count == 36 else { _exit(4) }
-            _exit(0)
+            let outcome = forked.wait()
+            if case .exited = outcome { return outcome }
+            return nil  // deadlocked on a lock inherited at the fork: no answer
         }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        #expect(status == 0, "child exit status \(status >> 8)")
+        #expect(outcome == .exited(0), "child: \(outcome)")
     }
 }
