@@ -8,7 +8,7 @@ A plot cannot be compared byte for byte (timings, live measurements, the rendere
 deterministic is compared:
   * every committed docs/images/*.png has a regenerated one, and every regenerated one is committed;
   * the same pixel dimensions (the PNG's IHDR chunk, read here without any imaging library);
-  * for the deterministic notebooks (1-budget-curves, 2-exact-vs-double), the plotted data the notebook
+  * for the deterministic notebooks (1-budget-curves, 2-exact-vs-double, 5-growing-service), the plotted data the notebook
     writes beside its figure against notebooks/data/: strings (idbudget's digits) and integers exactly,
     floats (the float64 formula's answers) to 1e-12 relative.
 Exit status 1 on any difference, each one named; --update copies BUILD's PNGs to docs/images/ and its
@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IMAGES = os.path.join(ROOT, "docs", "images")
 DATA = os.path.join(ROOT, "notebooks", "data")
 # The plotted data of the deterministic notebooks, written beside their figures.
-DATA_FILES = ["budget-curves.json", "exact-vs-double.json"]
+DATA_FILES = ["budget-curves.json", "exact-vs-double.json", "growing-service.json"]
 
 
 def png_size(path):

@@ -32,6 +32,7 @@ import Testing
             "length", "--alphabet", "base62", "--rate", "1000/s", "--lifetime", "10y", "--growth", "3%/mo", "--existing", "1e6",
             "--max-probability", "1e-9",
         ],
+        ["length", "--alphabet", "hex", "--rate", "1e4/s", "--from", "2026-01-01", "--until", "2036-01-01", "--max-probability", "1e-9"],
         ["plan", "--count", "1e6", "--existing", "1e9", "--max-probability", "1e-9"],
         ["capacity", "--bits", "64", "--max-probability", "1e-9", "--rate", "1000/s", "--growth", "40%/y", "--existing", "1e3"],
         ["capacity", "--bits", "16", "--max-probability", "1e-3", "--rate", "1/s", "--existing", "1e6"],

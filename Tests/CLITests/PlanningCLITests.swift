@@ -117,3 +117,92 @@ import Testing
         #expect(r.stderr.split(separator: "\n").count == 1)
     }
 }
+
+/// `length`'s upgrade schedule against `schedule_case` in Tests/Oracles/planning_ref.py (mpmath
+/// capacities and mint times): every row's length, switch count and seconds, and the dates.
+@Suite struct ScheduleCLITests {
+    static func reference(_ label: String) -> [String: Any] {
+        (PlanningCLITests.reference["schedules"] as? [[String: Any]] ?? []).first { ($0["label"] as? String) == label } ?? [:]
+    }
+
+    @Test(arguments: [
+        (
+            "base62 1e4/s doubling yearly, 2026-01-01 to 2036-01-01, 1e-9",
+            [
+                "--alphabet", "base62", "--rate", "1e4/s", "--growth", "2x/y", "--from", "2026-01-01", "--until", "2036-01-01",
+                "--max-probability", "1e-9",
+            ]
+        ),
+        (
+            "hex 1000/s 10y 1e-12, 1e6 stored",
+            [
+                "--alphabet", "hex", "--rate", "1000/s", "--lifetime", "10y", "--existing", "1e6", "--from", "2026-01-01",
+                "--max-probability", "1e-12",
+            ]
+        ),
+        (
+            "base62 1e6/s 10y 1e-11 (the seed)",
+            ["--alphabet", "base62", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"]
+        ),
+        (
+            "base36 10/s 1y 1e-6 in 1e6 scopes, growing 40%/y",
+            [
+                "--alphabet", "base36", "--rate", "10/s", "--lifetime", "1y", "--scopes", "1e6", "--growth", "40%/y", "--max-probability",
+                "1e-6",
+            ]
+        ),
+    ])
+    func rowsMatchTheReference(label: String, arguments: [String]) throws {
+        let ref = Self.reference(label)
+        let expected = ref["rows"] as? [[String: Any]] ?? []
+        try #require(!expected.isEmpty, "no reference for \(label)")
+        let json = try CLI.json(["length"] + arguments)
+        #expect(CLI.at(json, "length") as? Int == ref["final"] as? Int)
+        let rows = CLI.at(json, "schedule.rows") as? [[String: Any]] ?? []
+        try #require(rows.count == expected.count + 1, "\(rows.count) rows")
+        for (row, want) in zip(rows, expected) {
+            #expect(row["length"] as? Int == want["length"] as? Int)
+            #expect(row["to_seconds"] as? String == want["to_seconds"] as? String, "length \(want["length"] ?? "")")
+            #expect(row["switch_count"] as? String == want["switch_count"] as? String)
+            if let date = want["to_date"] as? String { #expect(row["to_date"] as? String == date) }
+        }
+        // Rows join: each starts where the one before ends; the last lasts the lifetime.
+        for (before, after) in zip(rows, rows.dropFirst()) { #expect(after["from_seconds"] as? String == before["to_seconds"] as? String) }
+        #expect(rows.first?["from_seconds"] as? String == "0")
+        #expect(rows.last?["length"] as? Int == ref["final"] as? Int && rows.last?["to_seconds"] == nil)
+        let text = try CLI.run(["length"] + arguments)
+        #expect(text.stdout.contains("upgrade schedule"))
+    }
+
+    /// No schedule without a rate, or when no shorter length lasts a day.
+    @Test func onlyWhenAShorterLengthServesADay() throws {
+        let counted = try CLI.json(["length", "--alphabet", "base62", "--count", "3.1536e14", "--max-probability", "1e-11"])
+        #expect(counted["schedule"] == nil)
+        let brief = try CLI.json(["length", "--alphabet", "base62", "--rate", "1e6/s", "--lifetime", "1d", "--max-probability", "1e-11"])
+        #expect(brief["schedule"] == nil)
+    }
+
+    @Test(arguments: [
+        (["length", "--alphabet", "hex", "--count", "5", "--until", "2030-01-01", "--max-probability", "1e-9"], "--until"),
+        (
+            ["length", "--alphabet", "hex", "--rate", "1/s", "--lifetime", "1y", "--until", "2030-01-01", "--max-probability", "1e-9"],
+            "--until"
+        ),
+        (
+            ["length", "--alphabet", "hex", "--rate", "1/s", "--from", "2030-01-01", "--until", "2029-12-31", "--max-probability", "1e-9"],
+            "--until"
+        ),
+        (["length", "--alphabet", "hex", "--rate", "1/s", "--until", "2030-02-30", "--max-probability", "1e-9"], "--until"),
+        (
+            ["length", "--alphabet", "hex", "--rate", "1/s", "--lifetime", "1y", "--from", "yesterday", "--max-probability", "1e-9"],
+            "--from"
+        ),
+        (["length", "--alphabet", "hex", "--count", "5", "--from", "2030-01-01", "--max-probability", "1e-9"], "--from"),
+    ])
+    func badDatesNameTheArgument(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64, "\(arguments): \(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+}

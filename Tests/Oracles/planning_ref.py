@@ -217,6 +217,58 @@ def when_case(d, rate_text, growth_text):
     return out
 
 
+def capacity(d, budget, scopes=1):
+    """The largest n with p over `scopes` independent scopes of n ids in d within budget: scopes·L(n) ≤
+    −log1p(−budget), L(n) = n·log d + lgamma(d−n+1) − lgamma(d+1), by doubling and bisection."""
+    limit = -mpmath.log1p(-q(Fraction(budget)))
+    def fits(n):
+        return n <= d and scopes * (n * mpmath.log(d) + mpmath.loggamma(d - n + 1) - mpmath.loggamma(d + 1)) <= limit
+    lo, hi = 1, 2
+    while fits(hi):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def schedule_case(label, size, rate_text, seconds, budget, growth_text=None, existing=0, scopes=1, start=None):
+    """`length`'s upgrade schedule: the final length lasts all the ids of the lifetime; each shorter
+    length serves until id capacity + 1 − existing, kept from the shortest one lasting a day."""
+    import datetime
+    r0 = rate(rate_text)
+    g = growth(growth_text) if growth_text else None
+    total = growth_count(r0, seconds, g) + existing
+    final = 1
+    while capacity(size**final, budget, scopes) < total:
+        final += 1
+    rows = []
+    for L in range(final - 1, 0, -1):
+        c = capacity(size**L, budget, scopes)
+        if c < existing:
+            break
+        k = c - existing + 1
+        if g is None:
+            t = Fraction(k) / r0
+            tv = q(t)
+        else:
+            F, P = g
+            y = mpmath.log(q(F))
+            tv = q(P) / y * mpmath.log1p(k * y / (q(r0) * q(P)))
+        if tv < 86400:
+            break
+        row = {"length": L, "to_seconds": fmt_mpf(tv), "switch_count": str(c)}
+        if start:
+            when = datetime.datetime(*start, tzinfo=datetime.timezone.utc) + datetime.timedelta(seconds=int(mpmath.floor(tv)))
+            row["to_date"] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+        rows.insert(0, row)
+    return {"label": label, "size": size, "rate": rate_text, "seconds": str(seconds), "budget": budget, "growth": growth_text,
+            "existing": str(existing), "scopes": str(scopes), "final": final, "rows": rows}
+
+
 def main():
     U7, ULID, KSUID = 2**74, 2**80, 2**128
     poisson = [
@@ -266,7 +318,14 @@ def main():
     when = [when_case(d, r, g) for d, r, g in [(1000, "1/s", None), (10**6, "10/s", None), (2**20, "1/min", "40%/y"),
                                                (2**40, "1000/s", None), (2**64, "1000/s", "40%/y"), (2**122, "1e9/s", "2x/y")]]
     mp.dps = 150
-    out = {"digits": 30, "when": when, "poisson": poisson, "growth_counts": counts, "existing": existing, "seconds_to_mint": mint,
+    schedules = [
+        schedule_case("base62 1e4/s doubling yearly, 2026-01-01 to 2036-01-01, 1e-9", 62, "1e4/s", 315532800, "1e-9", "2x/y",
+                      start=(2026, 1, 1)),
+        schedule_case("hex 1000/s 10y 1e-12, 1e6 stored", 16, "1000/s", 315360000, "1e-12", existing=10**6, start=(2026, 1, 1)),
+        schedule_case("base62 1e6/s 10y 1e-11 (the seed)", 62, "1e6/s", 315360000, "1e-11"),
+        schedule_case("base36 10/s 1y 1e-6 in 1e6 scopes, growing 40%/y", 36, "10/s", 31536000, "1e-6", "40%/y", scopes=10**6),
+    ]
+    out = {"digits": 30, "when": when, "schedules": schedules, "poisson": poisson, "growth_counts": counts, "existing": existing, "seconds_to_mint": mint,
            "lasting_buckets": lasting}
     path = os.path.join(os.path.dirname(__file__), "..", "IDBudgetTests", "Reference", "planning.json")
     with open(path, "w") as f:

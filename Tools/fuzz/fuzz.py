@@ -70,7 +70,7 @@ SCHEMES = {
 }
 ALPHABETS = {"base64url": 64, "base62": 62, "base58": 58, "base36": 36, "base32": 32, "hex": 16, "decimal": 10}
 UNITS = {"ms": Fraction(1, 1000), "s": Fraction(1), "min": Fraction(60), "m": Fraction(60), "h": Fraction(3600),
-         "d": Fraction(86400), "w": Fraction(604800), "y": Fraction(365 * 86400)}
+         "d": Fraction(86400), "w": Fraction(604800), "y": Fraction(365 * 86400), "mo": Fraction(365 * 86400, 12)}
 MAX_SPACE_BITS = 2097152
 POWER_FORM_BITS = 4096   # idbudget writes 1 − p as 10^−x once S·L ≥ 2^4096
 MAX_COUNT_DIGITS = 640000
@@ -743,6 +743,62 @@ def g_rate_lifetime(g):
     return Case("rate-lifetime", "probability", args, d=d, n=n, scopes=scopes, buckets=1, nodes=nodes)
 
 
+GROWTHS = [("0%/y", 1, "y"), ("40%/y", Fraction(7, 5), "y"), ("3%/mo", Fraction(103, 100), "mo"), ("2x/y", 2, "y"),
+           ("10x/y", 10, "y"), ("1.5x/d", Fraction(3, 2), "d"), ("25%/w", Fraction(5, 4), "w")]
+
+
+def growth_count(rv, lv, factor, unit):
+    """⌈r₀·P/ln F·(F^(T/P) − 1)⌉ in mpmath at 80 digits (the issue's formula; not idbudget's code)."""
+    if factor == 1:
+        return ceil_frac(rv * lv)
+    with mpmath.workdps(80):
+        P = UNITS[unit]
+        y = mpmath.log(mpf(factor.numerator if isinstance(factor, Fraction) else factor) /
+                       (factor.denominator if isinstance(factor, Fraction) else 1))
+        t = mpf(lv.numerator) / lv.denominator / (mpf(P.numerator) / P.denominator)
+        v = mpf(rv.numerator) / rv.denominator * (mpf(P.numerator) / P.denominator) / y * mpmath.expm1(y * t)
+        return int(mpmath.ceil(v))
+
+
+def g_growth_existing(g):
+    """probability with --growth and --existing: the count is the rate's integral, p over stored + new."""
+    rng = g.rng
+    sp, d = g.space(bits=rng.choice([48, 64, 80, 96, 122, 128, 256]), named_schemes=False)
+    rt, rv = g.rate()
+    lt, lv = g.lifetime()
+    args = sp + ["--rate", rt, "--lifetime", lt]
+    text, factor, unit = rng.choice(GROWTHS)
+    periods = lv / UNITS[unit]
+    if factor != 1 and periods * math.log10(float(factor)) > 30:
+        text, factor, unit = "0%/y", 1, "y"  # keep the count within what the case budget can check
+    if rng.random() < 0.8:
+        args += ["--growth", text]
+    else:
+        factor = 1
+    new = growth_count(rv, lv, factor, unit)
+    existing = 0
+    if rng.random() < 0.5:
+        existing = log_uniform_int(rng, 1, 10 ** rng.choice([3, 9, 15, 20]))
+        args += ["--existing", int_text(rng, existing)]
+    return Case("growth-existing", "probability", args, d=d, n=new + existing, new=new, existing=existing, scopes=1, buckets=1,
+                nodes=1)
+
+
+def g_retries(g):
+    """retries against Tests/Oracles/retries_ref.py: fill, attempts, exhaustion and its capacity."""
+    rng = g.rng
+    bits = rng.choice([16, 24, 32, 40, 64, 96, 128])
+    d = 1 << bits
+    n = log_uniform_int(rng, 1, min(d - 1, 10 ** rng.choice([2, 4, 6, 9, 12])))
+    k = rng.choice([1, 2, 3, 5, 10])
+    args = ["--bits", str(bits), "--count", str(n), "--max-attempts", str(k)]
+    budget = None
+    if rng.random() < 0.5:
+        budget = f"1e-{rng.randint(3, 15)}"
+        args += ["--max-probability", budget]
+    return Case("retries", "retries", args, d=d, n=n, k=k, budget=budget)
+
+
 def g_bucketed(g):
     rng = g.rng
     name = rng.choice(["uuid7", "uuid7", "ulid", "ksuid"])
@@ -817,7 +873,7 @@ def g_ties(g):
 def g_length(g):
     rng = g.rng
     a_args, a, sb = g.alphabet()
-    scopes, buckets, nodes = 1, 1, 1
+    scopes, buckets, nodes, rate = 1, 1, 1, None
     args = list(a_args)
     r = rng.random()
     if r < 0.5:
@@ -828,6 +884,7 @@ def g_length(g):
         lt, lv = g.lifetime()
         args += ["--rate", rt, "--lifetime", lt]
         n = ceil_frac(rv * lv)
+        rate = rv
     else:
         n = rng.randint(2, 10 ** 4)
         scopes = log_uniform_int(rng, 2, 10 ** 12)
@@ -844,7 +901,7 @@ def g_length(g):
         mb = rng.choice([8, 16, 22, 64, 128])
         args += ["--max-bytes", str(mb)]
     return Case("length", "length", args, a=a, sb=sb, n=n, scopes=scopes, buckets=buckets, nodes=nodes,
-                budget=bv, max_bytes=mb)
+                budget=bv, max_bytes=mb, rate=rate)
 
 
 def g_capacity(g):
@@ -1124,7 +1181,7 @@ REGIMES = [
     ("rate-lifetime", g_rate_lifetime, 2), ("bucketed", g_bucketed, 2), ("ties", g_ties, 1), ("length", g_length, 3),
     ("capacity", g_capacity, 3), ("budget-equal", g_budget_equal, 1), ("budget-exact", g_budget_exact, 2),
     ("near-tie", g_near_tie, 2), ("capacity-max", g_capacity_max, 1), ("readme", g_readme, 1), ("invalid", g_invalid, 1),
-    ("budget-near-p", g_budget_near_p, 1),
+    ("budget-near-p", g_budget_near_p, 1), ("growth-existing", g_growth_existing, 2), ("retries", g_retries, 1),
 ]
 
 
@@ -1255,7 +1312,14 @@ def check_probability(c, ck):
         return check_poisson(c, ck)
     d, n, S = e["d"], e["n"], e["scopes"] * e["buckets"]
     ck.eq("space.size", ck.get("space", "size"), dec(d), "wrong-answer")
-    ck.eq("volume.count", ck.get("volume", "count"), dec(n), "wrong-answer")
+    if "new" in e:  # growth and ids already stored: count the new, existing the stored
+        ck.eq("volume.count", ck.get("volume", "count"), dec(e["new"]), "wrong-answer")
+        if e["existing"]:
+            ck.eq("volume.existing", ck.get("volume", "existing"), dec(e["existing"]), "wrong-answer")
+        elif "existing" in (ck.j.get("volume") or {}):
+            ck.fail("wrong-answer", "volume.existing present with no ids stored")
+    else:
+        ck.eq("volume.count", ck.get("volume", "count"), dec(n), "wrong-answer")
     ck.eq("volume.scopes", ck.get("volume", "scopes"), str(e["scopes"]), "wrong-answer")
     ck.eq("volume.buckets", ck.get("volume", "buckets"), str(e["buckets"]), "wrong-answer")
     ck.eq("volume.nodes", ck.get("volume", "nodes"), str(e["nodes"]), "wrong-answer")
@@ -1296,6 +1360,33 @@ def check_length(c, ck):
     ck.eq("collision.complement", ck.get("collision", "complement"), q)
     if L > 1:
         ck.eq("shorter_probability", ck.get("shorter_probability"), REF.digits(a ** (L - 1), n, S)[0])
+    if e.get("rate") is not None:
+        check_schedule(c, ck, L)
+
+
+def check_schedule(c, ck, L):
+    """length's upgrade schedule: each row's switch count is its length's capacity, its end the mint
+    time of the next id, lengths run up to L, and the length before the first lasts less than a day."""
+    e = c.exp
+    a, S, B, rv = e["a"], e["scopes"], e["budget"], e["rate"]
+    day = ceil_frac(rv * 86400) - 1  # capacity < day ⟺ its breaking id comes within the first day
+    rows = (ck.j.get("schedule") or {}).get("rows")
+    first = rows[0]["length"] if rows else L
+    if first > 1:
+        ck.decided(f"schedule: length {first - 1} lasts a day", REF.within(a ** (first - 1), day, S, B), False)
+    if not rows:
+        return
+    ck.eq("schedule lengths", [r.get("length") for r in rows], list(range(first, L + 1)), "wrong-answer")
+    ck.eq("schedule.rows[0].from_seconds", rows[0].get("from_seconds"), "0", "wrong-answer")
+    for before, row in zip(rows, rows[1:]):
+        ck.eq("schedule from = previous to", row.get("from_seconds"), before.get("to_seconds"), "wrong-answer")
+    for row in rows[:-1]:
+        length, cap = row.get("length"), int(row.get("switch_count") or -1)
+        ck.decided(f"schedule: {cap} fit length {length}", REF.within(a ** length, cap, S, B), True)
+        ck.decided(f"schedule: {cap + 1} overflow length {length}", REF.within(a ** length, cap + 1, S, B), False)
+        ck.eq(f"schedule: length {length} to_seconds", row.get("to_seconds"), fmt_frac((cap + 1) * rv.denominator, rv.numerator))
+    if "to_seconds" in rows[-1]:
+        ck.fail("wrong-answer", "the schedule's last row has an end")
 
 
 def check_capacity(c, ck):
@@ -1341,7 +1432,33 @@ def check_capacity(c, ck):
         ck.eq("lasts.seconds", got, want, "wrong-answer")
 
 
-CHECKS = {"probability": check_probability, "length": check_length, "capacity": check_capacity}
+def retries_reference():
+    """Tests/Oracles/retries_ref.py (exact fractions, mpmath's digamma, Faulhaber sums)."""
+    here = os.path.join(ROOT, "Tests", "Oracles")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import retries_ref
+    return retries_ref
+
+
+def check_retries(c, ck):
+    e = c.exp
+    RETRIES = retries_reference()
+    saved = mpmath.mp.dps
+    d, n, k = e["d"], e["n"], e["k"]
+    ck.eq("retries.fill", ck.get("retries", "fill"), RETRIES.fmt_fraction(Fraction(n, d)))
+    ck.eq("retries.expected_attempts_next", ck.get("retries", "expected_attempts_next"), RETRIES.fmt_fraction(Fraction(d, d - n)))
+    try:
+        mpmath.mp.dps = 80
+        ck.eq("retries.expected_attempts_total", ck.get("retries", "expected_attempts_total"), RETRIES.total_attempts(d, n))
+        ck.eq("retries.exhaustion_probability", ck.get("retries", "exhaustion_probability"), RETRIES.exhaustion(d, n, k))
+        if e["budget"]:
+            ck.eq("retries.capacity", ck.get("retries", "capacity"), RETRIES.capacity(d, k, Fraction(e["budget"])))
+    finally:
+        mpmath.mp.dps = saved
+
+
+CHECKS = {"probability": check_probability, "length": check_length, "capacity": check_capacity, "retries": check_retries}
 
 
 def check(case, res, timeout):

@@ -135,10 +135,13 @@ public struct LengthAnswer: Answer {
     public let maxBytes: Int?
     public let fitsMaxBytes: Bool?
     public let notes: [String]
+    /// With a rate and a lifetime: the shorter lengths that would serve for a while, and when each must
+    /// give way (see ``LengthSchedule``); nil when none lasts a day.
+    public var schedule: LengthSchedule? = nil
 
     private enum CodingKeys: String, CodingKey {
         case schemaVersion, command, alphabet, alphabetSize, length, bytes, space, volume, budget, collision
-        case shorterProbability, maxBytes, fitsMaxBytes, notes
+        case shorterProbability, maxBytes, fitsMaxBytes, notes, schedule
     }
 
     /// As synthesized, except that unknown `bytes` is written as `null`, not left out (the schema
@@ -159,6 +162,7 @@ public struct LengthAnswer: Answer {
         try c.encodeIfPresent(maxBytes, forKey: .maxBytes)
         try c.encodeIfPresent(fitsMaxBytes, forKey: .fitsMaxBytes)
         try c.encode(notes, forKey: .notes)
+        try c.encodeIfPresent(schedule, forKey: .schedule)
     }
 }
 

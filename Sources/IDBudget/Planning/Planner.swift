@@ -31,16 +31,22 @@ public enum Planner {
     }
 
     /// The shortest length of `alphabet` that keeps p ≤ budget, with the proof (p one symbol shorter).
-    public static func length(alphabet: Alphabet, volume: Volume, budget: Budget, maxBytes: Int? = nil) throws -> LengthAnswer {
+    /// With a rate and a lifetime, the answer also carries the ``LengthSchedule`` (dated from `from`,
+    /// today UTC by default) when a shorter length would last at least a day.
+    public static func length(
+        alphabet: Alphabet, volume: Volume, budget: Budget, maxBytes: Int? = nil, from: Date? = Planner.today
+    ) throws -> LengthAnswer {
         try length(
             size: alphabet.count, name: alphabet.name ?? "custom(\(alphabet.count))", symbolBytes: alphabet.maxSymbolBytes,
-            space: { try Space(alphabet: alphabet, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
+            space: { try Space(alphabet: alphabet, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes, from: from)
     }
 
     /// The same for an alphabet known only by its size. Up to 95 symbols (all of printable ASCII) are
     /// taken as one byte each; above that the bytes of a symbol are unknown, so `bytes` is nil, a note
     /// says so, and a `maxBytes` check is refused (give the symbols instead).
-    public static func length(alphabetSize: Int, volume: Volume, budget: Budget, maxBytes: Int? = nil) throws -> LengthAnswer {
+    public static func length(
+        alphabetSize: Int, volume: Volume, budget: Budget, maxBytes: Int? = nil, from: Date? = Planner.today
+    ) throws -> LengthAnswer {
         let known = alphabetSize <= printableASCIICount
         if !known, maxBytes != nil {
             throw InputError(
@@ -49,7 +55,8 @@ public enum Planner {
         }
         return try length(
             size: alphabetSize, name: "\(alphabetSize) symbols", symbolBytes: known ? 1 : nil,
-            space: { try Space(alphabetSize: alphabetSize, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes)
+            space: { try Space(alphabetSize: alphabetSize, length: $0) }, volume: volume, budget: budget, maxBytes: maxBytes,
+            from: from)
     }
 
     /// Symbols that fit one byte each: printable ASCII, space to tilde.
@@ -57,7 +64,7 @@ public enum Planner {
 
     private static func length(
         size: Int, name: String, symbolBytes: Int?, space make: (Int) throws -> Space,
-        volume: Volume, budget: Budget, maxBytes: Int?
+        volume: Volume, budget: Budget, maxBytes: Int?, from: Date?
     ) throws -> LengthAnswer {
         let row = try row(
             size: size, name: name, symbolBytes: symbolBytes ?? 1, space: make, volume: volume, budget: budget,
@@ -73,7 +80,8 @@ public enum Planner {
             alphabet: name, alphabetSize: size, length: row.length, bytes: bytes, space: row.space,
             volume: VolumeFigures(volume), budget: budget.text, collision: row.collision, shorterProbability: row.shorterProbability,
             maxBytes: maxBytes, fitsMaxBytes: maxBytes.map { row.bytes <= $0 },
-            notes: notes + (row.collision.doubleApproximation == nil ? [doubleRangeNote] : []))
+            notes: notes + (row.collision.doubleApproximation == nil ? [doubleRangeNote] : []),
+            schedule: try schedule(finalLength: row.length, space: make, volume: volume, budget: budget, from: from))
     }
 
     /// What `length` and a row of `plan` share (not the volume's figures: 10^600000 scopes are costly

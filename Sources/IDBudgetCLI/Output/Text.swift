@@ -60,7 +60,31 @@ enum Text {
             r.add("fits", fits ? "yes (\(bytes) ≤ \(limit) bytes)" : "NO: \(bytes) bytes > \(limit)")
         }
         r.notes = a.notes
+        if let schedule = a.schedule {
+            self.schedule(&r, schedule, alphabet: a.alphabet)
+            r.notes.append("schedule: \(schedule.rule)")
+        }
         return r
+    }
+
+    /// "base62×8 until 2027-03-14, then ×9 until 2031-10-02, then ×10", then a line a row.
+    static func schedule(_ r: inout Report, _ s: LengthSchedule, alphabet: String) {
+        func when(_ date: String?, _ seconds: String?) -> String {
+            if let date { return String(date.prefix(10)) }
+            return seconds.map { "t = \(short($0, 4)) s" } ?? "the end"
+        }
+        let parts = s.rows.enumerated().map { i, row in
+            let name = i == 0 ? "\(alphabet)×\(row.length)" : "×\(row.length)"
+            return row.toSeconds == nil ? "then \(name)" : "\(i == 0 ? "" : "then ")\(name) until \(when(row.toDate, row.toSeconds))"
+        }
+        r.add("upgrade schedule", parts.joined(separator: ", "))
+        for row in s.rows {
+            let span =
+                row.toSeconds == nil
+                ? "from \(when(row.fromDate, row.fromSeconds)) to the end of the lifetime"
+                : "from \(when(row.fromDate, row.fromSeconds)) to \(when(row.toDate, row.toSeconds)), switching at \(abbreviated(row.switchCount ?? "")) ids"
+            r.add("  length \(row.length)", span)
+        }
     }
 
     static func render(_ a: CapacityAnswer) -> Report {

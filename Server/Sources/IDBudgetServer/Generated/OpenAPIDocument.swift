@@ -938,6 +938,65 @@ enum OpenAPIDocument {
                       },
                       "fits_max_bytes": {
                         "type": "boolean"
+                      },
+                      "schedule": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "rows",
+                          "rule"
+                        ],
+                        "description": "with a rate and a lifetime: when to add a character. Each length serves until the id that would take p over the budget, counting every id since the start (and those stored before it); rows start at the shortest length lasting a day and end at the minimum length. Absent when no shorter length lasts a day.",
+                        "properties": {
+                          "from": {
+                            "type": "string",
+                            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                            "description": "the start date (UTC)"
+                          },
+                          "rule": {
+                            "type": "string"
+                          },
+                          "rows": {
+                            "type": "array",
+                            "minItems": 2,
+                            "items": {
+                              "type": "object",
+                              "additionalProperties": false,
+                              "required": [
+                                "length",
+                                "from_seconds"
+                              ],
+                              "properties": {
+                                "length": {
+                                  "type": "integer",
+                                  "minimum": 1
+                                },
+                                "from_seconds": {
+                                  "$ref": "#/components/schemas/Output_exact",
+                                  "description": "seconds from the start when this length takes over (0 for the first row)"
+                                },
+                                "from_date": {
+                                  "type": "string",
+                                  "pattern": "^[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                                  "description": "the start plus from_seconds, ISO 8601 UTC"
+                                },
+                                "to_seconds": {
+                                  "$ref": "#/components/schemas/Output_exact",
+                                  "description": "seconds from the start to the id that would take p over the budget at this length; absent in the last row, which lasts the lifetime"
+                                },
+                                "to_date": {
+                                  "type": "string",
+                                  "pattern": "^[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                                  "description": "the start plus to_seconds, ISO 8601 UTC; absent past year 9999"
+                                },
+                                "switch_count": {
+                                  "$ref": "#/components/schemas/Output_integer",
+                                  "description": "this length's capacity: ids stored (per scope, earlier ones included) when it must give way"
+                                }
+                              }
+                            }
+                          }
+                        }
                       }
                     }
                   },
