@@ -174,6 +174,25 @@ import Testing
         #expect(text.stdout.contains("upgrade schedule"))
     }
 
+    /// A two-symbol alphabet under steep growth would list thousands of lengths: the 64 nearest the
+    /// minimum are listed, the rule says so, and the answer stays quick.
+    @Test func longSchedulesAreCut() throws {
+        let start = Date()
+        let json = try CLI.json([
+            "length", "--alphabet-size", "2", "--rate", "1e9/s", "--lifetime", "1000y", "--growth", "10x/y", "--max-probability", "1e-9",
+        ])
+        #expect(Date().timeIntervalSince(start) < 10)
+        let rows = CLI.at(json, "schedule.rows") as? [[String: Any]] ?? []
+        #expect(rows.count == 65)
+        #expect(rows.last?["length"] as? Int == json["length"] as? Int)
+        #expect((CLI.at(json, "schedule.rule") as? String)?.contains("only the 64 lengths") == true)
+        let text = try CLI.run(
+            ["length", "--alphabet-size", "2", "--rate", "1e9/s", "--lifetime", "1000y", "--growth", "10x/y"]
+                + ["--max-probability", "1e-9", "--format", "json"])
+        let valid = try SchemaTests.validate(text.stdout)
+        #expect(valid.status == 0, "\(valid.output)")
+    }
+
     /// No schedule without a rate, or when no shorter length lasts a day.
     @Test func onlyWhenAShorterLengthServesADay() throws {
         let counted = try CLI.json(["length", "--alphabet", "base62", "--count", "3.1536e14", "--max-probability", "1e-11"])

@@ -1372,7 +1372,7 @@ def check_schedule(c, ck, L):
     day = ceil_frac(rv * 86400) - 1  # capacity < day ⟺ its breaking id comes within the first day
     rows = (ck.j.get("schedule") or {}).get("rows")
     first = rows[0]["length"] if rows else L
-    if first > 1:
+    if first > 1 and (not rows or len(rows) - 1 < 64):  # 64 shorter rows at most, the ones nearest L
         ck.decided(f"schedule: length {first - 1} lasts a day", REF.within(a ** (first - 1), day, S, B), False)
     if not rows:
         return

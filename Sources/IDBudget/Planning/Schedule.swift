@@ -36,6 +36,9 @@ public struct LengthSchedule: Codable, Sendable, Equatable {
 
     /// Rows are kept only from the length that lasts this long: one breaking sooner is no plan.
     public static let shortestRowSeconds = 86_400
+    /// At most this many shorter lengths are listed, the ones nearest the minimum (a two-symbol
+    /// alphabet under steep growth would otherwise list thousands).
+    public static let maxShorterRows = 64
 }
 
 extension Planner {
@@ -47,7 +50,12 @@ extension Planner {
         guard let rate = volume.rate, volume.lifetime != nil, volume.buckets == BigInt(1), volume.poisson == nil else { return nil }
         var shorter: [(length: Int, seconds: ScientificDecimal, capacity: BigInt)] = []
         var length = finalLength - 1
+        var cut = false
         while length >= 1 {
+            if shorter.count == LengthSchedule.maxShorterRows {
+                cut = true
+                break
+            }
             let capacity = try Birthday.capacity(space: make(length).size, scopes: volume.scopes, budget: budget)
             guard capacity >= volume.existing else { break }
             let seconds = try secondsToMint(capacity - volume.existing + BigInt(1), rate: rate, growth: volume.growth)
@@ -73,7 +81,7 @@ extension Planner {
         return LengthSchedule(
             from: from.map(dayText), rows: rows,
             rule:
-                "each length serves until the id that takes p over the budget, counting every id since the start (and those stored before it); rows start at the shortest length lasting a day. Ids of different lengths cannot collide, but a store that keeps every row's ids carries up to one budget per row."
+                "each length serves until the id that takes p over the budget, counting every id since the start (and those stored before it); rows start at the shortest length lasting a day\(cut ? " (here only the \(LengthSchedule.maxShorterRows) lengths before the minimum are listed)" : ""). Ids of different lengths cannot collide, but a store that keeps every row's ids carries up to one budget per row."
         )
     }
 }

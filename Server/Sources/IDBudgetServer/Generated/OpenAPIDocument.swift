@@ -959,6 +959,7 @@ enum OpenAPIDocument {
                           "rows": {
                             "type": "array",
                             "minItems": 2,
+                            "maxItems": 65,
                             "items": {
                               "type": "object",
                               "additionalProperties": false,
