@@ -13,11 +13,12 @@ struct IDBudgetCommand: ParsableCommand {
               idbudget length --alphabet base62 --count 500 --max-probability 1e-12
               idbudget capacity --bits 122 --max-probability 1e-18 --rate 1e6/s
               idbudget generate --scheme uuid7 --count 1000
+              idbudget inspect user_01h455vb4pex5vsknk084sn02q
             """,
         version: "\(IDBudgetVersion.current) (generator system layer: \(SecureRandom.systemLayer))",
         subcommands: [
             ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self,
-            RetriesCommand.self,
+            RetriesCommand.self, InspectCommand.self,
             AuditCommand.self,
         ]
     )

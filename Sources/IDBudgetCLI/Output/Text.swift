@@ -87,6 +87,40 @@ enum Text {
         }
     }
 
+    /// An id, then a line per format it is valid in with its fields; when it is valid in none, why
+    /// (leaving out the formats its length alone rules out, unless only those were asked).
+    static func render(_ a: InspectAnswer, asked: Int) -> String {
+        let id = a.id.count > 120 ? "\(a.id.prefix(60))… (\(a.id.utf8.count) bytes)" : a.id
+        var lines = [id.escapingControlCharacters]
+        for reading in a.readings {
+            let f = reading.fields
+            var parts: [String] = []
+            if let v = f.timestamp { parts.append("time \(v)") }
+            if let v = f.prefix { parts.append("prefix \(v.isEmpty ? "(none)" : v)") }
+            if let v = f.uuid { parts.append("uuid \(v)") }
+            if let v = f.version { parts.append("version \(v)") }
+            if let v = f.variant, v != "RFC 9562" { parts.append("variant \(v)") }
+            if let v = f.value { parts.append("value \(v)") }
+            if let v = f.node { parts.append("node \(v)") }
+            if let v = f.pid { parts.append("pid \(v)") }
+            if let v = f.sequence { parts.append("sequence \(v)") }
+            if let v = f.randomBits { parts.append("random bits \(v)") }
+            lines.append("  \(reading.format.padding(toLength: 10, withPad: " ", startingAt: 0)) \(parts.joined(separator: ", "))")
+        }
+        if !a.valid {
+            let shown = a.rejections.filter { !$0.byLength }
+            if shown.isEmpty && asked > 1 {
+                lines.append("  valid in no format: none is \(a.id.utf8.count) bytes long")
+            } else {
+                lines.append("  valid in no format:")
+                for r in shown.isEmpty ? a.rejections : shown {
+                    lines.append("  \(r.format.padding(toLength: 10, withPad: " ", startingAt: 0)) \(r.reason)")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     static func render(_ a: CapacityAnswer) -> Report {
         var r = Report()
         space(&r, a.space)

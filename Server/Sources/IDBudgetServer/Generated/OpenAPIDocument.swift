@@ -1680,6 +1680,180 @@ enum OpenAPIDocument {
                         }
                       }
                     }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "id",
+                      "valid",
+                      "readings",
+                      "rejections"
+                    ],
+                    "description": "idbudget inspect: one object per id (one per line with --format json)",
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "inspect"
+                      },
+                      "id": {
+                        "type": "string"
+                      },
+                      "valid": {
+                        "type": "boolean",
+                        "description": "valid in at least one of the formats asked; exit status 1 when false"
+                      },
+                      "readings": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "format",
+                            "fields"
+                          ],
+                          "properties": {
+                            "format": {
+                              "enum": [
+                                "uuid1",
+                                "uuid3",
+                                "uuid4",
+                                "uuid5",
+                                "uuid6",
+                                "uuid7",
+                                "uuid8",
+                                "ulid",
+                                "ksuid",
+                                "typeid",
+                                "xid",
+                                "objectid",
+                                "snowflake",
+                                "discord",
+                                "instagram",
+                                "sonyflake",
+                                "tsid",
+                                "cuid2",
+                                "firebase",
+                                "nanoid"
+                              ]
+                            },
+                            "fields": {
+                              "type": "object",
+                              "additionalProperties": false,
+                              "properties": {
+                                "timestamp": {
+                                  "type": "string",
+                                  "pattern": "^\\+?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,7})?Z$",
+                                  "description": "when the id was minted, ISO 8601 UTC, to the format's precision"
+                                },
+                                "version": {
+                                  "type": "integer",
+                                  "minimum": 0,
+                                  "maximum": 15
+                                },
+                                "variant": {
+                                  "enum": [
+                                    "RFC 9562",
+                                    "NCS",
+                                    "Microsoft",
+                                    "future"
+                                  ]
+                                },
+                                "random_bits": {
+                                  "type": "integer",
+                                  "minimum": 0,
+                                  "description": "random bits the format puts in one id"
+                                },
+                                "random": {
+                                  "type": "string",
+                                  "pattern": "^[0-9a-f]+$",
+                                  "description": "the random field, hex"
+                                },
+                                "node": {
+                                  "type": "string",
+                                  "description": "node, machine, worker or shard: hex for UUIDv1/v6, xid and ObjectId, decimal for the Snowflake family"
+                                },
+                                "pid": {
+                                  "type": "integer",
+                                  "minimum": 0,
+                                  "description": "xid's process id, Discord's process"
+                                },
+                                "sequence": {
+                                  "$ref": "#/components/schemas/Output_integer",
+                                  "description": "counter, sequence, increment or clock sequence"
+                                },
+                                "prefix": {
+                                  "type": "string",
+                                  "description": "TypeID's type prefix; empty for none"
+                                },
+                                "uuid": {
+                                  "type": "string",
+                                  "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+                                },
+                                "value": {
+                                  "$ref": "#/components/schemas/Output_integer",
+                                  "description": "the 64-bit number of a Snowflake-family id or a TSID"
+                                },
+                                "bytes": {
+                                  "type": "string",
+                                  "pattern": "^[0-9a-f]+$",
+                                  "description": "the binary form, hex"
+                                }
+                              }
+                            }
+                          }
+                        }
+                      },
+                      "rejections": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "additionalProperties": false,
+                          "required": [
+                            "format",
+                            "reason",
+                            "by_length"
+                          ],
+                          "properties": {
+                            "format": {
+                              "enum": [
+                                "uuid1",
+                                "uuid3",
+                                "uuid4",
+                                "uuid5",
+                                "uuid6",
+                                "uuid7",
+                                "uuid8",
+                                "ulid",
+                                "ksuid",
+                                "typeid",
+                                "xid",
+                                "objectid",
+                                "snowflake",
+                                "discord",
+                                "instagram",
+                                "sonyflake",
+                                "tsid",
+                                "cuid2",
+                                "firebase",
+                                "nanoid"
+                              ]
+                            },
+                            "reason": {
+                              "type": "string"
+                            },
+                            "by_length": {
+                              "type": "boolean",
+                              "description": "the id's length alone rules the format out"
+                            }
+                          }
+                        }
+                      }
+                    }
                   }
                 ]
               }

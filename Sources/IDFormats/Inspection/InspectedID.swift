@@ -1,0 +1,71 @@
+/// What an id is: every format it is valid in, with the fields each reads from it, and why the other
+/// formats refuse it. `IDFormat.inspect("user_01h455vb4pex5vsknk084sn02q")`.
+public struct InspectedID: Codable, Sendable, Equatable {
+    /// The id as given.
+    public let id: String
+    /// The formats the id is valid in, in ``InspectableFormat`` order; empty when it is valid in none.
+    public let readings: [IDReading]
+    /// Each other format asked, and the first rule the id breaks in it.
+    public let rejections: [IDRejection]
+
+    public var isValid: Bool { !readings.isEmpty }
+
+    public init(id: String, readings: [IDReading], rejections: [IDRejection]) {
+        self.id = id
+        self.readings = readings
+        self.rejections = rejections
+    }
+}
+
+/// An id read as one format.
+public struct IDReading: Codable, Sendable, Equatable {
+    /// The format's scheme name: `uuid7`, `snowflake`, …
+    public let format: String
+    public let fields: IDFields
+}
+
+/// Why a format refuses an id, in words ("ULID: the first character must be 0–7").
+public struct IDRejection: Error, Codable, Sendable, Equatable {
+    public let format: String
+    public let reason: String
+    /// True when the id's length alone rules the format out (a report may leave those out).
+    public var byLength = false
+
+    public init(format: String, reason: String, byLength: Bool = false) {
+        self.format = format
+        self.reason = reason
+        self.byLength = byLength
+    }
+}
+
+/// The fields of an id; each format fills those it has.
+public struct IDFields: Codable, Sendable, Equatable {
+    /// When it was minted, ISO 8601 UTC, to the format's precision (seconds to 100 ns).
+    public var timestamp: String?
+    /// The UUID version (RFC 9562), for UUIDs and TypeIDs.
+    public var version: Int?
+    /// The UUID variant: `RFC 9562`, `NCS`, `Microsoft` or `future`.
+    public var variant: String?
+    /// Random bits the format puts in one id (cuid2's output taken as uniform: see its scheme).
+    public var randomBits: Int?
+    /// The random field, hex.
+    public var random: String?
+    /// The node: UUIDv1/v6's node and xid's machine id (hex), ObjectId's per-process random value
+    /// (hex), the Snowflake family's worker, shard or machine (decimal).
+    public var node: String?
+    /// The process: xid's pid, Discord's process id.
+    public var pid: Int?
+    /// The counter, sequence, increment or clock sequence, decimal.
+    public var sequence: String?
+    /// TypeID's type prefix (empty for none).
+    public var prefix: String?
+    /// The UUID a TypeID holds, canonical text.
+    public var uuid: String?
+    /// The 64-bit number a Snowflake-family id or a TSID is, decimal.
+    public var value: String?
+    /// The binary form, hex (16 bytes for UUIDs, ULIDs and TypeIDs, 20 for KSUIDs, 12 for xid and
+    /// ObjectId, 8 for the 64-bit family).
+    public var bytes: String?
+
+    public init() {}
+}

@@ -1,0 +1,128 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `idbudget inspect` against the formats' own libraries (Tests/Oracles/inspect_ref.py): ids they mint
+/// read here with the fields they report, and ids idbudget mints read there with the fields idbudget
+/// reports; one schema-valid JSON object a line; exit 1 when an id is valid in no format.
+@Suite struct InspectCLITests {
+    static func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// Runs `inspect` with `ids` on standard input.
+    static func inspect(_ arguments: [String], stdin ids: [String]) throws -> CLI.Result {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
+        try Data((ids.joined(separator: "\n") + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try CLI.run(["inspect"] + arguments, input: try FileHandle(forReadingFrom: file))
+    }
+
+    /// Every field the reference reports, equal; `-` when the reading lacks it.
+    static func compare(_ fields: [String: Any], _ reference: [String: Any], _ label: String) {
+        for (key, want) in reference {
+            #expect("\(fields[key] ?? "-")" == "\(want)", "\(label): \(key)")
+        }
+    }
+
+    @Test func idsTheirLibrariesMintReadTheSame() throws {
+        let minted = try Oracle.run("inspect_ref.py", ["mint"], mergeErrors: false)
+        try #require(minted.status == 0, "\(minted.output)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(minted.output.utf8)) as? [String: Any])
+        let cases = try #require(json["cases"] as? [[String: Any]])
+        #expect(cases.count >= 60)
+        let formats = Set(cases.compactMap { $0["format"] as? String })
+        #expect(formats.count == 20, "\(formats.sorted())")
+        for format in formats.sorted() {
+            let mine = cases.filter { $0["format"] as? String == format }
+            let ids = mine.compactMap { $0["id"] as? String }
+            let r = try Self.inspect(["--scheme", format, "--format", "json"], stdin: ids)
+            #expect(r.status == 0, "\(format): \(r.stderr)")
+            let answers = Self.lines(r.stdout)
+            try #require(answers.count == ids.count, "\(format)")
+            for (answer, ref) in zip(answers, mine) {
+                let reading = (answer["readings"] as? [[String: Any]])?.first
+                let fields = reading?["fields"] as? [String: Any] ?? [:]
+                Self.compare(fields, ref["fields"] as? [String: Any] ?? [:], "\(format) \(ref["id"] ?? "")")
+            }
+        }
+        // Without --scheme each is still read as its own format (among any others it is valid in).
+        let all = try Self.inspect(["--format", "json"], stdin: cases.compactMap { $0["id"] as? String })
+        for (answer, ref) in zip(Self.lines(all.stdout), cases) {
+            let names = (answer["readings"] as? [[String: Any]] ?? []).compactMap { $0["format"] as? String }
+            #expect(names.contains(ref["format"] as? String ?? "?"), "\(ref["id"] ?? "") read as \(names)")
+        }
+    }
+
+    @Test(arguments: [
+        ["--scheme", "uuid4"], ["--scheme", "uuid7"], ["--scheme", "ulid"], ["--scheme", "ksuid"],
+        ["--scheme", "typeid", "--prefix", "user"],
+        ["--scheme", "typeid"], ["--scheme", "nanoid"],
+    ])
+    func idsIdbudgetMintsReadThere(generate: [String]) throws {
+        let format = generate[1] == "nanoid" ? "nanoid" : generate[1]
+        let ids = try CLI.run(["generate", "--count", "20"] + generate).stdout.split(separator: "\n").map(String.init)
+        try #require(ids.count == 20)
+        let r = try Self.inspect(["--scheme", format, "--format", "json"], stdin: ids)
+        let answers = Self.lines(r.stdout)
+        try #require(answers.count == 20)
+        let read = try Oracle.run(
+            "inspect_ref.py", ["read"], input: ids.map { "\(format) \($0)" }.joined(separator: "\n") + "\n", mergeErrors: false)
+        let references = Self.lines(read.output)
+        try #require(references.count == 20, "\(read.output)")
+        for (answer, ref) in zip(answers, references) {
+            #expect(ref["error"] == nil, "\(ref)")
+            let fields = (answer["readings"] as? [[String: Any]])?.first?["fields"] as? [String: Any] ?? [:]
+            Self.compare(fields, ref, "\(format) \(answer["id"] ?? "")")
+        }
+    }
+
+    @Test func jsonLinesMatchTheSchema() throws {
+        let r = try Self.inspect(
+            ["--format", "json"],
+            stdin: [
+                "user_01h455vb4pex5vsknk084sn02q", "175928847299117063", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ",
+                "60ed9e1c-e92e-11f1-9339-02fc00000001", "x\u{7}y",
+            ])
+        #expect(r.status == 1)  // 8ZZZ… and x\u{7}y are valid in no format
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        for line in lines {
+            let v = try SchemaTests.validate(String(line))
+            #expect(v.status == 0, "\(v.output)")
+        }
+    }
+
+    @Test func exitStatusesAndHostileInput() throws {
+        #expect(try CLI.run(["inspect", "01h455vb4pex5vsknk084sn02q"]).status == 0)
+        let bad = try CLI.run(["inspect", "01h455vb4pex5vsknk084sn02q", "not an id\u{1b}[31m"])
+        #expect(bad.status == 1)
+        #expect(!bad.stdout.contains("\u{1b}"), "a control character reached the terminal")
+        #expect(try Self.inspect([], stdin: []).status == 1)  // nothing to inspect
+        // A 100,000-byte line and invalid UTF-8: refused, one answer each, no trap.
+        let huge = String(repeating: "z", count: 100_000)
+        let r = try Self.inspect(["--format", "json"], stdin: [huge, "\u{FFFD}\u{FFFD}", "01h455vb4pex5vsknk084sn02q"])
+        #expect(r.status == 1)
+        let answers = Self.lines(r.stdout)
+        #expect(answers.count == 3 && answers[2]["valid"] as? Bool == true)
+        #expect((answers[0]["rejections"] as? [[String: Any]])?.first?["reason"] as? String == "longer than 4096 bytes; no id format is")
+    }
+
+    @Test(arguments: [
+        (["inspect", "--scheme", "uuid9", "x"], "--scheme"),
+        (["inspect", "-", "-"], "id"),
+    ])
+    func badUsageNamesTheArgument(arguments: [String], argument: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+    }
+
+    @Test func aFullDiskIsAnIOError() throws {
+        let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let r = try CLI.run(["inspect", "01h455vb4pex5vsknk084sn02q"], output: full)
+        #expect(r.status == 74)
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+}
