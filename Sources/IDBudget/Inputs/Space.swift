@@ -52,7 +52,13 @@ public struct Space: Sendable, CustomStringConvertible {
 
     /// The space a scheme's collisions are drawn from: 2^randomBits (per bucket for time-ordered ones),
     /// described as the CLI describes it (`uuid7: 2^74 per millisecond`).
+    /// Node-id formats have none: their risk is two nodes sharing a node value (``Planner/nodeProbability(scheme:nodes:assigned:ratePerNode:)``).
     public init(scheme: Scheme) throws(InputError) {
+        if let node = scheme.node {
+            throw InputError(
+                "\(scheme.name) ids are kept apart by their \(node.name), not by random bits; ask for the chance two nodes share one: idbudget probability --scheme \(scheme.name) --nodes 50"
+            )
+        }
         try self.init(
             bits: scheme.randomBits, summary: "\(scheme.name): 2^\(scheme.randomBits)\(scheme.bucket.map { " per \($0.rawValue)" } ?? "")")
     }

@@ -113,7 +113,7 @@ public struct ProbabilityAnswer: Answer {
     public let collision: CollisionFigures
     /// Expected ids drawn until the first collision in one group (scope or bucket); 15 digits.
     public let expectedDrawsToFirstCollision: String
-    public let notes: [String]
+    public var notes: [String]
 }
 
 /// `idbudget length`: the shortest length within budget.
@@ -236,6 +236,8 @@ public struct SchemeRow: Codable, Sendable {
     public let source: String
     /// Whether `idbudget generate --scheme NAME` mints it.
     public let mintable: Bool
+    /// For node-id formats: the field that keeps nodes apart and one node's ceiling, in words.
+    public var node: String? = nil
 }
 
 /// `idbudget schemes`.
@@ -249,7 +251,8 @@ public struct SchemesAnswer: Answer {
         rows = Scheme.all.map {
             SchemeRow(
                 name: $0.name, bits: $0.randomBits, bucket: $0.bucket?.rawValue, encoding: $0.encoding, length: $0.length,
-                bytes: $0.bytes, notes: $0.notes, source: $0.source, mintable: IDFormat.named($0.name) != nil)
+                bytes: $0.bytes, notes: $0.notes, source: $0.source, mintable: IDFormat.named($0.name) != nil,
+                node: $0.node.map { "\($0.name): 2^\($0.bits) values; \($0.perTick) ids per \(Planner.tickText($0.tick)) a node" })
         }
         notes = []
     }

@@ -39,7 +39,7 @@ struct SpaceOptions: ParsableArguments {
             )
         }
         if let scheme = try resolveScheme() {
-            return try Space(scheme: scheme)
+            do { return try Space(scheme: scheme) } catch { throw UsageError(argument: "--scheme", message: error.message) }
         }
         do {
             if let bits {

@@ -166,12 +166,16 @@ enum Text {
     static func render(_ a: SchemesAnswer) -> Report {
         var r = Report()
         r.table = (
-            ["scheme", "random bits", "collide", "encoding", "chars", "bytes", "source"],
+            ["scheme", "random bits", "collide", "encoding", "chars", "bytes"],
             a.rows.map { s in
-                [s.name, String(s.bits), s.bucket.map { "per \($0)" } ?? "per id", s.encoding, String(s.length), String(s.bytes), s.source]
+                [
+                    s.name, String(s.bits), s.node != nil ? "by node" : s.bucket.map { "per \($0)" } ?? "per id", s.encoding,
+                    String(s.length),
+                    String(s.bytes),
+                ]
             }
         )
-        r.notes = a.rows.map { "\($0.name): \($0.notes)" }
+        r.notes = a.rows.map { "\($0.name): \($0.notes)\($0.node.map { " Node: \($0)." } ?? "") [\($0.source)]" }
         return r
     }
 

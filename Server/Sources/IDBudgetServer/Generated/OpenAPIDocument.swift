@@ -1257,6 +1257,10 @@ enum OpenAPIDocument {
                             },
                             "mintable": {
                               "type": "boolean"
+                            },
+                            "node": {
+                              "type": "string",
+                              "description": "node-id formats: the field that keeps nodes apart, its values, and one node's ceiling"
                             }
                           }
                         }

@@ -1,0 +1,68 @@
+import Precise
+
+extension Planner {
+    /// For a node-id format (``Scheme/node``): p that some two of `nodes` live nodes share a node value.
+    ///
+    /// Two nodes with different values never mint the same id; two with the same value do as soon as
+    /// both mint in one tick. Nodes that draw their value at random collide with the birthday
+    /// probability over the field's 2^bits values, p = 1 − ∏_{i<K}(1 − i/2^bits), exact like every p
+    /// here; assigned values (`assigned`, the default for MAC-addressed UUIDv1/v6) make it 0. With a
+    /// per-node rate, a note says how much of one node's ceiling (the ids a tick its counter holds)
+    /// the rate uses: past it, a node must wait for the next tick.
+    public static func nodeProbability(scheme: Scheme, nodes: BigInt, assigned: Bool? = nil, ratePerNode: Rate? = nil) throws
+        -> ProbabilityAnswer
+    {
+        guard let node = scheme.node else {
+            throw InputError("\(scheme.name) ids are random, not kept apart by a node field; leave --node-ids out")
+        }
+        guard nodes >= BigInt(1) else { throw InputError("nodes must be at least 1") }
+        let assigned = assigned ?? node.assignedByDefault
+        let values = BigInt.power(2, node.bits)
+        if assigned && nodes > values {
+            throw InputError("\(scheme.name) has 2^\(node.bits) \(node.name) values; \(nodes) nodes cannot all have one of their own")
+        }
+        let space = try Space(bits: node.bits, summary: "\(scheme.name) \(node.name): 2^\(node.bits)")
+        var notes: [String] = []
+        if assigned {
+            notes.append(
+                "node ids assigned: no two live nodes share a \(node.name), so no two ids collide while each node's clock moves forward and it mints within its ceiling (p = 0)."
+            )
+        } else {
+            notes.append(
+                "node ids random: p is that two of the \(nodes) live nodes drew the same \(node.name) out of 2^\(node.bits); any two such nodes mint the same ids whenever both mint in one tick. Assign the ids (a registry, a lease, a config) and p is 0: --node-ids assigned."
+            )
+        }
+        let perSecond = (numerator: BigInt(node.perTick) * BigInt(node.tick.denominator), denominator: BigInt(node.tick.numerator))
+        let ceiling = "\(node.perTick) ids per \(tickText(node.tick)) a node"
+        if let rate = ratePerNode {
+            let (n, d) = (rate.perSecond.numerator, rate.perSecond.denominator)
+            let used = ScientificDecimal.exact(
+                numerator: n * perSecond.denominator * BigInt(100), denominator: d * perSecond.numerator, significantDigits: 3)
+            let over = n * perSecond.denominator > d * perSecond.numerator
+            notes.append(
+                over
+                    ? "ceiling: at \(rate) a node needs more than \(ceiling) (\(used.short(3))% of its ceiling): it must wait for the next tick, and a minter that does not wait repeats ids."
+                    : "ceiling: \(ceiling); \(rate) a node uses \(used.short(3))% of it."
+            )
+        } else {
+            notes.append("ceiling: \(ceiling); give --rate (per node) to compare.")
+        }
+        notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]")
+        let count = assigned ? BigInt(1) : nodes
+        let collision = try CollisionFigures(space: space.size, count: count, groups: BigInt(1))
+        let volume = Volume(count: nodes, notes: ["\(nodes) live nodes"])
+        return ProbabilityAnswer(
+            space: SpaceFigures(space), volume: VolumeFigures(volume), collision: collision,
+            expectedDrawsToFirstCollision: Birthday.expectedDrawsToFirstCollision(space: space.size).description, notes: notes)
+    }
+
+    package static func tickText(_ t: (numerator: Int, denominator: Int)) -> String {
+        switch (t.numerator, t.denominator) {
+        case (1, 1): "second"
+        case (1, 1000): "millisecond"
+        case (1, 100): "10 ms"
+        case (1, 10_000_000): "100 ns tick"
+        default: "\(t.numerator)/\(t.denominator) s"
+        }
+    }
+}
