@@ -27,7 +27,7 @@ if [ -z "${IDBUDGET:-}" ]; then
   swift build -c release --product idbudget >&2
   IDBUDGET=.build/release/idbudget
 fi
-scripts/setup.sh --python mpmath
+scripts/setup.sh --python mpmath uuid6 python-ulid cyksuid typeid-python epyxid pymongo tsidpy cuid2 nanoid
 bin=$IDBUDGET
 start=$(date +%s)
 failed=()
@@ -60,6 +60,15 @@ else
 fi
 step "summary of 10^6 buckets" python3 Tools/fuzz/summary_fuzz.py --buckets 1000000 --binary "$bin"
 echo "fuzz.sh: summary fuzz done in $(( $(date +%s) - start ))s"
+step "inspect fuzz selftest" python3 Tools/fuzz/inspect_fuzz.py --selftest --binary "$bin"
+if $long; then
+  for seed in 1 2 3 4 5; do
+    step "inspect fuzz, seed $seed (long)" python3 Tools/fuzz/inspect_fuzz.py --seed "$seed" --cases 50000 --binary "$bin"
+  done
+else
+  step "inspect fuzz, seed 1" python3 Tools/fuzz/inspect_fuzz.py --seed 1 --cases 3000 --binary "$bin"
+fi
+echo "fuzz.sh: inspect fuzz done in $(( $(date +%s) - start ))s"
 step "audit calibration selftest" python3 Tools/fuzz/audit_calibration.py --selftest
 if $long; then
   step "audit calibration (full)" python3 Tools/fuzz/audit_calibration.py --binary "$bin"
