@@ -2,8 +2,8 @@
 # CI's check of idbudget-serve as users meet it: the Server package's tests (with the real CLI beside
 # them: IDBUDGET_CLI), the served OpenAPI document is docs/openapi.yaml's, then scripts/serve.sh on a
 # loopback port — /healthz, the seed article's question answered 23 by the API and the page, a 400
-# naming the argument, a 405, a 413 for a chunked upload past 64 MiB, schemathesis against /openapi.json —
-# and SIGTERM ends it with status 0.
+# naming the argument, a 405, a 413 for a chunked upload past 64 MiB, schemathesis against /openapi.json,
+# the page in headless Chromium (Tools/browser_check.py) — and SIGTERM ends it with status 0.
 # Everything is bounded in time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +46,16 @@ scripts/setup.sh --python schemathesis >/dev/null
 timeout 300 python3 -m schemathesis.cli run "$base/openapi.json" --url "$base" --checks all \
   --exclude-checks positive_data_acceptance --max-examples 30 --seed 1 || fail "schemathesis found failures"
 curl -sf --max-time 5 "$base/healthz" >/dev/null || fail "the server did not stay up"
+# A real browser: headless Chromium (Debian's chromium and chromium-driver) driven by selenium, with and
+# without JavaScript; the screenshot is CI's artefact (results/page.png).
+if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+scripts/setup.sh --python selenium >/dev/null
+mkdir -p results
+timeout 180 python3 Tools/browser_check.py --base "$base" --screenshot results/page.png || fail "the page failed in headless Chromium"
+curl -sf --max-time 5 "$base/healthz" >/dev/null || fail "the server did not stay up after the browser"
 grep -q 'method=GET path=/api/v1/length status=400' "$log" || fail "no log line for the 400"
 # SIGTERM: a graceful stop, status 0.
 kill -TERM "$pid"
@@ -55,4 +65,4 @@ kill -0 "$pid" 2>/dev/null && fail "still running 10 s after SIGTERM"
 wait "$pid" || status=$?
 trap - EXIT
 [ "$status" = 0 ] || fail "exited $status after SIGTERM, not 0"
-echo "serve-check: tests, document, seed 23 (API and page), 400, 405, 413, schemathesis, SIGTERM → 0: all passed"
+echo "serve-check: tests, document, seed 23 (API, page, headless Chromium with and without JavaScript), 400, 405, 413, schemathesis, SIGTERM → 0: all passed"

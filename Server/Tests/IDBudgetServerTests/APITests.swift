@@ -125,7 +125,7 @@ import Testing
             // The document declares every route the server answers, and no other.
             #expect(
                 Set(paths.keys).subtracting(["/"])
-                    == Set(declaredRoutes.keys).subtracting(["/", "/favicon.ico", "/favicon.svg", "/style.css"]))
+                    == Set(declaredRoutes.keys).subtracting(["/", "/favicon.ico", "/favicon.svg", "/style.css", "/app.js"]))
             let icon = try await client.get("/favicon.ico")
             #expect(icon.status == .ok)
             #expect(icon.headers[.contentType] == "image/svg+xml")

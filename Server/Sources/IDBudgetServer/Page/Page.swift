@@ -130,7 +130,8 @@ enum Page {
             items.map { "<option value=\"\(e($0.0))\"\($0.0 == selected ? " selected" : "")>\(e($0.1))</option>" }.joined()
         }
         let alphabets = Alphabet.builtIns.compactMap(\.name).map { ($0, $0) }
-        let schemes = [("", "— none: alphabet and length —")] + Scheme.all.map { ($0.name, $0.name) }
+        // Node-id formats have no random bits to plot: the page offers the random ones.
+        let schemes = [("", "— none: alphabet and length —")] + Scheme.all.filter { $0.node == nil }.map { ($0.name, $0.name) }
         var html = """
             <!doctype html>
             <html lang="en">
@@ -140,6 +141,7 @@ enum Page {
             <title>idbudget: how long must a random id be?</title>
             <link rel="icon" href="/favicon.svg" type="image/svg+xml">
             <link rel="stylesheet" href="/style.css">
+            <script src="/app.js" defer></script>
             </head>
             <body>
             <main>
@@ -192,7 +194,7 @@ enum Page {
             html += r.argument.map { "<code>\(e(String($0.prefix(80))))</code>: " } ?? ""
             html += "\(e(String(r.message.prefix(400))))</p></section>\n"
         case nil:
-            break
+            html += "<section id=\"answer\" aria-live=\"polite\"></section>\n"
         }
         html += "</main>\n</body>\n</html>\n"
         return html
@@ -212,6 +214,38 @@ enum Page {
         .plot { width: 100%; height: auto; background: #fff; }
         .error { color: #b00020; }
         pre { overflow-x: auto; background: #fff; padding: .5rem; }
+
+        """
+
+    /// Updates the answer as you type: the GET the form would send, its answer section swapped in (the
+    /// form works the same without it; a permalink is kept in the address bar).
+    static let script = """
+        "use strict";
+        (() => {
+          const form = document.querySelector("form");
+          if (!form || !window.fetch || !window.DOMParser) return;
+          let timer = 0, latest = 0;
+          form.addEventListener("input", () => {
+            clearTimeout(timer);
+            timer = setTimeout(async () => {
+              const query = new URLSearchParams(new FormData(form)).toString();
+              const mine = ++latest;
+              try {
+                const response = await fetch("/?" + query, { headers: { Accept: "text/html" } });
+                const html = await response.text();
+                if (mine !== latest) return;
+                const next = new DOMParser().parseFromString(html, "text/html").querySelector("#answer");
+                const here = document.querySelector("#answer");
+                if (next && here) {
+                  here.replaceWith(next);
+                  history.replaceState(null, "", "/?" + query);
+                }
+              } catch (e) {
+                // Offline or refused: the Answer button still sends the form.
+              }
+            }, 250);
+          });
+        })();
 
         """
 

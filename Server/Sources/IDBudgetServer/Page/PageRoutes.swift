@@ -16,6 +16,12 @@ struct PageRoutes {
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: ByteBuffer(string: Page.css)))
         }
+        router.get("app.js") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: Page.script)))
+        }
         for path in ["favicon.svg", "favicon.ico"] {
             router.get(RouterPath(path)) { _, _ in
                 Response(

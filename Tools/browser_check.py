@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""The page as a person meets it, in a real browser: Debian's chromium and chromium-driver, headless,
+driven by selenium. Against a running idbudget-serve at BASE:
+
+  * with JavaScript: load /, ask the seed article's question (base62, 10^6/s for 10 years, p ≤ 1e-11)
+    by typing a budget — the answer updates without a submit — then submit: the headline says 23, the
+    SVG plot is there, the address is a permalink that answers 23 when loaded afresh;
+  * with JavaScript off: fill the form, submit, the same 23 and the plot;
+  * no console errors (favicon, CSP, script), a screenshot saved to --screenshot.
+
+    python3 Tools/browser_check.py --base http://127.0.0.1:18080 [--screenshot results/page.png]
+Exit 1 on any failure, naming it.
+"""
+import argparse
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+
+def browser(javascript=True):
+    o = Options()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1000,2000"):
+        o.add_argument(a)
+    if not javascript:
+        o.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    d.set_page_load_timeout(30)
+    return d
+
+
+def headline(d):
+    return d.find_element(By.ID, "headline").text
+
+
+def fill_seed_question(d, budget):
+    d.find_element(By.CSS_SELECTOR, "input[name=ask][value=length]").click()
+    Select(d.find_element(By.ID, "alphabet")).select_by_value("base62")
+    for field, value in (("rate", "1e6"), ("lifetime", "10")):
+        e = d.find_element(By.ID, field)
+        e.clear()
+        e.send_keys(value)
+    Select(d.find_element(By.ID, "per")).select_by_value("s")
+    Select(d.find_element(By.ID, "unit")).select_by_value("y")
+    e = d.find_element(By.ID, "max-probability")
+    e.clear()
+    e.send_keys(budget)
+
+
+def check(base, screenshot):
+    failures = []
+    want = "23 symbols of base62"
+
+    # With JavaScript: typing updates the answer; submitting gives a permalink.
+    d = browser(javascript=True)
+    try:
+        d.get(base + "/")
+        fill_seed_question(d, "1e-8")
+        try:
+            WebDriverWait(d, 10).until(lambda d: headline(d) == "21 symbols of base62")
+        except Exception:
+            failures.append(f"typing a budget of 1e-8 did not update the answer to 21 (headline {headline(d)!r})")
+        fill_seed_question(d, "1e-11")
+        d.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        WebDriverWait(d, 15).until(lambda d: "max-probability=1e-11" in d.current_url)
+        time.sleep(0.3)
+        if headline(d) != want:
+            failures.append(f"with JavaScript the headline is {headline(d)!r}, not {want!r}")
+        if not d.find_elements(By.CSS_SELECTOR, "#answer figure svg"):
+            failures.append("with JavaScript no SVG plot in the answer")
+        permalink = d.current_url
+        if screenshot:
+            d.save_screenshot(screenshot)
+        errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+        if errors:
+            failures.append(f"console errors: {[e.get('message') for e in errors][:3]}")
+    finally:
+        d.quit()
+
+    # The permalink, afresh, and the form with JavaScript off.
+    d = browser(javascript=False)
+    try:
+        d.get(permalink)
+        if headline(d) != want:
+            failures.append(f"the permalink {permalink} answers {headline(d)!r}")
+        d.get(base + "/?ask=probability&alphabet=hex&length=8&rate=1&per=s&lifetime=1&unit=d")
+        fill_seed_question(d, "1e-11")
+        d.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        WebDriverWait(d, 15).until(lambda d: "max-probability=1e-11" in d.current_url and "ask=length" in d.current_url)
+        if headline(d) != want:
+            failures.append(f"without JavaScript the headline is {headline(d)!r}, not {want!r}")
+        if not d.find_elements(By.CSS_SELECTOR, "#answer figure svg"):
+            failures.append("without JavaScript no SVG plot in the answer")
+        errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+        if errors:
+            failures.append(f"console errors without JavaScript: {[e.get('message') for e in errors][:3]}")
+    finally:
+        d.quit()
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--screenshot")
+    a = ap.parse_args()
+    failures = check(a.base.rstrip("/"), a.screenshot)
+    for f in failures:
+        print("browser_check: FAIL:", f, file=sys.stderr)
+    if failures:
+        sys.exit(1)
+    print("browser_check: headless Chromium, with and without JavaScript: 23, the plot, the permalink, no console errors")
+
+
+if __name__ == "__main__":
+    main()
