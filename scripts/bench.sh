@@ -106,4 +106,15 @@ python3 Tools/bench/audit_bench.py results --ids 100000000 --repeats 1 --name au
 # file from an earlier run must not pass for this one. The report says so if this step fails.
 rm -f results/peers.json
 python3 Tools/bench/peers.py results $short || echo "bench: Tools/bench/peers.py failed; the report has no peers" >&2
+# The server under load (wrk, Debian; the release server is built if missing): a typical question alone
+# and while heavy ones run.
+if ! command -v wrk >/dev/null; then
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq wrk >/dev/null || true
+fi
+rm -f results/load.json
+if command -v wrk >/dev/null; then
+  python3 Tools/bench/load_bench.py results --seconds "$([ -n "$short" ] && echo 5 || echo 20)" >/dev/null \
+    || echo "bench: Tools/bench/load_bench.py failed; the report has no load figures" >&2
+fi
 python3 Tools/bench/bench_report.py results

@@ -183,6 +183,15 @@ else:
     targets.append((AUDIT_SPEED, audit["speed_ratio"], 1.5, ">=", "×"))
     targets.append((AUDIT_MEMORY, audit["memory_ratio"], 0.3334, "<", "×"))
 
+# The server under wrk on loopback (Tools/bench/load_bench.py): a typical question alone and while heavy
+# ones run; its p99 under load within 3× its p99 alone.
+load_run = load("load.json")
+LOAD_TARGET = "server: typical question's p99 while heavy ones run ≤ 3× its p99 alone (wrk, loopback)"
+if load_run is None or load_run.get("p99_ratio") is None:
+    targets.append((LOAD_TARGET, None, 3.0, "<", "not measured (no wrk, or results/load.json missing)"))
+else:
+    targets.append((LOAD_TARGET, load_run["p99_ratio"], 3.0, "<", "×"))
+
 # The hardest planning queries known, through the CLI (Tools/bench/math_wall.py): every one under 1 s.
 wall = load("math-wall.json")
 WALL_TARGET = "hardest planning queries through the CLI (worst median wall) < 1 s"
@@ -357,6 +366,17 @@ if formats is not None:
               "| what | ids/s min / median / max | × base62×22 |", "|---|---:|---:|"]
     for k, f in formats["formats"].items():
         lines.append(f"| `generate {k}` | {f['min'] / 1e6:.1f} / {f['median'] / 1e6:.1f} / {f['max'] / 1e6:.1f} M | {f['ratio_to_base62x22']:.2f} |")
+if load_run is not None:
+    a, h, m = load_run["alone"], load_run["with_heavy"], load_run["rss_kib"]
+    lines += ["", f"## The server under load (wrk on loopback, {load_run['seconds']} s a phase, same run)", "",
+              f"Typical: `{load_run['typical']}`; heavy: `{load_run['heavy']}` (4 connections at once).", "",
+              "| phase | requests/s | p50 | p99 | non-2xx |", "|---|---:|---:|---:|---:|",
+              f"| typical alone (8 connections) | {a['requests_per_s']:.0f} | {a['p50_ms']:.2f} ms | {a['p99_ms']:.2f} ms | {a['non_2xx']} |",
+              f"| typical while heavy ones run | {h['requests_per_s']:.0f} | {h['p50_ms']:.2f} ms | {h['p99_ms']:.2f} ms | {h['non_2xx']} |",
+              f"| heavy (answered or 503 when its lane is full) | {load_run['heavy_requests_per_s'] or 0:.1f} | | | {load_run['heavy_non_2xx']} |",
+              "", f"Server memory (RSS): {m['start'] / 1024:.0f} MiB at start, {m['after_alone'] / 1024:.0f} MiB after the "
+              f"typical phase, {m['after_loaded'] / 1024:.0f} MiB after the loaded one; "
+              f"{'it stayed up' if load_run['server_stayed_up'] else 'IT DID NOT STAY UP'}."]
 if claim_costs:
     lines += ["", "## The fork claim's cost (no wipe-on-fork: every draw claims the state first; same run)", "",
               "| benchmark | ids/s, wipe-on-fork | ids/s, claim per draw | claim / wipe |", "|---|---:|---:|---:|"]

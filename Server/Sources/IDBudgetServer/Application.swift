@@ -9,18 +9,23 @@ public struct ServerSettings: Sendable {
     public var maxBodyBytes: Int
     /// Questions still computing after this are answered 503.
     public var deadline: Duration
-    /// Computations at once; past it, 503.
+    /// Heavy computations at once (huge spaces, counts or budgets: ``Query/isHeavy``); past it, 503. One
+    /// core fewer than the machine has, so light questions always find one.
     public var slots: Int
+    /// Light computations at once; past it, 503.
+    public var lightSlots: Int
     /// Memory for one audit's fingerprint tables; past it they spill to temporary files.
     public var auditMemory: Int
 
     public init(
         maxBodyBytes: Int = 64 << 20, deadline: Duration = .seconds(2),
-        slots: Int = max(2, ProcessInfo.processInfo.activeProcessorCount), auditMemory: Int = 256 << 20
+        slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), lightSlots: Int = 32,
+        auditMemory: Int = 256 << 20
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.deadline = deadline
         self.slots = slots
+        self.lightSlots = lightSlots
         self.auditMemory = auditMemory
     }
 }
@@ -29,7 +34,7 @@ public struct ServerSettings: Sendable {
 /// error, security-header and logging middleware.
 public func buildRouter(settings: ServerSettings = ServerSettings(), logger: Logger) -> Router<BasicRequestContext> {
     let router = Router()
-    let compute = Compute(deadline: settings.deadline, slots: settings.slots)
+    let compute = Compute(deadline: settings.deadline, slots: settings.slots, lightSlots: settings.lightSlots)
     // Outermost first: the log line sees the final status, and every response — errors too — gets the headers.
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: SecurityHeadersMiddleware())

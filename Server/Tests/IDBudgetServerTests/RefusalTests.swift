@@ -149,4 +149,35 @@ import Testing
         let next = try await compute.run { () throws(Refusal) -> Int in 2 }
         #expect(next == 2)
     }
+
+    /// Heavy questions can not starve light ones: with the heavy lane full, a heavy question is 503 and
+    /// a light one is answered.
+    @Test func lightQuestionsPassHeavyOnes() async throws {
+        let compute = Compute(deadline: .seconds(5), slots: 1, lightSlots: 2)
+        async let slow: String = compute.run(heavy: true) { () throws(Refusal) -> String in
+            Thread.sleep(forTimeInterval: 0.5)
+            return "done"
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        await #expect(throws: Refusal.self) { try await compute.run(heavy: true) { () throws(Refusal) -> Int in 1 } }
+        let light = try await compute.run(heavy: false) { () throws(Refusal) -> Int in 3 }
+        #expect(light == 3)
+        #expect(try await slow == "done")
+    }
+
+    @Test(arguments: [
+        ("alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11", false),
+        ("bits=122&count=1e9", false),
+        ("bits=2097152&count=1e600000", true),
+        ("bits=8192&count=5", true),
+        ("bits=64&count=1e1000", true),
+        ("bits=64&count=2%5E1200", true),
+        ("alphabet=hex&count=1e9&max-probability=1e-100000", true),
+        ("alphabet=hex&count=1e9&max-probability=1e-999", false),
+        ("alphabet=hex&length=1000&count=5", true),
+    ])
+    func heavyQuestionsAreTold(query: String, heavy: Bool) throws {
+        let q = try Query(query, allowed: ["alphabet", "rate", "lifetime", "max-probability", "bits", "count", "length"])
+        #expect(q.isHeavy == heavy, "\(query)")
+    }
 }

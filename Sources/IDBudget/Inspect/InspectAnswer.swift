@@ -1,7 +1,7 @@
 import Foundation
 
 /// `idbudget inspect`: one id, the formats it is valid in with their fields, and why the others refuse
-/// it (see ``IDFormats/IDFormat/inspect(_:as:)``). The CLI writes one per line with `--format json`.
+/// it (see `IDFormat.inspect(_:as:)`). The CLI writes one per line with `--format json`.
 public struct InspectAnswer: Answer {
     public var schemaVersion = outputSchemaVersion
     public var command = "inspect"

@@ -1,7 +1,7 @@
 import Precise
 
 extension Planner {
-    /// For a node-id format (``Scheme/node``): p that some two of `nodes` live nodes share a node value.
+    /// For a node-id format (`Scheme.node`): p that some two of `nodes` live nodes share a node value.
     ///
     /// Two nodes with different values never mint the same id; two with the same value do as soon as
     /// both mint in one tick. Nodes that draw their value at random collide with the birthday

@@ -4,7 +4,7 @@ import IDBudget
 /// The page's HTML: the form, the answer, the plot.
 enum Page {
     /// The form's fields, each echoed back (escaped) so the permalink shows what was asked.
-    struct Form {
+    struct Form: Sendable {
         static let names: Set<String> = ["ask", "alphabet", "scheme", "length", "rate", "per", "lifetime", "unit", "max-probability"]
         static let rateUnits = [("s", "second"), ("min", "minute"), ("h", "hour"), ("d", "day"), ("M", "month")]
         static let lifetimeUnits = [

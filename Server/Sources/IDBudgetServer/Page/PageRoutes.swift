@@ -36,11 +36,13 @@ struct PageRoutes {
         var status = HTTPResponse.Status.ok
         var result: Page.Result?
         do throws(Refusal) {
-            form = try Page.Form(Query(request.uri.query, allowed: Page.Form.names))
-            let question = try form.question()
+            let query = try Query(request.uri.query, allowed: Page.Form.names)
+            form = try Page.Form(query)
+            let asked = form
             let budget = form.maxProbability.isEmpty ? nil : form.maxProbability
-            let answer = try await compute.run { () throws(Refusal) -> Page.Answered in
-                try Page.Answered(question.answer(), budget: budget)
+            // The question is read on the computation's thread too (see APIRoutes).
+            let answer = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> Page.Answered in
+                try Page.Answered(asked.question().answer(), budget: budget)
             }
             result = .answer(answer)
         } catch {

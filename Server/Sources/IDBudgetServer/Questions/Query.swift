@@ -17,6 +17,34 @@ public struct Query: Sendable {
 
     private(set) var values: [String: String] = [:]
 
+    /// Whether answering may take long: a space of 8192 bits or more, a length of 1000 or more, a number
+    /// written with an exponent of 1000 or more (`1e600000`, `2^65536`, `1e-100000`), or 300 digits.
+    /// Such questions run in the heavy lane of ``Compute``; the rest, almost every real one, never wait
+    /// behind them.
+    public var isHeavy: Bool {
+        for (name, value) in values {
+            if name == "symbols" { continue }
+            if name == "bits", let b = Int(value), b >= 8192 { return true }
+            if name == "length", let n = Int(value), n >= 1000 { return true }
+            var digits = 0
+            var exponent = 0
+            var inExponent = false
+            for c in value.unicodeScalars {
+                if c == "e" || c == "E" || c == "^" {
+                    inExponent = true
+                    exponent = 0
+                } else if ("0"..."9").contains(c) {
+                    digits += 1
+                    if inExponent { exponent = Swift.min(exponent * 10 + Int(c.value - 48), 1_000_000) }
+                } else if c != "-" && c != "+" {
+                    inExponent = false
+                }
+                if exponent >= 1000 || digits >= 300 { return true }
+            }
+        }
+        return false
+    }
+
     /// Parses `a=1&b=2` (`+` is a space, `%XX` a byte of UTF-8), taking only the names in `allowed`.
     public init(_ query: String?, allowed: Set<String>) throws(Refusal) {
         guard let query, !query.isEmpty else { return }

@@ -14,8 +14,11 @@ struct APIRoutes {
         for command in Question.Command.allCases {
             group.get(RouterPath(command.rawValue)) { request, _ in
                 let query = try Query(request.uri.query, allowed: Set(command.parameters))
-                let question = try Question(command, query)
-                let text = try await compute.run { () throws(Refusal) -> String in try question.answer().cliJSON() }
+                // Reading the question (numbers of 600,000 digits) is math too: on the computation's own
+                // thread, never on the few threads every request shares.
+                let text = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> String in
+                    try Question(command, query).answer().cliJSON()
+                }
                 return Self.json(text)
             }
         }

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The server under load, on loopback: wrk (Debian) against a typical question (the seed article's
+length) alone, then while heavy questions (p over 2^2097152 values for 10^600000 ids, ~0.3 s each) run
+at the same time; the server's resident memory after each phase. Writes RESULTS/load.json for
+Tools/bench/bench_report.py.
+
+    python3 Tools/bench/load_bench.py results [--seconds 10] [--binary Server/.build/release/idbudget-serve]
+The target (a ratio measured in this run, reported, never a failure): the typical question's p99 under
+heavy load within 3× its p99 alone, and memory flat (end of the loaded phase within 1.5× the end of
+the unloaded one).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+TYPICAL = "/api/v1/length?alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11"
+HEAVY = "/api/v1/probability?bits=2097152&count=1e600000"
+
+
+def wrk(url, seconds, connections, threads=1):
+    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s", url],
+                         capture_output=True, text=True, timeout=seconds + 60).stdout
+    def ms(text):
+        value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+        return float(value) * {"us": 1e-3, "ms": 1.0, "s": 1000.0}[unit]
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    pct = dict(re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", out, re.M))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = re.search(r"Socket errors: (.*)", out)
+    return {"requests_per_s": rps, "p50_ms": ms(pct["50"]), "p99_ms": ms(pct["99"]),
+            "non_2xx": int(non2xx.group(1)) if non2xx else 0, "socket_errors": errors.group(1) if errors else None}
+
+
+def rss_kib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results")
+    ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--port", type=int, default=18097)
+    ap.add_argument("--binary", default="Server/.build/release/idbudget-serve")
+    a = ap.parse_args()
+    if not os.path.exists(a.binary):
+        subprocess.run(["swift", "build", "-c", "release", "--package-path", "Server", "--product", "idbudget-serve"],
+                       check=True, stdout=sys.stderr)
+    server = subprocess.Popen([a.binary, "--host", "127.0.0.1", "--port", str(a.port)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{a.port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        start_rss = rss_kib(server.pid)
+        alone = wrk(base + TYPICAL, a.seconds, 8)
+        alone_rss = rss_kib(server.pid)
+        heavy = subprocess.Popen(["wrk", "-t1", "-c4", f"-d{a.seconds + 2}s", "--latency", "--timeout", "10s", base + HEAVY],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        time.sleep(1)
+        loaded = wrk(base + TYPICAL, a.seconds, 8)
+        heavy_out = heavy.communicate(timeout=a.seconds + 60)[0]
+        heavy_rps = re.search(r"Requests/sec:\s+([\d.]+)", heavy_out)
+        heavy_503 = re.search(r"Non-2xx or 3xx responses: (\d+)", heavy_out)
+        loaded_rss = rss_kib(server.pid)
+        alive = server.poll() is None
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    out = {"seconds": a.seconds, "typical": TYPICAL, "heavy": HEAVY, "alone": alone, "with_heavy": loaded,
+           "heavy_requests_per_s": float(heavy_rps.group(1)) if heavy_rps else None,
+           "heavy_non_2xx": int(heavy_503.group(1)) if heavy_503 else 0,
+           "rss_kib": {"start": start_rss, "after_alone": alone_rss, "after_loaded": loaded_rss},
+           "p99_ratio": loaded["p99_ms"] / alone["p99_ms"] if alone["p99_ms"] else None,
+           "server_stayed_up": alive}
+    with open(os.path.join(a.results, "load.json"), "w") as f:
+        json.dump(out, f, indent=1)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
