@@ -42,13 +42,15 @@ extension CLIAgreementTests {
     }
 
     /// The CLI's arguments for a query: `command?a=1&b=2` → `command --a 1 --b 2 --format json`.
+    /// `inspect`'s id is the CLI's argument, not an option: `inspect?id=X` → `inspect X`.
     static func arguments(_ path: String) -> [String] {
         let parts = path.split(separator: "?", maxSplits: 1)
         var arguments = [String(parts[0])]
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                arguments.append("--\(kv[0])=\((kv.count == 2 ? String(kv[1]) : "").removingPercentEncoding ?? "")")
+                let value = (kv.count == 2 ? String(kv[1]) : "").removingPercentEncoding ?? ""
+                arguments.append(kv[0] == "id" ? value : "--\(kv[0])=\(value)")
             }
         }
         return arguments + ["--format", "json"]
@@ -68,6 +70,10 @@ extension CLIAgreementTests {
         "plan?rate=1e6/s&lifetime=10y&max-probability=1e-11",
         "plan?count=1e9&max-probability=1e-12&max-bytes=16",
         "schemes",
+        "inspect?id=user_01h455vb4pex5vsknk084sn02q",
+        "inspect?id=175928847299117063&scheme=discord",
+        "inspect?id=8ZZZZZZZZZZZZZZZZZZZZZZZZZ",
+        "length?alphabet=base62&rate=1e4/s&lifetime=10y&max-probability=1e-9",
     ]
 
     @Test(arguments: questions)
@@ -86,6 +92,8 @@ extension CLIAgreementTests {
         // ArgumentParser's (a missing option) are worded differently by design.
         !$0.contains("format=") && !$0.contains("count=5&count=") && !$0.hasPrefix("schemes?")
             && $0 != "length?alphabet=base62&rate=1e6/s&lifetime=10y" && !$0.contains("count=-5")
+            // With no id the CLI reads ids from standard input: nothing to refuse.
+            && $0 != "inspect?scheme=uuid7"
     }
 
     @Test(arguments: refusals)

@@ -49,6 +49,8 @@ import Testing
         ("plan?count=5&max-probability=0.5&format=text", "--format"),
         ("plan?count=5&count=6&max-probability=0.5", "--count"),
         ("schemes?x=1", "--x"),
+        ("inspect?id=x&scheme=nope", "--scheme"),
+        ("inspect?scheme=uuid7", "id"),
     ]
 
     @Test(arguments: badQuestions)

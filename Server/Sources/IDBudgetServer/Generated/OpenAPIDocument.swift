@@ -240,6 +240,44 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/api/v1/inspect": {
+              "get": {
+                "operationId": "inspect",
+                "summary": "What an id is (`idbudget inspect ID --format json`, one id).",
+                "description": "Every format the id is valid in (UUIDv1–v8, ULID, KSUID, TypeID, xid, ObjectId, the Snowflake family, TSID, cuid2, Firebase push ids, Nano ID) with its fields, and each other format's reason to refuse it; `valid` is false when it is valid in none (still a 200: the answer is the CLI's line).",
+                "parameters": [
+                  {
+                    "name": "id",
+                    "in": "query",
+                    "required": true,
+                    "description": "The id (printable ASCII, at most 1024 characters).",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
+                    }
+                  },
+                  {
+                    "name": "scheme",
+                    "in": "query",
+                    "description": "Read as this format only, e.g. uuid7, snowflake, typeid.",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Answer"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  }
+                }
+              }
+            },
             "/api/v1/audit": {
               "post": {
                 "operationId": "audit",

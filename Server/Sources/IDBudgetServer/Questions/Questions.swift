@@ -10,10 +10,11 @@ public enum Question: Sendable {
     case capacity(space: Space, budget: Budget, scopes: BigInt, rate: Rate?, scheme: Scheme?)
     case plan(volume: Volume, budget: Budget, maxBytes: Int)
     case schemes
+    case inspect(id: String, formats: [InspectableFormat])
 
     /// The commands, by the name the API's path uses.
     public enum Command: String, CaseIterable, Sendable {
-        case probability, length, capacity, plan, schemes
+        case probability, length, capacity, plan, schemes, inspect
 
         /// The parameters each takes (the CLI's options, without `--format`).
         public var parameters: [String] {
@@ -23,6 +24,7 @@ public enum Question: Sendable {
             case .capacity: Self.space + ["max-probability", "rate", "scopes"]
             case .plan: Self.volume + ["max-probability", "max-bytes"]
             case .schemes: []
+            case .inspect: ["id", "scheme"]
             }
         }
 
@@ -75,6 +77,17 @@ public enum Question: Sendable {
             self = .plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes)
         case .schemes:
             self = .schemes
+        case .inspect:
+            let id = try query["id"].orUsage("id", "missing; add e.g. id=user_01h455vb4pex5vsknk084sn02q")
+            var formats = InspectableFormat.allCases
+            if let name = query["scheme"] {
+                let format = try InspectableFormat(rawValue: name).orUsage(
+                    "--scheme",
+                    "'\(name)' is not a format inspect reads; use one of \(InspectableFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+                formats = [format]
+            }
+            self = .inspect(id: id, formats: formats)
         }
     }
 
@@ -98,6 +111,8 @@ public enum Question: Sendable {
                 return try Planner.plan(volume: volume, budget: budget, maxBytes: maxBytes)
             case .schemes:
                 return SchemesAnswer()
+            case .inspect(let id, let formats):
+                return InspectAnswer(inspecting: id, as: formats)
             }
         } catch let error as InputError {
             // The CLI's probability command lets these through as usage errors of its own; the others

@@ -4,7 +4,7 @@ import Hummingbird
 import IDBudget
 import NIOCore
 
-/// `GET /api/v1/{probability,length,capacity,plan,schemes}` and `POST /api/v1/audit`: the CLI's JSON for
+/// `GET /api/v1/{probability,length,capacity,plan,schemes,inspect}` and `POST /api/v1/audit`: the CLI's JSON for
 /// the same question, byte for byte (`idbudget … --format json`).
 struct APIRoutes {
     let compute: Compute
@@ -98,7 +98,8 @@ struct AuditSettings {
 extension Answer {
     /// What `idbudget … --format json` prints: the answer's JSON and a newline.
     func cliJSON() throws(Refusal) -> String {
-        do { return try jsonText() + "\n" } catch {
+        // `idbudget inspect --format json` writes one line an id; every other command, pretty JSON.
+        do { return try (self is InspectAnswer ? jsonLine() : jsonText()) + "\n" } catch {
             throw Refusal(.serviceUnavailable, argument: nil, "the answer could not be encoded: \(error)")
         }
     }
