@@ -105,7 +105,9 @@ import Testing
         #expect(r.status == 1)
         let answers = Self.lines(r.stdout)
         #expect(answers.count == 3 && answers[2]["valid"] as? Bool == true)
-        #expect((answers[0]["rejections"] as? [[String: Any]])?.first?["reason"] as? String == "longer than 4096 bytes; no id format is")
+        #expect(
+            (answers[0]["rejections"] as? [[String: Any]])?.first?["reason"] as? String == "100000 bytes, longer than 4096; no id format is"
+        )
     }
 
     @Test(arguments: [
@@ -124,5 +126,31 @@ import Testing
         let r = try CLI.run(["inspect", "01h455vb4pex5vsknk084sn02q"], output: full)
         #expect(r.status == 74)
         #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// `| head`: the reader stops, inspect stops quietly — never a death by SIGPIPE (the outside tester's case).
+    @Test func aClosedPipeEndsQuietly() throws {
+        let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "100000"]).stdout
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-pipe-\(UUID().uuidString)")
+        try Data(ids.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "'\(CLI.executable.path)' inspect < '\(file.path)' | head -1 >/dev/null; echo ${PIPESTATUS[0]}"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    /// A line past 4096 bytes is reported with its real size, not the 4097 bytes kept.
+    @Test func anOverlongLineKeepsItsSize() throws {
+        let r = try Self.inspect(["--format", "json"], stdin: [String(repeating: "a", count: 1_000_000)])
+        let answer = try #require(Self.lines(r.stdout).first)
+        #expect((answer["id"] as? String)?.hasSuffix("… (1000000 bytes)") == true)
+        #expect(
+            (answer["rejections"] as? [[String: Any]])?.first?["reason"] as? String == "1000000 bytes, longer than 4096; no id format is")
     }
 }

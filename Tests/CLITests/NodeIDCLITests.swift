@@ -45,13 +45,16 @@ import Testing
         #expect(CLI.at(assigned, "collision.probability") as? String == "0")
         #expect((assigned["notes"] as? [String])?.contains { $0.hasPrefix("node ids assigned") } == true)
         // UUIDv1's node is a MAC address unless told otherwise: assigned by default.
+        #expect(CLI.at(random, "volume.nodes") as? String == "50")
         let mac = try CLI.json(["probability", "--scheme", "uuid1", "--nodes", "1000"])
         #expect(CLI.at(mac, "collision.probability") as? String == "0")
     }
 
     @Test func theCeilingIsChecked() throws {
         let within = try CLI.json(["probability", "--scheme", "snowflake", "--nodes", "4", "--rate", "1e6/s"])
-        #expect((within["notes"] as? [String])?.contains { $0.contains("1e6/s a node uses 2.44e+1% of it") } == true, "\(within)")
+        #expect((within["notes"] as? [String])?.contains { $0.contains("1e6/s a node uses 24.4141% of it") } == true, "\(within)")
+        let just = try CLI.json(["probability", "--scheme", "snowflake", "--nodes", "5", "--rate", "4097/ms"])
+        #expect((just["notes"] as? [String])?.contains { $0.contains("(100.024% of its ceiling)") } == true, "\(just)")
         let over = try CLI.json(["probability", "--scheme", "sonyflake", "--nodes", "4", "--rate", "30000/s"])
         #expect((over["notes"] as? [String])?.contains { $0.contains("must wait for the next tick") } == true)
     }
@@ -63,6 +66,7 @@ import Testing
         (["probability", "--scheme", "snowflake", "--nodes", "0"], "--nodes"),
         (["probability", "--scheme", "snowflake", "--nodes", "5", "--arrivals", "even"], "--arrivals"),
         (["probability", "--scheme", "snowflake", "--nodes", "5", "--node-ids", "sometimes"], "--node-ids"),
+        (["probability", "--scheme", "snowflake", "--count", "1000"], "--nodes"),
     ])
     func refusedWithOneLine(arguments: [String], argument: String) throws {
         let r = try CLI.run(arguments)

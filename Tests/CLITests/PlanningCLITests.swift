@@ -224,4 +224,31 @@ import Testing
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
     }
+
+    /// Dates are proleptic Gregorian, as ISO 8601 has them, before 1582 too (the outside tester's cases).
+    @Test func datesAreProlepticGregorian() throws {
+        let lifetime = { (from: String, until: String) throws -> String? in
+            let j = try CLI.json([
+                "length", "--alphabet", "hex", "--rate", "1/s", "--from", from, "--until", until, "--max-probability", "1e-9",
+            ])
+            return CLI.at(j, "volume.lifetime") as? String
+        }
+        #expect(try lifetime("1582-10-04", "1582-10-16") == "1036800s")  // 12 days
+        #expect(try lifetime("1500-02-28", "1500-03-01") == "86400s")  // 1500 is no leap year
+        #expect(
+            try CLI.run([
+                "length", "--alphabet", "hex", "--rate", "1/s", "--from", "1582-10-10", "--until", "1583-01-01", "--max-probability",
+                "1e-9",
+            ]).status == 0)
+        #expect(
+            try CLI.run([
+                "length", "--alphabet", "hex", "--rate", "1/s", "--from", "1500-02-29", "--until", "1583-01-01", "--max-probability",
+                "1e-9",
+            ]).status == 64)
+        let j = try CLI.json([
+            "length", "--alphabet", "base62", "--rate", "1e4/s", "--lifetime", "10y", "--from", "1582-10-04", "--max-probability", "1e-9",
+        ])
+        let first = (CLI.at(j, "schedule.rows") as? [[String: Any]])?.first
+        #expect((first?["to_date"] as? String)?.hasPrefix("1582-10-05") == true, "\(first ?? [:])")
+    }
 }

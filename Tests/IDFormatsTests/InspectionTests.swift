@@ -40,6 +40,8 @@ import Testing
         ("cm9vdGFsbGx5dGhlcmV!b", "nanoid", "is not in"),
         ("0123456789abcdefghij", "xid", "the last character must be 0 or g"),
         ("1cuid2", "cuid2", "the first character must be a letter"),
+        ("000000000000000000001", "snowflake", "decimal numbers up to 2^63 − 1 (19 digits)"),
+        ("09223372036854775807", "snowflake", "a leading zero"),
     ])
     func refusedWithAReason(id: String, format: String, reason: String) throws {
         let f = try #require(InspectableFormat(rawValue: format))

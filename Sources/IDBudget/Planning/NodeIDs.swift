@@ -33,16 +33,18 @@ extension Planner {
             )
         }
         let perSecond = (numerator: BigInt(node.perTick) * BigInt(node.tick.denominator), denominator: BigInt(node.tick.numerator))
-        let ceiling = "\(node.perTick) ids per \(tickText(node.tick)) a node"
+        let ceiling = "\(node.perTick) id\(node.perTick == 1 ? "" : "s") per \(tickText(node.tick)) a node"
         if let rate = ratePerNode {
             let (n, d) = (rate.perSecond.numerator, rate.perSecond.denominator)
+            // The share of the ceiling, to 6 significant digits (100.024%, not a rounded 100%).
             let used = ScientificDecimal.exact(
-                numerator: n * perSecond.denominator * BigInt(100), denominator: d * perSecond.numerator, significantDigits: 3)
+                numerator: n * perSecond.denominator * BigInt(100), denominator: d * perSecond.numerator, significantDigits: 6)
+            let percent = used.doubleValue.isFinite ? String(format: "%.6g", used.doubleValue) : used.short(6)
             let over = n * perSecond.denominator > d * perSecond.numerator
             notes.append(
                 over
-                    ? "ceiling: at \(rate) a node needs more than \(ceiling) (\(used.short(3))% of its ceiling): it must wait for the next tick, and a minter that does not wait repeats ids."
-                    : "ceiling: \(ceiling); \(rate) a node uses \(used.short(3))% of it."
+                    ? "ceiling: at \(rate) a node needs more than \(ceiling) (\(percent)% of its ceiling): it must wait for the next tick, and a minter that does not wait repeats ids."
+                    : "ceiling: \(ceiling); \(rate) a node uses \(percent)% of it."
             )
         } else {
             notes.append("ceiling: \(ceiling); give --rate (per node) to compare.")
@@ -50,7 +52,7 @@ extension Planner {
         notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]")
         let count = assigned ? BigInt(1) : nodes
         let collision = try CollisionFigures(space: space.size, count: count, groups: BigInt(1))
-        let volume = Volume(count: nodes, notes: ["\(nodes) live nodes"])
+        let volume = Volume(count: nodes, nodes: nodes, notes: ["\(nodes) live nodes"])
         return ProbabilityAnswer(
             space: SpaceFigures(space), volume: VolumeFigures(volume), collision: collision,
             expectedDrawsToFirstCollision: Birthday.expectedDrawsToFirstCollision(space: space.size).description, notes: notes)

@@ -107,12 +107,10 @@ extension Planner {
         // Double holds whole seconds exactly up to 2^53; the 30 digits decide the floor.
         var floor = whole
         if let exact = Self.wholeSeconds(seconds) { floor = Double(exact) }
-        let date = from.addingTimeInterval(floor)
-        let f = ISO8601DateFormatter()
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.formatOptions = [.withInternetDateTime]
-        let text = f.string(from: date)
-        return text.hasPrefix("+") || text.count != 20 ? nil : text
+        // Proleptic Gregorian, whole seconds since the Unix epoch (Foundation's formatter turns Julian
+        // before 1582).
+        let text = UTCTime.iso(seconds: Int64(from.timeIntervalSince1970.rounded(.down)) + Int64(floor))
+        return text.hasPrefix("+") || text.hasPrefix("-") || text.count != 20 ? nil : text
     }
 
     /// ⌊seconds⌋ from the decimal digits, when it fits an Int.
@@ -124,20 +122,26 @@ extension Planner {
         return Int(digits.prefix(e + 1))
     }
 
-    /// Parses `YYYY-MM-DD` as midnight UTC.
+    /// Parses `YYYY-MM-DD` as midnight UTC, in the proleptic Gregorian calendar (ISO 8601's, before
+    /// 1582 too; Foundation's calendar would switch to the Julian one there).
     public static func startDate(parsing text: String) throws(InputError) -> Date {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let y = Int(parts[0]), y >= 1, let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
         else { throw InputError("'\(text)' is not a date; write YYYY-MM-DD, e.g. 2026-01-01") }
-        var c = DateComponents()
-        (c.year, c.month, c.day) = (y, m, d)
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = TimeZone(identifier: "UTC")!
-        guard let date = cal.date(from: c), cal.component(.day, from: date) == d else {
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard d <= days[m - 1] else {
             throw InputError("'\(text)' is not a day of the calendar; write YYYY-MM-DD, e.g. 2026-01-01")
         }
-        return date
+        // Howard Hinnant's days_from_civil: days since 1970-01-01.
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return Date(timeIntervalSince1970: TimeInterval((era * 146_097 + doe - 719_468) * 86_400))
     }
 
     /// Today at midnight UTC.
@@ -148,10 +152,7 @@ extension Planner {
     }
 
     static func dayText(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.formatOptions = [.withFullDate]
-        return f.string(from: date)
+        String(UTCTime.iso(seconds: Int64(date.timeIntervalSince1970.rounded(.down))).prefix(10))
     }
 
     /// The `when` of a capacity without time buckets.

@@ -39,9 +39,19 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let formats = scheme.flatMap(InspectableFormat.init(rawValue:)).map { [$0] } ?? InspectableFormat.allCases
+        // `| head`: a closed pipe ends the run quietly, as `generate`'s does, never a death by SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         var count = 0
-        func inspect(_ id: String) throws {
-            let answer = InspectAnswer(inspecting: id, as: formats)
+        func inspect(_ id: String, bytes: Int? = nil) throws {
+            var answer = InspectAnswer(inspecting: id, as: formats)
+            if let bytes, bytes > IDFormat.maxInspectedBytes {
+                // A line past the limit was not kept whole: say so, with its real size.
+                let reason = "\(bytes) bytes, longer than \(IDFormat.maxInspectedBytes); no id format is"
+                answer = InspectAnswer(
+                    InspectedID(
+                        id: "\(id.prefix(64))… (\(bytes) bytes)", readings: [],
+                        rejections: formats.map { IDRejection(format: $0.rawValue, reason: reason, byLength: true) }))
+            }
             if !answer.valid { Output.status = ExitStatus.fails.rawValue }
             switch output.format {
             case .json: Output.print(try answer.jsonLine())
@@ -51,12 +61,18 @@ struct InspectCommand: ParsableCommand {
             if count % 1024 == 0 { try Output.flush() }
         }
         let arguments = ids.isEmpty ? ["-"] : ids
-        for id in arguments {
-            if id == "-" {
-                try Lines.read(from: 0, limit: IDFormat.maxInspectedBytes) { line in try inspect(line) }
-            } else {
-                try inspect(id)
+        do {
+            for id in arguments {
+                if id == "-" {
+                    try Lines.read(from: 0, limit: IDFormat.maxInspectedBytes) { line, bytes in try inspect(line, bytes: bytes) }
+                } else {
+                    try inspect(id)
+                }
             }
+            try Output.flush()
+        } catch let error as WriteError where error.isClosedPipe {
+            Output.buffer = ""
+            return
         }
         if count == 0 {
             Output.diagnostic("idbudget: inspect: no id given (standard input was empty)")
@@ -66,17 +82,20 @@ struct InspectCommand: ParsableCommand {
 }
 
 /// Lines from a file descriptor, read in blocks: a line over `limit` bytes is passed on cut to
-/// `limit + 1` bytes (so it is refused for its length) and the rest of it skipped, never held.
+/// `limit + 1` bytes, with its real size, and the rest of it skipped, never held.
 enum Lines {
-    static func read(from fd: Int32, limit: Int, _ body: (String) throws -> Void) throws {
+    static func read(from fd: Int32, limit: Int, _ body: (String, Int) throws -> Void) throws {
         var block = [UInt8](repeating: 0, count: 1 << 16)
         var line: [UInt8] = []
-        var overlong = false
+        var size = 0
         func emit() throws {
-            if line.last == UInt8(ascii: "\r") { line.removeLast() }
-            if !line.isEmpty || overlong { try body(String(decoding: line, as: UTF8.self)) }
+            if line.last == UInt8(ascii: "\r") && size == line.count {
+                line.removeLast()
+                size -= 1
+            }
+            if size > 0 { try body(String(decoding: line, as: UTF8.self), size) }
             line.removeAll(keepingCapacity: true)
-            overlong = false
+            size = 0
         }
         while true {
             let n = block.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
@@ -88,10 +107,9 @@ enum Lines {
             for byte in block[0..<n] {
                 if byte == UInt8(ascii: "\n") {
                     try emit()
-                } else if line.count <= limit {
-                    line.append(byte)
                 } else {
-                    overlong = true
+                    size += 1
+                    if line.count <= limit { line.append(byte) }
                 }
             }
         }

@@ -31,7 +31,7 @@ struct LengthCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --rate: the last day ids must stay unique, YYYY-MM-DD (UTC); the lifetime runs from --from to it.",
+            "With --rate: the day the lifetime ends, YYYY-MM-DD (at 00:00 UTC); it runs from --from to then.",
             valueName: "date"))
     var until: String?
 

@@ -49,7 +49,14 @@ struct ProbabilityCommand: ParsableCommand {
 
     /// A node-id scheme's question: the nodes and the per-node rate; the count, lifetime and the rest do not change p.
     func nodeQuestion(_ scheme: Scheme) throws -> (nodes: BigInt, rate: Rate?, ignored: [String]) {
-        let nodes = try volume.nodes.map { try parseInteger($0, argument: "--nodes", example: "50") } ?? BigInt(1)
+        guard let nodesText = volume.nodes else {
+            throw UsageError(
+                argument: "--nodes",
+                message:
+                    "\(scheme.name) ids are kept apart by their \(scheme.node?.name ?? "node"); say how many nodes mint them, e.g. --nodes 50"
+            )
+        }
+        let nodes = try parseInteger(nodesText, argument: "--nodes", example: "50")
         let rate = try volume.rate.map { try parseRate($0) }
         if peak.peakRate != nil || arrivals.arrivals != nil {
             throw UsageError(

@@ -33,10 +33,18 @@ enum TextTable {
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, c in
                 let gap = String(repeating: " ", count: widths[i] - c.count)
-                return c.first.map { $0.isNumber || $0 == "-" } == true && i > 0 ? gap + c : c + gap
+                return isNumeric(c) && i > 0 ? gap + c : c + gap
             }.joined(separator: "  ").trimmingTrailingSpaces
         }
         return [line(headers), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)
+    }
+
+    /// A number (`22`, `-0.59`, `9.133e-12`) or odds (`1 in 1.09e11`): right-aligned. Text that only
+    /// starts with a digit or a hyphen (`64 symbols: -0-9A-Z…`) is not.
+    static func isNumeric(_ c: String) -> Bool {
+        if c.hasPrefix("1 in ") { return true }
+        guard let first = c.first, first.isNumber || first == "-" else { return false }
+        return c.allSatisfy { "0123456789.,e+-×%".contains($0) }
     }
 }
 

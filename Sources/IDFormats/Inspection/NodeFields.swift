@@ -57,8 +57,9 @@ enum NodeFields {
         func no(_ r: String) -> Result<UInt64, IDRejection> { .failure(IDRejection(format: format.rawValue, reason: r)) }
         func short(_ r: String) -> Result<UInt64, IDRejection> { .failure(IDRejection(format: format.rawValue, reason: r, byLength: true)) }
         guard (1...20).contains(b.count) else {
-            return short("a \(format.displayName) id is a decimal number up to 2^63 − 1; this has \(b.count) characters")
+            return short("\(format.displayName) ids are decimal numbers up to 2^63 − 1 (19 digits); this has \(b.count) characters")
         }
+        if b.count > 1 && b[0] == UInt8(ascii: "0") { return no("a leading zero: \(format.displayName) ids are written without one") }
         var v: UInt64 = 0
         for (i, c) in b.enumerated() {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) else {

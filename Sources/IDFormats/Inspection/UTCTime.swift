@@ -1,9 +1,9 @@
 /// ISO 8601 UTC text for a time counted from the Unix epoch, without Foundation: days to a civil date
 /// by Howard Hinnant's `civil_from_days` (exact for every Int64 day in the proleptic Gregorian calendar).
-enum UTCTime {
+package enum UTCTime {
     /// `seconds` since 1970-01-01T00:00:00Z plus `fraction` (a count of 10^−`digits` s, below one
     /// second), e.g. `2023-06-20T12:34:56.789Z`; years past 9999 get a `+` (ISO 8601 expanded form).
-    static func iso(seconds: Int64, fraction: Int64 = 0, digits: Int = 0) -> String {
+    package static func iso(seconds: Int64, fraction: Int64 = 0, digits: Int = 0) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let z = days + 719_468
@@ -26,7 +26,7 @@ enum UTCTime {
     }
 
     /// Milliseconds since the Unix epoch.
-    static func iso(millis: Int64) -> String {
+    package static func iso(millis: Int64) -> String {
         let (s, ms) = millis >= 0 ? (millis / 1000, millis % 1000) : ((millis - 999) / 1000, ((millis % 1000) + 1000) % 1000)
         return iso(seconds: s, fraction: ms, digits: 3)
     }
