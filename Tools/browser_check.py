@@ -25,7 +25,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 def browser(javascript=True):
     o = Options()
     o.binary_location = "/usr/bin/chromium"
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1000,2000"):
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1000,2250"):
         o.add_argument(a)
     if not javascript:
         o.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
@@ -74,6 +74,9 @@ def check(base, screenshot):
             failures.append(f"with JavaScript the headline is {headline(d)!r}, not {want!r}")
         if not d.find_elements(By.CSS_SELECTOR, "#answer figure svg"):
             failures.append("with JavaScript no SVG plot in the answer")
+        compare = [r.text for r in d.find_elements(By.CSS_SELECTOR, "#compare tr")]
+        if not any(row.startswith("base62 23 23") for row in compare):
+            failures.append(f"the compare-alphabets table has no base62 23 row: {compare[:3]}")
         permalink = d.current_url
         if screenshot:
             d.save_screenshot(screenshot)

@@ -99,6 +99,9 @@ import Testing
             let page = try await client.get("/")
             #expect(page.body.contains("<script src=\"/app.js\" defer></script>"))
             #expect(!page.body.contains("value=\"snowflake\""), "a node-id format offered on the page")
+            // A length comes with the other alphabets' (plan's rows): base62 23, base64url 22 for the seed question.
+            #expect(page.body.contains("<tr><td>base62</td><td>23</td><td>23</td>"))
+            #expect(page.body.contains("<tr><td>base64url</td><td>22</td><td>22</td>"))
         }
     }
 }

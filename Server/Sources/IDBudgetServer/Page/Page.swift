@@ -69,6 +69,8 @@ enum Page {
         let headline: String
         let plot: Plot?
         let json: String
+        /// For a length: every named alphabet's minimum length for the same question (`idbudget plan`).
+        var compare: [PlanRow] = []
 
         /// `budget`: a budget to draw beside a probability (a length's answer has its own).
         init(_ answer: any Answer, budget given: String? = nil) throws(Refusal) {
@@ -188,6 +190,17 @@ enum Page {
             for (label, value) in a.rows { html += "<tr><th scope=\"row\">\(e(label))</th><td>\(e(value))</td></tr>\n" }
             html += "</table>\n"
             if let plot = a.plot { html += "<figure>\(plot.svg)</figure>\n" }
+            if !a.compare.isEmpty {
+                html += "<h3>Compare alphabets</h3>\n<table id=\"compare\">\n"
+                html += "<tr><th scope=\"col\">alphabet</th><th scope=\"col\">length</th><th scope=\"col\">bytes</th>"
+                html += "<th scope=\"col\">p</th><th scope=\"col\">odds</th><th scope=\"col\">fits 64 bytes</th></tr>\n"
+                for r in a.compare {
+                    html += "<tr><td>\(e(r.alphabet))</td><td>\(r.length)</td><td>\(r.bytes)</td>"
+                    html +=
+                        "<td>\(e(r.collision.probability))</td><td>\(e(r.collision.oneIn))</td><td>\(r.fitsMaxBytes ? "yes" : "no")</td></tr>\n"
+                }
+                html += "</table>\n"
+            }
             html += "<details><summary>The CLI's JSON</summary><pre>\(e(a.json))</pre></details>\n</section>\n"
         case .refusal(let r):
             html += "<section id=\"answer\" aria-live=\"polite\"><h2>Not answered</h2>\n<p class=\"error\" role=\"alert\">"

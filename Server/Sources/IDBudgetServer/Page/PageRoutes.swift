@@ -42,7 +42,13 @@ struct PageRoutes {
             let budget = form.maxProbability.isEmpty ? nil : form.maxProbability
             // The question is read on the computation's thread too (see APIRoutes).
             let answer = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> Page.Answered in
-                try Page.Answered(asked.question().answer(), budget: budget)
+                let question = try asked.question()
+                var answered = try Page.Answered(question.answer(), budget: budget)
+                // A length comes with the other alphabets' lengths for the same question (`plan`).
+                if case .length(_, let volume, let budget, _) = question {
+                    answered.compare = (try? Planner.plan(volume: volume, budget: budget))?.rows ?? []
+                }
+                return answered
             }
             result = .answer(answer)
         } catch {
