@@ -9,7 +9,9 @@ import Testing
 /// the CLI's option code (an executable target can not be imported), so this is what keeps the two
 /// from drifting. The CLI binary: $IDBUDGET_CLI, or the root package's build
 /// (`swift build --product idbudget` at the root); CI sets IDBUDGET_CLI, and then a missing binary fails.
-@Suite(.enabled(if: idbudgetCLI != nil, "no idbudget binary: build it at the root, or set IDBUDGET_CLI"))
+/// Serialized: each case waits on a CLI process synchronously, holding one of the few threads async
+/// code shares; two at once could starve the deadline timer another suite's 503 test relies on.
+@Suite(.serialized, .enabled(if: idbudgetCLI != nil, "no idbudget binary: build it at the root, or set IDBUDGET_CLI"))
 struct CLIAgreementTests {
     static var cli: String? { idbudgetCLI }
 }
@@ -73,6 +75,7 @@ extension CLIAgreementTests {
         "inspect?id=user_01h455vb4pex5vsknk084sn02q",
         "inspect?id=175928847299117063&scheme=discord",
         "inspect?id=8ZZZZZZZZZZZZZZZZZZZZZZZZZ",
+        "inspect?id=a%01b%C3%A9%F0%9F%98%80",
         "length?alphabet=base62&rate=1e4/s&lifetime=10y&max-probability=1e-9",
     ]
 

@@ -86,6 +86,7 @@ import Testing
         try await withServer { client in
             for (uri, method, allow) in [
                 ("/api/v1/length", HTTPRequest.Method.post, "GET"), ("/api/v1/audit", .get, "POST"), ("/healthz", .delete, "GET"),
+                ("/app.js", .post, "GET"),
                 ("/", .put, "GET"), ("/api/v1/plan", .patch, "GET"),
             ] {
                 let r = try await client.executeRequest(uri: uri, method: method, headers: [:], body: nil)

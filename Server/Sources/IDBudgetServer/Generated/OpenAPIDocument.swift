@@ -250,11 +250,10 @@ enum OpenAPIDocument {
                     "name": "id",
                     "in": "query",
                     "required": true,
-                    "description": "The id (printable ASCII, at most 1024 characters).",
+                    "description": "The id, any text up to 1024 characters (as the CLI takes it).",
                     "schema": {
                       "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
+                      "maxLength": 1024
                     }
                   },
                   {

@@ -9,9 +9,9 @@ public struct Query: Sendable {
     /// an endpoint's parameters at this length, percent-encoded, stay under the 80 KB the HTTP parser
     /// takes for a request head.
     public static let maxValueLength = 1024
-    /// The parameter whose value may be any text (a custom alphabet's symbols); every other one is
-    /// printable ASCII.
-    public static let anyText: Set<String> = ["symbols"]
+    /// The parameters whose value may be any text (a custom alphabet's symbols, an id to inspect, which
+    /// the CLI takes as it comes); every other one is printable ASCII.
+    public static let anyText: Set<String> = ["symbols", "id"]
     /// The most parameters in one query.
     public static let maxParameters = 32
 
@@ -66,7 +66,7 @@ public struct Query: Sendable {
                     "--\(name)", "the value is \(value.unicodeScalars.count) characters long; give at most \(Self.maxValueLength)")
             }
             guard Self.anyText.contains(name) || value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
-                throw Refusal.usage("--\(name)", "'\(value.prefix(40))' is not printable ASCII; e.g. rate=1e6/s")
+                throw Refusal.usage("--\(name)", "'\(value.prefix(40))' is not printable ASCII; numbers and units are, e.g. rate=1e6/s")
             }
             guard values[name] == nil else {
                 throw Refusal.usage("--\(name)", "given more than once; give it once")
