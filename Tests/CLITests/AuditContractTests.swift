@@ -117,9 +117,7 @@ import Testing
         (["audit", "some-file", "--summary", "/nonexistent.json"], "--summary"),
     ])
     func badOptionsNameTheArgument(arguments: [String], argument: String) throws {
-        let r = try CLI.run(arguments)
-        #expect(r.status == 64 && r.stdout.isEmpty, "\(r.status) \(r.stderr)")
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        try CLI.expectUsageError(arguments, naming: argument)
     }
 
     /// sysexits.h: an input that cannot be opened is 66, a corrupt summary 65, an --emit-summary path

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// Runs the built `idbudget` executable.
 enum CLI {
@@ -50,6 +51,18 @@ enum CLI {
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self),
             seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Bad usage as the CLI promises it: exit 64, nothing on stdout, one line on stderr naming `argument`.
+    @discardableResult
+    static func expectUsageError(
+        _ arguments: [String], naming argument: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Result {
+        let r = try run(arguments)
+        #expect(r.status == 64, "\(arguments): \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(r.stdout.isEmpty, sourceLocation: sourceLocation)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)", sourceLocation: sourceLocation)
+        return r
     }
 
     static func json(_ arguments: [String]) throws -> [String: Any] {

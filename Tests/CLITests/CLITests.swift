@@ -180,10 +180,7 @@ import Testing
         (["generate", "--seed", "x"], "--seed"),
     ])
     func badInput(arguments: [String], argument: String) throws {
-        let r = try CLI.run(arguments)
-        #expect(r.status == 64)
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        try CLI.expectUsageError(arguments, naming: argument)
     }
 }
 
@@ -246,9 +243,7 @@ import Testing
         (["probability", "--bits", "64", "--rate", "1/s", "--lifetime", "1y", "--peak-rate", "5/s"], "--peak-rate"),
     ])
     func badInput(arguments: [String], argument: String) throws {
-        let r = try CLI.run(arguments)
-        #expect(r.status == 64 && r.stdout.isEmpty)
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        try CLI.expectUsageError(arguments, naming: argument)
     }
 }
 
@@ -311,11 +306,7 @@ import Testing
 /// refused saying the same minimum; whitespace in --symbols only when asked for, control characters never.
 @Suite struct GenerateInputTests {
     static func refused(_ arguments: [String], naming argument: String) throws -> String {
-        let r = try CLI.run(["generate"] + arguments)
-        #expect(r.status == 64, "\(arguments): \(r.stderr)")
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
-        return r.stderr
+        try CLI.expectUsageError(["generate"] + arguments, naming: argument).stderr
     }
 
     @Test(arguments: [["--count", "0"], ["--count", "0", "--scheme", "uuid7"], ["--count", "0", "--symbols", "ACGT", "--seed", "3"]])

@@ -115,10 +115,7 @@ import Testing
         (["inspect", "-", "-"], "id"),
     ])
     func badUsageNamesTheArgument(arguments: [String], argument: String) throws {
-        let r = try CLI.run(arguments)
-        #expect(r.status == 64)
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        try CLI.expectUsageError(arguments, naming: argument)
     }
 
     @Test func aFullDiskIsAnIOError() throws {

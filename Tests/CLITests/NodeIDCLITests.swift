@@ -69,10 +69,7 @@ import Testing
         (["probability", "--scheme", "snowflake", "--count", "1000"], "--nodes"),
     ])
     func refusedWithOneLine(arguments: [String], argument: String) throws {
-        let r = try CLI.run(arguments)
-        #expect(r.status == 64, "\(arguments): \(r.stderr)")
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        try CLI.expectUsageError(arguments, naming: argument)
     }
 
     @Test func schemesListsEveryFormatWithItsSource() throws {

@@ -86,10 +86,7 @@ import Testing
         (["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1/s", "--existing", "3"], "--existing"),
     ])
     func badInputNamesTheArgument(arguments: [String], argument: String) throws {
-        let r = try CLI.run(arguments)
-        #expect(r.status == 64, "\(arguments): \(r.stderr)")
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        try CLI.expectUsageError(arguments, naming: argument)
     }
 }
 
@@ -219,10 +216,7 @@ import Testing
         (["length", "--alphabet", "hex", "--count", "5", "--from", "2030-01-01", "--max-probability", "1e-9"], "--from"),
     ])
     func badDatesNameTheArgument(arguments: [String], argument: String) throws {
-        let r = try CLI.run(arguments)
-        #expect(r.status == 64, "\(arguments): \(r.stderr)")
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(argument), "\(r.stderr)")
+        try CLI.expectUsageError(arguments, naming: argument)
     }
 
     /// Dates are proleptic Gregorian, as ISO 8601 has them, before 1582 too (the outside tester's cases).

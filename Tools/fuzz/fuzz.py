@@ -1066,10 +1066,7 @@ def g_near_tie(g):
 
 def near_tie_budgets(d, n, digits):
     """Tests/Oracles/near_tie.py's two budgets; it sets mpmath's global precision, which is restored here."""
-    here = os.path.join(ROOT, "Tests", "Oracles")
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    import near_tie
+    near_tie = oracle("near_tie")
     saved = mpmath.mp.prec
     try:
         return near_tie.budgets(d, n, digits)
@@ -1273,13 +1270,18 @@ class Checker:
             self.fail("wrong-answer", label)
 
 
-def poisson_reference():
-    """Tests/Oracles/planning_ref.py (mpmath at 150 digits): ell(λ, d) = λ − d·log1p(λ/d) and the figures."""
+def oracle(name):
+    """A module of Tests/Oracles, imported once."""
     here = os.path.join(ROOT, "Tests", "Oracles")
     if here not in sys.path:
         sys.path.insert(0, here)
-    import planning_ref
-    return planning_ref
+    import importlib
+    return importlib.import_module(name)
+
+
+def poisson_reference():
+    """Tests/Oracles/planning_ref.py (mpmath at 150 digits): ell(λ, d) = λ − d·log1p(λ/d) and the figures."""
+    return oracle("planning_ref")
 
 
 def check_poisson(c, ck):
@@ -1434,11 +1436,7 @@ def check_capacity(c, ck):
 
 def retries_reference():
     """Tests/Oracles/retries_ref.py (exact fractions, mpmath's digamma, Faulhaber sums)."""
-    here = os.path.join(ROOT, "Tests", "Oracles")
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    import retries_ref
-    return retries_ref
+    return oracle("retries_ref")
 
 
 def check_retries(c, ck):
