@@ -74,6 +74,10 @@ public struct Alphabet: Sendable, Hashable, CustomStringConvertible {
     public static let nanoid = builtIn("nanoid", "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict")
     /// Crockford's base32 in lower case, as TypeID writes it.
     public static let lowerBase32 = builtIn("base32 (lower case)", "0123456789abcdefghjkmnpqrstvwxyz")
+    /// RFC 4648 §7 base32hex in lower case, as xid writes it.
+    public static let base32hex = builtIn("base32hex", "0123456789abcdefghijklmnopqrstuv")
+    /// The Firebase push id's 64 symbols in ASCII order (so ids sort as text).
+    public static let firebase = builtIn("firebase", "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
     /// Upper-case hexadecimal, as some systems print it.
     public static let upperHex = builtIn("HEX", "0123456789ABCDEF")
     /// Upper-case base36.

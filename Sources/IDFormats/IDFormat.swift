@@ -1,7 +1,11 @@
 /// The identifier formats idbudget mints: one catalogue, read by the generators and by the birthday
 /// math (`IDBudget`'s schemes), so that the random bits the math counts are the bits the generator draws.
+///
+/// Random formats first (uuid4 … uuid8), then the node-id family (uuid1 … tsid), whose uniqueness
+/// rests on a node field and a counter (``node``) rather than on random bits.
 public enum IDFormat: String, CaseIterable, Sendable {
-    case uuid4, uuid7, ulid, ksuid, nanoid, typeid
+    case uuid4, uuid7, ulid, ksuid, nanoid, typeid, cuid2, firebase, uuid8
+    case uuid1, uuid6, xid, objectid, snowflake, discord, instagram, sonyflake, tsid
 
     /// Only identifiers minted in the same bucket can collide.
     public enum Bucket: String, Sendable {
@@ -17,25 +21,91 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .ulid: 80
         case .ksuid: 128
         case .nanoid: 126
+        case .cuid2: 123  // log2(26 · 36^23), taken as uniform (see `notes`)
+        case .firebase: 72
+        case .uuid8: 122
+        case .uuid1, .uuid6: 14  // the clock sequence; the node is the node field
+        case .xid, .objectid, .snowflake, .discord, .instagram, .sonyflake, .tsid: 0
         }
     }
 
     /// The time bucket, for formats that lead with a timestamp.
     public var bucket: Bucket? {
         switch self {
-        case .uuid7, .ulid, .typeid: .millisecond
-        case .ksuid: .second
-        case .uuid4, .nanoid: nil
+        case .uuid7, .ulid, .typeid, .firebase, .snowflake, .discord, .instagram, .tsid: .millisecond
+        case .ksuid, .xid, .objectid: .second
+        case .uuid4, .nanoid, .cuid2, .uuid8, .uuid1, .uuid6, .sonyflake: nil
         }
     }
 
-    /// Characters (and bytes) in the text form.
+    /// Characters (and bytes) in the text form; for the decimal Snowflake family, the most (19: their
+    /// ids are below 2^63 and written without leading zeros, so earlier ones are shorter).
     public var length: Int {
         switch self {
-        case .uuid4, .uuid7: 36
+        case .uuid4, .uuid7, .uuid8, .uuid1, .uuid6: 36
         case .ulid, .typeid: 26  // TypeID: the suffix; a prefix adds its bytes and `_`
         case .ksuid: 27
         case .nanoid: 21
+        case .cuid2, .objectid: 24
+        case .firebase, .xid: 20
+        case .snowflake, .discord, .instagram, .sonyflake: 19
+        case .tsid: 13
+        }
+    }
+
+    /// Whether ids of this format can be shorter than ``length`` (decimal numbers).
+    public var isDecimal: Bool { self == .snowflake || self == .discord || self == .instagram || self == .sonyflake }
+
+    /// Bytes in the binary form (`generate --output raw`), or nil for formats that exist only as text.
+    public var binaryLength: Int? {
+        switch self {
+        case .uuid4, .uuid7, .uuid8, .uuid1, .uuid6, .ulid, .typeid: 16
+        case .ksuid: 20
+        case .xid, .objectid: 12
+        case .snowflake, .discord, .instagram, .sonyflake, .tsid: 8
+        case .nanoid, .cuid2, .firebase: nil
+        }
+    }
+
+    /// The field that keeps a node-id format unique (nil for the random formats).
+    public var node: NodeField? {
+        let ms = (numerator: 1, denominator: 1000)
+        return switch self {
+        case .uuid1, .uuid6:
+            NodeField(bits: 47, name: "node (random when no MAC)", perTick: 1, tick: (1, 10_000_000), assignedByDefault: true)
+        case .xid: NodeField(bits: 40, name: "machine id and pid", perTick: 1 << 24, tick: (1, 1))
+        case .objectid: NodeField(bits: 40, name: "per-process random value", perTick: 1 << 24, tick: (1, 1))
+        case .snowflake: NodeField(bits: 10, name: "worker id", perTick: 4096, tick: ms)
+        case .discord: NodeField(bits: 10, name: "worker and process id", perTick: 4096, tick: ms)
+        case .instagram: NodeField(bits: 13, name: "shard id", perTick: 1024, tick: ms)
+        case .sonyflake: NodeField(bits: 16, name: "machine id", perTick: 256, tick: (1, 100))
+        case .tsid: NodeField(bits: 10, name: "node id", perTick: 4096, tick: ms)
+        default: nil
+        }
+    }
+
+    /// Bits `generate --node` sets: every node bit of the layout together (Discord's worker and
+    /// process; xid's machine id and pid; a UUIDv1's whole 48-bit node). Nil: the format has no node.
+    public var nodeBits: Int? {
+        switch self {
+        case .uuid1, .uuid6: 48
+        case .xid, .objectid: 40
+        case .snowflake, .discord, .tsid: 10
+        case .instagram: 13
+        case .sonyflake: 16
+        default: nil
+        }
+    }
+
+    /// The Snowflake family's epoch, in milliseconds since the Unix epoch (`generate --epoch` moves it).
+    public var defaultEpoch: UInt64? {
+        switch self {
+        case .snowflake: 1_288_834_974_657
+        case .discord: 1_420_070_400_000
+        case .instagram: 1_314_220_021_721
+        case .sonyflake: 1_409_529_600_000  // 2014-09-01T00:00:00Z
+        case .tsid: 1_577_836_800_000  // 2020-01-01T00:00:00Z
+        default: nil
         }
     }
 
@@ -47,6 +117,12 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .ksuid: .base62
         case .nanoid: .nanoid
         case .typeid: .lowerBase32
+        case .cuid2: .base36
+        case .firebase: .firebase
+        case .uuid8, .uuid1, .uuid6, .objectid: .hex
+        case .xid: .base32hex
+        case .snowflake, .discord, .instagram, .sonyflake: .decimal
+        case .tsid: .base32
         }
     }
 
@@ -62,14 +138,22 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .ksuid: "base62"
         case .nanoid: "A-Za-z0-9_- (64 symbols)"
         case .typeid: "prefix_ + 26 lower-case Crockford base32 (a UUIDv7)"
+        case .cuid2: "base36, first a letter"
+        case .firebase: "64 symbols: -0-9A-Z_a-z in ASCII order"
+        case .uuid8, .uuid1, .uuid6: "hex 8-4-4-4-12"
+        case .xid: "base32hex, lower case"
+        case .objectid: "hex"
+        case .snowflake, .discord, .instagram, .sonyflake: "decimal 64-bit integer"
+        case .tsid: "Crockford base32, 13 characters"
         }
     }
 
     /// Whether `IDGenerator` (IDTokens) orders identifiers within a bucket unless told otherwise.
-    public var isMonotonicByDefault: Bool { self == .uuid7 || self == .typeid }
+    public var isMonotonicByDefault: Bool { self == .uuid7 || self == .typeid || self == .firebase }
 
-    /// Whether the format has a monotonic mode at all.
-    public var hasMonotonicMode: Bool { self == .uuid7 || self == .ulid || self == .typeid }
+    /// Whether the format has a monotonic mode at all (the node-id family is ordered by its counter,
+    /// always).
+    public var hasMonotonicMode: Bool { self == .uuid7 || self == .ulid || self == .typeid || self == .firebase }
 
     /// What else matters: fixed bits, ordering, limits.
     public var notes: String {
@@ -86,6 +170,30 @@ public enum IDFormat: String, CaseIterable, Sendable {
             "Default Nano ID: 21 symbols of 64, 6 bits each."
         case .typeid:
             "A type prefix (up to 63 of a-z and _, not starting or ending with _; may be empty, then no separator), `_`, and a UUIDv7 as 26 lower-case Crockford base32 characters (the first 0–7): 74 random bits a millisecond, as uuid7, minted the same way (monotonic by default). The prefix carries no randomness: ids of different prefixes are different ids."
+        case .cuid2:
+            "24 characters by default: a letter, then 23 of base36 from a SHA3 hash of time, counter, fingerprint and random salt. Modelled as uniform over its output, log2(26·36^23) = 123 bits; its authors claim no more. idbudget mints that model directly: a uniform letter and 23 uniform base36 symbols from the CSPRNG."
+        case .firebase:
+            "8 characters of milliseconds, 12 random (72 bits); within one millisecond a client increments the random part (so do idbudget's)."
+        case .uuid8:
+            "Version 8 is custom: this entry counts all 122 free bits as random, the most it can hold; a minter that puts time or a node there has fewer. idbudget mints all 122 at random."
+        case .uuid1:
+            "Time in 100 ns ticks since 1582, a 14-bit clock sequence, and the node: a MAC address (assigned: unique) or 47 random bits. Two nodes collide only with the same node value."
+        case .uuid6:
+            "UUIDv1's time, clock sequence and node, the time's bits first so ids sort by time. The node may be random (47 bits)."
+        case .xid:
+            "4-byte seconds, 3-byte machine id (a hash of the host id), 2-byte pid, 3-byte counter starting at a random value."
+        case .objectid:
+            "4-byte seconds, a 5-byte random value drawn once per process, a 3-byte counter starting at a random value."
+        case .snowflake:
+            "No random bits: a worker id (10 bits) and a sequence (4,096 ids a millisecond a worker). Unique while no two live workers share an id."
+        case .discord:
+            "Twitter's layout with the 10 node bits split into a 5-bit worker and a 5-bit process id; 4,096 ids a millisecond a process."
+        case .instagram:
+            "41-bit milliseconds, a 13-bit logical shard, a 10-bit sequence: 1,024 ids a millisecond a shard."
+        case .sonyflake:
+            "Time in 10 ms units, an 8-bit sequence (256 ids per 10 ms a machine), a 16-bit machine id (by default the low 16 bits of a private IPv4 address)."
+        case .tsid:
+            "42-bit milliseconds, then 22 bits of node and counter (tsid-creator's default: 10 node bits, 4,096 ids a millisecond a node; with no node set, the node bits are random)."
         }
     }
 
@@ -98,6 +206,18 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .ksuid: "segmentio/ksuid README"
         case .nanoid: "ai/nanoid README"
         case .typeid: "TypeID spec v0.3 (github.com/jetify-com/typeid, spec/); RFC 9562 §5.7"
+        case .cuid2: InspectableFormat.cuid2.source
+        case .firebase: InspectableFormat.firebase.source
+        case .uuid8: "RFC 9562 §5.8"
+        case .uuid1: "RFC 9562 §5.1"
+        case .uuid6: "RFC 9562 §5.6"
+        case .xid: InspectableFormat.xid.source
+        case .objectid: InspectableFormat.objectid.source
+        case .snowflake: InspectableFormat.snowflake.source
+        case .discord: InspectableFormat.discord.source
+        case .instagram: InspectableFormat.instagram.source
+        case .sonyflake: InspectableFormat.sonyflake.source
+        case .tsid: InspectableFormat.tsid.source
         }
     }
 

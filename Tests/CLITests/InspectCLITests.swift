@@ -58,9 +58,12 @@ import Testing
         ["--scheme", "uuid4"], ["--scheme", "uuid7"], ["--scheme", "ulid"], ["--scheme", "ksuid"],
         ["--scheme", "typeid", "--prefix", "user"],
         ["--scheme", "typeid"], ["--scheme", "nanoid"],
+        ["--scheme", "uuid1"], ["--scheme", "uuid6"], ["--scheme", "uuid8"], ["--scheme", "xid"], ["--scheme", "objectid"],
+        ["--scheme", "tsid"], ["--scheme", "cuid2"], ["--scheme", "firebase"], ["--scheme", "snowflake"],
+        ["--scheme", "discord"], ["--scheme", "instagram"], ["--scheme", "sonyflake"],
     ])
     func idsIdbudgetMintsReadThere(generate: [String]) throws {
-        let format = generate[1] == "nanoid" ? "nanoid" : generate[1]
+        let format = generate[1]
         let ids = try CLI.run(["generate", "--count", "20"] + generate).stdout.split(separator: "\n").map(String.init)
         try #require(ids.count == 20)
         let r = try Self.inspect(["--scheme", format, "--format", "json"], stdin: ids)

@@ -11,8 +11,20 @@ import Testing
         #expect(IDFormat.ulid.randomBits == 128 - 48)
         #expect(IDFormat.ksuid.randomBits == 160 - 32)
         #expect(IDFormat.nanoid.randomBits == 21 * 6)
-        #expect(IDFormat.allCases.map(\.length) == [36, 36, 26, 27, 21, 26])
-        #expect(IDFormat.allCases.filter { $0.bucket != nil } == [.uuid7, .ulid, .ksuid, .typeid])
+        #expect(IDFormat.firebase.randomBits == 20 * 6 - 48)
+        #expect(IDFormat.uuid8.randomBits == 128 - 4 - 2)
+        #expect(IDFormat.uuid1.randomBits == 14)  // the clock sequence
+        #expect(IDFormat.allCases.map(\.length) == [36, 36, 26, 27, 21, 26, 24, 20, 36, 36, 36, 20, 24, 19, 19, 19, 19, 13])
+        #expect(
+            IDFormat.allCases.filter { $0.bucket != nil }
+                == [.uuid7, .ulid, .ksuid, .typeid, .firebase, .xid, .objectid, .snowflake, .discord, .instagram, .tsid])
+        // The node field and the bits `--node` sets, from each layout.
+        #expect(
+            IDFormat.allCases.filter { $0.node != nil } == [
+                .uuid1, .uuid6, .xid, .objectid, .snowflake, .discord, .instagram, .sonyflake, .tsid,
+            ])
+        #expect(IDFormat.allCases.compactMap(\.nodeBits) == [48, 48, 24 + 16, 40, 10, 5 + 5, 13, 16, 10])
+        #expect(IDFormat.allCases.compactMap(\.binaryLength) == [16, 16, 16, 20, 16, 16, 16, 16, 12, 12, 8, 8, 8, 8, 8])
     }
 
     @Test func schemesDescribeEachFormatOnce() {

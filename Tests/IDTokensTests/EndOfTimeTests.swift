@@ -96,9 +96,9 @@ import Testing
         for format in IDFormat.allCases {
             let shared = try SharedIDGenerator(format)
             let id = try shared.nextChecked()
-            #expect(id.utf8.count == format.length)
+            #expect(format.isDecimal ? id.utf8.count >= 17 : id.utf8.count == format.length, "\(format): \(id)")
             var buffer = [UInt8](repeating: 0, count: (format.length + 1) * 50)
-            #expect(try buffer.withUnsafeMutableBytes { try shared.fillChecked($0) } == 50)
+            #expect(try buffer.withUnsafeMutableBytes { try shared.fillChecked($0) } >= 50)
         }
     }
 }

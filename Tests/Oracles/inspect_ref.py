@@ -4,7 +4,8 @@ idbudget's code.
 
     python3 inspect_ref.py mint        ids minted by the reference libraries, with the fields those
                                        libraries report (JSON: {"cases": [{format, id, fields}]})
-    python3 inspect_ref.py read        lines "FORMAT ID" on stdin, each decoded by its library
+    python3 inspect_ref.py read        lines "FORMAT ID" on stdin, each decoded by its library, or
+                                       for the Snowflake family and Firebase by its published layout
                                        (JSON lines of fields; {"error": …} when the library refuses it)
 
 Libraries: Python's uuid (v1, v3, v4, v5), uuid6 (v6, v7, v8), python-ulid, cyksuid, typeid-python,
@@ -98,6 +99,17 @@ def read(fmt, text):
     if fmt == "nanoid":
         assert len(text) == 21 and all(c.isalnum() or c in "_-" for c in text), "alphabet"
         return {"random_bits": 126}
+    if fmt in ("snowflake", "discord", "instagram", "sonyflake"):
+        assert text.isdigit() and (text == "0" or text[0] != "0"), "decimal"
+        v = int(text)
+        assert v < 2**63, "63 bits"
+        return {"value": text, **snowflake(fmt, v)}
+    if fmt == "firebase":
+        assert len(text) == 20 and all(c in FIREBASE for c in text), "alphabet"
+        ms = 0
+        for c in text[:8]:
+            ms = ms * 64 + FIREBASE.index(c)
+        return {"timestamp": iso_ms(ms), "random_bits": 72}
     raise ValueError(fmt)
 
 

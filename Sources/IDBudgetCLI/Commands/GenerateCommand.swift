@@ -12,6 +12,8 @@ struct GenerateCommand: ParsableCommand {
               idbudget generate --scheme uuid7 --count 1000
               idbudget generate --scheme typeid --prefix user --count 1000
               idbudget generate --alphabet base62 --length 24 --prefix sk_live_
+              idbudget generate --scheme snowflake --node 17 --count 1000
+              idbudget generate --scheme uuid7 --output raw --count 1000000 > ids.bin
             """
     )
 
@@ -52,6 +54,25 @@ struct GenerateCommand: ParsableCommand {
     /// The longest `--prefix` for tokens and non-TypeID ids.
     static let maxPrefixBytes = 64
 
+    @Option(
+        help: ArgumentHelp(
+            "With a node-id --scheme (uuid1, uuid6, xid, objectid, snowflake, discord, instagram, sonyflake, tsid), the node: all its node bits together, e.g. Discord's worker << 5 | process (default: drawn at random per process).",
+            valueName: "n"))
+    var node: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --scheme snowflake, discord, instagram, sonyflake or tsid, the epoch in milliseconds since 1970 (default: the format's own).",
+            valueName: "ms"))
+    var epoch: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "text: one id a line; raw: each id's binary form, back to back, no separators (16 bytes a UUID, ULID or TypeID, 20 a KSUID, 12 an xid or ObjectId, 8 a Snowflake or TSID).",
+            valueName: "form"),
+        completion: .list(["text", "raw"]))
+    var output: String = "text"
+
     @Option(help: ArgumentHelp("How many tokens (0: none, an empty batch).", valueName: "n"))
     var count: String = "1"
 
@@ -62,7 +83,7 @@ struct GenerateCommand: ParsableCommand {
     private enum Kind {
         case tokens([UInt8], length: Int, seed: UInt64?)
         /// `typePrefix`: TypeID's prefix, which the generator writes itself.
-        case format(IDFormat, monotonic: Bool?, typePrefix: String)
+        case format(IDFormat, monotonic: Bool?, typePrefix: String, node: UInt64?, epoch: UInt64?, raw: Bool)
     }
 
     func validate() throws { _ = try settings() }
@@ -90,10 +111,43 @@ struct GenerateCommand: ParsableCommand {
         guard let count = n.intValue else {
             throw UsageError(argument: "--count", message: "'\(count)' is absurdly many; give at most \(Int.max)")
         }
+        guard output == "text" || output == "raw" else {
+            throw UsageError(argument: "--output", message: "'\(output.prefix(40))' is not an output form; give text or raw")
+        }
+        let raw = output == "raw"
         if let scheme {
             let format = try IDFormat.named(scheme).orUsage(
                 "--scheme",
                 "unknown scheme '\(scheme.prefix(40))'; generate mints \(IDFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            if raw && format.binaryLength == nil {
+                throw UsageError(argument: "--output", message: "\(format.rawValue) ids exist only as text; drop --output raw")
+            }
+            if raw && prefix != nil && format != .typeid {
+                throw UsageError(
+                    argument: "--prefix", message: "raw output has no text to put a prefix before; drop --prefix or --output raw")
+            }
+            var nodeValue: UInt64?
+            if let node {
+                guard let bits = format.nodeBits else {
+                    throw UsageError(argument: "--node", message: "\(format.rawValue) ids have no node field; drop --node")
+                }
+                let top = (UInt64(1) << UInt64(bits)) - 1
+                nodeValue = try UInt64(node).flatMap { $0 <= top ? $0 : nil }.orUsage(
+                    "--node",
+                    "'\(node.prefix(40))' is not a node of \(format.rawValue): give a whole number from 0 to \(top) (\(bits) bits)")
+            }
+            var epochValue: UInt64?
+            if let epoch {
+                guard format.defaultEpoch != nil else {
+                    throw UsageError(
+                        argument: "--epoch",
+                        message:
+                            "\(format.rawValue) ids have no epoch to move (snowflake, discord, instagram, sonyflake and tsid do); drop --epoch"
+                    )
+                }
+                epochValue = try UInt64(epoch).flatMap { $0 <= IDGenerator.lastMillisecond ? $0 : nil }.orUsage(
+                    "--epoch", "'\(epoch.prefix(40))' is not an epoch: give milliseconds since 1970, e.g. --epoch 1288834974657")
+            }
             for (given, name) in [
                 (alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed"),
                 (allowWhitespace ? "" : nil, "--allow-whitespace"),
@@ -102,7 +156,7 @@ struct GenerateCommand: ParsableCommand {
                     argument: name, message: "does not apply to --scheme \(format.rawValue) (its layout is fixed); drop \(name)")
             }
             if monotonic != nil && !format.hasMonotonicMode {
-                throw UsageError(argument: "--monotonic", message: "only uuid7, ulid and typeid have a monotonic mode")
+                throw UsageError(argument: "--monotonic", message: "only uuid7, ulid, typeid and firebase have a monotonic mode")
             }
             if format == .typeid {
                 do {
@@ -110,11 +164,20 @@ struct GenerateCommand: ParsableCommand {
                 } catch {
                     throw UsageError(argument: "--prefix", message: "\(error.description); e.g. --prefix user")
                 }
-                return (.format(format, monotonic: monotonic, typePrefix: prefix ?? ""), count, [])
+                return (.format(format, monotonic: monotonic, typePrefix: prefix ?? "", node: nil, epoch: nil, raw: raw), count, [])
             }
-            return (.format(format, monotonic: monotonic, typePrefix: ""), count, try Self.tokenPrefix(prefix))
+            return (
+                .format(format, monotonic: monotonic, typePrefix: "", node: nodeValue, epoch: epochValue, raw: raw), count,
+                try Self.tokenPrefix(prefix)
+            )
         }
-        if monotonic != nil { throw UsageError(argument: "--monotonic", message: "applies to --scheme uuid7, ulid or typeid only") }
+        if monotonic != nil {
+            throw UsageError(argument: "--monotonic", message: "applies to --scheme uuid7, ulid, typeid or firebase only")
+        }
+        for (given, name) in [(node, "--node"), (epoch, "--epoch")] where given != nil {
+            throw UsageError(argument: name, message: "applies to a node-id --scheme only (e.g. --scheme snowflake); drop \(name)")
+        }
+        if raw { throw UsageError(argument: "--output", message: "raw applies to --scheme formats; tokens are text, drop --output raw") }
         let prefix = try Self.tokenPrefix(prefix)
         if allowWhitespace && symbols == nil {
             throw UsageError(argument: "--allow-whitespace", message: "applies to --symbols only; drop it or give --symbols")
@@ -173,31 +236,47 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let (kind, count, prefix) = try settings()
         switch kind {
-        case .format(let format, let monotonic, let typePrefix):
-            let ids = try IDGenerator(format, prefix: typePrefix, monotonic: monotonic)
+        case .format(let format, let monotonic, let typePrefix, let node, let epoch, let raw):
+            let ids =
+                node != nil || epoch != nil
+                ? try IDGenerator(format, node: node, epoch: epoch) : try IDGenerator(format, prefix: typePrefix, monotonic: monotonic)
             // Tests only: a fixed clock (ms since the Unix epoch) to reach the end of the formats' time.
             if let text = ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"], let millis = UInt64(text) {
                 ids.fixClock(at: millis)
             }
             // Past the end of the format's time: the ids minted before it are written, then one line
             // and exit status 70 (Entry).
-            try stream(length: ids.length, count: count, prefix: prefix) { try ids.fillChecked($0) }
+            if raw, let size = format.binaryLength {
+                try stream(length: size - 1, count: count, prefix: []) { buffer in
+                    let n = try ids.fillBinary(buffer)
+                    return (n, n * size)
+                }
+            } else {
+                try stream(length: ids.length, count: count, prefix: prefix) { try ids.write(into: $0, limit: $0.count / (ids.length + 1)) }
+            }
         case .tokens(let bytes, let length, let seed?):
             Output.diagnostic(
                 "idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
             let tokens = try TokenGenerator(bytes: bytes, length: length, source: SeededRandom(seed: seed))
-            try stream(length: length, count: count, prefix: prefix) { tokens.fill($0) }
+            try stream(length: length, count: count, prefix: prefix) { Self.fixed(tokens.fill($0), length) }
         case .tokens(let bytes, let length, nil):
             let tokens = try TokenGenerator(bytes: bytes, length: length, source: SecureRandom())
-            try stream(length: length, count: count, prefix: prefix) { tokens.fill($0) }
+            try stream(length: length, count: count, prefix: prefix) { Self.fixed(tokens.fill($0), length) }
         }
     }
 
+    /// Ids of `length` bytes and a newline: how many, and their bytes.
+    private static func fixed(_ ids: Int, _ length: Int) -> (ids: Int, bytes: Int) { (ids, ids * (length + 1)) }
+
     /// Fills a large buffer at a time and writes it whole; a closed pipe (`| head`) ends quietly, any
-    /// other write error with exit status 74.
-    /// With a `prefix`, each token is minted into a scratch buffer and copied after it (then both are
-    /// wiped).
-    private func stream(length: Int, count: Int, prefix: [UInt8], fill: (UnsafeMutableRawBufferPointer) throws -> Int) throws {
+    /// other write error with exit status 74. `length`: the longest id (a decimal one may be shorter);
+    /// `fill` returns the ids and bytes it wrote, each id followed by a newline (raw output: by nothing,
+    /// and `length` is one less than an id's bytes).
+    /// With a `prefix`, the ids are minted into a scratch buffer and copied line by line after it
+    /// (then both are wiped).
+    private func stream(
+        length: Int, count: Int, prefix: [UInt8], fill: (UnsafeMutableRawBufferPointer) throws -> (ids: Int, bytes: Int)
+    ) throws {
         if !prefix.isEmpty {
             let inner = length + 1
             let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Swift.max(inner, (1 << 16) / inner * inner), alignment: 64)
@@ -207,14 +286,20 @@ struct GenerateCommand: ParsableCommand {
             }
             try stream(length: prefix.count + length, count: count, prefix: []) { out in
                 let k = Swift.min(out.count / (prefix.count + inner), scratch.count / inner)
-                let written = try fill(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(k * inner)]))
-                for j in 0..<written {
-                    let at = j * (prefix.count + inner)
-                    out[at..<(at + prefix.count)].copyBytes(from: prefix)
-                    UnsafeMutableRawBufferPointer(rebasing: out[(at + prefix.count)..<(at + prefix.count + inner)])
-                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[(j * inner)..<((j + 1) * inner)]))
+                let (ids, bytes) = try fill(UnsafeMutableRawBufferPointer(rebasing: scratch[..<(k * inner)]))
+                var to = 0
+                var from = 0
+                while from < bytes {
+                    var end = from
+                    while scratch[end] != 0x0A { end += 1 }
+                    out[to..<(to + prefix.count)].copyBytes(from: prefix)
+                    to += prefix.count
+                    UnsafeMutableRawBufferPointer(rebasing: out[to..<(to + end + 1 - from)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[from..<(end + 1)]))
+                    to += end + 1 - from
+                    from = end + 1
                 }
-                return written
+                return (ids, to)
             }
             return
         }
@@ -225,15 +310,15 @@ struct GenerateCommand: ParsableCommand {
         defer { buffer.deallocate() }
         var remaining = count
         while remaining > 0 {
-            let tokens = Swift.min(remaining, capacity / stride)
-            let written = try fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(tokens * stride)]))
+            let ids = Swift.min(remaining, capacity / stride)
+            let (written, bytes) = try fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(ids * stride)]))
             remaining -= written
             do {
-                try Output.write(UnsafeRawBufferPointer(rebasing: buffer[..<(written * stride)]))
+                try Output.write(UnsafeRawBufferPointer(rebasing: buffer[..<bytes]))
             } catch let error as WriteError where error.isClosedPipe {
                 return  // `| head`: the reader has what it wanted
             }
-            // The tokens are out; keep no copy of them in this process.
+            // The ids are out; keep no copy of them in this process.
             buffer.initializeMemory(as: UInt8.self, repeating: 0)
         }
     }

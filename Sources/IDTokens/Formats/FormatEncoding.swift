@@ -8,6 +8,71 @@ enum FormatEncoding {
     static let base62: [UInt8] = IDFormat.ksuid.alphabet.bytes ?? []
     /// Nano ID's own ordering of its 64 symbols (`urlAlphabet`).
     static let nanoid: [UInt8] = IDFormat.nanoid.alphabet.bytes ?? []
+    static let base36: [UInt8] = IDFormat.cuid2.alphabet.bytes ?? []
+    static let base32hex: [UInt8] = IDFormat.xid.alphabet.bytes ?? []
+    static let firebaseSymbols: [UInt8] = IDFormat.firebase.alphabet.bytes ?? []
+
+    /// A format's number (``IDGenerator/value(checked:now:)``) as its text; returns the bytes written
+    /// (a decimal id has no leading zeros, so fewer than ``IDFormat/length`` for small values).
+    @inline(__always)
+    static func text(_ v: UInt128, _ format: IDFormat, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        switch format {
+        case .ulid:
+            crockford(v, into: out)
+        case .xid:
+            // 96 bits as 20 base32hex digits of 5 bits, the last holding one bit and four zeros.
+            let shifted = v << 4
+            base32hex.withUnsafeBufferPointer { symbols in
+                for i in 0..<20 { out[i] = symbols[Int(truncatingIfNeeded: shifted >> UInt128(5 * (19 - i))) & 31] }
+            }
+        case .objectid:
+            let table = hexPairs
+            let raw = UnsafeMutableRawPointer(out)
+            for i in 0..<12 {
+                raw.storeBytes(
+                    of: table[Int(truncatingIfNeeded: v >> UInt128(8 * (11 - i))) & 0xFF].littleEndian, toByteOffset: 2 * i, as: UInt16.self
+                )
+            }
+        case .tsid:
+            // 64 bits as 13 Crockford digits (65 bits: the first holds four).
+            crockford.withUnsafeBufferPointer { symbols in
+                for i in 0..<13 { out[i] = symbols[Int(truncatingIfNeeded: v >> UInt128(5 * (12 - i))) & 31] }
+            }
+        case .snowflake, .discord, .instagram, .sonyflake:
+            return decimal(UInt64(truncatingIfNeeded: v), into: out)
+        default:
+            uuid(v, into: out)
+        }
+        return format.length
+    }
+
+    /// A number in decimal, no leading zeros; returns its digits.
+    @inline(__always)
+    static func decimal(_ value: UInt64, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var v = value
+        while v >= 10 {
+            v /= 10
+            digits += 1
+        }
+        v = value
+        var i = digits - 1
+        while i >= 0 {
+            out[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+            v /= 10
+            i -= 1
+        }
+        return digits
+    }
+
+    /// A Firebase push id: 8 symbols of the 48-bit milliseconds, then 12 of the 72 random bits.
+    @inline(__always)
+    static func firebase(millis: UInt64, random: UInt128, into out: UnsafeMutablePointer<UInt8>) {
+        firebaseSymbols.withUnsafeBufferPointer { symbols in
+            for i in 0..<8 { out[i] = symbols[Int(truncatingIfNeeded: millis >> UInt64(6 * (7 - i))) & 63] }
+            for i in 0..<12 { out[8 + i] = symbols[Int(truncatingIfNeeded: random >> UInt128(6 * (11 - i))) & 63] }
+        }
+    }
 
     /// Each byte's two lower-case hex digits, first digit in the low byte (a little-endian store
     /// writes them in order).

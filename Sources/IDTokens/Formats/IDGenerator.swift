@@ -44,11 +44,19 @@ public final class IDGenerator {
     /// The bytes written before a TypeID's suffix: the prefix and `_`, or nothing.
     private let head: [UInt8]
 
-    private let keystream: Keystream
+    let keystream: Keystream
     private let tokens: TokenGenerator<SecureRandom>?
-    /// [0] the last id's timestamp (ms), [1] and [2] its random field (high, low); zero after a fork.
-    private let region: StateRegion
-    private let state: UnsafeMutablePointer<UInt64>
+    /// The node given to ``init(_:node:epoch:)``; nil, drawn at random (per process).
+    let assignedNode: UInt64?
+    /// The Snowflake family's epoch, in Unix milliseconds.
+    let epoch: UInt64
+    /// xid: 3 bytes of a hash of this host's machine id.
+    let machineID: UInt64
+    /// [0] the last id's timestamp (ms, or the node-id format's tick), [1] and [2] its random field
+    /// (high, low), or the ids minted in that tick and the counter; [3] the node, [4] 1 once the node
+    /// and counter are drawn. All zero after a fork.
+    let region: StateRegion
+    let state: UnsafeMutablePointer<UInt64>
     /// Tests only: where "now" comes from, in milliseconds since the Unix epoch, instead of the
     /// real-time clock. Internal, so that the optimizer sees every access (a `package` var costs in
     /// exclusivity checks and reference counting); nil, the clock is read directly, not through a
@@ -72,9 +80,39 @@ public final class IDGenerator {
     static let ksuidEpoch: UInt64 = 1_400_000_000
 
     /// A generator of `format`; `monotonic` defaults to `IDFormat.isMonotonicByDefault` and is
-    /// ignored by formats without a monotonic mode.
+    /// ignored by formats without a monotonic mode. Node-id formats draw their node at random (see
+    /// ``init(_:node:epoch:)``).
     public convenience init(_ format: IDFormat, monotonic: Bool? = nil) {
         self.init(format, monotonic: monotonic, forkProtection: .automatic)
+    }
+
+    /// A generator of a node-id format (``IDFormat/node``) with this node and epoch.
+    ///
+    /// `node` sets every node bit of the layout together (``IDFormat/nodeBits``: a Snowflake's 10-bit
+    /// worker id, Discord's worker and process as `worker << 5 | process`, xid's 3-byte machine id and
+    /// 2-byte pid, ObjectId's 5-byte process value, a UUIDv1's 48-bit node); nil draws it at random,
+    /// again in a forked child (xid: a hash of the host's machine id and the pid, as rs/xid does).
+    /// An assigned node belongs to one process: two processes, or a parent and its forked child, that
+    /// mint with the same node in the same tick mint the same ids.
+    /// `epoch` (milliseconds since the Unix epoch) moves the Snowflake family's epoch
+    /// (``IDFormat/defaultEpoch``). Throws ``IDGeneratorError/node(_:_:)`` and
+    /// ``IDGeneratorError/epoch(_:_:)`` for values the format cannot hold.
+    public convenience init(_ format: IDFormat, node: UInt64?, epoch: UInt64? = nil) throws(IDGeneratorError) {
+        if let node {
+            guard let bits = format.nodeBits else { throw .node(format, "\(format.rawValue) ids have no node field") }
+            guard node >> UInt64(bits) == 0 else {
+                throw .node(format, "\(format.rawValue) has \(bits) node bits: give 0 to \((UInt64(1) << UInt64(bits)) - 1)")
+            }
+        }
+        if let epoch {
+            guard format.defaultEpoch != nil else {
+                throw .epoch(format, "only snowflake, discord, instagram, sonyflake and tsid ids count from an epoch of their own")
+            }
+            guard epoch <= Self.lastMillisecond else {
+                throw .epoch(format, "the epoch is past 10889-08-02, the last millisecond idbudget reads")
+            }
+        }
+        self.init(format, monotonic: nil, forkProtection: .automatic, node: node, epoch: epoch)
     }
 
     /// A generator of TypeIDs with this type prefix (`IDGenerator(.typeid, prefix: "user")` mints
@@ -93,18 +131,24 @@ public final class IDGenerator {
         self.init(format, monotonic: monotonic, forkProtection: .automatic, prefix: prefix)
     }
 
-    init(_ format: IDFormat, monotonic: Bool?, forkProtection: ForkProtection, prefix: String = "") {
+    init(
+        _ format: IDFormat, monotonic: Bool?, forkProtection: ForkProtection, prefix: String = "", node: UInt64? = nil,
+        epoch: UInt64? = nil
+    ) {
         self.format = format
         self.prefix = prefix
         head = prefix.isEmpty ? [] : Array(prefix.utf8) + [UInt8(ascii: "_")]
         length = head.count + format.length
         self.monotonic = format.hasMonotonicMode && (monotonic ?? format.isMonotonicByDefault)
+        assignedNode = node
+        self.epoch = epoch ?? format.defaultEpoch ?? 0
+        machineID = format == .xid ? Self.hostHash() & 0xFF_FFFF : 0
         let random = SecureRandom(forkProtection: forkProtection)
         keystream = random.stream
-        if format == .nanoid {
+        if format == .nanoid || format == .cuid2 {
             tokens = try? TokenGenerator(
-                bytes: FormatEncoding.nanoid, length: 21, source: random,
-                options: TokenEngine.Options(forkProtection: forkProtection))
+                bytes: format == .nanoid ? FormatEncoding.nanoid : FormatEncoding.base36, length: format == .nanoid ? 21 : 23,
+                source: random, options: TokenEngine.Options(forkProtection: forkProtection))
         } else {
             tokens = nil
         }
@@ -122,7 +166,7 @@ public final class IDGenerator {
     /// Forgets state inherited through a fork (fallback mode: claims the state before each use; wiped
     /// pages read as "no last id").
     @inline(__always)
-    private func checkFork() {
+    func checkFork() {
         if _slowPath(region.inherited) {
             region.erase(offset: 0, count: 64)
             region.stamp()
@@ -184,30 +228,16 @@ public final class IDGenerator {
     /// Tests only: pretend the last id had this timestamp and random field.
     func setLast(millis: UInt64, random: UInt128) { store(millis: millis, random: random) }
 
-    /// Writes one id (``length`` bytes) at `out`; false (nothing written) only when `checked` and the
-    /// id's time does not fit the format's timestamp. `now`: the clock, when the caller has read it
-    /// (a batch reads it once per 256 ids).
+    /// Writes one id at `out` (at most ``length`` bytes) and returns its bytes; 0 (nothing written)
+    /// only when `checked` and the id's time does not fit the format's timestamp. `now`: the clock,
+    /// when the caller has read it (a batch reads it once per 256 ids).
     @inline(__always)
-    func write(_ out: UnsafeMutablePointer<UInt8>, checked: Bool = false, now: UInt64? = nil) -> Bool {
+    func write(_ out: UnsafeMutablePointer<UInt8>, checked: Bool = false, now: UInt64? = nil) -> Int {
         switch format {
-        case .uuid4:
-            var v = UInt128(keystream.next()) << 64 | UInt128(keystream.next())
-            v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (UInt128(0x4000) << 64 | UInt128(0x8000) << 48)
-            FormatEncoding.uuid(v, into: out)
-        case .uuid7:
-            guard let (millis, r) = nextTimed(bits: 74, randomStep: true, checked: checked, now: now ?? clock()) else { return false }
-            // unix_ts_ms (48) | ver 0111 | rand_a (12) | var 10 | rand_b (62)
-            let randA = r >> 62
-            let randB = r & ((UInt128(1) << 62) - 1)
-            let v = UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | randA << 64 | UInt128(2) << 62 | randB
-            FormatEncoding.uuid(v, into: out)
-        case .ulid:
-            guard let (millis, r) = nextTimed(bits: 80, randomStep: false, checked: checked, now: now ?? clock()) else { return false }
-            FormatEncoding.crockford(UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | r, into: out)
         case .ksuid:
             let seconds = (now ?? clock()) / 1000
             let inRange = seconds >= Self.ksuidEpoch && seconds - Self.ksuidEpoch <= UInt64(UInt32.max)
-            if _slowPath(!inRange && checked) { return false }
+            if _slowPath(!inRange && checked) { return 0 }
             // Unchecked, a clock outside KSUID's range is held at its nearest end instead of wrapping.
             let stamp = seconds < Self.ksuidEpoch ? 0 : UInt32(clamping: seconds - Self.ksuidEpoch)
             var bytes = (UInt64(0), UInt64(0), UInt64(0))  // 20 of 24 bytes used
@@ -219,21 +249,60 @@ public final class IDGenerator {
                 raw.storeBytes(of: 0, toByteOffset: 4, as: UInt64.self)
                 raw.storeBytes(of: 0, toByteOffset: 12, as: UInt64.self)
             }
+            return length
         case .nanoid:
             tokens?.engine.writeToken(out)
+            return length
+        case .cuid2:
+            // A uniform letter (a byte below 234 = 9·26, reduced mod 26), then 23 uniform base36 symbols.
+            var word = keystream.next()
+            while word & 0xFF >= 234 { word = word >> 8 == 0 ? keystream.next() : word >> 8 }
+            out[0] = UInt8(ascii: "a") + UInt8(truncatingIfNeeded: word & 0xFF) % 26
+            tokens?.engine.writeToken(out + 1)
+            return length
+        case .firebase:
+            guard let (millis, r) = nextTimed(bits: 72, randomStep: false, checked: checked, now: now ?? clock()) else { return 0 }
+            FormatEncoding.firebase(millis: millis, random: r, into: out)
+            return length
         case .typeid:
-            // The UUIDv7 exactly as `.uuid7` makes it, then in lower-case Crockford base32 after the prefix.
-            guard let (millis, r) = nextTimed(bits: 74, randomStep: true, checked: checked, now: now ?? clock()) else { return false }
-            let randA = r >> 62
-            let randB = r & ((UInt128(1) << 62) - 1)
-            let v = UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | randA << 64 | UInt128(2) << 62 | randB
+            guard let v = value(checked: checked, now: now) else { return 0 }
             let n = head.count
             if n > 0 { head.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: n) } }
             let suffix = out + n
             FormatEncoding.crockford(v, into: suffix)
             for i in 0..<26 { suffix[i] |= 0x20 }  // lower case: letters gain 0x20, digits have it already
+            return length
+        default:
+            guard let v = value(checked: checked, now: now) else { return 0 }
+            return FormatEncoding.text(v, format, into: out)
         }
-        return true
+    }
+
+    /// The next id as a number, for the formats whose ids are at most 128 bits (all but ksuid, nanoid,
+    /// cuid2 and firebase): a UUID's 128 bits, a ULID's, an xid's or ObjectId's 96, a Snowflake's 64.
+    /// Nil only when `checked` and the id's time does not fit the format's timestamp.
+    @inline(__always)
+    func value(checked: Bool, now: UInt64?) -> UInt128? {
+        switch format {
+        case .uuid4, .uuid8:
+            var v = UInt128(keystream.next()) << 64 | UInt128(keystream.next())
+            let version = UInt128(format == .uuid4 ? 0x4000 : 0x8000) << 64
+            v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (version | UInt128(0x8000) << 48)
+            return v
+        case .uuid7, .typeid:
+            guard let (millis, r) = nextTimed(bits: 74, randomStep: true, checked: checked, now: now ?? clock()) else { return nil }
+            // unix_ts_ms (48) | ver 0111 | rand_a (12) | var 10 | rand_b (62)
+            let randA = r >> 62
+            let randB = r & ((UInt128(1) << 62) - 1)
+            return UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | randA << 64 | UInt128(2) << 62 | randB
+        case .ulid:
+            guard let (millis, r) = nextTimed(bits: 80, randomStep: false, checked: checked, now: now ?? clock()) else { return nil }
+            return UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | r
+        case .uuid1, .uuid6, .xid, .objectid, .snowflake, .discord, .instagram, .sonyflake, .tsid:
+            return nodeValue(checked: checked, now: now ?? clock())
+        case .ksuid, .nanoid, .cuid2, .firebase:
+            return nil
+        }
     }
 
     /// One id. Never traps; past the end of the format's time (year 10889 for uuid7 and ulid) it does
@@ -241,8 +310,7 @@ public final class IDGenerator {
     public func next() -> String {
         String(unsafeUninitializedCapacity: length) { buffer in
             guard let base = buffer.baseAddress else { return 0 }
-            _ = write(base)
-            return length
+            return write(base)
         }
     }
 
@@ -253,8 +321,9 @@ public final class IDGenerator {
         var ok = true
         let id = String(unsafeUninitializedCapacity: length) { buffer in
             guard let base = buffer.baseAddress else { return 0 }
-            ok = write(base, checked: true)
-            return ok ? length : 0
+            let n = write(base, checked: true)
+            ok = n > 0
+            return n
         }
         guard ok else { throw .endOfTime(format) }
         return id
@@ -266,10 +335,12 @@ public final class IDGenerator {
     }
 
     /// Writes as many whole ids as fit into `buffer`, each followed by `separator` when given, and
-    /// returns how many it wrote. Nothing is allocated.
+    /// returns how many it wrote. Nothing is allocated. Every format but the decimal Snowflake family
+    /// (``IDFormat/isDecimal``) writes ``length`` bytes an id; for those, whose ids vary in length, use
+    /// ``write(into:separator:)``, which also says how many bytes it wrote.
     @discardableResult
     public func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) -> Int {
-        fill(buffer, separator: separator, checked: false)
+        fill(buffer, separator: separator, checked: false).ids
     }
 
     /// As ``fill(_:separator:)``, but stops at the end of the format's time: returns fewer ids than fit
@@ -277,39 +348,103 @@ public final class IDGenerator {
     /// ``IDGeneratorError/endOfTime(_:)`` when not even one id could be minted.
     @discardableResult
     public func fillChecked(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) throws(IDGeneratorError) -> Int {
+        try write(into: buffer, separator: separator).ids
+    }
+
+    /// As ``fillChecked(_:separator:)``, for every format: the ids written (at most `limit`) and the
+    /// bytes they take (separators included), which a decimal format's varying lengths make worth
+    /// knowing.
+    public func write(
+        into buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A, limit: Int = .max
+    ) throws(IDGeneratorError) -> (ids: Int, bytes: Int) {
         let stride = length + (separator == nil ? 0 : 1)
-        let written = fill(buffer, separator: separator, checked: true)
-        if written == 0 && buffer.count >= stride { throw .endOfTime(format) }
+        let written = fill(buffer, separator: separator, checked: true, limit: limit)
+        if written.ids == 0 && buffer.count >= stride { throw .endOfTime(format) }
         return written
     }
 
-    /// Inlined into its two callers, each with `checked` a constant.
+    /// Inlined into its callers, each with `checked` a constant.
     @inline(__always)
-    private func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8?, checked: Bool) -> Int {
-        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
-        if let tokens { return tokens.fill(buffer, separator: separator) }
+    private func fill(
+        _ buffer: UnsafeMutableRawBufferPointer, separator: UInt8?, checked: Bool, limit: Int = .max
+    ) -> (ids: Int, bytes: Int) {
+        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, 0) }
         let stride = length + (separator == nil ? 0 : 1)
-        let count = buffer.count / stride
+        let count = Swift.min(buffer.count / stride, Swift.max(0, limit))
+        if format == .nanoid, let tokens {
+            let n = tokens.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(count * stride)]), separator: separator)
+            return (n, n * stride)
+        }
         if format == .uuid4 || (format == .ulid && !monotonic) {
-            return fillFresh(base, count: count, stride: stride, separator: separator, checked: checked)
+            let n = fillFresh(base, count: count, stride: stride, separator: separator, checked: checked)
+            return (n, n * stride)
         }
         if format == .ksuid {
-            return fillKSUID(base, count: count, stride: stride, separator: separator, checked: checked)
+            let n = fillKSUID(base, count: count, stride: stride, separator: separator, checked: checked)
+            return (n, n * stride)
         }
         var out = base
+        let end = base + buffer.count
         var written = 0
         var now = clock()
-        while written < count {
+        // A decimal id may be shorter than `length`: go on while a longest one still fits.
+        while end - out >= stride && written < limit {
             // The clock once per 256 ids (well under a millisecond of minting): a monotonic generator orders ids
             // within one millisecond by itself.
             if written & 255 == 255 { now = clock() }
-            guard write(out, checked: checked, now: now) else { break }
-            if let separator { out[length] = separator }
-            out += stride
+            let n = write(out, checked: checked, now: now)
+            guard n > 0 else { break }
+            out += n
+            if let separator {
+                out[0] = separator
+                out += 1
+            }
             written += 1
         }
         idt_scrub_stack()
+        return (written, out - base)
+    }
+
+    /// Writes as many whole ids as fit into `buffer` in their binary form (``IDFormat/binaryLength``
+    /// bytes each, big-endian, no separator) and returns how many; throws
+    /// ``IDGeneratorError/noBinaryForm(_:)`` for text-only formats (nanoid, cuid2, firebase; TypeID's
+    /// binary form is its UUID, without the prefix) and ``IDGeneratorError/endOfTime(_:)`` as
+    /// ``fillChecked(_:separator:)`` does.
+    public func fillBinary(_ buffer: UnsafeMutableRawBufferPointer) throws(IDGeneratorError) -> Int {
+        guard let size = format.binaryLength else { throw .noBinaryForm(format) }
+        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        let count = buffer.count / size
+        var written = 0
+        var now = clock()
+        while written < count {
+            if written & 255 == 255 { now = clock() }
+            guard writeBinary(base + written * size, checked: true, now: now) else { break }
+            written += 1
+        }
+        idt_scrub_stack()
+        if written == 0 && count > 0 { throw .endOfTime(format) }
         return written
+    }
+
+    /// One id's binary form at `out` (``IDFormat/binaryLength`` bytes); false (nothing written) past the
+    /// end of time when `checked`, or for a text-only format.
+    @inline(__always)
+    func writeBinary(_ out: UnsafeMutablePointer<UInt8>, checked: Bool, now: UInt64?) -> Bool {
+        if format == .ksuid {
+            // The 20 bytes the text form encodes: the stamp, then 16 random bytes.
+            let seconds = (now ?? clock()) / 1000
+            let inRange = seconds >= Self.ksuidEpoch && seconds - Self.ksuidEpoch <= UInt64(UInt32.max)
+            if _slowPath(!inRange && checked) { return false }
+            let stamp = seconds < Self.ksuidEpoch ? 0 : UInt32(clamping: seconds - Self.ksuidEpoch)
+            let raw = UnsafeMutableRawPointer(out)
+            raw.storeBytes(of: stamp.bigEndian, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: keystream.next(), toByteOffset: 4, as: UInt64.self)
+            raw.storeBytes(of: keystream.next(), toByteOffset: 12, as: UInt64.self)
+            return true
+        }
+        guard let size = format.binaryLength, let v = value(checked: checked, now: now) else { return false }
+        for i in 0..<size { out[i] = UInt8(truncatingIfNeeded: v >> UInt128(8 * (size - 1 - i))) }
+        return true
     }
 }
 
@@ -411,6 +546,12 @@ public enum IDGeneratorError: Error, Equatable, Sendable, CustomStringConvertibl
     case endOfTime(IDFormat)
     /// The prefix cannot be used with this format: why.
     case prefix(IDFormat, String)
+    /// The node cannot be used with this format: why.
+    case node(IDFormat, String)
+    /// The epoch cannot be used with this format: why.
+    case epoch(IDFormat, String)
+    /// The format exists only as text (nanoid, cuid2, firebase), or is not the kind of value asked for.
+    case noBinaryForm(IDFormat)
 
     public var description: String {
         switch self {
@@ -418,6 +559,14 @@ public enum IDGeneratorError: Error, Equatable, Sendable, CustomStringConvertibl
             "ksuid ids span 2014-05-13T16:53:20Z to 2150-06-19T23:21:35Z, the range of their 32-bit seconds timestamp: the clock is outside it"
         case .prefix(let format, let why):
             "prefix for \(format.rawValue): \(why)"
+        case .node(let format, let why):
+            "node for \(format.rawValue): \(why)"
+        case .epoch(let format, let why):
+            "epoch for \(format.rawValue): \(why)"
+        case .noBinaryForm(let format):
+            "\(format.rawValue) ids have no binary form of that kind\(format.binaryLength.map { "; theirs is \($0) bytes" } ?? ": they exist only as text")"
+        case .endOfTime(let format) where format.node != nil:
+            "\(format.rawValue) ids cover \(IDGenerator.timeRange(format)), the range of their timestamp from its epoch: the clock is outside it, or the last tick's counter is used up"
         case .endOfTime(let format):
             "\(format.rawValue) ids end at 10889-08-02T05:31:50.655Z, the last value of their 48-bit millisecond timestamp: the clock is past it or that millisecond is used up; a further id would wrap to timestamp 0"
         }

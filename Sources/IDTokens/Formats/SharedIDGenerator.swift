@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An ``IDGenerator`` that any thread or task may call: keep one in a `static let`.
 ///
 /// ```swift
@@ -7,11 +9,20 @@
 ///
 /// Each calling thread gets its own generator on first use (no lock on the hot path), so monotonic
 /// formats are ordered per thread; ids from different threads within one millisecond are not ordered
-/// among themselves.
+/// among themselves. The node-id family (``IDFormat/node``) is the exception: one generator behind a
+/// lock, as threads with a node each would be nodes of their own, free to draw the same one (and a
+/// Snowflake's 10 bits are shared by two of 40 threads with p ≈ 0.53).
 public final class SharedIDGenerator: Sendable {
     public let format: IDFormat
     public let monotonic: Bool
     private let local: PerThread<IDGenerator>
+    private let locked: Locked?
+
+    /// The node-id family's one generator.
+    private final class Locked: Sendable {
+        let mutex: Mutex<IDGenerator>
+        init(_ generator: sending IDGenerator) { mutex = Mutex(generator) }
+    }
 
     /// Throws only when the process is out of thread-specific keys (about a thousand shared generators
     /// alive at once): make a few, long-lived ones.
@@ -26,28 +37,38 @@ public final class SharedIDGenerator: Sendable {
             throw .tooManySharedGenerators
         }
         self.local = local
+        locked = format.node == nil ? nil : Locked(IDGenerator(format, monotonic: nil, forkProtection: forkProtection))
+    }
+
+    /// The calling thread's generator, or the one shared behind the lock.
+    private func with<R: Sendable, E: Error>(_ body: (IDGenerator) throws(E) -> R) throws(E) -> R {
+        if let locked {
+            return try locked.mutex.withLock { (g: inout IDGenerator) throws(E) -> R in try body(g) }
+        }
+        return try body(local.value)
     }
 
     /// One id.
-    public func next() -> String { local.value.next() }
+    public func next() -> String { with { $0.next() } }
 
     /// `count` ids, in minting order.
-    public func next(_ count: Int) -> [String] { local.value.next(count) }
+    public func next(_ count: Int) -> [String] { with { $0.next(count) } }
 
-    /// Writes as many whole ids as fit into `buffer`, each followed by `separator` when given.
+    /// Writes as many whole ids as fit into `buffer`, each followed by `separator` when given (see
+    /// ``IDGenerator/fill(_:separator:)`` for the decimal formats).
     @discardableResult
     public func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) -> Int {
-        local.value.fill(buffer, separator: separator)
+        with { $0.fill(buffer, separator: separator) }
     }
 
     /// One id, or ``IDGeneratorError/endOfTime(_:)`` past the end of the format's time (see
     /// ``IDGenerator/nextChecked()``).
-    public func nextChecked() throws(IDGeneratorError) -> String { try local.value.nextChecked() }
+    public func nextChecked() throws(IDGeneratorError) -> String { try with { (g) throws(IDGeneratorError) in try g.nextChecked() } }
 
     /// As ``fill(_:separator:)``, stopping at the end of the format's time (see
     /// ``IDGenerator/fillChecked(_:separator:)``).
     @discardableResult
     public func fillChecked(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) throws(IDGeneratorError) -> Int {
-        try local.value.fillChecked(buffer, separator: separator)
+        try with { (g) throws(IDGeneratorError) in try g.fillChecked(buffer, separator: separator) }
     }
 }

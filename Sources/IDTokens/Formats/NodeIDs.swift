@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Minting the node-id family: UUIDv1 and v6, xid, ObjectId, the Snowflake family and TSID. Their ids
+/// are a tick, a node and a counter; uniqueness rests on no two live nodes sharing a node value and on
+/// one node minting at most ``NodeField/perTick`` ids a tick.
+///
+/// **Faster than the format allows.** A format's counter caps one node's rate (Snowflake: 4,096 ids
+/// a millisecond; Sonyflake: 256 per 10 ms; a UUIDv1: one per 100 ns tick). Where reference minters
+/// sleep until the next tick, idbudget's take the next tick at once (as tsid-creator does): the ids
+/// stay unique and ordered, and their timestamps run ahead of the clock by as many ticks as were
+/// borrowed; the clock catches up once minting slows. The clock goes backwards, the ids do not.
+/// UUIDv1 and v6 read the clock in milliseconds and give the ids of one millisecond successive 100 ns
+/// ticks.
+///
+/// **After a fork** the child draws its own node (when none was assigned), counter start and clock
+/// sequence, as the state they live in is wiped; xid takes the child's pid.
+extension IDGenerator {
+    /// The id as a number (a UUID's 128 bits, an xid's or ObjectId's 96, a Snowflake's 64); nil when
+    /// `checked` and the clock is outside the format's time, or the last tick is used up.
+    @inline(__always)
+    func nodeValue(checked: Bool, now millis: UInt64) -> UInt128? {
+        checkFork()
+        if _slowPath(state[4] == 0) { drawNode() }
+        switch format {
+        case .uuid1, .uuid6:
+            let last: UInt64 = (1 << 60) - 1
+            var ticks = millis &* 10_000 &+ Self.gregorianOffset
+            if _slowPath(millis > Self.lastMillisecond || ticks > last) {
+                if checked { return nil }
+                ticks = last
+            }
+            if state[0] != 0 && ticks < state[0] {
+                ticks = state[0]
+                if _slowPath(ticks > last) {
+                    if checked { return nil }
+                    ticks = last
+                }
+            }
+            state[0] = ticks + 1
+            let sequence = UInt128(0x8000 | state[2] & 0x3FFF) << 48 | UInt128(state[3])
+            if format == .uuid1 {
+                // time_low (32) | time_mid (16) | version 1, time_hi (12) | variant, clock sequence | node
+                return UInt128(ticks & 0xFFFF_FFFF) << 96 | UInt128(ticks >> 32 & 0xFFFF) << 80
+                    | UInt128(0x1000 | ticks >> 48 & 0xFFF) << 64 | sequence
+            }
+            // time_high (32) | time_mid (16) | version 6, time_low (12) | variant, clock sequence | node
+            return UInt128(ticks >> 28) << 96 | UInt128(ticks >> 12 & 0xFFFF) << 80 | UInt128(0x6000 | ticks & 0xFFF) << 64 | sequence
+        case .xid, .objectid:
+            let last = UInt64(UInt32.max)
+            var seconds = millis / 1000
+            if _slowPath(seconds > last) {
+                if checked { return nil }
+                seconds = last
+            }
+            guard let (tick, _) = advance(to: seconds, last: last, perTick: 1 << 24, checked: checked, start: 0) else { return nil }
+            let counter = (state[2] &+ 1) & 0xFF_FFFF
+            state[2] = counter
+            return UInt128(tick) << 64 | UInt128(state[3]) << 24 | UInt128(counter)
+        default:
+            let unit: UInt64 = format == .sonyflake ? 10 : 1
+            let timeBits: UInt64 = format == .sonyflake ? 39 : format == .tsid ? 42 : 41
+            let last: UInt64 = (1 << timeBits) - 1
+            var tick: UInt64
+            if _slowPath(millis < epoch) {
+                if checked { return nil }
+                tick = 0
+            } else {
+                tick = (millis - epoch) / unit
+            }
+            if _slowPath(tick > last) {
+                if checked { return nil }
+                tick = last
+            }
+            let perTick = UInt64(format.node?.perTick ?? 1)
+            // TSID's counter starts each millisecond at a random value (tsid-creator); the others at 0.
+            let start = format == .tsid ? keystream.next() & 0xFFF : 0
+            guard let (t, sequence) = advance(to: tick, last: last, perTick: perTick, checked: checked, start: start) else { return nil }
+            let node = state[3]
+            let v: UInt64 =
+                switch format {
+                case .instagram: t << 23 | node << 10 | sequence
+                case .sonyflake: t << 24 | sequence << 16 | node
+                default: t << 22 | node << 12 | sequence  // snowflake, discord, tsid
+                }
+            return UInt128(v)
+        }
+    }
+
+    /// Moves the tick to `tick` (never backwards) and returns it with the id's sequence in it: from
+    /// `start` in a new tick, one more in the same; past `perTick` − 1, the next tick (ahead of the
+    /// clock). At the `last` tick used up: nil when `checked`, else its greatest sequence again.
+    @inline(__always)
+    private func advance(to now: UInt64, last: UInt64, perTick: UInt64, checked: Bool, start: UInt64) -> (UInt64, UInt64)? {
+        var tick = now
+        var sequence = start
+        if state[0] != 0 && tick < state[0] {  // the same tick as the last id (or the clock went back)
+            tick = state[0] - 1
+            sequence = state[1] + 1
+            if sequence >= perTick {
+                if _slowPath(tick == last) {
+                    if checked { return nil }
+                    sequence = perTick - 1
+                } else {
+                    tick += 1
+                    sequence = start
+                }
+            }
+        }
+        state[0] = tick + 1
+        state[1] = sequence
+        return (tick, sequence)
+    }
+
+    /// The node and counter start, in a new generator and in a forked child.
+    @inline(never)
+    private func drawNode() {
+        let random = keystream.next()
+        switch format {
+        case .uuid1, .uuid6:
+            // RFC 9562 §6.10: a random node has the multicast bit (the first octet's lowest) set.
+            state[3] = assignedNode ?? (random & 0xFFFF_FFFF_FFFF | 1 << 40)
+            state[2] = keystream.next() & 0x3FFF  // the clock sequence
+        case .xid:
+            state[3] = assignedNode ?? (machineID << 16 | UInt64(UInt32(bitPattern: getpid())) & 0xFFFF)
+            state[2] = keystream.next() & 0xFF_FFFF
+        case .objectid:
+            state[3] = assignedNode ?? random & 0xFF_FFFF_FFFF
+            state[2] = keystream.next() & 0xFF_FFFF
+        default:
+            let bits = UInt64(format.nodeBits ?? 0)
+            state[3] = assignedNode ?? random & ((1 << bits) - 1)
+        }
+        state[0] = 0
+        state[1] = 0
+        state[4] = 1
+    }
+
+    /// 100 ns ticks from 1582-10-15T00:00:00Z (the Gregorian reform, a UUIDv1's epoch) to 1970.
+    static let gregorianOffset: UInt64 = 0x01B2_1DD2_1381_4000
+
+    /// FNV-1a of `/etc/machine-id` (else the host name): xid's machine id is its low 3 bytes, as
+    /// rs/xid takes 3 bytes of a hash of the host's id.
+    static func hostHash() -> UInt64 {
+        var bytes: [UInt8] = []
+        if let file = fopen("/etc/machine-id", "r") {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let n = fread(&buffer, 1, 64, file)
+            fclose(file)
+            bytes = Array(buffer[0..<n])
+        }
+        if bytes.isEmpty {
+            var name = [CChar](repeating: 0, count: 256)
+            if gethostname(&name, 255) == 0 { bytes = name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } }
+        }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes where b != 0x0A {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return h
+    }
+
+    /// The span of time a node-id format's timestamp covers from its default epoch, as text.
+    static func timeRange(_ format: IDFormat) -> String {
+        func iso(_ millis: Int64) -> String { UTCTime.iso(millis: millis) }
+        switch format {
+        case .uuid1, .uuid6:
+            return "1582-10-15T00:00:00Z to 5236-03-31T21:21:00Z"
+        case .xid, .objectid:
+            return "1970-01-01T00:00:00Z to \(iso(Int64(UInt32.max) * 1000))"
+        default:
+            let epoch = Int64(format.defaultEpoch ?? 0)
+            let span: Int64 = format == .sonyflake ? ((1 << 39) - 1) * 10 : format == .tsid ? (1 << 42) - 1 : (1 << 41) - 1
+            return "\(iso(epoch)) to \(iso(epoch + span)) (with the default epoch)"
+        }
+    }
+}
