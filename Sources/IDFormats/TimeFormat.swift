@@ -5,7 +5,7 @@
 /// the format's real random bits — not against all the symbols, which would count the timestamp as
 /// randomness (a UUIDv7 read as base64url^36 claims 216 bits; it has 74 a millisecond).
 public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
-    case uuid7, ulid, ksuid, uuid1, typeid
+    case uuid7, ulid, ksuid, uuid1, typeid, uuid6
 
     public static func < (a: TimeFormat, b: TimeFormat) -> Bool { a.rawValue < b.rawValue }
 
@@ -17,6 +17,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         case .ksuid: 2
         case .uuid1: 3
         case .typeid: 4
+        case .uuid6: 5
         }
     }
 
@@ -27,6 +28,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         case .ksuid: "KSUID"
         case .uuid1: "UUIDv1"
         case .typeid: "TypeID"
+        case .uuid6: "UUIDv6"
         }
     }
 
@@ -51,7 +53,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         case .ulid: ("Crockford base32", Alphabet.base32.count)
         case .ksuid: ("base62", Alphabet.base62.count)
         case .typeid: ("Crockford base32 (TypeID suffix)", Alphabet.base32.count)
-        case .uuid7, .uuid1: nil
+        case .uuid7, .uuid1, .uuid6: nil
         }
     }
 
@@ -69,7 +71,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         case .uuid7: Set(0...7).union(9...12)
         case .ulid: Set(0...9)
         case .ksuid: Set(0...26)  // the timestamp is the top of a base62 number: no position is free of it
-        case .uuid1: Set(0...7).union(9...12).union(15...17)
+        case .uuid1, .uuid6: Set(0...7).union(9...12).union(15...17)
         case .typeid: length.map { $0 >= 26 ? Set(($0 - 26)...($0 - 17)) : [] } ?? []
         }
     }
@@ -113,6 +115,7 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
         switch b[14] {
         case 55: return (.uuid7, low << 16 | mid)  // '7': 48-bit Unix ms
         case 49: return (.uuid1, (high & 0x0fff) << 48 | mid << 32 | low)  // '1'
+        case 54: return (.uuid6, low << 28 | mid << 12 | high & 0x0fff)  // '6': the same ticks, high bits first
         default: return nil
         }
     }

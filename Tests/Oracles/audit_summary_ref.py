@@ -55,7 +55,7 @@ SAMPLE_MAX_BYTES = 256  # longer ids are never sampled: the sample stays small w
 BUCKET_KEY_LIMIT = 1_048_576
 GROUP_MAX_LENGTH = 4096  # a length past this gets no group
 GROUP_MAX_LENGTHS = 64   # a summary with more distinct lengths than this has no groups at all
-FORMATS = ("uuid7", "ulid", "ksuid", "uuid1", "typeid")
+FORMATS = ("uuid7", "ulid", "ksuid", "uuid1", "typeid", "uuid6")
 TYPEID_SUFFIX = "0123456789abcdefghjkmnpqrstvwxyz"  # TypeID spec v0.3, lower case only
 TYPEID_PREFIX = set("abcdefghijklmnopqrstuvwxyz_")
 
@@ -102,6 +102,9 @@ def time_bucket(s):
     if version == "1":
         time_low, time_mid, time_hi = _hex_value(s[0:8]), _hex_value(s[9:13]), _hex_value(s[14:18])
         return "uuid1", (time_hi & 0x0FFF) << 48 | time_mid << 32 | time_low
+    if version == "6":  # RFC 9562 §5.6: the same 60-bit time, its high bits first
+        time_high, time_mid, time_low = _hex_value(s[0:8]), _hex_value(s[9:13]), _hex_value(s[14:18])
+        return "uuid6", time_high << 28 | time_mid << 12 | (time_low & 0x0FFF)
     if len(s) == 26 and s[0] in "01234567":
         digits = [CROCKFORD.find(c.upper()) if c.isascii() else -1 for c in s]
         if all(d >= 0 for d in digits):
@@ -138,6 +141,100 @@ def _typeid_v7(s):
     return "typeid", value >> 80
 
 
+# ---------------------------------------------------------------- node-id formats
+
+NODE_FORMATS = ("snowflake", "discord", "instagram", "sonyflake", "tsid", "xid", "objectid")
+# The published layouts: (epoch ms, tick ms, node, sequence) from a 64-bit number.
+EPOCHS = {"snowflake": 1288834974657, "discord": 1420070400000, "instagram": 1314220021721,
+          "sonyflake": 1409529600000, "tsid": 1577836800000}
+NODE_LIMIT = 65536
+YEAR_2005_MS = 1104537600000
+DAY_MS = 86400000
+BASE32HEX = "0123456789abcdefghijklmnopqrstuv"
+
+
+def node_fields(fmt, s):
+    """(Unix ms, node, sequence) of an id in a node-id layout, or None when it is not one."""
+    if fmt in EPOCHS and fmt != "tsid":
+        if not (1 <= len(s) <= 19 and s.isascii() and s.isdigit()) or (len(s) > 1 and s[0] == "0"):
+            return None
+        v = int(s)
+        if v >= 1 << 63:
+            return None
+        e = EPOCHS[fmt]
+        if fmt == "instagram":
+            return (v >> 23) + e, (v >> 10) & 0x1FFF, v & 0x3FF
+        if fmt == "sonyflake":
+            return (v >> 24) * 10 + e, v & 0xFFFF, (v >> 16) & 0xFF
+        return (v >> 22) + e, (v >> 12) & 0x3FF, v & 0xFFF
+    if fmt == "tsid":
+        if len(s) != 13 or not all(c.upper() in CROCKFORD for c in s if c.isascii()) or not s.isascii():
+            return None
+        v = 0
+        for c in s:
+            v = v * 32 + CROCKFORD.index(c.upper())
+        if v >= 1 << 64:
+            return None
+        return (v >> 22) + EPOCHS["tsid"], (v >> 12) & 0x3FF, v & 0xFFF
+    if fmt == "xid":
+        if len(s) != 20 or not all(c in BASE32HEX for c in s):
+            return None
+        v = 0
+        for c in s:
+            v = v * 32 + BASE32HEX.index(c)
+        if v & 0xF:
+            return None
+        b = (v >> 4).to_bytes(12, "big")
+        return int.from_bytes(b[0:4], "big") * 1000, int.from_bytes(b[4:9], "big"), int.from_bytes(b[9:12], "big")
+    if fmt == "objectid":
+        if len(s) != 24 or not all(c in HEX for c in s):
+            return None
+        b = bytes.fromhex(s)
+        return int.from_bytes(b[0:4], "big") * 1000, int.from_bytes(b[4:9], "big"), int.from_bytes(b[9:12], "big")
+    return None
+
+
+def node_formats(ids_in_order, now_ms):
+    """`node_formats`: each layout that reads every id at a plausible time, with its statistics."""
+    out = {}
+    for fmt in NODE_FORMATS:
+        low = max(EPOCHS.get(fmt, 0) + DAY_MS if fmt in EPOCHS else 0, YEAR_2005_MS)
+        counted = fmt in ("snowflake", "discord", "instagram", "sonyflake")
+        stats = {"ids": 0, "first": None, "last": None, "nodes": set(), "truncated": False, "seq": 0, "reg": 0}
+        last = {}
+        alive = bool(ids_in_order)
+        for s in ids_in_order:
+            f = node_fields(fmt, s)
+            if f is None or not (low <= f[0] <= now_ms + DAY_MS):
+                alive = False
+                break
+            ms, node, seq = f
+            stats["ids"] += 1
+            stats["first"] = ms if stats["first"] is None else min(stats["first"], ms)
+            stats["last"] = ms if stats["last"] is None else max(stats["last"], ms)
+            if counted:
+                stats["seq"] = max(stats["seq"], seq)
+            if not stats["truncated"]:
+                stats["nodes"].add(node)
+                if len(stats["nodes"]) > NODE_LIMIT:
+                    stats["nodes"], stats["truncated"] = set(), True
+            key = (ms, seq if counted else 0)
+            if node in last:
+                if key < last[node]:
+                    stats["reg"] += 1
+                last[node] = key
+            elif len(last) < NODE_LIMIT:
+                last[node] = key
+        if alive:
+            entry = {"first_ms": str(stats["first"]), "ids": str(stats["ids"]), "last_ms": str(stats["last"])}
+            if counted:
+                entry["max_sequence"] = str(stats["seq"])
+            entry.update(nodes=[str(n) for n in sorted(stats["nodes"])], nodes_truncated=stats["truncated"],
+                         regressions=str(stats["reg"]))
+            out[fmt] = entry
+    return out
+
+
 # ---------------------------------------------------------------- summarising
 
 class Summariser:
@@ -145,6 +242,7 @@ class Summariser:
         self.max_line_bytes = max_line_bytes
         self.counts = dict.fromkeys(COUNT_FIELDS, 0)
         self.ids = collections.Counter()  # id bytes -> occurrences
+        self.order = []  # id bytes in line order (node-id formats count clock regressions)
 
     def line(self, raw):
         """One line of a text input, without its b"\\n"."""
@@ -165,6 +263,7 @@ class Summariser:
             return
         self.counts["ids"] += 1
         self.ids[raw] += 1
+        self.order.append(raw)
 
     def row(self, value):
         """One row of a table input: a str, or None."""
@@ -174,6 +273,7 @@ class Summariser:
             return
         self.counts["ids"] += 1
         self.ids[value.encode("utf-8")] += 1
+        self.order.append(value.encode("utf-8"))
 
     def summary(self, shards=(1, [0])):
         multiplicities = collections.Counter()
@@ -230,6 +330,10 @@ class Summariser:
         out["positions"] = [{c: str(n) for c, n in sorted(p.items(), key=lambda kv: ord(kv[0]))}
                             for p in positions]
         out["time_formats"] = time_formats
+        import time
+        nodes = node_formats([raw.decode("utf-8") for raw in self.order], int(time.time() * 1000))
+        if nodes:
+            out["node_formats"] = nodes
         groups = {}
         if len(lengths) <= GROUP_MAX_LENGTHS:
             for length in sorted(by_length):
@@ -316,7 +420,7 @@ def merge(a, b):
     out["positions"] = positions
     out["time_formats"] = {}
     for f in FORMATS:
-        empty = {"ids": "0", "buckets": {}, "truncated": False}  # typeid: absent before 0.2.0
+        empty = {"ids": "0", "buckets": {}, "truncated": False}  # typeid, uuid6: absent in older summaries
         ta, tb = a["time_formats"].get(f, empty), b["time_formats"].get(f, empty)
         truncated = ta["truncated"] or tb["truncated"]
         buckets = {} if truncated else _sum_maps(ta["buckets"], tb["buckets"])
@@ -327,6 +431,25 @@ def merge(a, b):
             "buckets": {k: str(v) for k, v in sorted(buckets.items(), key=lambda kv: int(kv[0]))},
             "truncated": truncated,
         }
+    # node_formats: a layout both parts read every id in (a part without ids keeps the other's).
+    na, nb = a.get("node_formats", {}), b.get("node_formats", {})
+    nodes = {}
+    if int(a["ids"]) == 0 or int(b["ids"]) == 0:
+        nodes = na if int(b["ids"]) == 0 else nb
+    else:
+        for f in sorted(set(na) & set(nb)):
+            x, y = na[f], nb[f]
+            union = set(x["nodes"]) | set(y["nodes"])
+            truncated = x["nodes_truncated"] or y["nodes_truncated"] or len(union) > NODE_LIMIT
+            e = {"first_ms": str(min(int(x["first_ms"]), int(y["first_ms"]))), "ids": str(int(x["ids"]) + int(y["ids"])),
+                 "last_ms": str(max(int(x["last_ms"]), int(y["last_ms"])))}
+            if "max_sequence" in x or "max_sequence" in y:
+                e["max_sequence"] = str(max(int(x.get("max_sequence", 0)), int(y.get("max_sequence", 0))))
+            e.update(nodes=[] if truncated else sorted(union, key=int), nodes_truncated=truncated,
+                     regressions=str(int(x["regressions"]) + int(y["regressions"])))
+            nodes[f] = e
+    if nodes:
+        out["node_formats"] = nodes
     out["groups"] = merge_groups(a, b, out["lengths"])
     union = set(a["sample"]) | set(b["sample"])
     out["sample"] = sorted(union, key=lambda s: s.encode("utf-8"))[:SAMPLE_SIZE]
@@ -425,6 +548,7 @@ DOC_EXAMPLE = {
         "ksuid": {"ids": "0", "buckets": {}, "truncated": False},
         "uuid1": {"ids": "0", "buckets": {}, "truncated": False},
         "typeid": {"ids": "0", "buckets": {}, "truncated": False},
+        "uuid6": {"ids": "0", "buckets": {}, "truncated": False},
     },
     "groups": {"3": {"multiplicities": {"1": "1", "2": "1"},
                      "positions": [{"a": "2", "x": "1"}, {"b": "2", "x": "1"}, {"c": "2", "x": "1"}]}},

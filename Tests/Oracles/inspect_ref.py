@@ -4,6 +4,7 @@ idbudget's code.
 
     python3 inspect_ref.py mint        ids minted by the reference libraries, with the fields those
                                        libraries report (JSON: {"cases": [{format, id, fields}]})
+    python3 inspect_ref.py mint-many F N   N ids of format F (xid, objectid, tsid) from its library, a line each
     python3 inspect_ref.py read        lines "FORMAT ID" on stdin, each decoded by its library, or
                                        for the Snowflake family and Firebase by its published layout
                                        (JSON lines of fields; {"error": …} when the library refuses it)
@@ -184,9 +185,27 @@ def mint():
     print(json.dumps({"cases": cases}, indent=1))
 
 
+def mint_many(fmt, n):
+    """`n` ids of one format from its library, one a line (what a service using it would log)."""
+    if fmt == "xid":
+        import epyxid
+        ids = (str(epyxid.xid_create()) for _ in range(n))
+    elif fmt == "objectid":
+        import bson
+        ids = (str(bson.ObjectId()) for _ in range(n))
+    elif fmt == "tsid":
+        import tsidpy
+        ids = (tsidpy.TSID.create().to_string() for _ in range(n))
+    else:
+        raise ValueError(fmt)
+    print("\n".join(ids))
+
+
 def main():
     if sys.argv[1:] == ["mint"]:
         return mint()
+    if sys.argv[1:2] == ["mint-many"]:
+        return mint_many(sys.argv[2], int(sys.argv[3]))
     for line in sys.stdin:
         fmt, _, text = line.rstrip("\n").partition(" ")
         try:

@@ -44,10 +44,10 @@ public struct AuditAnalysis: Sendable {
         }
     }
 
-    public private(set) var ids: Int
-    public private(set) var distinct: Int
-    public private(set) var extraOccurrences: Int
-    public private(set) var duplicateIDs: Int
+    public internal(set) var ids: Int
+    public internal(set) var distinct: Int
+    public internal(set) var extraOccurrences: Int
+    public internal(set) var duplicateIDs: Int
     public let alphabet: String
     public let alphabetSize: Int
     public let format: TimeFormat?
@@ -68,9 +68,9 @@ public struct AuditAnalysis: Sendable {
     /// The effective entropy's 95% lower bound (with no duplicates it is ``effectiveBits``).
     public let effectiveBitsLower95: Double
     /// What was found, in words.
-    public private(set) var findings: [String]
+    public internal(set) var findings: [String]
     /// A mixed stream's groups (by id length), each judged in its own space; empty for one group.
-    public private(set) var groups: [GroupResult] = []
+    public internal(set) var groups: [GroupResult] = []
 
     /// One group of a mixed stream and its judgement.
     public struct GroupResult: Sendable {
@@ -78,7 +78,12 @@ public struct AuditAnalysis: Sendable {
         public let ids: Int
         public let report: AuditAnalysis
     }
-    public private(set) var verdict: Verdict
+    public internal(set) var verdict: Verdict
+    /// The node-id format the ids read as (``NodeStats``), its statistics, and every format whose
+    /// layout also fits them (the Snowflake family's decimal numbers can fit several).
+    public let nodeFormat: IDFormat?
+    public let nodeStats: NodeStats?
+    public let nodeFits: [IDFormat]
 
     /// Spaces beyond this many bits are taken as 2^4096 (no statistic can tell them apart).
     static let spaceCapBits = 4096
@@ -96,9 +101,15 @@ public struct AuditAnalysis: Sendable {
     /// with the false-alarm budget divided among the groups (Bonferroni); the verdict is the worst
     /// group's.
     /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits`` (as `idbudget audit --bits`).
-    public init(summary s: AuditSummary, claimedBits: Int? = nil) throws(InputError) {
+    /// With `scheme` (a node-id format), the ids are read in its layout when every one fits it; without,
+    /// the fitting layout whose latest id is nearest the clock.
+    public init(summary s: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil) throws(InputError) {
         if let claimedBits, claimedBits < 1 || claimedBits > Limits.maxSpaceBits {
             throw InputError("claimed bits must be from 1 to \(Limits.maxSpaceBits), got \(claimedBits)")
+        }
+        if claimedBits == nil, let (format, fits) = Self.nodeFormat(of: s, scheme: scheme), let stats = s.nodeFormats[format] {
+            self.init(node: format, stats: stats, fits: fits, summary: s)
+            return
         }
         // TypeIDs of several prefix lengths are one stream: judged by their buckets, not split by length.
         let allTypeIDs = s.ids > 0 && s.timeFormats[.typeid]?.ids == s.ids
@@ -218,6 +229,9 @@ public struct AuditAnalysis: Sendable {
         effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: judged.groups, duplicates: s.extraOccurrences), effectiveBits)
         verdict = Self.decideVerdict(s, test: test, nonUniform: !flags.flagged.isEmpty, findings: &findings)
         self.findings = findings
+        nodeFormat = nil
+        nodeStats = nil
+        nodeFits = []
     }
 
     /// "1–8, 10–13" from 0-based positions.

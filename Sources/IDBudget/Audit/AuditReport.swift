@@ -1,4 +1,5 @@
 import Foundation
+import IDFormats
 import Precise
 
 /// What `idbudget audit --format json` prints, as a value: the counts of an ``AuditSummary``, the
@@ -29,7 +30,7 @@ public struct AuditReport: Answer, Equatable {
     public let alphabetSize: Int
     /// "UUIDv4", "UUIDv7", "tokens", …
     public let format: String
-    /// The time-ordered format, when the ids are one (`uuid7`, `ulid`, `ksuid`, `uuid1`).
+    /// The time-ordered format, when the ids are one (`uuid7`, `ulid`, `ksuid`, `uuid1`, `uuid6`, `typeid`).
     public let timeFormat: TimeFormat?
     /// Ids by length in characters.
     public let lengths: [Int: Int]
@@ -63,7 +64,79 @@ public struct AuditReport: Answer, Equatable {
     public let groups: [Group]?
     /// What the run cost, when the caller measured it (the CLI does).
     public let resources: Resources?
+    /// For a node-id stream (xid, ObjectId, TSID, the Snowflake family): its nodes, sequence use and
+    /// clock regressions.
+    public let nodes: Nodes?
     public let notes: [String]
+
+    public struct Nodes: Codable, Sendable, Equatable {
+        /// The layout the ids were read in, and every layout that fits them.
+        public let scheme: String
+        public let fits: [String]
+        /// What the node field is called ("worker id").
+        public let field: String
+        /// Distinct node values; nil when more than `NodeStats.nodeLimit`.
+        public let distinct: Int?
+        public let first: String
+        public let last: String
+        /// The most ids one node minted in one tick (nil for xid and ObjectId), and the layout's ceiling.
+        public let maxPerTick: Int?
+        public let perTick: Int
+        public let regressions: Int
+
+        enum CodingKeys: String, CodingKey {
+            case scheme, fits, field, distinct, first, last, regressions
+            case maxPerTick = "max_per_tick"
+            case perTick = "per_tick"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(scheme, forKey: .scheme)
+            try c.encode(fits, forKey: .fits)
+            try c.encode(field, forKey: .field)
+            try c.encode(distinct.map(String.init), forKey: .distinct)
+            try c.encode(first, forKey: .first)
+            try c.encode(last, forKey: .last)
+            try c.encode(maxPerTick.map(String.init), forKey: .maxPerTick)
+            try c.encode(String(perTick), forKey: .perTick)
+            try c.encode(String(regressions), forKey: .regressions)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func count(_ key: CodingKeys) throws -> Int? {
+                guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+                guard let n = Int(text), n >= 0 else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not a count")
+                }
+                return n
+            }
+            scheme = try c.decode(String.self, forKey: .scheme)
+            fits = try c.decode([String].self, forKey: .fits)
+            field = try c.decode(String.self, forKey: .field)
+            distinct = try count(.distinct)
+            first = try c.decode(String.self, forKey: .first)
+            last = try c.decode(String.self, forKey: .last)
+            maxPerTick = try count(.maxPerTick)
+            perTick = try count(.perTick) ?? 0
+            regressions = try count(.regressions) ?? 0
+        }
+
+        init(_ r: AuditAnalysis) {
+            let format = r.nodeFormat ?? .snowflake
+            let n = r.nodeStats ?? NodeStats()
+            scheme = format.rawValue
+            fits = r.nodeFits.map(\.rawValue)
+            field = format.node?.name ?? "node"
+            distinct = n.nodesTruncated ? nil : n.nodes.count
+            first = AuditAnalysis.iso(n.firstMillis)
+            last = AuditAnalysis.iso(n.lastMillis)
+            maxPerTick = n.maxSequence.map { $0 + 1 }
+            perTick = format.node?.perTick ?? 0
+            regressions = n.regressions
+        }
+    }
 
     public struct Shards: Codable, Sendable, Equatable {
         public let count: Int
@@ -175,8 +248,9 @@ public struct AuditReport: Answer, Equatable {
 
     /// Judges `summary` (see ``AuditAnalysis``) and reports it.
     /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits``.
-    public init(summary: AuditSummary, claimedBits: Int? = nil, resources: Resources? = nil) throws(InputError) {
-        self.init(summary: summary, analysis: try AuditAnalysis(summary: summary, claimedBits: claimedBits), resources: resources)
+    public init(summary: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil, resources: Resources? = nil) throws(InputError) {
+        self.init(
+            summary: summary, analysis: try AuditAnalysis(summary: summary, claimedBits: claimedBits, scheme: scheme), resources: resources)
     }
 
     public init(summary s: AuditSummary, analysis r: AuditAnalysis, resources: Resources? = nil) {
@@ -230,6 +304,7 @@ public struct AuditReport: Answer, Equatable {
                     testMethod: t.test.method, verdictCode: t.verdict)
             }
         self.resources = resources
+        nodes = r.nodeFormat == nil ? nil : Nodes(r)
         notes = [
             "p_value_high/low are certified upper bounds on the tails (the verdict uses them); the *_estimate fields, expected_duplicates, sd, z, random_bits and effective_bits are approximate (doubles); z is null when infinite. Test: \(Self.method(r.test))."
         ]
@@ -238,6 +313,9 @@ public struct AuditReport: Answer, Equatable {
     /// The verdict in words.
     static func words(_ r: AuditAnalysis) -> String {
         switch r.verdict {
+        case .consistent where r.nodeFormat != nil: "consistent: no id repeats, as a node-id format's never should"
+        case .tooMany where r.nodeFormat != nil:
+            "SUSPICIOUS: ids repeat; a node-id format repeats an id only when two live nodes share a node value or a clock went back"
         case .tooMany:
             "SUSPICIOUS: more duplicates than a uniform generator over this space makes (p ≤ \(String(format: "%.3g", r.test.pValueHigh)))"
         case .tooFew:
@@ -299,7 +377,7 @@ public struct AuditReport: Answer, Equatable {
         case effectiveBits = "effective_bits"
         case effectiveBitsLowerBound = "effective_bits_lower_bound"
         case effectiveBits95Lower = "effective_bits_95_lower"
-        case suspicious, verdict, shards, buckets, groups, notes
+        case suspicious, verdict, shards, buckets, groups, nodes, notes
         case fingerprintTableBytes = "fingerprint_table_bytes"
         case spilled
         case peakRSSBytes = "peak_rss_bytes"
@@ -347,6 +425,7 @@ public struct AuditReport: Answer, Equatable {
         try c.encode(shards, forKey: .shards)
         try c.encodeIfPresent(buckets.map { ["count": String($0.count), "largest": String($0.largest)] }, forKey: .buckets)
         try c.encodeIfPresent(groups, forKey: .groups)
+        try c.encodeIfPresent(nodes, forKey: .nodes)
         if let resources {
             try c.encode(String(resources.fingerprintTableBytes), forKey: .fingerprintTableBytes)
             try c.encode(resources.spilled, forKey: .spilled)
@@ -417,6 +496,7 @@ public struct AuditReport: Answer, Equatable {
             return Buckets(count: count, largest: largest)
         }
         groups = try c.decodeIfPresent([Group].self, forKey: .groups)
+        nodes = try c.decodeIfPresent(Nodes.self, forKey: .nodes)
         if c.contains(.fingerprintTableBytes) {
             resources = Resources(
                 fingerprintTableBytes: try count(.fingerprintTableBytes), spilled: try c.decode(Bool.self, forKey: .spilled),

@@ -37,6 +37,8 @@ public struct AuditSummary: Sendable, Equatable {
     /// positions[i][c]: ids whose character i is c (i < 64).
     public var positions: [[Unicode.Scalar: Int]] = []
     public var timeFormats: [TimeFormat: TimeBuckets] = Dictionary(uniqueKeysWithValues: TimeFormat.allCases.map { ($0, TimeBuckets()) })
+    /// The node-id formats every id read as so far (``NodeStats``); absent, the ids are not that format's.
+    public var nodeFormats: [IDFormat: NodeStats] = [:]
     /// The smallest distinct ids by UTF-8 bytes, in that order (ids that differ in their bytes are
     /// different ids, even when Unicode calls them equivalent: NFC and NFD spellings stay apart).
     public var sample: [String] = []
@@ -166,6 +168,14 @@ public struct AuditSummary: Sendable, Equatable {
             m.positions[i] = try Self.merging(m.positions[i], p, "merged positions[\(i)]")
         }
         for (f, t) in other.timeFormats { try m.timeFormats[f, default: TimeBuckets()].add(t, format: "merged time_formats.\(f.rawValue)") }
+        // A format is the merged stream's only if every part read all its ids as it.
+        m.nodeFormats = ids == 0 ? other.nodeFormats : other.ids == 0 ? nodeFormats : [:]
+        for (f, a) in nodeFormats where ids > 0 && other.ids > 0 {
+            guard let b = other.nodeFormats[f] else { continue }
+            var n = a
+            try n.add(b, "merged node_formats.\(f.rawValue)")
+            m.nodeFormats[f] = n
+        }
         m.sample = Self.smallest(sample + other.sample)
         // A length keeps its group only if neither part has ids of it without a group (untracked).
         m.groups = [:]
@@ -262,6 +272,12 @@ public struct AuditSummary: Sendable, Equatable {
             guard t.ids >= 0, t.ids <= ids, t.buckets.values.allSatisfy({ $0 >= 0 }), inBuckets == t.ids else {
                 throw fail("time_formats.\(f.rawValue) does not add up")
             }
+        }
+        for (f, n) in nodeFormats {
+            guard n.ids >= 1, n.ids == ids, n.regressions >= 0, n.regressions < n.ids, n.firstMillis <= n.lastMillis,
+                n.nodes.count <= NodeStats.nodeLimit, !n.nodesTruncated || n.nodes.isEmpty, n.nodesTruncated || !n.nodes.isEmpty,
+                (n.maxSequence ?? 0) >= 0
+            else { throw fail("node_formats.\(f.rawValue) does not add up") }
         }
         guard sample.count <= Self.sampleEntryLimit else { throw fail("sample has more than \(Self.sampleEntryLimit) entries") }
         // Each group is the ids of one length: its multiplicities add up to them, every position

@@ -45,6 +45,8 @@ final class AuditWorker {
     var buckets = [AuditSummary.TimeBuckets](repeating: .init(), count: TimeFormat.allCases.count)
     var runKeys = [UInt64](repeating: 0, count: TimeFormat.allCases.count)
     var runs = [Int](repeating: 0, count: TimeFormat.allCases.count)
+    /// The ids read as each node-id format.
+    let nodeIDs = NodeTally()
 
     init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int) {
         self.maxLineBytes = maxLineBytes
@@ -192,6 +194,7 @@ final class AuditWorker {
         {
             addToBucket(format, bucket)
         }
+        if n <= 24 { nodeIDs.read(b) } else { nodeIDs.other() }
     }
 
     /// Calls `body` with each scalar of well-formed UTF-8; false (part-way) at the first error.
@@ -222,6 +225,7 @@ final class AuditWorker {
         }
         if i <= 4096 { lengthCounts[i] += 1 } else { longLengths[i, default: 0] += 1 }
         untracked.insert(i)
+        nodeIDs.other()
     }
 
     private func addToBucket(_ format: TimeFormat, _ key: UInt64) {

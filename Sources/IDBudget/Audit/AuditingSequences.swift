@@ -1,3 +1,5 @@
+import IDFormats
+
 extension Auditor {
     /// Audits ids held in memory: each element is one id, as if written one per line (so an element
     /// holding a newline counts as two lines). One audit per `Auditor`: a second throws.
@@ -6,13 +8,14 @@ extension Auditor {
     /// let report = try Auditor().audit(["3f9a…", "c01b…"])
     /// print(report.verdict, report.passes)
     /// ```
-    public func audit<Ids: Sequence>(_ ids: Ids, claimedBits: Int? = nil) throws -> AuditReport
+    /// `scheme`: the node-id layout to read the ids in when several fit (see ``AuditAnalysis``).
+    public func audit<Ids: Sequence>(_ ids: Ids, claimedBits: Int? = nil, scheme: IDFormat? = nil) throws -> AuditReport
     where Ids.Element: StringProtocol {
-        try audit(ids.lazy.map { $0.utf8 }, claimedBits: claimedBits)
+        try audit(ids.lazy.map { $0.utf8 }, claimedBits: claimedBits, scheme: scheme)
     }
 
     /// Audits ids given as bytes (`[UInt8]`, `Data`, a `Substring.UTF8View`, …), one id per element.
-    public func audit<Ids: Sequence>(_ ids: Ids, claimedBits: Int? = nil) throws -> AuditReport
+    public func audit<Ids: Sequence>(_ ids: Ids, claimedBits: Int? = nil, scheme: IDFormat? = nil) throws -> AuditReport
     where Ids.Element: Collection, Ids.Element.Element == UInt8 {
         guard bytesRead == 0, !hasFinished else {
             throw InputError("this Auditor has already audited its ids; make a new Auditor for each audit")
@@ -39,6 +42,6 @@ extension Auditor {
             filled += 1
         }
         try flush()
-        return try AuditReport(summary: try finish(), claimedBits: claimedBits)
+        return try AuditReport(summary: try finish(), claimedBits: claimedBits, scheme: scheme)
     }
 }

@@ -133,6 +133,20 @@ public final class Auditor {
         for w in workers {
             for (f, t) in w.timeBuckets() { try summary.timeFormats[f, default: .init()].add(t) }
         }
+        // A node-id layout is the stream's only if it read every id of every worker.
+        var nodes: [IDFormat: NodeStats]?
+        for w in workers where w.summary.ids > 0 {
+            let mine = w.nodeIDs.stats()
+            guard var merged = nodes else {
+                nodes = mine
+                continue
+            }
+            for f in merged.keys {
+                if let n = mine[f] { try merged[f]?.add(n, "node_formats.\(f.rawValue)") } else { merged[f] = nil }
+            }
+            nodes = merged
+        }
+        summary.nodeFormats = nodes ?? [:]
         let tables = self.tables
         let results = UnsafeMutablePointer<[Int: [Int: Int]]>.allocate(capacity: tables.count)
         results.initialize(repeating: [:], count: tables.count)

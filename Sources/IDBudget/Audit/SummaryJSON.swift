@@ -231,6 +231,41 @@ struct SummaryJSONWriter {
     }
 }
 
+extension SummaryJSONWriter {
+    /// One format's ``NodeStats``, keys sorted; `max_sequence` only where the format has one.
+    mutating func nodeStats(_ n: NodeStats) {
+        let nodes = n.nodes.sorted()
+        var keys: [String] = ["first_ms", "ids", "last_ms"]
+        if n.maxSequence != nil { keys.append("max_sequence") }
+        keys += ["nodes", "nodes_truncated", "regressions"]
+        object(4, keys.count) { w, k in
+            switch keys[k] {
+            case "first_ms":
+                w.key("first_ms")
+                w.count(n.firstMillis)
+            case "ids":
+                w.key("ids")
+                w.count(n.ids)
+            case "last_ms":
+                w.key("last_ms")
+                w.count(n.lastMillis)
+            case "max_sequence":
+                w.key("max_sequence")
+                w.count(n.maxSequence ?? 0)
+            case "nodes":
+                w.key("nodes")
+                w.array(6, nodes.count) { w, j in w.count(nodes[j]) }
+            case "nodes_truncated":
+                w.key("nodes_truncated")
+                w.raw(n.nodesTruncated ? "true" : "false")
+            default:
+                w.key("regressions")
+                w.count(n.regressions)
+            }
+        }
+    }
+}
+
 extension AuditSummary {
     /// The summary as JSON bytes (keys sorted, counts as decimal strings, ASCII only), written in one
     /// pass without building an intermediate object tree.
@@ -240,8 +275,19 @@ extension AuditSummary {
         w.out.reserveCapacity(4096 + 40 * bucketCount + 40 * (multiplicities.count + lengths.count))
         // Keys in sorted order, as JSONSerialization's .sortedKeys wrote them.
         let groupList = groups.sorted { $0.key < $1.key }
-        w.object(0, 17) { w, i in
+        let nodeList = nodeFormats.sorted { $0.key.rawValue < $1.key.rawValue }
+        // node_formats (optional) sorts between multiplicities (9) and overlong_lines (10).
+        w.object(0, nodeList.isEmpty ? 17 : 18) { w, entry in
+            let i = nodeList.isEmpty || entry < 10 ? entry : entry == 10 ? -1 : entry - 1
             switch i {
+            case -1:
+                w.key("node_formats")
+                w.object(2, nodeList.count) { w, j in
+                    let (f, n) = nodeList[j]
+                    w.string(f.rawValue)
+                    w.raw(" : ")
+                    w.nodeStats(n)
+                }
             case 0:
                 w.key("crlf_lines")
                 w.count(crlfLines)

@@ -390,6 +390,24 @@ extension AuditSummary {
                 }
                 continue
             }
+            if name == "node_formats" {
+                // Optional: summaries without it (older ones, other tools) read no node-id format.
+                guard seen.insert(name).inserted else { throw fail("node_formats is given twice") }
+                try p.open(.object, "node_formats")
+                var f = true
+                while try p.next(UInt8(ascii: "}"), &f) {
+                    try p.key()
+                    guard let format = IDFormat(rawValue: String(decoding: p.scratch, as: UTF8.self)),
+                        NodeStats.formats.contains(format)
+                    else {
+                        try p.skipValue(depth: 2)
+                        continue
+                    }
+                    guard s.nodeFormats[format] == nil else { throw fail("node_formats.\(format.rawValue) is given twice") }
+                    s.nodeFormats[format] = try p.nodeStats("node_formats.\(format.rawValue)")
+                }
+                continue
+            }
             guard required.contains(name) else {
                 try p.skipValue(depth: 1)
                 continue
@@ -482,8 +500,8 @@ extension AuditSummary {
                     guard let ids, let buckets, let truncated else { throw fail(place) }
                     s.timeFormats[format] = TimeBuckets(ids: ids, buckets: truncated ? [:] : buckets, truncated: truncated)
                 }
-                // typeid came later (0.2.0): a summary without it has none.
-                if let missing = TimeFormat.allCases.first(where: { !found.contains($0) && $0 != .typeid }) {
+                // typeid and uuid6 came later: a summary without them has none.
+                if let missing = TimeFormat.allCases.first(where: { !found.contains($0) && $0 != .typeid && $0 != .uuid6 }) {
                     throw fail("time_formats.\(missing.rawValue)")
                 }
             case "sample":
@@ -510,6 +528,47 @@ extension AuditSummary {
 }
 
 extension SummaryParser {
+    /// One format's ``NodeStats``: counts as strings, `nodes` a list of at most ``NodeStats/nodeLimit``.
+    mutating func nodeStats(_ place: String) throws(InputError) -> NodeStats {
+        func fail(_ m: String) -> InputError { AuditSummary.malformed(m) }
+        try open(.object, place)
+        var n = NodeStats()
+        var seen = Set<String>()
+        var f = true
+        while try next(UInt8(ascii: "}"), &f) {
+            try key()
+            let name = String(decoding: scratch, as: UTF8.self)
+            guard ["ids", "first_ms", "last_ms", "max_sequence", "nodes", "nodes_truncated", "regressions"].contains(name) else {
+                try skipValue(depth: 3)
+                continue
+            }
+            guard seen.insert(name).inserted else { throw fail("\(place).\(name) is given twice") }
+            switch name {
+            case "ids": n.ids = try count("\(place).ids")
+            case "first_ms": n.firstMillis = try count("\(place).first_ms")
+            case "last_ms": n.lastMillis = try count("\(place).last_ms")
+            case "max_sequence": n.maxSequence = try count("\(place).max_sequence")
+            case "regressions": n.regressions = try count("\(place).regressions")
+            case "nodes_truncated": n.nodesTruncated = try bool("\(place).nodes_truncated")
+            default:
+                try open(.array, "\(place).nodes")
+                var g = true
+                while try next(UInt8(ascii: "]"), &g) {
+                    guard n.nodes.count < NodeStats.nodeLimit else {
+                        throw fail("\(place).nodes has more than \(NodeStats.nodeLimit) entries")
+                    }
+                    guard n.nodes.insert(UInt64(try count("\(place).nodes"))).inserted else {
+                        throw fail("\(place).nodes has a node twice")
+                    }
+                }
+            }
+        }
+        for key in ["ids", "first_ms", "last_ms", "nodes", "nodes_truncated", "regressions"] where !seen.contains(key) {
+            throw fail("\(place).\(key) is missing")
+        }
+        return n
+    }
+
     /// `[{"c": "count", …}, …]`: at most 64 rows of symbol counts.
     mutating func positionRows(_ what: String) throws(InputError) -> [[Unicode.Scalar: Int]] {
         func fail(_ m: String) -> InputError { AuditSummary.malformed(m) }

@@ -68,11 +68,19 @@ struct AuditCommand: ParsableCommand {
         help: ArgumentHelp("Worker threads: 1 or 2 (default: 2 when there are two cores).", valueName: "n"), completion: .list(["1", "2"]))
     var threads: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Read the ids in this node-id layout (snowflake, discord, instagram, sonyflake, tsid, xid, objectid) when several fit; by default the one whose latest id is nearest the clock.",
+            valueName: "name"),
+        completion: .list(NodeStats.formats.map(\.rawValue)))
+    var scheme: String?
+
     @OptionGroup var output: FormatOptions
 
     struct Settings {
         var maxLine: Int
         var claimed: Int?
+        var scheme: IDFormat? = nil
         var memory: Int
         var shard: (index: Int, count: Int)
         var threads: Int
@@ -127,7 +135,17 @@ struct AuditCommand: ParsableCommand {
                     message: "--shard and --emit-summary apply when reading ids; to merge shards give their summaries to --summary")
             }
         }
-        return Settings(maxLine: maxLine, claimed: claimed, memory: bytes, shard: shardValue, threads: threadCount)
+        var nodeScheme: IDFormat?
+        if let scheme {
+            nodeScheme = try IDFormat.named(scheme).flatMap { NodeStats.formats.contains($0) ? $0 : nil }.orUsage(
+                "--scheme",
+                "'\(scheme.prefix(40))' is not a node-id layout the audit reads (\(NodeStats.formats.map(\.rawValue).joined(separator: ", "))); other formats are recognised without it"
+            )
+            if claimed != nil {
+                throw UsageError(argument: "--scheme", message: "a node-id layout has no random bits to claim; drop --bits")
+            }
+        }
+        return Settings(maxLine: maxLine, claimed: claimed, scheme: nodeScheme, memory: bytes, shard: shardValue, threads: threadCount)
     }
 
     /// `1G`, `512M`, `64MiB`, `1073741824`: bytes.
@@ -203,7 +221,7 @@ struct AuditCommand: ParsableCommand {
             AuditReport.Resources(
                 fingerprintTableBytes: $0.peak, spilled: $0.spilled, peakRSSBytes: PeakMemory.bytes(), memoryLimitBytes: s.memory)
         }
-        let r = try AuditReport(summary: summary, claimedBits: s.claimed, resources: resources)
+        let r = try AuditReport(summary: summary, claimedBits: s.claimed, scheme: s.scheme, resources: resources)
         try show(r)
         if !r.passes { Output.status = ExitStatus.fails.rawValue }
     }
@@ -265,8 +283,18 @@ struct AuditCommand: ParsableCommand {
         report.add("format", r.format)
         report.add("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)")
         report.add("lengths", lengths.prefix(8).map { "\($0.key): \($0.value)" }.joined(separator: ", ") + (lengths.count > 8 ? ", …" : ""))
-        report.add("implied space", "\(r.space.summary) (\(String(format: "%.1f", r.space.bits)) bits)")
+        report.add("implied space", r.nodes == nil ? "\(r.space.summary) (\(String(format: "%.1f", r.space.bits)) bits)" : r.space.summary)
         for (i, f) in r.findings.enumerated() { report.add(i == 0 ? "findings" : "", f.escapingControlCharacters) }
+        if let n = r.nodes {
+            report.add("nodes", (n.distinct.map { "\($0)" } ?? "more than \(NodeStats.nodeLimit)") + " distinct (\(n.field))")
+            if let top = n.maxPerTick { report.add("busiest tick", "\(top) ids from one node, of \(n.perTick) allowed") }
+            report.add("clock regressions", String(n.regressions))
+            report.add("verdict", r.verdict)
+            if let m = r.resources {
+                report.add("memory", "peak RSS \(m.peakRSSBytes >> 20) MiB (--memory \(m.memoryLimitBytes >> 20) MiB)")
+            }
+            return Output.print(report.renderText())
+        }
         report.add("expected if uniform", String(format: "%.4g ± %.3g", r.expectedDuplicates, r.sd))
         report.add("z-score", r.z.map { String(format: "%+.2f", $0) } ?? "off the scale (the spread is all but 0)")
         report.add(

@@ -91,7 +91,7 @@ extension AuditAnalysis {
         case .typeid: i - (length - 26) >= 11 && i - (length - 26) != 13 && i < length
         case .uuid7: ![8, 13, 18, 23, 14, 19].contains(i) && !f.timePositions.contains(i)
         case .ulid: i >= 10
-        case .ksuid, .uuid1: false
+        case .ksuid, .uuid1, .uuid6: false
         }
     }
 }

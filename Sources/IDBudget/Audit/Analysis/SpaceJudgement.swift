@@ -72,7 +72,7 @@ extension AuditAnalysis {
                 ? "the top 32 bits of its base62 value are seconds"
                 : format == .typeid
                     ? "a prefix, _, and a UUIDv7 in Crockford base32 whose first 10 characters are a millisecond timestamp"
-                    : "positions \(AuditAnalysis.ranges(format.timePositions.sorted())) are a \(format == .uuid1 ? "60-bit 100 ns" : "millisecond") timestamp"
+                    : "positions \(AuditAnalysis.ranges(format.timePositions.sorted())) are a \(format == .uuid1 || format == .uuid6 ? "60-bit 100 ns" : "millisecond") timestamp"
             findings.insert(
                 "format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)"
                     + (j.buckets.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""), at: 0)

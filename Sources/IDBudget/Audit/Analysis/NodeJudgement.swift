@@ -1,0 +1,86 @@
+import Foundation
+import IDFormats
+import Precise
+
+extension AuditAnalysis {
+    /// The node-id format the stream is, if any: with `scheme`, that one when every id reads as it;
+    /// otherwise, of the formats every id reads as at plausible times, the one whose latest id is
+    /// nearest the clock (a Discord id also reads as a Twitter Snowflake of four years earlier), with
+    /// every format that fits.
+    static func nodeFormat(of s: AuditSummary, scheme: IDFormat?) -> (IDFormat, fits: [IDFormat])? {
+        guard s.ids > 0 else { return nil }
+        let now = Int(Date().timeIntervalSince1970 * 1000)
+        let fits = NodeStats.formats.filter { f in
+            guard let n = s.nodeFormats[f], n.ids == s.ids else { return false }
+            return n.plausible(f, now: now) || f == scheme
+        }
+        if let scheme { return fits.contains(scheme) ? (scheme, fits) : nil }
+        guard let best = fits.min(by: { abs(now - (s.nodeFormats[$0]?.lastMillis ?? 0)) < abs(now - (s.nodeFormats[$1]?.lastMillis ?? 0)) })
+        else { return nil }
+        return (best, fits)
+    }
+
+    /// Judges a node-id stream. No id is drawn at random, so none may repeat: one repeat means two
+    /// live nodes shared a node value, or a node's clock went back into ticks it had used. The test
+    /// is the duplicate test in a space past any stream's reach (2^4096): any repeat is "too many".
+    init(node format: IDFormat, stats n: NodeStats, fits: [IDFormat], summary s: AuditSummary) {
+        ids = s.ids
+        distinct = s.distinct
+        extraOccurrences = s.extraOccurrences
+        duplicateIDs = s.duplicateIDs
+        self.format = nil
+        nodeFormat = format
+        nodeStats = n
+        nodeFits = fits
+        let name = InspectableFormat(rawValue: format.rawValue)?.displayName ?? format.rawValue
+        formatName = name
+        alphabet = format.alphabet.name ?? format.encoding
+        alphabetSize = format.alphabet.count
+        positions = []
+        randomBits = 0
+        space = BigInt.power(2, Self.spaceCapBits)
+        let field = format.node?.name ?? "node"
+        spaceDescription = "\(name): no random bits; unique while no two live nodes share a \(field)"
+        buckets = nil
+        test = DuplicateTest(cells: [.init(space: space, ids: s.ids)], observed: s.extraOccurrences, tests: 1, judgeFewer: false)
+        effectiveBits = 0
+        effectiveBitsIsLowerBound = false
+        effectiveBitsLower95 = 0
+        var findings: [String] = []
+        let layout = InspectableFormat(rawValue: format.rawValue)?.source ?? format.source
+        findings.append("format: \(name) (\(layout)) — ids from \(Self.iso(n.firstMillis)) to \(Self.iso(n.lastMillis))")
+        let others = fits.filter { $0 != format }
+        if !others.isEmpty {
+            findings.append(
+                "the ids also fit the layout of \(others.map(\.rawValue).joined(separator: ", ")); read as \(format.rawValue), whose latest id is nearest the clock: give --scheme to choose"
+            )
+        }
+        let nodes = n.nodesTruncated ? "more than \(NodeStats.nodeLimit)" : "\(n.nodes.count)"
+        let bits = format.nodeBits ?? 0
+        findings.append("\(nodes) distinct values of the \(field) (of 2^\(bits))")
+        if let top = n.maxSequence, let perTick = format.node?.perTick {
+            findings.append(
+                "sequence: at most \(top + 1) ids in one tick from one node, of the \(perTick) the layout allows (\(String(format: "%.1f", 100 * Double(top + 1) / Double(perTick)))%)"
+            )
+        }
+        findings.append(
+            n.regressions == 0
+                ? "no clock regressions: every node's ids come in time order"
+                : "\(n.regressions) clock regression\(n.regressions == 1 ? "" : "s"): an id earlier than the one before it from the same node (a clock set back; ids minted then can repeat earlier ones)"
+        )
+        if s.extraOccurrences > 0 {
+            findings.append(
+                "\(s.extraOccurrences) repeated id\(s.extraOccurrences == 1 ? "" : "s"): a node-id format never repeats an id unless two live nodes share a \(field) or a clock went back"
+            )
+        }
+        verdict = s.extraOccurrences > 0 ? .tooMany : .consistent
+        self.findings = findings
+    }
+
+    static func iso(_ millis: Int) -> String {
+        let t = Date(timeIntervalSince1970: Double(millis) / 1000)
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: t)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import IDFormats
+
+/// What an audit keeps of the ids that read as one node-id format (xid, ObjectId, TSID, and the
+/// Snowflake family's layouts): their span of time, their node values, the largest sequence in one
+/// tick, and clock regressions. Sums, unions and extremes, so shards merge; regressions are counted
+/// within each worker's block of the input (an id earlier than the one before it from the same node).
+public struct NodeStats: Sendable, Equatable {
+    /// Ids that read as the format (every one, or the format is not the stream's).
+    public var ids = 0
+    /// Earliest and latest timestamp, in Unix milliseconds (meaningful when `ids` > 0).
+    public var firstMillis = Int.max
+    public var lastMillis = 0
+    /// Distinct node values, up to ``nodeLimit``; past it, `nodesTruncated`.
+    public var nodes: Set<UInt64> = []
+    public var nodesTruncated = false
+    /// The largest sequence (counter within a tick) seen; nil for xid, ObjectId and TSID, whose
+    /// counters start at random.
+    public var maxSequence: Int?
+    /// Ids earlier than the id before them from the same node.
+    public var regressions = 0
+
+    public static let nodeLimit = 1 << 16
+    /// The formats an audit reads this way.
+    public static let formats: [IDFormat] = [.snowflake, .discord, .instagram, .sonyflake, .tsid, .xid, .objectid]
+
+    public init() {}
+
+    mutating func add(_ other: NodeStats, _ what: String) throws(InputError) {
+        ids = try AuditSummary.sum(ids, other.ids, "\(what).ids")
+        regressions = try AuditSummary.sum(regressions, other.regressions, "\(what).regressions")
+        firstMillis = Swift.min(firstMillis, other.firstMillis)
+        lastMillis = Swift.max(lastMillis, other.lastMillis)
+        if let s = other.maxSequence { maxSequence = Swift.max(maxSequence ?? 0, s) }
+        nodesTruncated = nodesTruncated || other.nodesTruncated
+        if !nodesTruncated { nodes.formUnion(other.nodes) }
+        if nodes.count > Self.nodeLimit || nodesTruncated {
+            nodes = []
+            nodesTruncated = true
+        }
+    }
+
+    /// The earliest time an id of the format is taken to be: 2005, or a day after a Snowflake
+    /// family's epoch (small numbers — 4-digit codes — read as ids of its first seconds).
+    static func earliest(_ format: IDFormat) -> Int {
+        Swift.max(format.defaultEpoch.map { Int($0) + 86_400_000 } ?? 0, 1_104_537_600_000)
+    }
+
+    /// Whether these look like ids the format's minters made by `now` (Unix ms): times from
+    /// ``earliest(_:)`` to a day past `now`, and nodes whose ids mostly come in time order (random
+    /// numbers read in a layout go back half the time).
+    func plausible(_ format: IDFormat, now: Int) -> Bool {
+        ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000 && regressions <= ids / 10
+    }
+}
+
+/// One worker's reading of the ids of the candidate lengths as each node-id format: a format stops
+/// reading (and so is not the stream's) at its first id that does not parse or lies outside its time.
+final class NodeTally {
+    struct Reader {
+        var stats = NodeStats()
+        var alive = true
+        var last: [UInt64: (millis: Int, sequence: Int)] = [:]
+        var lastNode: UInt64 = .max
+    }
+    var readers = [Reader](repeating: Reader(), count: NodeStats.formats.count)
+    /// A day past the clock when the audit began: later ids are no format's.
+    let horizon = Int(Date().timeIntervalSince1970 * 1000) + 86_400_000
+    static let index: [IDFormat: Int] = Dictionary(uniqueKeysWithValues: NodeStats.formats.enumerated().map { ($1, $0) })
+
+    /// Whether some format still reads the stream.
+    private(set) var anyAlive = true
+    static let decimals: [IDFormat] = [.snowflake, .discord, .instagram, .sonyflake]
+
+    /// An ASCII id: each format still reading takes it, or stops at it.
+    @inline(__always)
+    func read(_ b: UnsafeRawBufferPointer) {
+        guard anyAlive else { return }
+        let n = b.count
+        let v = n <= 19 ? Self.decimal(b) : nil
+        for f in Self.decimals {
+            if let v { note(f, Self.layout(f, v)) } else { kill(f) }
+        }
+        if n == 13, let t = Self.tsid(b) { note(.tsid, Self.layout(.tsid, t)) } else { kill(.tsid) }
+        if n == 20, let x = Self.xid(b) { note(.xid, x) } else { kill(.xid) }
+        if n == 24, let o = Self.objectid(b) { note(.objectid, o) } else { kill(.objectid) }
+        anyAlive = readers.contains { $0.alive }
+    }
+
+    /// An id no node-id format has (another length, or not ASCII): every format stops.
+    func other() {
+        guard anyAlive else { return }
+        for i in readers.indices { readers[i].alive = false }
+        anyAlive = false
+    }
+
+    @inline(__always)
+    private func kill(_ f: IDFormat) {
+        if let i = Self.index[f] { readers[i].alive = false }
+    }
+
+    @inline(__always)
+    private func note(_ f: IDFormat, _ fields: (millis: Int, node: UInt64, sequence: Int)) {
+        guard let i = Self.index[f], readers[i].alive else { return }
+        guard fields.millis >= NodeStats.earliest(f), fields.millis <= horizon else {
+            readers[i].alive = false
+            return
+        }
+        var r = readers[i]
+        readers[i] = Reader()  // no copy-on-write of the tables while updating
+        r.stats.ids += 1
+        r.stats.firstMillis = Swift.min(r.stats.firstMillis, fields.millis)
+        r.stats.lastMillis = Swift.max(r.stats.lastMillis, fields.millis)
+        // A sequence from 0 each tick counts the tick's ids; xid's, ObjectId's and TSID's counters start at random.
+        let counted = f != .xid && f != .objectid && f != .tsid
+        if counted { r.stats.maxSequence = Swift.max(r.stats.maxSequence ?? 0, fields.sequence) }
+        if fields.node != r.lastNode && !r.stats.nodesTruncated {
+            r.stats.nodes.insert(fields.node)
+            if r.stats.nodes.count > NodeStats.nodeLimit {
+                r.stats.nodes = []
+                r.stats.nodesTruncated = true
+            }
+        }
+        r.lastNode = fields.node
+        let key = (fields.millis, counted ? fields.sequence : 0)
+        if let previous = r.last[fields.node] {
+            if key < previous { r.stats.regressions += 1 }
+            r.last[fields.node] = key
+        } else if r.last.count < NodeStats.nodeLimit {
+            r.last[fields.node] = key
+        }
+        readers[i] = r
+    }
+
+    func stats() -> [IDFormat: NodeStats] {
+        var out: [IDFormat: NodeStats] = [:]
+        for (i, f) in NodeStats.formats.enumerated() where readers[i].alive && readers[i].stats.ids > 0 { out[f] = readers[i].stats }
+        return out
+    }
+
+    /// A decimal number below 2^63 without a leading zero.
+    @inline(__always)
+    static func decimal(_ b: UnsafeRawBufferPointer) -> UInt64? {
+        guard b.count > 0, b[0] != 0x30 || b.count == 1 else { return nil }
+        var v: UInt64 = 0
+        for c in b {
+            guard c >= 0x30 && c <= 0x39 else { return nil }
+            v = v &* 10 &+ UInt64(c - 0x30)
+        }
+        return b.count == 19 && v >> 63 != 0 ? nil : v  // 19 digits fit 64 bits; below 2^63 only
+    }
+
+    /// The published layouts (see `IDFormat`): time, node, sequence.
+    static func layout(_ f: IDFormat, _ v: UInt64) -> (millis: Int, node: UInt64, sequence: Int) {
+        let epoch = Int(f.defaultEpoch ?? 0)
+        return switch f {
+        case .instagram: (Int(v >> 23) + epoch, v >> 10 & 0x1FFF, Int(v & 0x3FF))
+        case .sonyflake: (Int(v >> 24) * 10 + epoch, v & 0xFFFF, Int(v >> 16 & 0xFF))
+        default: (Int(v >> 22) + epoch, v >> 12 & 0x3FF, Int(v & 0xFFF))  // snowflake, discord, tsid
+        }
+    }
+
+    static let crockford: [Int8] = {
+        var t = [Int8](repeating: -1, count: 256)
+        for (i, c) in "0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8.enumerated() {
+            t[Int(c)] = Int8(i)
+            if c >= 65 { t[Int(c | 0x20)] = Int8(i) }
+        }
+        return t
+    }()
+
+    static func tsid(_ b: UnsafeRawBufferPointer) -> UInt64? {
+        var v: UInt64 = 0
+        for (i, c) in b.enumerated() {
+            let d = crockford[Int(c)]
+            guard d >= 0, i > 0 || d < 16 else { return nil }
+            v = v << 5 | UInt64(d)
+        }
+        return v
+    }
+
+    static let base32hex: [Int8] = {
+        var t = [Int8](repeating: -1, count: 256)
+        for (i, c) in "0123456789abcdefghijklmnopqrstuv".utf8.enumerated() { t[Int(c)] = Int8(i) }
+        return t
+    }()
+
+    /// xid: seconds, machine id and pid (the node), counter.
+    static func xid(_ b: UnsafeRawBufferPointer) -> (millis: Int, node: UInt64, sequence: Int)? {
+        var hi: UInt64 = 0  // the first 12 characters: 60 bits
+        var lo: UInt64 = 0  // the last 8: 40 bits, the last 4 of them zero
+        for (i, c) in b.enumerated() {
+            let d = base32hex[Int(c)]
+            guard d >= 0 else { return nil }
+            if i < 12 { hi = hi << 5 | UInt64(d) } else { lo = lo << 5 | UInt64(d) }
+        }
+        guard lo & 0xF == 0 else { return nil }
+        // 96 bits = hi (60) · lo (36): seconds are the top 32, node the next 40, counter the last 24.
+        let seconds = hi >> 28
+        let node = (hi & 0xFFF_FFFF) << 12 | lo >> 28
+        let counter = lo >> 4 & 0xFF_FFFF
+        return (Int(seconds) * 1000, node, Int(counter))
+    }
+
+    static func objectid(_ b: UnsafeRawBufferPointer) -> (millis: Int, node: UInt64, sequence: Int)? {
+        var hi: UInt64 = 0  // 8 hex: seconds
+        var mid: UInt64 = 0  // 10 hex: the process value
+        var lo: UInt64 = 0  // 6 hex: counter
+        for (i, c) in b.enumerated() {
+            let d: UInt64
+            switch c {
+            case 0x30...0x39: d = UInt64(c - 0x30)
+            case 0x61...0x66: d = UInt64(c - 0x57)
+            case 0x41...0x46: d = UInt64(c - 0x37)
+            default: return nil
+            }
+            if i < 8 { hi = hi << 4 | d } else if i < 18 { mid = mid << 4 | d } else { lo = lo << 4 | d }
+        }
+        return (Int(hi) * 1000, mid, Int(lo))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `idbudget audit` on node-id streams: ids that the formats' own libraries mint (epyxid, bson,
+/// tsidpy; Tests/Oracles/inspect_ref.py) and ids `generate` mints are read by their fields, in the
+/// schema; a repeat exits 1; `--scheme` chooses among the decimal layouts; bad usage exits 64.
+@Suite struct AuditNodeIDsCLITests {
+    static func audit(_ ids: String, _ arguments: [String] = []) throws -> (CLI.Result, [String: Any]) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nodes-\(UUID().uuidString)")
+        try Data(ids.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["audit", file.path, "--format", "json"] + arguments)
+        let json = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
+        return (r, json)
+    }
+
+    @Test(arguments: [("xid", 1), ("objectid", 1), ("tsid", -1)])
+    func idsTheirLibrariesMintAreReadByTheirFields(format: String, nodes: Int) throws {
+        let minted = try Oracle.run("inspect_ref.py", ["mint-many", format, "3000"], mergeErrors: false)
+        try #require(minted.status == 0, "\(minted.output)")
+        let (r, json) = try Self.audit(minted.output)
+        #expect(r.status == 0, "\(r.stdout)")
+        let n = try #require(json["nodes"] as? [String: Any], "\(json["findings"] ?? "")")
+        #expect(n["scheme"] as? String == format)
+        // One process: one machine id and pid (xid), one process value (ObjectId).
+        if nodes > 0 { #expect(n["distinct"] as? String == String(nodes)) }
+        #expect(n["regressions"] as? String == "0")
+        let v = try SchemaTests.validate(r.stdout)
+        #expect(v.status == 0, "\(v.output)")
+    }
+
+    @Test(arguments: ["snowflake", "discord", "instagram", "sonyflake", "tsid", "xid", "objectid"])
+    func generatedStreamsAuditAsTheirFormat(format: String) throws {
+        let ids = try CLI.run(["generate", "--scheme", format, "--node", "7", "--count", "20000"]).stdout
+        let (r, json) = try Self.audit(ids, ["--scheme", format])
+        #expect(r.status == 0, "\(r.stdout)")
+        let n = try #require(json["nodes"] as? [String: Any])
+        #expect(n["scheme"] as? String == format && n["distinct"] as? String == "1" && n["regressions"] as? String == "0")
+        #expect(json["passes"] as? Bool == true && json["format"] as? String != nil)
+        #expect(try SchemaTests.validate(r.stdout).status == 0)
+        // Without --scheme the reading is still one that fits, and says so.
+        let (_, guess) = try Self.audit(ids)
+        let fits = (guess["nodes"] as? [String: Any])?["fits"] as? [String] ?? []
+        #expect(fits.contains(format), "\(fits)")
+    }
+
+    /// Two processes that took the same worker id: their ids repeat; exit 1 and the finding says why.
+    @Test func twoNodesWithOneWorkerIDFail() throws {
+        let env = ["IDBUDGET_TEST_CLOCK_MS": "1795650000000"]
+        let a = try CLI.run(["generate", "--scheme", "snowflake", "--node", "9", "--count", "500"], environment: env).stdout
+        let b = try CLI.run(["generate", "--scheme", "snowflake", "--node", "9", "--count", "500"], environment: env).stdout
+        let (r, json) = try Self.audit(a + b)
+        #expect(r.status == 1)
+        #expect(json["verdict_code"] as? String == "too-many-duplicates" && json["extra_occurrences"] as? String == "500")
+        #expect((json["verdict"] as? String ?? "").contains("two live nodes share"))
+        // Text too: the nodes and the regressions are rows of their own.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nodes-text-\(UUID().uuidString)")
+        try Data((a + b).utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let text = try CLI.run(["audit", file.path])
+        #expect(text.status == 1 && text.stdout.contains("clock regressions") && text.stdout.contains("1 distinct (worker id)"))
+    }
+
+    /// The summary's `node_formats` equals the Python reference's (Tests/Oracles/audit_summary_ref.py,
+    /// written from docs/audit-summary.md): a Snowflake stream with a repeat and a clock set back, an
+    /// xid stream, and a stream that is no node-id format's.
+    @Test(arguments: ["snowflake", "xid", "mixed"])
+    func summaryEqualsThePythonReference(kind: String) throws {
+        var ids = try CLI.run(["generate", "--scheme", kind == "mixed" ? "objectid" : kind, "--count", "5000"]).stdout
+        let lines = ids.split(separator: "\n")
+        ids += lines.prefix(3).joined(separator: "\n") + "\n"  // a repeat, from earlier: a regression
+        if kind == "mixed" { ids += "0123456789abcdef01234567\n" }  // 1970: no ObjectId of this century
+        let dir = FileManager.default.temporaryDirectory
+        let (file, ours, theirs) = (
+            dir.appendingPathComponent("n-\(UUID().uuidString)"), dir.appendingPathComponent("o-\(UUID().uuidString)"),
+            dir.appendingPathComponent("t-\(UUID().uuidString)")
+        )
+        defer { for u in [file, ours, theirs] { try? FileManager.default.removeItem(at: u) } }
+        try Data(ids.utf8).write(to: file)
+        // One thread: regressions are counted within each worker's part of the input (docs/audit-summary.md).
+        let r = try CLI.run(["audit", file.path, "--threads", "1", "--emit-summary", ours.path, "--format", "json"])
+        #expect(r.status == 1, "\(r.stderr)")  // a repeat either way
+        let ref = try CLI.python("audit_summary_ref.py", ["summarise", file.path, "-o", theirs.path])
+        #expect(ref.status == 0, "\(ref.output)")
+        let diff = try CLI.python("audit_summary_ref.py", ["compare", ours.path, theirs.path])
+        #expect(diff.status == 0, "\(diff.output)")
+        let summary = try String(contentsOf: ours, encoding: .utf8)
+        #expect(summary.contains("\"node_formats\"") == (kind != "mixed"))
+    }
+
+    @Test(arguments: [
+        (["audit", "--scheme", "uuid4", "-"], "--scheme"),
+        (["audit", "--scheme", "nope", "-"], "--scheme"),
+        (["audit", "--scheme", "snowflake", "--bits", "64", "-"], "--scheme"),
+    ])
+    func badUsageNamesTheArgument(arguments: [String], argument: String) throws {
+        try CLI.expectUsageError(arguments, naming: argument)
+    }
+}
