@@ -105,7 +105,7 @@ import Testing
     }
 
     /// One monotonic generator's ids sort in minting order, also when the clock stands still or goes back.
-    @Test(arguments: [IDFormat.uuid7, .ulid, .typeid])
+    @Test(arguments: [IDFormat.uuid7, .ulid, .typeid, .firebase])
     func monotonicIdsSortInMintingOrder(format: IDFormat) {
         let generator = IDGenerator(format, monotonic: true)
         let ids = generator.next(50_000)
@@ -121,7 +121,7 @@ import Testing
     }
 
     /// When the random field would overflow within a millisecond, the timestamp advances by 1 ms.
-    @Test(arguments: [(IDFormat.uuid7, 74), (.ulid, 80), (.typeid, 74)])
+    @Test(arguments: [(IDFormat.uuid7, 74), (.ulid, 80), (.typeid, 74), (.firebase, 72)])
     func overflowAdvancesTheTimestamp(format: IDFormat, bits: Int) {
         let generator = IDGenerator(format, monotonic: true)
         let t: UInt64 = 1_800_000_000_000
@@ -161,6 +161,21 @@ import Testing
             #expect(throws: IDGeneratorError.self, "\(bad)") { try IDGenerator(.typeid, prefix: bad) }
         }
         #expect(throws: IDGeneratorError.prefix(.uuid7, "only typeid ids have a type prefix")) { try IDGenerator(.uuid7, prefix: "user") }
+    }
+
+    /// cuid2: a letter, then 23 of base36; every letter and every symbol turns up, one by one and in
+    /// bulk (26,000 ids: a letter missing has p < 26·(25/26)^26000, nil in practice).
+    @Test func cuid2IsALetterThenBase36() {
+        let generator = IDGenerator(.cuid2)
+        var buffer = [UInt8](repeating: 0, count: 25 * 13_000)
+        let n = buffer.withUnsafeMutableBytes { generator.fill($0) }
+        let ids = generator.next(13_000) + String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(n == 13_000 && ids.count == 26_000 && Set(ids).count == 26_000)
+        let letters = Set("abcdefghijklmnopqrstuvwxyz")
+        let base36 = letters.union("0123456789")
+        #expect(ids.allSatisfy { $0.count == 24 && letters.contains($0.first!) && $0.allSatisfy(base36.contains) })
+        #expect(Set(ids.map(\.first!)) == letters)
+        for i in [1, 12, 23] { #expect(Set(ids.map { Array($0)[i] }) == base36) }
     }
 
     @Test func defaultsFollowTheCatalogue() {

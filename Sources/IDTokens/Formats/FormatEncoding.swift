@@ -46,23 +46,39 @@ enum FormatEncoding {
         return format.length
     }
 
-    /// A number in decimal, no leading zeros; returns its digits.
+    /// Each number below 100 as two ASCII digits, the first in the low byte.
+    nonisolated(unsafe) static let decimalPairs: UnsafeMutablePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 100)
+        for v in 0..<100 { table[v] = UInt16(0x30 + v / 10) | UInt16(0x30 + v % 10) << 8 }
+        return table
+    }()
+
+    /// A number in decimal, no leading zeros; returns its digits. Two digits a step, from the last,
+    /// into a scratch of 20 (the most a UInt64 has), then moved into place.
     @inline(__always)
     static func decimal(_ value: UInt64, into out: UnsafeMutablePointer<UInt8>) -> Int {
-        var digits = 1
-        var v = value
-        while v >= 10 {
-            v /= 10
-            digits += 1
+        var scratch = (UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &scratch) { raw in
+            let table = decimalPairs
+            var v = value
+            var i = 20
+            while v >= 100 {
+                let q = v / 100
+                i -= 2
+                raw.storeBytes(of: table[Int(truncatingIfNeeded: v &- q &* 100)].littleEndian, toByteOffset: i, as: UInt16.self)
+                v = q
+            }
+            if v >= 10 {
+                i -= 2
+                raw.storeBytes(of: table[Int(truncatingIfNeeded: v)].littleEndian, toByteOffset: i, as: UInt16.self)
+            } else {
+                i -= 1
+                raw[i] = UInt8(truncatingIfNeeded: v) &+ 0x30
+            }
+            let n = 20 - i
+            out.update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + i, count: n)
+            return n
         }
-        v = value
-        var i = digits - 1
-        while i >= 0 {
-            out[i] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-            v /= 10
-            i -= 1
-        }
-        return digits
     }
 
     /// A Firebase push id: 8 symbols of the 48-bit milliseconds, then 12 of the 72 random bits.

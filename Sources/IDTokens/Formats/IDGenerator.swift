@@ -147,7 +147,7 @@ public final class IDGenerator {
         keystream = random.stream
         if format == .nanoid || format == .cuid2 {
             tokens = try? TokenGenerator(
-                bytes: format == .nanoid ? FormatEncoding.nanoid : FormatEncoding.base36, length: format == .nanoid ? 21 : 23,
+                bytes: format == .nanoid ? FormatEncoding.nanoid : FormatEncoding.base36, length: format.length,
                 source: random, options: TokenEngine.Options(forkProtection: forkProtection))
         } else {
             tokens = nil
@@ -254,11 +254,12 @@ public final class IDGenerator {
             tokens?.engine.writeToken(out)
             return length
         case .cuid2:
-            // A uniform letter (a byte below 234 = 9·26, reduced mod 26), then 23 uniform base36 symbols.
+            // 24 uniform base36 symbols, the first replaced by a uniform letter (a byte below
+            // 234 = 9·26, reduced mod 26).
+            tokens?.engine.writeToken(out)
             var word = keystream.next()
             while word & 0xFF >= 234 { word = word >> 8 == 0 ? keystream.next() : word >> 8 }
             out[0] = UInt8(ascii: "a") + UInt8(truncatingIfNeeded: word & 0xFF) % 26
-            tokens?.engine.writeToken(out + 1)
             return length
         case .firebase:
             guard let (millis, r) = nextTimed(bits: 72, randomStep: false, checked: checked, now: now ?? clock()) else { return 0 }
@@ -371,8 +372,9 @@ public final class IDGenerator {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, 0) }
         let stride = length + (separator == nil ? 0 : 1)
         let count = Swift.min(buffer.count / stride, Swift.max(0, limit))
-        if format == .nanoid, let tokens {
+        if format == .nanoid || format == .cuid2, let tokens {
             let n = tokens.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(count * stride)]), separator: separator)
+            if format == .cuid2 { letters(base, count: n, stride: stride) }
             return (n, n * stride)
         }
         if format == .uuid4 || (format == .ulid && !monotonic) {
@@ -449,6 +451,30 @@ public final class IDGenerator {
 }
 
 extension IDGenerator {
+    /// cuid2 in bulk: the first symbol of each of `count` base36 tokens replaced by a uniform letter,
+    /// from keystream bytes below 234 (= 9·26) reduced mod 26; the bytes are erased after.
+    fileprivate func letters(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int) {
+        var pool = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &pool) { bytes in
+            var used = bytes.count
+            for j in 0..<count {
+                while true {
+                    if used == bytes.count {
+                        keystream.fill(bytes)
+                        used = 0
+                    }
+                    let b = bytes[used]
+                    used += 1
+                    if b < 234 {
+                        base[j * stride] = UInt8(ascii: "a") + b % 26
+                        break
+                    }
+                }
+            }
+            idt_erase(bytes.baseAddress, bytes.count)
+        }
+    }
+
     /// Formats whose ids are all fresh random bits (uuid4, non-monotonic ulid): the random bytes of
     /// 256 ids in one draw, encoded, then erased — no id's bits outlive its encoding.
     @inline(__always)

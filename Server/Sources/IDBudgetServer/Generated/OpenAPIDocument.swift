@@ -1475,6 +1475,8 @@ enum OpenAPIDocument {
                           "ulid",
                           "ksuid",
                           "uuid1",
+                          "typeid",
+                          "uuid6",
                           null
                         ],
                         "description": "the time-ordered format every id has, whose buckets the duplicates are judged in"
@@ -1625,6 +1627,88 @@ enum OpenAPIDocument {
                         "type": "integer",
                         "minimum": 1,
                         "description": "Symbols in the alphabet the ids are judged over."
+                      },
+                      "nodes": {
+                        "description": "For a node-id stream (xid, ObjectId, TSID, the Snowflake family): the layout it was read in, the layouts that fit, its nodes, the busiest tick and clock regressions.",
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "scheme",
+                          "fits",
+                          "field",
+                          "distinct",
+                          "first",
+                          "last",
+                          "max_per_tick",
+                          "per_tick",
+                          "regressions"
+                        ],
+                        "properties": {
+                          "scheme": {
+                            "enum": [
+                              "snowflake",
+                              "discord",
+                              "instagram",
+                              "sonyflake",
+                              "tsid",
+                              "xid",
+                              "objectid"
+                            ]
+                          },
+                          "fits": {
+                            "type": "array",
+                            "items": {
+                              "enum": [
+                                "snowflake",
+                                "discord",
+                                "instagram",
+                                "sonyflake",
+                                "tsid",
+                                "xid",
+                                "objectid"
+                              ]
+                            }
+                          },
+                          "field": {
+                            "type": "string"
+                          },
+                          "distinct": {
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/Output_integer"
+                              },
+                              {
+                                "type": "null"
+                              }
+                            ],
+                            "description": "null: more than 65536"
+                          },
+                          "first": {
+                            "type": "string",
+                            "format": "date-time"
+                          },
+                          "last": {
+                            "type": "string",
+                            "format": "date-time"
+                          },
+                          "max_per_tick": {
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/Output_integer"
+                              },
+                              {
+                                "type": "null"
+                              }
+                            ],
+                            "description": "null for xid, ObjectId and TSID, whose counters start at random"
+                          },
+                          "per_tick": {
+                            "$ref": "#/components/schemas/Output_integer"
+                          },
+                          "regressions": {
+                            "$ref": "#/components/schemas/Output_integer"
+                          }
+                        }
                       }
                     }
                   },
