@@ -77,6 +77,11 @@ extension CLIAgreementTests {
         "inspect?id=8ZZZZZZZZZZZZZZZZZZZZZZZZZ",
         "inspect?id=a%01b%C3%A9%F0%9F%98%80",
         "length?alphabet=base62&rate=1e4/s&lifetime=10y&max-probability=1e-9",
+        // Node-id schemes: p over the node field (the README's 50 Snowflake workers), assigned, per-node rate.
+        "probability?scheme=snowflake&nodes=50",
+        "probability?scheme=snowflake&nodes=50&node-ids=assigned&rate=5000/ms",
+        "probability?scheme=xid&nodes=1e4&rate=1e6/s&count=5",
+        "probability?scheme=uuid1&nodes=1e6",
     ]
 
     @Test(arguments: questions)

@@ -50,6 +50,12 @@ import Testing
         ("plan?count=5&count=6&max-probability=0.5", "--count"),
         ("schemes?x=1", "--x"),
         ("inspect?id=x&scheme=nope", "--scheme"),
+        ("probability?scheme=snowflake", "--nodes"),
+        ("probability?scheme=snowflake&nodes=0", "--nodes"),
+        ("probability?scheme=snowflake&nodes=2000&node-ids=assigned", "--nodes"),
+        ("probability?scheme=snowflake&nodes=5&node-ids=maybe", "--node-ids"),
+        ("probability?scheme=snowflake&nodes=5&peak-rate=1/s", "--peak-rate"),
+        ("probability?scheme=uuid7&rate=1/s&lifetime=1y&node-ids=random", "--node-ids"),
         ("inspect?scheme=uuid7", "id"),
     ]
 

@@ -22,13 +22,18 @@ struct ProbabilityCommand: ParsableCommand {
         name: .customLong("node-ids"),
         help: ArgumentHelp(
             "Node-id schemes: how nodes get their worker/machine id, random (drawn by each node) or assigned (unique by construction).",
-            valueName: "how"))
-    var nodeIDs: NodeIDs?
+            valueName: "how"), completion: .list(["random", "assigned"]))
+    var nodeIDs: String?
 
     @OptionGroup var output: FormatOptions
 
-    enum NodeIDs: String, ExpressibleByArgument, CaseIterable {
-        case random, assigned
+    /// `--node-ids`: true for assigned, false for random, nil when not given.
+    func assignedNodeIDs() throws -> Bool? {
+        guard let nodeIDs else { return nil }
+        guard nodeIDs == "random" || nodeIDs == "assigned" else {
+            throw UsageError(argument: "--node-ids", message: "'\(nodeIDs.prefix(40))' is not random or assigned; e.g. --node-ids assigned")
+        }
+        return nodeIDs == "assigned"
     }
 
     func validate() throws {
@@ -58,6 +63,7 @@ struct ProbabilityCommand: ParsableCommand {
         }
         let nodes = try parseInteger(nodesText, argument: "--nodes", example: "50")
         let rate = try volume.rate.map { try parseRate($0) }
+        _ = try assignedNodeIDs()
         if peak.peakRate != nil || arrivals.arrivals != nil {
             throw UsageError(
                 argument: peak.peakRate != nil ? "--peak-rate" : "--arrivals",
@@ -77,7 +83,7 @@ struct ProbabilityCommand: ParsableCommand {
             var answer: ProbabilityAnswer
             do {
                 answer = try Planner.nodeProbability(
-                    scheme: scheme, nodes: nodes, assigned: nodeIDs.map { $0 == .assigned }, ratePerNode: rate)
+                    scheme: scheme, nodes: nodes, assigned: try assignedNodeIDs(), ratePerNode: rate)
             } catch let error as InputError {
                 throw UsageError(argument: "--nodes", message: error.message)
             }

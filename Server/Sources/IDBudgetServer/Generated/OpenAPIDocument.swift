@@ -67,6 +67,9 @@ enum OpenAPIDocument {
                   },
                   {
                     "$ref": "#/components/parameters/peak-rate"
+                  },
+                  {
+                    "$ref": "#/components/parameters/node-ids"
                   }
                 ],
                 "responses": {
@@ -652,6 +655,16 @@ enum OpenAPIDocument {
                 "name": "peak-rate",
                 "in": "query",
                 "description": "For time-bucketed schemes: the burst rate (at least rate) to budget every bucket at.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
+                }
+              },
+              "node-ids": {
+                "name": "node-ids",
+                "in": "query",
+                "description": "For node-id schemes (snowflake, xid, …, with nodes): how nodes get their node value, random or assigned.",
                 "schema": {
                   "type": "string",
                   "maxLength": 1024,

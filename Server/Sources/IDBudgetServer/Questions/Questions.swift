@@ -6,6 +6,9 @@ import IDBudget
 /// argument), answered by the same `Planner` call. Resolving is cheap; `answer()` is the computation.
 public enum Question: Sendable {
     case probability(space: Space, volume: Volume, scheme: Scheme?)
+    /// A node-id scheme: p that two of `nodes` live nodes share a node value (the CLI's `probability
+    /// --scheme snowflake --nodes 50`).
+    case nodeProbability(scheme: Scheme, nodes: BigInt, assigned: Bool?, rate: Rate?, ignored: [String])
     case length(symbols: SymbolsBox, volume: Volume, budget: Budget, maxBytes: Int?)
     case capacity(space: Space, budget: Budget, scopes: BigInt, rate: Rate?, scheme: Scheme?)
     case plan(volume: Volume, budget: Budget, maxBytes: Int)
@@ -19,7 +22,7 @@ public enum Question: Sendable {
         /// The parameters each takes (the CLI's options, without `--format`).
         public var parameters: [String] {
             switch self {
-            case .probability: Self.space + Self.volume + ["peak-rate"]
+            case .probability: Self.space + Self.volume + ["peak-rate", "node-ids"]
             case .length: Self.alphabet + Self.volume + ["max-probability", "max-bytes"]
             case .capacity: Self.space + ["max-probability", "rate", "scopes"]
             case .plan: Self.volume + ["max-probability", "max-bytes"]
@@ -42,6 +45,16 @@ public enum Question: Sendable {
     public init(_ command: Command, _ query: Query) throws(Refusal) {
         switch command {
         case .probability:
+            if let scheme = try resolveScheme(query), scheme.node != nil {
+                self = try Self.nodeQuestion(scheme, query)
+                return
+            }
+            if query["node-ids"] != nil {
+                throw Refusal.usage(
+                    "--node-ids",
+                    "node ids matter only for node-id schemes (\(Scheme.all.filter { $0.node != nil }.map(\.name).joined(separator: ", "))); leave it out"
+                )
+            }
             let space = try resolveSpace(query)
             let scheme = try resolveScheme(query)
             let volume = try resolveVolume(query, scheme: scheme, peakRate: query["peak-rate"])
@@ -91,6 +104,34 @@ public enum Question: Sendable {
         }
     }
 
+    /// A node-id scheme's question, refused as the CLI's `probability` refuses it: the nodes are
+    /// needed, the rate is per node, a peak rate has no meaning; a count, lifetime or scopes are noted
+    /// as not used.
+    static func nodeQuestion(_ scheme: Scheme, _ query: Query) throws(Refusal) -> Question {
+        for other in ["alphabet", "symbols", "alphabet-size", "length", "bits", "space-size"] where query[other] != nil {
+            throw Refusal.usage(
+                "--bits", "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")
+        }
+        let nodesText = try query["nodes"].orUsage(
+            "--nodes",
+            "\(scheme.name) ids are kept apart by their \(scheme.node?.name ?? "node"); say how many nodes mint them, e.g. --nodes 50")
+        let nodes = try parseInteger(nodesText, argument: "--nodes", example: "50")
+        let rate = try query["rate"].map { (text: String) throws(Refusal) -> Rate in try parseRate(text) }
+        if query["peak-rate"] != nil {
+            throw Refusal.usage(
+                "--peak-rate", "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
+        }
+        var assigned: Bool?
+        if let how = query["node-ids"] {
+            guard how == "random" || how == "assigned" else {
+                throw Refusal.usage("--node-ids", "'\(how.prefix(40))' is not random or assigned; e.g. --node-ids assigned")
+            }
+            assigned = how == "assigned"
+        }
+        let ignored = ["count", "lifetime", "scopes", "count-per-scope"].filter { query[$0] != nil }.map { "--\($0)" }
+        return .nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored)
+    }
+
     /// `plan`'s default byte limit: an `apns-collapse-id`.
     public static let apnsCollapseIDBytes = 64
 
@@ -100,6 +141,17 @@ public enum Question: Sendable {
             switch self {
             case .probability(let space, let volume, let scheme):
                 return try Planner.probability(space: space, volume: volume, scheme: scheme)
+            case .nodeProbability(let scheme, let nodes, let assigned, let rate, let ignored):
+                var answer: ProbabilityAnswer
+                do {
+                    answer = try Planner.nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, ratePerNode: rate)
+                } catch let error as InputError {
+                    throw Refusal.usage("--nodes", error.message)
+                }
+                if !ignored.isEmpty {
+                    answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
+                }
+                return answer
             case .length(let symbols, let volume, let budget, let maxBytes):
                 switch symbols.value {
                 case .alphabet(let a): return try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: maxBytes)
@@ -114,6 +166,8 @@ public enum Question: Sendable {
             case .inspect(let id, let formats):
                 return InspectAnswer(inspecting: id, as: formats)
             }
+        } catch let refusal as Refusal {
+            throw refusal
         } catch let error as InputError {
             // The CLI's probability command lets these through as usage errors of its own; the others
             // name --max-probability.
