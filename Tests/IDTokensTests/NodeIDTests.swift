@@ -179,9 +179,9 @@ import Testing
         #expect(Self.fields(.snowflake, first, epoch: 1_288_834_974_657).node == 9)
     }
 
-    /// A forked child draws its own node (uuid1, ObjectId: 47 and 40 random bits; the chance the
-    /// two coincide is 2^-40, far below the suite's 1e-6) or takes its own pid (xid): no id repeats.
-    @Test(arguments: [IDFormat.uuid1, .objectid, .xid])
+    /// A forked child draws its own node, never its parent's (a Snowflake's 10 bits included), or
+    /// takes its own pid (xid): no id repeats. (RawForkTests fork every format by the raw system call.)
+    @Test(arguments: [IDFormat.uuid1, .objectid, .xid, .snowflake, .tsid])
     func forkedChildrenMintOtherIds(format: IDFormat) throws {
         let length = format.length
         let (parent, child) = try Forked.attempts { () -> ([UInt8], [UInt8])? in

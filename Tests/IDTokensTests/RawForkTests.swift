@@ -60,10 +60,11 @@ import Testing
             return fill ? (22, { _ = g.fill($0, separator: nil) }) : byNext(22, g.next)
         case .id(let format, let fill):
             let g = IDGenerator(format, monotonic: nil, forkProtection: protection)
-            return fill ? (format.length, { _ = g.fill($0, separator: nil) }) : byNext(format.length, g.next)
+            // Decimal ids vary in length: one a slot, by next().
+            return fill && !format.isDecimal ? (format.length, { _ = g.fill($0, separator: nil) }) : byNext(format.length, g.next)
         case .sharedID(let format, let fill):
             let g = try SharedIDGenerator(format, monotonic: nil, forkProtection: protection)
-            return fill ? (format.length, { _ = g.fill($0, separator: nil) }) : byNext(format.length, g.next)
+            return fill && !format.isDecimal ? (format.length, { _ = g.fill($0, separator: nil) }) : byNext(format.length, g.next)
         }
     }
 

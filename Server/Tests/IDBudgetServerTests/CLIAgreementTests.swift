@@ -82,6 +82,11 @@ extension CLIAgreementTests {
         "probability?scheme=snowflake&nodes=50&node-ids=assigned&rate=5000/ms",
         "probability?scheme=xid&nodes=1e4&rate=1e6/s&count=5",
         "probability?scheme=uuid1&nodes=1e6",
+        // Growth, ids already stored, arrivals: read by the same library code as the CLI's options.
+        "probability?alphabet=base62&length=16&rate=1000/s&growth=40%25/y&lifetime=5y&existing=1e9",
+        "probability?scheme=uuid7&rate=1e3/s&lifetime=1y&arrivals=even",
+        "length?alphabet=base62&rate=1e5/s&lifetime=3y&growth=2x/y&max-probability=1e-9",
+        "plan?count=1e6&existing=1e9&max-probability=1e-12",
     ]
 
     @Test(arguments: questions)

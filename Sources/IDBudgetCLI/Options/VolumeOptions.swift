@@ -45,64 +45,10 @@ struct VolumeOptions: ParsableArguments {
     /// The volume; `peakRate` is the text of `--peak-rate`, which only `probability` takes (see
     /// ``PeakRateOptions``).
     func resolve(scheme: Scheme? = nil, peakRate: String? = nil, arrivals: String? = nil) throws -> Volume {
-        let arrivalModel = try arrivals.map(parseArrivals) ?? .poisson
-        if arrivals != nil, scheme?.bucket == nil || rate == nil {
-            throw UsageError(
-                argument: "--arrivals",
-                message: "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid) with --rate and --lifetime")
-        }
-        let growthValue = try growth.map(parseGrowth)
-        let existingCount =
-            try existing.map { try parseInteger($0, argument: "--existing", example: "1000000", allowingZero: true) } ?? BigInt(0)
-        let scopes = try scopes.map { try parseInteger($0, argument: "--scopes", example: "100000000") } ?? BigInt(1)
-        let nodes = try nodes.map { try parseInteger($0, argument: "--nodes", example: "12") } ?? BigInt(1)
-        if countPerScope != nil && count != nil {
-            throw UsageError(argument: "--count-per-scope", message: "give --count or --count-per-scope, not both")
-        }
-        let workload: Workload
-        if let fixed = count ?? countPerScope {
-            let argument = count != nil ? "--count" : "--count-per-scope"
-            // Name what was given with the count, and only that.
-            if rate != nil {
-                throw UsageError(argument: argument, message: "give \(argument) or --rate (with --lifetime), not both")
-            }
-            if lifetime != nil {
-                throw UsageError(argument: "--lifetime", message: "a lifetime goes with --rate; with \(argument), leave --lifetime out")
-            }
-            if peakRate != nil {
-                throw UsageError(argument: "--peak-rate", message: "a peak rate goes with --rate and --lifetime, not with \(argument)")
-            }
-            if growth != nil {
-                throw UsageError(argument: "--growth", message: "a growth goes with --rate and --lifetime, not with \(argument)")
-            }
-            let n = try parseInteger(fixed, argument: argument, example: "1000000 or 3.1536e14")
-            workload = Workload(count: n, nodes: nodes, scopes: scopes, existing: existingCount)
-        } else {
-            guard let rateText = rate else {
-                if peakRate != nil {
-                    throw UsageError(
-                        argument: "--rate", message: "--peak-rate needs the average rate too; add e.g. --rate 1e6/s --lifetime 10y")
-                }
-                throw UsageError(argument: "--count", message: "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
-            }
-            guard let lifetimeText = lifetime else {
-                throw UsageError(argument: "--lifetime", message: "a rate needs a lifetime; add e.g. --lifetime 10y")
-            }
-            let lifetime: Lifetime
-            do { lifetime = try Lifetime(parsing: lifetimeText) } catch {
-                throw UsageError(argument: "--lifetime", message: error.message)
-            }
-            var peak: Rate?
-            if let text = peakRate {
-                do { peak = try Rate(parsing: text) } catch { throw UsageError(argument: "--peak-rate", message: error.message) }
-            }
-            workload = Workload(
-                rate: try parseRate(rateText), lifetime: lifetime, nodes: nodes, peakRate: peak, scopes: scopes, growth: growthValue,
-                arrivals: arrivalModel, existing: existingCount)
-        }
-        do { return try workload.volume(scheme: scheme) } catch {
-            throw UsageError(argument: "--\(error.field.rawValue)", message: error.message)
-        }
+        let text = VolumeText(
+            count: count, countPerScope: countPerScope, rate: rate, lifetime: lifetime, scopes: scopes, nodes: nodes, growth: growth,
+            existing: existing, peakRate: peakRate, arrivals: arrivals)
+        return try usage { () throws(ArgumentError) in try text.volume(scheme: scheme) }
     }
 }
 

@@ -52,6 +52,9 @@ public final class IDGenerator {
     let epoch: UInt64
     /// xid: 3 bytes of a hash of this host's machine id.
     let machineID: UInt64
+    /// The node drawn last, in ordinary memory (a fork copies it, the wiped state does not keep it):
+    /// the next draw, a forked child's, is another. Not secret: every id carries it.
+    var lastNode: UInt64?
     /// [0] the last id's timestamp (ms, or the node-id format's tick), [1] and [2] its random field
     /// (high, low), or the ids minted in that tick and the counter; [3] the node, [4] 1 once the node
     /// and counter are drawn. All zero after a fork.

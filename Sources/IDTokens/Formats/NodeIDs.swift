@@ -18,8 +18,9 @@
 /// UUIDv1 and v6 read the clock in milliseconds and give the ids of one millisecond successive 100 ns
 /// ticks.
 ///
-/// **After a fork** the child draws its own node (when none was assigned), counter start and clock
-/// sequence, as the state they live in is wiped; xid takes the child's pid.
+/// **After a fork** the child draws its own node (when none was assigned), never its parent's, and
+/// its own counter start and clock sequence, as the state they live in is wiped; xid takes the child's
+/// pid. An assigned node belongs to one process: a child minting with it mints its parent's ids.
 extension IDGenerator {
     /// The id as a number (a UUID's 128 bits, an xid's or ObjectId's 96, a Snowflake's 64); nil when
     /// `checked` and the clock is outside the format's time, or the last tick is used up.
@@ -117,25 +118,33 @@ extension IDGenerator {
         return (tick, sequence)
     }
 
-    /// The node and counter start, in a new generator and in a forked child.
+    /// The node and counter start, in a new generator and in a forked child. A drawn node is never
+    /// the one drawn before it (``lastNode``, kept in ordinary memory a fork copies): a child's node
+    /// differs from its parent's, so the two never mint the same id.
     @inline(never)
     private func drawNode() {
-        let random = keystream.next()
+        func fresh(_ draw: () -> UInt64) -> UInt64 {
+            if let assignedNode { return assignedNode }
+            var node = draw()
+            while node == lastNode { node = draw() }
+            return node
+        }
         switch format {
         case .uuid1, .uuid6:
             // RFC 9562 §6.10: a random node has the multicast bit (the first octet's lowest) set.
-            state[3] = assignedNode ?? (random & 0xFFFF_FFFF_FFFF | 1 << 40)
+            state[3] = fresh { keystream.next() & 0xFFFF_FFFF_FFFF | 1 << 40 }
             state[2] = keystream.next() & 0x3FFF  // the clock sequence
         case .xid:
             state[3] = assignedNode ?? (machineID << 16 | UInt64(UInt32(bitPattern: getpid())) & 0xFFFF)
             state[2] = keystream.next() & 0xFF_FFFF
         case .objectid:
-            state[3] = assignedNode ?? random & 0xFF_FFFF_FFFF
+            state[3] = fresh { keystream.next() & 0xFF_FFFF_FFFF }
             state[2] = keystream.next() & 0xFF_FFFF
         default:
             let bits = UInt64(format.nodeBits ?? 0)
-            state[3] = assignedNode ?? random & ((1 << bits) - 1)
+            state[3] = fresh { keystream.next() & ((1 << bits) - 1) }
         }
+        lastNode = state[3]
         state[0] = 0
         state[1] = 0
         state[4] = 1

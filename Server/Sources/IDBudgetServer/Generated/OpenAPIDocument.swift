@@ -66,10 +66,19 @@ enum OpenAPIDocument {
                     "$ref": "#/components/parameters/nodes"
                   },
                   {
+                    "$ref": "#/components/parameters/growth"
+                  },
+                  {
+                    "$ref": "#/components/parameters/existing"
+                  },
+                  {
                     "$ref": "#/components/parameters/peak-rate"
                   },
                   {
                     "$ref": "#/components/parameters/node-ids"
+                  },
+                  {
+                    "$ref": "#/components/parameters/arrivals"
                   }
                 ],
                 "responses": {
@@ -116,6 +125,12 @@ enum OpenAPIDocument {
                   },
                   {
                     "$ref": "#/components/parameters/nodes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/growth"
+                  },
+                  {
+                    "$ref": "#/components/parameters/existing"
                   },
                   {
                     "$ref": "#/components/parameters/max-probability-required"
@@ -208,6 +223,12 @@ enum OpenAPIDocument {
                   },
                   {
                     "$ref": "#/components/parameters/nodes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/growth"
+                  },
+                  {
+                    "$ref": "#/components/parameters/existing"
                   },
                   {
                     "$ref": "#/components/parameters/max-probability-required"
@@ -655,6 +676,36 @@ enum OpenAPIDocument {
                 "name": "peak-rate",
                 "in": "query",
                 "description": "For time-bucketed schemes: the burst rate (at least rate) to budget every bucket at.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
+                }
+              },
+              "growth": {
+                "name": "growth",
+                "in": "query",
+                "description": "The rate grows, compounding continuously: 40%/y, 3%/mo, or 2x/y (with rate and lifetime).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
+                }
+              },
+              "existing": {
+                "name": "existing",
+                "in": "query",
+                "description": "Ids already stored (in each scope) that new ones can collide with.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
+                }
+              },
+              "arrivals": {
+                "name": "arrivals",
+                "in": "query",
+                "description": "For time-bucketed schemes with rate and lifetime: poisson (the default) or even.",
                 "schema": {
                   "type": "string",
                   "maxLength": 1024,

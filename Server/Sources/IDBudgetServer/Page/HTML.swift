@@ -38,7 +38,7 @@ func log10Decimal(_ text: String) -> Double? {
     let integerPart = mantissaText.prefix { $0 != "." }
     let keep = 17
     var mantissa = String(mantissaText)
-    if integerPart.count > keep, integerPart.allSatisfy(\.isASCIIDigit) {
+    if integerPart.count > keep, integerPart.allSatisfy({ ("0"..."9").contains($0) }) {
         exponent += Double(integerPart.count - keep)
         mantissa = String(integerPart.prefix(keep))
     }

@@ -1,73 +1,27 @@
 import Foundation
 import IDBudget
 
-// The values the CLI's options take, parsed as `Sources/IDBudgetCLI/Options/Arguments.swift` parses
-// them (the same library parsers, the same checks, the same messages), refusing with the argument's
-// name. The CLI is an executable target, which no other package can import; CLIAgreementTests run the
-// CLI beside these on a table of inputs, so the two can not drift apart unnoticed.
+// The values the CLI's options take, read by the library as the CLI reads them (`ArgumentText`: the
+// same parsers, checks and messages), refused naming the argument. The checks that are the CLI's own
+// (alphabets, byte limits) are mirrored here; CLIAgreementTests run the CLI beside these on a table
+// of inputs, so the two can not drift apart unnoticed.
 
-func parseLength(_ text: String) throws(Refusal) -> Int {
-    let text = text.trimmingCharacters(in: .whitespaces)
-    if !text.isEmpty, text.allSatisfy(\.isASCIIDigit), Int(text) == nil {
-        throw Refusal.usage("--length", "'\(text.prefix(40))' is absurdly long; give at most 1048576")
-    }
-    guard let n = wholeNumber(text) else {
-        throw Refusal.usage("--length", "'\(text)' is not a whole number; give one of at least 1, e.g. --length 22")
-    }
-    guard n >= 1 else {
-        throw Refusal.usage("--length", "'\(text)' must be at least 1; e.g. --length 22")
-    }
-    return n
+/// The library's reading of an argument, its refusal as a 400.
+func refusing<T>(_ body: () throws(ArgumentError) -> T) throws(Refusal) -> T {
+    do { return try body() } catch { throw Refusal.usage(error.argument, error.message) }
 }
 
-/// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`, `2^64`, `2^64-1`.
+func parseLength(_ text: String) throws(Refusal) -> Int { try refusing { () throws(ArgumentError) in try ArgumentText.length(text) } }
+
 func parseInteger(_ text: String, argument: String, example: String) throws(Refusal) -> BigInt {
-    let minimum = BigInt(1)
-    let text = text.trimmingCharacters(in: .whitespaces)
-    if text.contains("^") {
-        guard let value = ExactDecimal(text), let n = value.integerValue, value.log10Magnitude < Double(Limits.maxCountDigits) else {
-            throw Refusal.usage(
-                argument,
-                "'\(text)' is not a power b^k or b^k±m (whole b from 1 to 1000000, k ≥ 0) below 1e\(Limits.maxCountDigits); e.g. 2^64 or 2^64-1"
-            )
-        }
-        guard n >= minimum else { throw Refusal.usage(argument, "'\(text)' must be at least 1; give e.g. \(example)") }
-        return n
-    }
-    if text.hasPrefix("-") {
-        throw Refusal.usage(argument, "'\(text)' is negative; give a whole number ≥ 1 such as \(example)")
-    }
-    guard let value = ExactDecimal(text) else {
-        if let negative = ExactDecimal.exponentBeyondInt(text) {
-            throw Refusal.usage(
-                argument,
-                negative
-                    ? "'\(text)' is not a whole number; give e.g. \(example)"
-                    : "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
-        }
-        throw Refusal.usage(argument, "'\(text)' is not a number; give a whole number such as \(example)")
-    }
-    guard value.log10Magnitude < Double(Limits.maxCountDigits) else {
-        throw Refusal.usage(argument, "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
-    }
-    guard let n = value.integerValue else {
-        throw Refusal.usage(argument, "'\(text)' is not a whole number; give e.g. \(example)")
-    }
-    guard n >= minimum else { throw Refusal.usage(argument, "'\(text)' must be at least 1; give e.g. \(example)") }
-    return n
+    try refusing { () throws(ArgumentError) in try ArgumentText.integer(text, argument: argument, example: example) }
 }
 
 func parseRate(_ text: String, argument: String = "--rate") throws(Refusal) -> Rate {
-    do { return try Rate(parsing: text) } catch { throw Refusal.usage(argument, error.message) }
+    try refusing { () throws(ArgumentError) in try ArgumentText.rate(text, argument: argument) }
 }
 
-func parseLifetime(_ text: String) throws(Refusal) -> Lifetime {
-    do { return try Lifetime(parsing: text) } catch { throw Refusal.usage("--lifetime", error.message) }
-}
-
-func parseBudget(_ text: String) throws(Refusal) -> Budget {
-    do { return try Budget(parsing: text) } catch { throw Refusal.usage("--max-probability", error.message) }
-}
+func parseBudget(_ text: String) throws(Refusal) -> Budget { try refusing { () throws(ArgumentError) in try ArgumentText.budget(text) } }
 
 func parseMaxBytes(_ text: String?) throws(Refusal) -> Int? {
     guard let text else { return nil }
@@ -77,17 +31,8 @@ func parseMaxBytes(_ text: String?) throws(Refusal) -> Int? {
     return n
 }
 
-extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-}
-
 /// A whole number in any form the other options take (`64`, `2^21`, `1e6`), when it fits an Int.
-func wholeNumber(_ text: String) -> Int? {
-    let text = text.trimmingCharacters(in: .whitespaces)
-    if let n = Int(text) { return n }
-    guard text.count <= 64, let value = ExactDecimal(text), value.log10Magnitude < 18 else { return nil }
-    return value.integerValue?.intValue
-}
+func wholeNumber(_ text: String) -> Int? { ArgumentText.wholeNumber(text) }
 
 /// An alphabet, or just its size.
 enum Symbols {

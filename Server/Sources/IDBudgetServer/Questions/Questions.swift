@@ -22,7 +22,7 @@ public enum Question: Sendable {
         /// The parameters each takes (the CLI's options, without `--format`).
         public var parameters: [String] {
             switch self {
-            case .probability: Self.space + Self.volume + ["peak-rate", "node-ids"]
+            case .probability: Self.space + Self.volume + ["peak-rate", "node-ids", "arrivals"]
             case .length: Self.alphabet + Self.volume + ["max-probability", "max-bytes"]
             case .capacity: Self.space + ["max-probability", "rate", "scopes"]
             case .plan: Self.volume + ["max-probability", "max-bytes"]
@@ -33,7 +33,7 @@ public enum Question: Sendable {
 
         static let alphabet = ["alphabet", "symbols", "alphabet-size"]
         static let space = alphabet + ["length", "bits", "space-size", "scheme"]
-        static let volume = ["count", "rate", "lifetime", "scopes", "count-per-scope", "nodes"]
+        static let volume = ["count", "rate", "lifetime", "scopes", "count-per-scope", "nodes", "growth", "existing"]
     }
 
     /// An alphabet or its size, sendable.
@@ -224,46 +224,12 @@ func resolveSpace(_ query: Query) throws(Refusal) -> Space {
     }
 }
 
-/// How many identifiers: a count, or a rate over a lifetime; optionally per scope, per node.
+/// How many identifiers: a count, or a rate over a lifetime; optionally per scope, per node, growing,
+/// on top of ids already stored; read by the library as the CLI reads its volume options.
 func resolveVolume(_ query: Query, scheme: Scheme? = nil, peakRate: String? = nil) throws(Refusal) -> Volume {
-    func integer(_ name: String, _ example: String) throws(Refusal) -> BigInt? {
-        guard let text = query[name] else { return nil }
-        return try parseInteger(text, argument: "--\(name)", example: example)
-    }
-    let scopes = try integer("scopes", "100000000") ?? BigInt(1)
-    let nodes = try integer("nodes", "12") ?? BigInt(1)
-    let count = query["count"]
-    let countPerScope = query["count-per-scope"]
-    let rate = query["rate"]
-    let lifetime = query["lifetime"]
-    if countPerScope != nil && count != nil {
-        throw Refusal.usage("--count-per-scope", "give --count or --count-per-scope, not both")
-    }
-    let workload: Workload
-    if let fixed = count ?? countPerScope {
-        let argument = count != nil ? "--count" : "--count-per-scope"
-        if rate != nil { throw Refusal.usage(argument, "give \(argument) or --rate (with --lifetime), not both") }
-        if lifetime != nil {
-            throw Refusal.usage("--lifetime", "a lifetime goes with --rate; with \(argument), leave --lifetime out")
-        }
-        if peakRate != nil {
-            throw Refusal.usage("--peak-rate", "a peak rate goes with --rate and --lifetime, not with \(argument)")
-        }
-        let n = try parseInteger(fixed, argument: argument, example: "1000000 or 3.1536e14")
-        workload = Workload(count: n, nodes: nodes, scopes: scopes)
-    } else {
-        guard let rateText = rate else {
-            if peakRate != nil {
-                throw Refusal.usage("--rate", "--peak-rate needs the average rate too; add e.g. --rate 1e6/s --lifetime 10y")
-            }
-            throw Refusal.usage("--count", "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
-        }
-        guard let lifetimeText = lifetime else {
-            throw Refusal.usage("--lifetime", "a rate needs a lifetime; add e.g. --lifetime 10y")
-        }
-        let lifetime = try parseLifetime(lifetimeText)
-        let peak = try peakRate.map { (text: String) throws(Refusal) -> Rate in try parseRate(text, argument: "--peak-rate") }
-        workload = Workload(rate: try parseRate(rateText), lifetime: lifetime, nodes: nodes, peakRate: peak, scopes: scopes)
-    }
-    do { return try workload.volume(scheme: scheme) } catch { throw Refusal.usage("--\(error.field.rawValue)", error.message) }
+    let text = VolumeText(
+        count: query["count"], countPerScope: query["count-per-scope"], rate: query["rate"], lifetime: query["lifetime"],
+        scopes: query["scopes"], nodes: query["nodes"], growth: query["growth"], existing: query["existing"], peakRate: peakRate,
+        arrivals: query["arrivals"])
+    return try refusing { () throws(ArgumentError) in try text.volume(scheme: scheme) }
 }

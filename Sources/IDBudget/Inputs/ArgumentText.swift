@@ -1,0 +1,162 @@
+import Foundation
+
+/// Text that one argument cannot take: the argument (`--rate`, as the CLI names it) and what to give
+/// instead. The CLI prints it as `idbudget: error: ARGUMENT: MESSAGE`; the server answers it as a 400.
+public struct ArgumentError: Error, Equatable, CustomStringConvertible {
+    public let argument: String
+    public let message: String
+    public init(_ argument: String, _ message: String) {
+        self.argument = argument
+        self.message = message
+    }
+    public var description: String { "\(argument): \(message)" }
+}
+
+/// The values the planner's options take, read from text as every front end reads them (the CLI's
+/// options, the server's query parameters), with the refusal naming the argument.
+public enum ArgumentText {
+    /// Symbols per id: a whole number from 1.
+    public static func length(_ text: String) throws(ArgumentError) -> Int {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty, text.allSatisfy({ ("0"..."9").contains($0) }), Int(text) == nil {
+            throw ArgumentError("--length", "'\(text.prefix(40))' is absurdly long; give at most 1048576")
+        }
+        guard let n = wholeNumber(text) else {
+            throw ArgumentError("--length", "'\(text)' is not a whole number; give one of at least 1, e.g. --length 22")
+        }
+        guard n >= 1 else { throw ArgumentError("--length", "'\(text)' must be at least 1; e.g. --length 22") }
+        return n
+    }
+
+    /// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`, `2^64`, `2^64-1`.
+    /// Spaces around it are ignored, as in budgets and rates (a quoted `' 1000'` from a script).
+    /// With `allowingZero`, 0 is taken too (`generate --count 0`: an empty batch).
+    public static func integer(_ text: String, argument: String, example: String, allowingZero: Bool = false) throws(ArgumentError)
+        -> BigInt
+    {
+        let minimum = BigInt(allowingZero ? 0 : 1)
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if text.contains("^") {
+            // b^k, b^k±m, e.g. 2^64, 2^64-1: exact, as large as the counts the math accepts.
+            guard let value = ExactDecimal(text), let n = value.integerValue, value.log10Magnitude < Double(Limits.maxCountDigits) else {
+                throw ArgumentError(
+                    argument,
+                    "'\(text)' is not a power b^k or b^k±m (whole b from 1 to 1000000, k ≥ 0) below 1e\(Limits.maxCountDigits); e.g. 2^64 or 2^64-1"
+                )
+            }
+            guard n >= minimum else { throw ArgumentError(argument, "'\(text)' must be at least 1; give e.g. \(example)") }
+            return n
+        }
+        if text.hasPrefix("-") {
+            throw ArgumentError(argument, "'\(text)' is negative; give a whole number ≥ \(allowingZero ? 0 : 1) such as \(example)")
+        }
+        guard let value = ExactDecimal(text) else {
+            if let negative = ExactDecimal.exponentBeyondInt(text) {
+                throw ArgumentError(
+                    argument,
+                    negative
+                        ? "'\(text)' is not a whole number; give e.g. \(example)"
+                        : "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+            }
+            throw ArgumentError(argument, "'\(text)' is not a number; give a whole number such as \(example)")
+        }
+        guard value.log10Magnitude < Double(Limits.maxCountDigits) else {
+            throw ArgumentError(argument, "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+        }
+        guard let n = value.integerValue else { throw ArgumentError(argument, "'\(text)' is not a whole number; give e.g. \(example)") }
+        guard n >= minimum else { throw ArgumentError(argument, "'\(text)' must be at least 1; give e.g. \(example)") }
+        return n
+    }
+
+    /// A whole number in any form the other options take (`64`, `2^21`, `1e6`), when it fits an Int.
+    public static func wholeNumber(_ text: String) -> Int? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let n = Int(text) { return n }
+        guard text.count <= 64, let value = ExactDecimal(text), value.log10Magnitude < 18 else { return nil }
+        return value.integerValue?.intValue
+    }
+
+    public static func rate(_ text: String, argument: String = "--rate") throws(ArgumentError) -> Rate {
+        do { return try Rate(parsing: text) } catch { throw ArgumentError(argument, error.message) }
+    }
+
+    public static func lifetime(_ text: String) throws(ArgumentError) -> Lifetime {
+        do { return try Lifetime(parsing: text) } catch { throw ArgumentError("--lifetime", error.message) }
+    }
+
+    public static func growth(_ text: String) throws(ArgumentError) -> Growth {
+        do { return try Growth(parsing: text) } catch { throw ArgumentError("--growth", error.message) }
+    }
+
+    public static func arrivals(_ text: String) throws(ArgumentError) -> Arrivals {
+        do { return try Arrivals(parsing: text) } catch { throw ArgumentError("--arrivals", error.message) }
+    }
+
+    public static func budget(_ text: String) throws(ArgumentError) -> Budget {
+        do { return try Budget(parsing: text) } catch { throw ArgumentError("--max-probability", error.message) }
+    }
+}
+
+/// How many identifiers, as text: a count (or a count per scope), or a rate over a lifetime, with
+/// scopes, nodes, growth, ids already stored, a peak rate and an arrivals model — the CLI's volume
+/// options, read in the order its commands read them so the first refusal names the same argument.
+public struct VolumeText: Sendable {
+    public var count, countPerScope, rate, lifetime, scopes, nodes, growth, existing, peakRate, arrivals: String?
+
+    public init(
+        count: String? = nil, countPerScope: String? = nil, rate: String? = nil, lifetime: String? = nil, scopes: String? = nil,
+        nodes: String? = nil, growth: String? = nil, existing: String? = nil, peakRate: String? = nil, arrivals: String? = nil
+    ) {
+        (self.count, self.countPerScope, self.rate, self.lifetime, self.scopes) = (count, countPerScope, rate, lifetime, scopes)
+        (self.nodes, self.growth, self.existing, self.peakRate, self.arrivals) = (nodes, growth, existing, peakRate, arrivals)
+    }
+
+    /// The volume, for `scheme` when one is given (its buckets, its arrivals).
+    public func volume(scheme: Scheme? = nil) throws(ArgumentError) -> Volume {
+        let arrivalModel = try arrivals.map { (t: String) throws(ArgumentError) -> Arrivals in try ArgumentText.arrivals(t) } ?? .poisson
+        if arrivals != nil, scheme?.bucket == nil || rate == nil {
+            throw ArgumentError(
+                "--arrivals", "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid) with --rate and --lifetime")
+        }
+        let growthValue = try growth.map { (t: String) throws(ArgumentError) -> Growth in try ArgumentText.growth(t) }
+        let existingCount =
+            try existing.map { (t: String) throws(ArgumentError) -> BigInt in
+                try ArgumentText.integer(t, argument: "--existing", example: "1000000", allowingZero: true)
+            } ?? BigInt(0)
+        let scopes =
+            try scopes.map { (t: String) throws(ArgumentError) -> BigInt in
+                try ArgumentText.integer(t, argument: "--scopes", example: "100000000")
+            } ?? BigInt(1)
+        let nodes =
+            try nodes.map { (t: String) throws(ArgumentError) -> BigInt in try ArgumentText.integer(t, argument: "--nodes", example: "12") }
+            ?? BigInt(1)
+        if countPerScope != nil && count != nil {
+            throw ArgumentError("--count-per-scope", "give --count or --count-per-scope, not both")
+        }
+        let workload: Workload
+        if let fixed = count ?? countPerScope {
+            let argument = count != nil ? "--count" : "--count-per-scope"
+            // Name what was given with the count, and only that.
+            if rate != nil { throw ArgumentError(argument, "give \(argument) or --rate (with --lifetime), not both") }
+            if lifetime != nil { throw ArgumentError("--lifetime", "a lifetime goes with --rate; with \(argument), leave --lifetime out") }
+            if peakRate != nil { throw ArgumentError("--peak-rate", "a peak rate goes with --rate and --lifetime, not with \(argument)") }
+            if growth != nil { throw ArgumentError("--growth", "a growth goes with --rate and --lifetime, not with \(argument)") }
+            let n = try ArgumentText.integer(fixed, argument: argument, example: "1000000 or 3.1536e14")
+            workload = Workload(count: n, nodes: nodes, scopes: scopes, existing: existingCount)
+        } else {
+            guard let rateText = rate else {
+                if peakRate != nil {
+                    throw ArgumentError("--rate", "--peak-rate needs the average rate too; add e.g. --rate 1e6/s --lifetime 10y")
+                }
+                throw ArgumentError("--count", "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
+            }
+            guard let lifetimeText = lifetime else { throw ArgumentError("--lifetime", "a rate needs a lifetime; add e.g. --lifetime 10y") }
+            let lifetime = try ArgumentText.lifetime(lifetimeText)
+            let peak = try peakRate.map { (t: String) throws(ArgumentError) -> Rate in try ArgumentText.rate(t, argument: "--peak-rate") }
+            workload = Workload(
+                rate: try ArgumentText.rate(rateText), lifetime: lifetime, nodes: nodes, peakRate: peak, scopes: scopes,
+                growth: growthValue, arrivals: arrivalModel, existing: existingCount)
+        }
+        do { return try workload.volume(scheme: scheme) } catch { throw ArgumentError("--\(error.field.rawValue)", error.message) }
+    }
+}
