@@ -89,6 +89,18 @@ import Testing
         #expect(summary.contains("\"node_formats\"") == (kind != "mixed"))
     }
 
+    /// A log sorted newest first is still read by its fields, and says so; `--scheme` that does not
+    /// fit says so too.
+    @Test func newestFirstAndSchemesThatDoNotFit() throws {
+        let ids = try CLI.run(["generate", "--scheme", "snowflake", "--count", "5000"]).stdout.split(separator: "\n")
+        let (r, json) = try Self.audit(ids.reversed().joined(separator: "\n") + "\n")
+        #expect(r.status == 0 && (json["nodes"] as? [String: Any])?["scheme"] as? String != nil, "\(json["findings"] ?? "")")
+        #expect((json["findings"] as? [String] ?? []).contains { $0.contains("newest first") })
+        let tsids = try CLI.run(["generate", "--scheme", "tsid", "--count", "2000"]).stdout
+        let (_, wrong) = try Self.audit(tsids, ["--scheme", "snowflake"])
+        #expect((wrong["findings"] as? [String])?.first?.contains("not every id reads as snowflake") == true)
+    }
+
     @Test(arguments: [
         (["audit", "--scheme", "uuid4", "-"], "--scheme"),
         (["audit", "--scheme", "nope", "-"], "--scheme"),

@@ -84,9 +84,25 @@ import Testing
         (["--alphabet", "hex", "--output", "raw"], "--output"),
         (["--scheme", "uuid4", "--output", "raw", "--prefix", "x_"], "--prefix"),
         (["--scheme", "snowflake", "--monotonic"], "--monotonic"),
+        (["--scheme", "instagram", "--epoch", "0"], "--epoch"),  // from 1970 its 40 time bits end in 2004
+        (["--scheme", "snowflake", "--epoch", "4102444800000"], "--epoch"),  // 2100: after the clock
+        (["--scheme", "typeid", "--prefix", "user", "--output", "raw"], "--prefix"),
     ])
     func badCombinationsAreRefused(arguments: [String], argument: String) throws {
         try CLI.expectUsageError(["generate"] + arguments, naming: argument)
+    }
+
+    /// A run that outpaced its node's ceiling waits for the clock before it exits: the next run on the
+    /// same node (the outside tester's case) mints none of its ids.
+    @Test func runsInARowOnOneNodeShareNoId() throws {
+        let first = try CLI.run(["generate", "--scheme", "sonyflake", "--node", "3", "--count", "30000"])
+        let second = try CLI.run(["generate", "--scheme", "sonyflake", "--node", "3", "--count", "30000"])
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.seconds > 1.0, "30,000 Sonyflakes are 1.2 s of one node's ticks")
+        #expect(first.stderr.contains("waiting") && first.stderr.split(separator: "\n").count == 1)
+        let a = Set(first.stdout.split(separator: "\n"))
+        let b = Set(second.stdout.split(separator: "\n"))
+        #expect(a.count == 30_000 && b.count == 30_000 && a.isDisjoint(with: b))
     }
 
     @Test func rawOutputToAFullDiskIsAnIOError() throws {

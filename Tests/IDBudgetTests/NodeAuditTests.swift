@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import IDBudget
+import IDTokens
 
 /// The audit of node-id streams: ids built here from the published layouts (not by idbudget's
 /// generators) are recognised by their fields, their nodes, busiest tick and clock regressions
@@ -38,10 +39,13 @@ import Testing
         #expect(r.verdictCode == .tooMany && !r.passes && r.extraOccurrences == 30)
         #expect(r.nodes?.regressions == 1)  // the repeat begins earlier than the id before it
         #expect(r.verdict.contains("two live nodes share"))
-        // Every id earlier than the one before: read so only when asked (random numbers go back too).
-        #expect(try Auditor().audit(Array(one.reversed())).nodes == nil)
+        // Every id earlier than the one before: a log sorted newest first, and said to be.
         let back = try Auditor().audit(Array(one.reversed()), scheme: .snowflake)
         #expect(back.nodes?.regressions == one.count - 1 && back.passes)
+        #expect(back.findings.contains { $0.contains("newest first") })
+        // Shuffled: half the steps go back, as random numbers' do: read so only when asked.
+        var rng = SeededRandom(seed: 3)
+        #expect(try Auditor().audit(one.shuffled(using: &rng)).nodes == nil)
     }
 
     /// Sonyflake: 39 bits of 10 ms since 2014-09-01, 8 sequence, 16 machine; `scheme` picks it when

@@ -141,6 +141,13 @@ import Testing
         late.fixClock(at: 1_409_529_600_000 + (1 << 39) * 10)
         #expect(throws: IDGeneratorError.endOfTime(.sonyflake)) { try late.nextUInt64() }
         #expect(IDGeneratorError.endOfTime(.snowflake).description.contains("2010-11-04T01:42:54.657Z to 2080-07-10T17:30:30.208Z"))
+        // Instagram's ids are signed 64-bit: 40 of its 41 time bits, to 2046; never past 2^63 − 1.
+        let insta = try IDGenerator(.instagram, node: 8191)
+        insta.fixClock(at: 1_314_220_021_721 + (1 << 40) - 1)
+        #expect(try insta.nextUInt64() >> 63 == 0)
+        insta.fixClock(at: 1_314_220_021_721 + (1 << 40))
+        #expect(throws: IDGeneratorError.endOfTime(.instagram)) { try insta.nextUInt64() }
+        #expect(UInt64(insta.next())! >> 63 == 0)
         let moved = try IDGenerator(.snowflake, node: 0, epoch: 0)
         moved.fixClock(at: 5)
         #expect(try moved.nextUInt64() == 5 << 22)
@@ -202,6 +209,19 @@ import Testing
             Set(stride(from: 0, to: b.count, by: length).map { String(decoding: b[$0..<$0 + length], as: UTF8.self) })
         }
         #expect(split(parent).isDisjoint(with: split(child)))
+    }
+
+    /// Past the ceiling the ids run ahead of the clock; `waitForClock()` returns once the clock has
+    /// caught up (and at once with nothing borrowed).
+    @Test func theClockCatchesUp() throws {
+        let g = try IDGenerator(.sonyflake, node: 1)
+        #expect(g.clockLead == 0)
+        g.waitForClock()
+        _ = g.next(10_000)  // 40 ticks of 10 ms
+        #expect(g.clockLead > 300)
+        g.waitForClock()
+        #expect(g.clockLead == 0)
+        #expect(IDGenerator(.uuid7).clockLead == 0)
     }
 
     /// Threads share one node (one generator behind a lock), so their ids never collide.

@@ -111,6 +111,11 @@ public struct AuditAnalysis: Sendable {
             self.init(node: format, stats: stats, fits: fits, summary: s)
             return
         }
+        defer {
+            if let scheme, s.ids > 0 {
+                findings.insert("--scheme \(scheme.rawValue): not every id reads as \(scheme.rawValue); judged as the ids they are", at: 0)
+            }
+        }
         // TypeIDs of several prefix lengths are one stream: judged by their buckets, not split by length.
         let allTypeIDs = s.ids > 0 && s.timeFormats[.typeid]?.ids == s.ids
         guard claimedBits == nil, !allTypeIDs, let parts = Self.split(s), parts.count > 1 else {

@@ -278,6 +278,12 @@ public struct AuditSummary: Sendable, Equatable {
                 n.nodes.count <= NodeStats.nodeLimit, !n.nodesTruncated || n.nodes.isEmpty, n.nodesTruncated || !n.nodes.isEmpty,
                 (n.maxSequence ?? 0) >= 0
             else { throw fail("node_formats.\(f.rawValue) does not add up") }
+            // Node values within the layout's node bits; ids of the layout's lengths only.
+            let bits = UInt64(f.nodeBits ?? 0)
+            let lengthsFit = lengths.keys.allSatisfy { f.isDecimal ? (1...19).contains($0) : $0 == f.length }
+            guard n.nodes.allSatisfy({ $0 >> bits == 0 }), lengthsFit else {
+                throw fail("node_formats.\(f.rawValue) has nodes or ids that layout can not have")
+            }
         }
         guard sample.count <= Self.sampleEntryLimit else { throw fail("sample has more than \(Self.sampleEntryLimit) entries") }
         // Each group is the ids of one length: its multiplicities add up to them, every position

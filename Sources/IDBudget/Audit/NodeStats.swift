@@ -47,10 +47,18 @@ public struct NodeStats: Sendable, Equatable {
     }
 
     /// Whether these look like ids the format's minters made by `now` (Unix ms): times from
-    /// ``earliest(_:)`` to a day past `now`, and nodes whose ids mostly come in time order (random
-    /// numbers read in a layout go back half the time).
+    /// ``earliest(_:)`` to a day past `now`, and nodes whose ids mostly come in time order, oldest or
+    /// newest first (random numbers read in a layout go back half the time).
     func plausible(_ format: IDFormat, now: Int) -> Bool {
-        ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000 && regressions <= ids / 10
+        ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000
+            && (regressions <= ids / 10 || isNewestFirst)
+    }
+
+    /// Whether nearly every id is earlier than the one before it from its node: a log sorted newest
+    /// first (`ORDER BY id DESC`), whose regressions are its order, not clocks set back.
+    public var isNewestFirst: Bool {
+        let steps = ids - (nodesTruncated ? 0 : nodes.count)
+        return steps > 0 && regressions >= steps - steps / 10
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IDBudget
 import IDTokens
 
 struct GenerateCommand: ParsableCommand {
@@ -42,7 +43,8 @@ struct GenerateCommand: ParsableCommand {
     var scheme: String?
 
     @Flag(
-        inversion: .prefixedNo, help: "Order uuid7/ulid/typeid ids within a millisecond (default: on for uuid7 and typeid, off for ulid).")
+        inversion: .prefixedNo,
+        help: "Order uuid7/ulid/typeid/firebase ids within a millisecond (default: on for uuid7, typeid and firebase, off for ulid).")
     var monotonic: Bool?
 
     @Option(
@@ -56,7 +58,7 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With a node-id --scheme (uuid1, uuid6, xid, objectid, snowflake, discord, instagram, sonyflake, tsid), the node: all its node bits together, e.g. Discord's worker << 5 | process (default: drawn at random per process).",
+            "With a node-id --scheme (uuid1, uuid6, xid, objectid, snowflake, discord, instagram, sonyflake, tsid), the node: all its node bits together, e.g. Discord's worker << 5 | process (37: worker 1, process 5), xid's machine id << 16 | pid (default: drawn at random per process).",
             valueName: "n"))
     var node: String?
 
@@ -122,9 +124,12 @@ struct GenerateCommand: ParsableCommand {
             if raw && format.binaryLength == nil {
                 throw UsageError(argument: "--output", message: "\(format.rawValue) ids exist only as text; drop --output raw")
             }
-            if raw && prefix != nil && format != .typeid {
+            if raw && prefix != nil {
                 throw UsageError(
-                    argument: "--prefix", message: "raw output has no text to put a prefix before; drop --prefix or --output raw")
+                    argument: "--prefix",
+                    message: format == .typeid
+                        ? "a TypeID's binary form is its UUID, without the prefix; drop --prefix or --output raw"
+                        : "raw output has no text to put a prefix before; drop --prefix or --output raw")
             }
             var nodeValue: UInt64?
             if let node {
@@ -147,6 +152,17 @@ struct GenerateCommand: ParsableCommand {
                 }
                 epochValue = try UInt64(epoch).flatMap { $0 <= IDGenerator.lastMillisecond ? $0 : nil }.orUsage(
                     "--epoch", "'\(epoch.prefix(40))' is not an epoch: give milliseconds since 1970, e.g. --epoch 1288834974657")
+                // The clock must fall in the ids' time from that epoch (the tests' fixed clock included).
+                let now =
+                    ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"].flatMap(UInt64.init)
+                    ?? UInt64(Date().timeIntervalSince1970 * 1000)
+                if let span = IDGenerator.timeSpan(of: format, epoch: epochValue), !span.contains(now) {
+                    throw UsageError(
+                        argument: "--epoch",
+                        message:
+                            "from epoch \(epoch), \(format.rawValue) ids cover \(Self.iso(span.lowerBound)) to \(Self.iso(span.upperBound)); the clock (\(Self.iso(now))) is outside it: give an epoch before now and within that span of it"
+                    )
+                }
             }
             for (given, name) in [
                 (alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed"),
@@ -254,6 +270,16 @@ struct GenerateCommand: ParsableCommand {
             } else {
                 try stream(length: ids.length, count: count, prefix: prefix) { try ids.write(into: $0, limit: $0.count / (ids.length + 1)) }
             }
+            // Minting past a node's ceiling borrowed ticks ahead of the clock: let the clock pass them
+            // before exiting, so that the next run on this node can not mint these ids again.
+            let lead = ids.clockLead
+            if lead >= 1000 {
+                let ceiling = format.node.map { "\($0.perTick) ids per \(Planner.tickText($0.tick))" } ?? ""
+                Output.diagnostic(
+                    "idbudget: note: waiting \(String(format: "%.1f", Double(lead) / 1000)) s for the clock to pass the last \(format.rawValue) tick used (one node mints at most \(ceiling)), so that a later run on this node can not repeat these ids"
+                )
+            }
+            ids.waitForClock()
         case .tokens(let bytes, let length, let seed?):
             Output.diagnostic(
                 "idbudget: warning: --seed \(seed) makes the output predictable; NOT SECURE, do not use these tokens as identifiers")
@@ -263,6 +289,13 @@ struct GenerateCommand: ParsableCommand {
             let tokens = try TokenGenerator(bytes: bytes, length: length, source: SecureRandom())
             try stream(length: length, count: count, prefix: prefix) { Self.fixed(tokens.fill($0), length) }
         }
+    }
+
+    /// Unix milliseconds as ISO 8601 UTC.
+    static func iso(_ millis: UInt64) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
     }
 
     /// Ids of `length` bytes and a newline: how many, and their bytes.

@@ -65,7 +65,8 @@ extension IDGenerator {
             return UInt128(tick) << 64 | UInt128(state[3]) << 24 | UInt128(counter)
         default:
             let unit: UInt64 = format == .sonyflake ? 10 : 1
-            let timeBits: UInt64 = format == .sonyflake ? 39 : format == .tsid ? 42 : 41
+            // Instagram's ids are signed 64-bit integers: of its 41 time bits the top one stays 0.
+            let timeBits: UInt64 = format == .sonyflake ? 39 : format == .tsid ? 42 : format == .instagram ? 40 : 41
             let last: UInt64 = (1 << timeBits) - 1
             var tick: UInt64
             if _slowPath(millis < epoch) {
@@ -150,6 +151,36 @@ extension IDGenerator {
         state[4] = 1
     }
 
+    /// How far, in milliseconds, the last id's tick runs ahead of the clock (0 when it does not, or no
+    /// id has been minted): what minting faster than the format's ceiling borrowed. Random formats: 0.
+    public var clockLead: UInt64 {
+        guard format.node != nil, state[4] != 0, state[0] != 0 else { return 0 }
+        let end: UInt64  // the Unix millisecond at which the last tick used is over
+        switch format {
+        case .uuid1, .uuid6:
+            end = state[0] > Self.gregorianOffset ? (state[0] - Self.gregorianOffset + 9_999) / 10_000 : 0
+        case .xid, .objectid:
+            end = state[0] &* 1000
+        default:
+            end = epoch &+ state[0] &* (format == .sonyflake ? 10 : 1)
+        }
+        let now = clock()
+        return end > now ? end - now : 0
+    }
+
+    /// Sleeps until the clock has passed every tick this generator used, so that another generator
+    /// with the same node (a process started after this one exits) cannot mint its ids again. Only
+    /// needed after minting faster than the format's ceiling; returns at once otherwise, and with the
+    /// tests' fixed clock.
+    public func waitForClock() {
+        guard testClock == nil else { return }
+        while case let lead = clockLead, lead > 0 {
+            var pause = timespec(tv_sec: Int(lead / 1000), tv_nsec: Int(lead % 1000) * 1_000_000 + 100_000)
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+        }
+    }
+
     /// 100 ns ticks from 1582-10-15T00:00:00Z (the Gregorian reform, a UUIDv1's epoch) to 1970.
     static let gregorianOffset: UInt64 = 0x01B2_1DD2_1381_4000
 
@@ -175,18 +206,27 @@ extension IDGenerator {
         return h
     }
 
+    /// The Unix milliseconds a Snowflake-family format's ids can carry with `epoch` (default: the
+    /// format's own): from the epoch to its last tick. Nil for other formats.
+    public static func timeSpan(of format: IDFormat, epoch: UInt64? = nil) -> ClosedRange<UInt64>? {
+        guard let first = epoch ?? format.defaultEpoch else { return nil }
+        let span: UInt64 =
+            format == .sonyflake
+            ? ((1 << 39) - 1) * 10 : format == .tsid ? (1 << 42) - 1 : format == .instagram ? (1 << 40) - 1 : (1 << 41) - 1
+        return first...(first + span)
+    }
+
     /// The span of time a node-id format's timestamp covers from its default epoch, as text.
     static func timeRange(_ format: IDFormat) -> String {
-        func iso(_ millis: Int64) -> String { UTCTime.iso(millis: millis) }
+        func iso(_ millis: UInt64) -> String { UTCTime.iso(millis: Int64(millis)) }
         switch format {
         case .uuid1, .uuid6:
             return "1582-10-15T00:00:00Z to 5236-03-31T21:21:00Z"
         case .xid, .objectid:
-            return "1970-01-01T00:00:00Z to \(iso(Int64(UInt32.max) * 1000))"
+            return "1970-01-01T00:00:00Z to \(iso(UInt64(UInt32.max) * 1000))"
         default:
-            let epoch = Int64(format.defaultEpoch ?? 0)
-            let span: Int64 = format == .sonyflake ? ((1 << 39) - 1) * 10 : format == .tsid ? (1 << 42) - 1 : (1 << 41) - 1
-            return "\(iso(epoch)) to \(iso(epoch + span)) (with the default epoch)"
+            guard let span = timeSpan(of: format) else { return "" }
+            return "\(iso(span.lowerBound)) to \(iso(span.upperBound)) (with the default epoch)"
         }
     }
 }

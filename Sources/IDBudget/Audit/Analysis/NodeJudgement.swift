@@ -15,8 +15,13 @@ extension AuditAnalysis {
             return n.plausible(f, now: now) || f == scheme
         }
         if let scheme { return fits.contains(scheme) ? (scheme, fits) : nil }
-        guard let best = fits.min(by: { abs(now - (s.nodeFormats[$0]?.lastMillis ?? 0)) < abs(now - (s.nodeFormats[$1]?.lastMillis ?? 0)) })
-        else { return nil }
+        // Fewest distinct nodes first (a layout that misreads the ids takes sequence or time bits for
+        // node bits), then the latest id nearest the clock.
+        func rank(_ f: IDFormat) -> (Int, Int) {
+            let n = s.nodeFormats[f] ?? NodeStats()
+            return (n.nodesTruncated ? Int.max : n.nodes.count, abs(now - n.lastMillis))
+        }
+        guard let best = fits.min(by: { rank($0) < rank($1) }) else { return nil }
         return (best, fits)
     }
 
@@ -38,11 +43,15 @@ extension AuditAnalysis {
         alphabetSize = format.alphabet.count
         positions = []
         randomBits = 0
-        space = BigInt.power(2, Self.spaceCapBits)
+        // No random bits: the space reported is 1; the test's is past any stream's reach, so that any
+        // repeat is "too many".
+        space = BigInt(1)
         let field = format.node?.name ?? "node"
         spaceDescription = "\(name): no random bits; unique while no two live nodes share a \(field)"
         buckets = nil
-        test = DuplicateTest(cells: [.init(space: space, ids: s.ids)], observed: s.extraOccurrences, tests: 1, judgeFewer: false)
+        test = DuplicateTest(
+            cells: [.init(space: BigInt.power(2, Self.spaceCapBits), ids: s.ids)], observed: s.extraOccurrences, tests: 1,
+            judgeFewer: false)
         effectiveBits = 0
         effectiveBitsIsLowerBound = false
         effectiveBitsLower95 = 0
@@ -52,7 +61,7 @@ extension AuditAnalysis {
         let others = fits.filter { $0 != format }
         if !others.isEmpty {
             findings.append(
-                "the ids also fit the layout of \(others.map(\.rawValue).joined(separator: ", ")); read as \(format.rawValue), whose latest id is nearest the clock: give --scheme to choose"
+                "the ids also fit the layout of \(others.map(\.rawValue).joined(separator: ", ")); read as \(format.rawValue), which finds the fewest nodes (then the latest id nearest the clock): give --scheme to choose"
             )
         }
         let nodes = n.nodesTruncated ? "more than \(NodeStats.nodeLimit)" : "\(n.nodes.count)"
@@ -64,7 +73,9 @@ extension AuditAnalysis {
             )
         }
         findings.append(
-            n.regressions == 0
+            n.isNewestFirst
+                ? "the ids come newest first (sorted descending): each of the \(n.regressions) steps back counts as a regression; audit them oldest first to count clocks set back"
+                : n.regressions == 0
                 ? "no clock regressions: every node's ids come in time order"
                 : "\(n.regressions) clock regression\(n.regressions == 1 ? "" : "s"): an id earlier than the one before it from the same node (a clock set back; ids minted then can repeat earlier ones)"
         )
