@@ -1,8 +1,8 @@
 import Foundation
+import IDTokens
 import Testing
 
 @testable import IDBudget
-import IDTokens
 
 /// The audit of node-id streams: ids built here from the published layouts (not by idbudget's
 /// generators) are recognised by their fields, their nodes, busiest tick and clock regressions
