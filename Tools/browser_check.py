@@ -6,6 +6,7 @@ driven by selenium. Against a running idbudget-serve at BASE:
     by typing a budget — the answer updates without a submit — then submit: the headline says 23, the
     SVG plot is there, the address is a permalink that answers 23 when loaded afresh;
   * with JavaScript off: fill the form, submit, the same 23 and the plot;
+  * both ways, the audit form: paste 200 ids, submit, the verdict counts 200;
   * no console errors (favicon, CSP, script), a screenshot saved to --screenshot.
 
     python3 Tools/browser_check.py --base http://127.0.0.1:18080 [--screenshot results/page.png]
@@ -53,6 +54,25 @@ def fill_seed_question(d, budget):
     e.send_keys(budget)
 
 
+def audit_form(d, base, failures, label):
+    """Paste ids into the audit form and submit: the verdict page counts them."""
+    d.get(base + "/")
+    ids = "\n".join(f"{(i * 2654435761) & 0xFFFFFF:06x}" for i in range(200))
+    d.find_element(By.ID, "ids").send_keys(ids)
+    d.find_element(By.CSS_SELECTOR, "#audit-form button[type=submit]").click()
+    try:
+        WebDriverWait(d, 15).until(lambda d: d.find_elements(By.XPATH, "//h2[starts-with(normalize-space(.), 'Audit:')]"))
+    except Exception:
+        failures.append(f"{label}: the audit form gave no verdict (at {d.current_url})")
+        return
+    rows = {r.find_element(By.TAG_NAME, "th").text: r.find_element(By.TAG_NAME, "td").text
+            for r in d.find_elements(By.CSS_SELECTOR, "#answer table tr")}
+    if rows.get("ids") != "200":
+        failures.append(f"{label}: the audit counted {rows.get('ids')!r} ids, not 200")
+    if not headline(d):
+        failures.append(f"{label}: the audit's verdict is empty")
+
+
 def check(base, screenshot):
     failures = []
     want = "23 symbols of base62"
@@ -80,6 +100,7 @@ def check(base, screenshot):
         permalink = d.current_url
         if screenshot:
             d.save_screenshot(screenshot)
+        audit_form(d, base, failures, "with JavaScript")
         errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
         if errors:
             failures.append(f"console errors: {[e.get('message') for e in errors][:3]}")
@@ -100,6 +121,7 @@ def check(base, screenshot):
             failures.append(f"without JavaScript the headline is {headline(d)!r}, not {want!r}")
         if not d.find_elements(By.CSS_SELECTOR, "#answer figure svg"):
             failures.append("without JavaScript no SVG plot in the answer")
+        audit_form(d, base, failures, "without JavaScript")
         errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
         if errors:
             failures.append(f"console errors without JavaScript: {[e.get('message') for e in errors][:3]}")
@@ -118,7 +140,7 @@ def main():
         print("browser_check: FAIL:", f, file=sys.stderr)
     if failures:
         sys.exit(1)
-    print("browser_check: headless Chromium, with and without JavaScript: 23, the plot, the permalink, no console errors")
+    print("browser_check: headless Chromium, with and without JavaScript: 23, the plot, the permalink, the audit form, no console errors")
 
 
 if __name__ == "__main__":

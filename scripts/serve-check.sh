@@ -57,12 +57,21 @@ mkdir -p results
 timeout 180 python3 Tools/browser_check.py --base "$base" --screenshot results/page.png || fail "the page failed in headless Chromium"
 curl -sf --max-time 5 "$base/healthz" >/dev/null || fail "the server did not stay up after the browser"
 grep -q 'method=GET path=/api/v1/length status=400' "$log" || fail "no log line for the 400"
-# SIGTERM: a graceful stop, status 0.
+# SIGTERM: a graceful stop, status 0; a question in flight (a heavy one, well under the 2 s deadline)
+# is answered, and the server takes no new ones.
+inflight=$(mktemp)
+curl -s --max-time 30 -o /dev/null -w '%{http_code}' "$base/api/v1/probability?bits=2097152&count=1e600000" >"$inflight" &
+curlpid=$!
+for _ in $(seq 1 50); do grep -q . <(ss -tn state established "( dport = :$port )" 2>/dev/null | tail -n +2) && break; sleep 0.02; done
+sleep 0.05
 kill -TERM "$pid"
+wait "$curlpid" || true
+[ "$(cat "$inflight")" = 200 ] || fail "the question in flight at SIGTERM was answered $(cat "$inflight"), not 200"
 status=0
 for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && fail "still running 10 s after SIGTERM"
 wait "$pid" || status=$?
 trap - EXIT
 [ "$status" = 0 ] || fail "exited $status after SIGTERM, not 0"
-echo "serve-check: tests, document, seed 23 (API, page, headless Chromium with and without JavaScript), 400, 405, 413, schemathesis, SIGTERM → 0: all passed"
+[ "$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "$base/healthz" || true)" = 000 ] || fail "a new request was answered after SIGTERM"
+echo "serve-check: tests, document, seed 23 (API, page, headless Chromium with and without JavaScript), 400, 405, 413, schemathesis, SIGTERM (the question in flight answered) → 0: all passed"

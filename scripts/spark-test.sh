@@ -82,6 +82,14 @@ def uuid1():
     assert u.version == 1 and u.time == t
     return str(u)
 
+def uuid6():
+    # RFC 9562 §5.6: the 60-bit time high bits first, then version 6, the clock sequence, the node.
+    t, clock = rng.choice(tick_pool), rng.getrandbits(14)
+    value = (t >> 28) << 96 | (t >> 12 & 0xFFFF) << 80 | (0x6000 | t & 0xFFF) << 64 | (0x8000 | clock) << 48 | rng.getrandbits(48)
+    u = uuid.UUID(int=value)
+    assert u.version == 6
+    return str(u)
+
 def ulid():
     return str(ULID.from_bytes(rng.choice(ms_pool).to_bytes(6, "big") + rng.randbytes(10)))
 
@@ -95,7 +103,7 @@ def typeid():
     return rng.choice(("user", "pre_fix", "abcdefghi")) + "_" + "".join(TYPEID[value >> (125 - 5 * i) & 31] for i in range(26))
 
 tokens = [token(rng.choice((8, 10, 12, 16))) for _ in range(18000)]
-timed = [f() for f in (uuid7, uuid1, ulid, ksuid, typeid) for _ in range(250)]
+timed = [f() for f in (uuid7, uuid1, uuid6, ulid, ksuid, typeid) for _ in range(250)]
 timed = [t.upper() if rng.random() < 0.1 else t.lower() if rng.random() < 0.1 else t for t in timed]
 ids = tokens + tokens[:300] + tokens[300:350] * 2 + [tokens[350]] * 4 + timed + timed[:40] + timed[40:50] * 2
 raw = [i.encode() + (b"\r" if rng.random() < 0.05 else b"") for i in ids]

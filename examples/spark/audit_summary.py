@@ -41,7 +41,7 @@ Then, with ids the DataFrame of id bytes:
                    length, whether every id is ASCII (octet_length = char_length)
   positions      = posexplode of substring(id, i+1, 1) for i < min(length, 64), summed by (i, char)
   symbols        = distinct characters of all ids, sorted by code point in the driver
-  time_formats   = uuid7/uuid1/ulid by anchored regexes (\\A...\\z: Java's $ would accept a
+  time_formats   = uuid7/uuid6/uuid1/ulid by anchored regexes (\\A...\\z: Java's $ would accept a
                    trailing \\r or U+2028) and conv() of the time digits (Crockford base32
                    translated to conv's base-32 digits); ksuid by a Python UDF (a 160-bit base62
                    number is past conv's 64 bits), run only on 27-character base62 candidates;
@@ -54,6 +54,8 @@ Then, with ids the DataFrame of id bytes:
                    all ASCII, grouped.groupBy(length, count).count() (multiplicities per length)
                    and the positions posexplode again, summed by (length, i, char)
   sample         = the 32 smallest ids of at most 256 bytes, ordered as binary (unsigned bytes, i.e. UTF-8 order)
+  node_formats   = not written (the field is optional): a stream of Snowflakes, xids or ObjectIds
+                   summarised here is judged as tokens; audit it with idbudget to read their fields
 Counts are Spark longs (exact to 2^63) written as JSON strings.
 
 Huge inputs: the input is read twice (for the line counts, then for the ids), never whole: the
@@ -84,11 +86,11 @@ SAMPLE_MAX_BYTES = 256
 BUCKET_KEY_LIMIT = 1_048_576
 GROUP_MAX_LENGTH = 4096  # a length past this gets no group
 GROUP_MAX_LENGTHS = 64   # more distinct lengths than this: no groups at all
-FORMATS = ("uuid7", "ulid", "ksuid", "uuid1", "typeid")
+FORMATS = ("uuid7", "ulid", "ksuid", "uuid1", "typeid", "uuid6")
 BOM = b"\xef\xbb\xbf"
 
 HEX = "[0-9a-fA-F]"
-UUID_RE = rf"\A{HEX}{{8}}-{HEX}{{4}}-[17]{HEX}{{3}}-[89abAB]{HEX}{{3}}-{HEX}{{12}}\z"
+UUID_RE = rf"\A{HEX}{{8}}-{HEX}{{4}}-[167]{HEX}{{3}}-[89abAB]{HEX}{{3}}-{HEX}{{12}}\z"
 ULID_RE = r"\A[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}\z"
 KSUID_RE = r"\A[0-9A-Za-z]{27}\z"
 TYPEID_C = "[0-9a-hjkmnp-tv-z]"  # TypeID's suffix alphabet, lower case only
@@ -190,9 +192,12 @@ def time_buckets(grouped):
     s = F.col("s")
     crockford_head = F.translate(F.upper(F.substring(s, 1, 10)), CROCKFORD, BASE32_DIGITS)
     is7 = F.substring(s, 15, 1) == "7"
+    is6 = F.substring(s, 15, 1) == "6"
     uuids = grouped.filter(s.rlike(UUID_RE)).select(
-        F.when(is7, "uuid7").otherwise("uuid1").alias("format"),
+        F.when(is7, "uuid7").when(is6, "uuid6").otherwise("uuid1").alias("format"),
         F.when(is7, F.conv(F.concat(F.substring(s, 1, 8), F.substring(s, 10, 4)), 16, 10))
+         # uuid6: time_high, time_mid, time_low in that order are the 60-bit time as it stands
+         .when(is6, F.conv(F.concat(F.substring(s, 1, 8), F.substring(s, 10, 4), F.substring(s, 16, 3)), 16, 10))
          .otherwise(F.conv(F.concat(F.substring(s, 16, 3), F.substring(s, 10, 4), F.substring(s, 1, 8)), 16, 10))
          .alias("bucket"),
         "count")

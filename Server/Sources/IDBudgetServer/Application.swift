@@ -40,7 +40,7 @@ public func buildRouter(settings: ServerSettings = ServerSettings(), logger: Log
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware(routes: declaredRoutes))
     APIRoutes(compute: compute, settings: settings).add(to: router.group("api/v1"))
-    PageRoutes(compute: compute).add(to: router)
+    PageRoutes(compute: compute, settings: settings).add(to: router)
     router.get("healthz") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
@@ -59,6 +59,7 @@ let declaredRoutes: [String: [HTTPRequest.Method]] = {
     var routes: [String: [HTTPRequest.Method]] = [:]
     for command in Question.Command.allCases { routes["/api/v1/\(command.rawValue)"] = [.get] }
     routes["/api/v1/audit"] = [.post]
+    routes["/audit"] = [.post]
     for path in ["/", "/healthz", "/openapi.json", "/favicon.ico", "/favicon.svg", "/style.css", "/app.js"] { routes[path] = [.get] }
     return routes
 }()

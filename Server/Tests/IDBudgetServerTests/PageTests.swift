@@ -25,6 +25,8 @@ import Testing
             // Every digit: p at 23 symbols and one shorter, as the CLI prints them.
             #expect(r.body.contains("2.96192706207961307114354150383e-13"))
             #expect(r.body.contains("1.83639477847277033856633261466e-11"))
+            // The odds in words: p ≈ 2.96e-13 is 1 in 3.38e12.
+            #expect(r.body.contains("about 1 in 3.38 trillion"), "\(r.body)")
             // The form is a GET form, filled with what was asked, with labels for its fields.
             #expect(r.body.contains("<form method=\"get\" action=\"/\">"))
             #expect(r.body.contains("<label for=\"rate\">"))
@@ -34,6 +36,48 @@ import Testing
             #expect(!r.body.contains("https://"))
             #expect(!Self.withoutOwnScript(r.body).contains("<script"))
             #expect(!r.body.contains("style="))
+        }
+    }
+
+    @Test(arguments: [
+        ("1 in 5.45e10", "about 1 in 54.5 billion"), ("1 in 1839", "about 1 in 1.84 thousand"), ("1 in 7", "1 in 7"),
+        ("1 in 10^40", "1 in 10^40"), ("1 in 3.2e25", "about 1 in 10^25"), ("never", "never"), ("1 in 1.00e6", "about 1 in 1.00 million"),
+    ])
+    func oddsInWordsAreShortScale(_ odds: String, _ words: String) {
+        #expect(oddsInWords(odds) == words)
+    }
+
+    /// The audit form: pasted ids (`text/plain`, CRLF lines as a browser sends them) judged as
+    /// `POST /api/v1/audit` judges them; hostile ids escaped; other encodings and methods refused.
+    @Test func theAuditFormJudgesPastedIds() async throws {
+        let ids = (0..<3000).map { String(format: "%06x", ($0 &* 2_654_435_761) & 0xFF_FFFF) }
+        try await withServer { client in
+            let page = try await client.get("/")
+            #expect(page.body.contains("<form method=\"post\" action=\"/audit\" enctype=\"text/plain\""))
+            #expect(page.body.contains("<label for=\"ids\">"))
+            let form = "ids=" + ids.joined(separator: "\r\n") + "\r\n"
+            let r = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: form))
+            #expect(r.status == .ok)
+            let html = String(buffer: r.body)
+            #expect(html.contains("<h2>Audit: <output id=\"headline\">"), "\(html.prefix(400))")
+            #expect(html.contains("<tr><th scope=\"row\">ids</th><td>3000</td></tr>"))
+            // Twice the same ids: too many duplicates, said in words.
+            let twice = "ids=" + (ids + ids).joined(separator: "\r\n")
+            let bad = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: twice))
+            #expect(String(buffer: bad.body).contains("SUSPICIOUS"))
+            // A hostile id is shown escaped, never as markup.
+            let hostile = "ids=<script>alert(1)</script>\r\n\u{1b}[31m\r\n"
+            let h = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: hostile))
+            #expect(h.status == .ok && !String(buffer: h.body).contains("<script>alert"))
+            let json = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "application/json"], body: .init(string: "{}"))
+            let refusal = try decodeError(String(buffer: json.body))
+            #expect(json.status == .unsupportedMediaType && refusal.argument == "body")
+            let get = try await client.executeRequest(uri: "/audit", method: .get, headers: [:], body: nil)
+            #expect(get.status == .methodNotAllowed)
         }
     }
 

@@ -103,12 +103,14 @@ import Testing
                 let r = try await client.executeRequest(uri: uri, method: method, headers: [:], body: nil)
                 #expect(r.status == .methodNotAllowed, "\(method) \(uri)")
                 #expect(r.headers[.allow] == allow)
-                #expect(try decodeError(String(buffer: r.body)).error.contains("not allowed"))
+                let error = try decodeError(String(buffer: r.body))
+                #expect(error.error.contains("not allowed") && error.argument == "method")
                 #expect(r.headers[.xContentTypeOptions] == "nosniff")
                 #expect(r.headers[.referrerPolicy] == "no-referrer")
             }
             let missing = try await client.get("/api/v2/length")
             #expect(missing.status == .notFound)
+            #expect(try decodeError(missing.body).argument == "path")
             #expect(missing.headers[.contentSecurityPolicy] != nil)
         }
     }

@@ -292,11 +292,7 @@ struct GenerateCommand: ParsableCommand {
     }
 
     /// Unix milliseconds as ISO 8601 UTC.
-    static func iso(_ millis: UInt64) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
-    }
+    static func iso(_ millis: UInt64) -> String { UTCTime.iso(millis: Int64(clamping: millis)) }
 
     /// Ids of `length` bytes and a newline: how many, and their bytes.
     private static func fixed(_ ids: Int, _ length: Int) -> (ids: Int, bytes: Int) { (ids, ids * (length + 1)) }

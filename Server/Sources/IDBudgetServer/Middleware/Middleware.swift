@@ -64,13 +64,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 if let methods = routes[request.uri.path] {
                     var response = Self.response(
                         Refusal(
-                            .methodNotAllowed, argument: nil,
+                            .methodNotAllowed, argument: "method",
                             "\(request.method.rawValue.prefix(20)) is not allowed here; use \(methods.map(\.rawValue).joined(separator: " or "))"
                         ))
                     response.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
                     return response
                 }
-                return Self.response(Refusal(.notFound, argument: nil, "no such page: \(request.uri.path.prefix(100))"))
+                return Self.response(Refusal(.notFound, argument: "path", "no such page: \(request.uri.path.prefix(100))"))
             }
             // Hummingbird's own refusals (a malformed request, a body too large): their status, if a 4xx.
             let status: HTTPResponse.Status = error.status.kind == .clientError ? error.status : .badRequest

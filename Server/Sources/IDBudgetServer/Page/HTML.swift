@@ -45,3 +45,21 @@ func log10Decimal(_ text: String) -> Double? {
     guard let m = Double(mantissa), m > 0, m.isFinite else { return nil }
     return Foundation.log10(m) + exponent
 }
+
+/// "1 in 5.45e10" in words: "about 1 in 54.5 billion" (short scale, to the quintillions; past them,
+/// "1 in 10^N"); "never" and small odds as they are.
+func oddsInWords(_ oneIn: String) -> String {
+    guard oneIn.hasPrefix("1 in ") else { return oneIn }
+    let x = oneIn.dropFirst(5)
+    if x.hasPrefix("10^") { return "1 in \(x)" }
+    guard let log = log10Decimal(String(x)) else { return oneIn }
+    if log < 3 { return oneIn }
+    let names = [(3, "thousand"), (6, "million"), (9, "billion"), (12, "trillion"), (15, "quadrillion"), (18, "quintillion")]
+    guard let (power, name) = names.last(where: { Double($0.0) <= log }), log < 21 else {
+        return "about 1 in 10^\(Int(log.rounded(.down)))"
+    }
+    let scaled = pow(10, log - Double(power))
+    let shown =
+        scaled >= 100 ? String(format: "%.0f", scaled) : scaled >= 10 ? String(format: "%.1f", scaled) : String(format: "%.2f", scaled)
+    return "about 1 in \(shown) \(name)"
+}

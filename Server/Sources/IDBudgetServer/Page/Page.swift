@@ -98,6 +98,7 @@ enum Page {
             rows.insert(contentsOf: [("space", space.summary), ("bits", String(format: "%.2f", space.bits)), ("ids", volume.count)], at: 0)
             rows.append(("collision probability p", collision.probability))
             rows.append(("odds", collision.oneIn))
+            rows.append(("odds in words", oddsInWords(collision.oneIn)))
             rows.append(("no collision (1 − p)", collision.complement))
             rows.append(("expected colliding pairs", collision.expectedCollisions))
             if let g = collision.groupProbability { rows.append(("p in one time bucket", g)) }
@@ -124,6 +125,8 @@ enum Page {
     enum Result {
         case answer(Answered)
         case refusal(Refusal)
+        /// The audit form's verdict.
+        case audit(AuditReport)
     }
 
     static func render(form: Form, result: Result?) -> String {
@@ -181,6 +184,13 @@ enum Page {
             </fieldset>
             <button type="submit">Answer</button>
             </form>
+            <form method="post" action="/audit" enctype="text/plain" id="audit-form">
+            <fieldset><legend>Audit ids a system made</legend>
+            <label for="ids">Ids, one per line (pasted; for files, POST them to /api/v1/audit)</label>
+            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off"></textarea>
+            </fieldset>
+            <button type="submit">Audit</button>
+            </form>
 
             """
         switch result {
@@ -206,6 +216,24 @@ enum Page {
             html += "<section id=\"answer\" aria-live=\"polite\"><h2>Not answered</h2>\n<p class=\"error\" role=\"alert\">"
             html += r.argument.map { "<code>\(e(String($0.prefix(80))))</code>: " } ?? ""
             html += "\(e(String(r.message.prefix(400))))</p></section>\n"
+        case .audit(let r):
+            html +=
+                "<section id=\"answer\" aria-live=\"polite\">\n<h2>Audit: <output id=\"headline\">\(e(r.verdict))</output></h2>\n<table>\n"
+            var rows: [(String, String)] = [
+                ("ids", "\(r.ids)"), ("distinct", "\(r.distinct)"), ("extra occurrences", "\(r.extraOccurrences)"),
+                ("format", r.format), ("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)"), ("implied space", r.space.summary),
+            ]
+            if r.nodes == nil {
+                rows.append(("expected duplicates if uniform", String(format: "%.4g", r.expectedDuplicates)))
+                rows.append(("p-values", String(format: "more duplicates ≤ %.3g, fewer ≤ %.3g", r.pValueHigh, r.pValueLow)))
+            }
+            rows.append(("verdict code", r.verdictCode.rawValue))
+            for (label, value) in rows { html += "<tr><th scope=\"row\">\(e(label))</th><td>\(e(value))</td></tr>\n" }
+            html += "</table>\n<ul class=\"findings\">\n"
+            for f in r.findings.prefix(40) { html += "<li>\(e(String(f.prefix(600))))</li>\n" }
+            html += "</ul>\n"
+            if let json = try? r.jsonText() { html += "<details><summary>The CLI's JSON</summary><pre>\(e(json))</pre></details>\n" }
+            html += "</section>\n"
         case nil:
             html += "<section id=\"answer\" aria-live=\"polite\"></section>\n"
         }
@@ -217,6 +245,8 @@ enum Page {
         body { font-family: system-ui, sans-serif; margin: 0; color: #111; background: #fafafa; }
         main { max-width: 52rem; margin: 0 auto; padding: 1rem; }
         fieldset { border: 1px solid #ccc; margin: 0 0 1rem; padding: .5rem 1rem 1rem; }
+        textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; }
+        #audit-form { margin-top: 1.5rem; }
         label { display: block; margin-top: .5rem; }
         label.inline { display: inline; margin: 0 .4rem; }
         input, select, button { font: inherit; padding: .3rem; max-width: 100%; }

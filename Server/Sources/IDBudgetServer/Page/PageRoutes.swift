@@ -8,9 +8,11 @@ import NIOCore
 /// JavaScript off; the answer with every digit, and the curve drawn as SVG here on the server.
 struct PageRoutes {
     let compute: Compute
+    let settings: ServerSettings
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in try await page(request) }
+        router.post("audit") { request, _ in try await audit(request) }
         router.get("style.css") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
@@ -29,6 +31,19 @@ struct PageRoutes {
                     body: .init(byteBuffer: ByteBuffer(string: Page.favicon)))
             }
         }
+    }
+
+    /// The page's audit form: pasted ids, sent as `text/plain` (`ids=` and the text, lines as they
+    /// are), audited as `POST /api/v1/audit` audits them; the verdict under the calculator.
+    func audit(_ request: Request) async throws -> Response {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("text/plain") ?? false else {
+            throw Refusal(.unsupportedMediaType, argument: "body", "send the form as text/plain (ids=…); or POST the ids to /api/v1/audit")
+        }
+        let report = try await APIRoutes.audit(
+            request, settings: AuditSettings(), limits: settings, compute: compute, skipping: "ids=".utf8.count)
+        return Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Page.Form(), result: .audit(report)))))
     }
 
     func page(_ request: Request) async throws -> Response {

@@ -35,35 +35,43 @@ struct APIRoutes {
     /// upload's size, and an upload past the limit is refused as soon as it is declared or reached.
     func audit(_ request: Request) async throws -> Response {
         let query = try Query(request.uri.query, allowed: ["max-line-bytes", "bits"])
-        let settings = try AuditSettings(query)
-        let limit = self.settings.maxBodyBytes
+        let report = try await Self.audit(request, settings: try AuditSettings(query), limits: settings, compute: compute)
+        return Self.json(try report.cliJSON())
+    }
+
+    /// The audit of a request's body (after `skipping` its first bytes: the page's form sends `ids=`
+    /// first), bounded as the API's.
+    static func audit(
+        _ request: Request, settings: AuditSettings, limits: ServerSettings, compute: Compute, skipping prefix: Int = 0
+    ) async throws -> AuditReport {
+        let limit = limits.maxBodyBytes
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw Refusal(.contentTooLarge, argument: "body", "\(declared) bytes; send at most \(limit) (\(limit >> 20) MiB)")
         }
-        let auditor = AuditorBox(
-            try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: self.settings.auditMemory, threads: 1))
+        let auditor = AuditorBox(try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: limits.auditMemory, threads: 1))
         var received = 0
         for try await buffer in request.body {
+            let start = Swift.max(0, Swift.min(buffer.readableBytes, prefix - received))
             received += buffer.readableBytes
             guard received <= limit else {
                 throw Refusal(.contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
             }
-            do { try buffer.withUnsafeReadableBytes { try auditor.value.consume($0) } } catch {
+            do {
+                try buffer.withUnsafeReadableBytes { try auditor.value.consume(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            } catch {
                 throw Refusal(.serviceUnavailable, argument: nil, "the audit could not go on: \(error)")
             }
         }
         let claimed = settings.claimedBits
-        let text = try await compute.run { () throws(Refusal) -> String in
+        return try await compute.run { () throws(Refusal) -> AuditReport in
             do {
-                let summary = try auditor.value.finish()
-                return try AuditReport(summary: summary, claimedBits: claimed, resources: nil).cliJSON()
+                return try AuditReport(summary: try auditor.value.finish(), claimedBits: claimed, resources: nil)
             } catch let refusal as Refusal {
                 throw refusal
             } catch {
                 throw Refusal(.serviceUnavailable, argument: nil, "the audit could not finish: \(error)")
             }
         }
-        return Self.json(text)
     }
 }
 
@@ -78,6 +86,9 @@ struct AuditSettings {
     var maxLineBytes = 4096
     var claimedBits: Int?
 
+    /// The CLI's defaults: lines up to 4096 bytes, the space the ids imply.
+    init() {}
+
     init(_ query: Query) throws(Refusal) {
         if let text = query["max-line-bytes"] {
             guard let n = Int(text), n >= 1, n <= 1 << 24 else {
@@ -91,6 +102,15 @@ struct AuditSettings {
                 throw Refusal.usage("--bits", "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
             }
             claimedBits = b
+        }
+    }
+}
+
+extension AuditReport {
+    /// What `idbudget audit --format json` prints.
+    func cliJSON() throws(Refusal) -> String {
+        do { return try jsonText() + "\n" } catch {
+            throw Refusal(.serviceUnavailable, argument: nil, "the answer could not be encoded: \(error)")
         }
     }
 }

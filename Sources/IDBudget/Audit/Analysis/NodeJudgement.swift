@@ -88,10 +88,5 @@ extension AuditAnalysis {
         self.findings = findings
     }
 
-    static func iso(_ millis: Int) -> String {
-        let t = Date(timeIntervalSince1970: Double(millis) / 1000)
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: t)
-    }
+    static func iso(_ millis: Int) -> String { UTCTime.iso(millis: Int64(millis)) }
 }
