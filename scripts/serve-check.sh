@@ -30,8 +30,9 @@ done
 curl -sf --max-time 5 "$base/healthz" | grep -q '"ok"' || fail "/healthz did not answer"
 seed=$(curl -sf --max-time 10 "$base/api/v1/length?alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11")
 [ "$(printf '%s' "$seed" | python3 -c 'import json,sys; print(json.load(sys.stdin)["length"])')" = 23 ] || fail "the seed question was not answered 23"
-curl -sf --max-time 10 "$base/?ask=length&alphabet=base62&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11" \
-  | grep -q '<output id="headline">23 symbols of base62</output>' || fail "the page did not answer 23"
+# Read whole, then searched: `curl | grep -q` fails under pipefail when grep stops reading first.
+page=$(curl -sf --max-time 10 "$base/?ask=length&alphabet=base62&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11")
+grep -q '<output id="headline">23 symbols of base62</output>' <<<"$page" || fail "the page did not answer 23"
 headers=$(curl -s --max-time 5 -D - -o /dev/null "$base/")
 grep -qi "^content-security-policy: default-src 'self'; frame-ancestors 'none'" <<<"$headers" || fail "no CSP header"
 bad=$(curl -s --max-time 5 -w '\n%{http_code}' "$base/api/v1/length?alphabet=base62&rate=1e6/x&lifetime=10y&max-probability=1e-11")
