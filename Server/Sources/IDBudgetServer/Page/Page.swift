@@ -184,13 +184,6 @@ enum Page {
             </fieldset>
             <button type="submit">Answer</button>
             </form>
-            <form method="post" action="/audit" enctype="text/plain" id="audit-form">
-            <fieldset><legend>Audit ids a system made</legend>
-            <label for="ids">Ids, one per line (pasted; for files, POST them to /api/v1/audit)</label>
-            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off"></textarea>
-            </fieldset>
-            <button type="submit">Audit</button>
-            </form>
 
             """
         switch result {
@@ -237,7 +230,20 @@ enum Page {
         case nil:
             html += "<section id=\"answer\" aria-live=\"polite\"></section>\n"
         }
-        html += "</main>\n</body>\n</html>\n"
+        // The audit form last: its verdict shows in the answer above it.
+        html += """
+            <form method="post" action="/audit" enctype="text/plain" id="audit-form">
+            <fieldset><legend>Audit ids a system made</legend>
+            <label for="ids">Ids, one per line (pasted; for files, POST them to /api/v1/audit)</label>
+            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off"></textarea>
+            </fieldset>
+            <button type="submit">Audit</button>
+            </form>
+            </main>
+            </body>
+            </html>
+
+            """
         return html
     }
 
