@@ -13,7 +13,7 @@ enum FormatEncoding {
     static let firebaseSymbols: [UInt8] = IDFormat.firebase.alphabet.bytes ?? []
 
     /// A format's number (``IDGenerator/value(checked:now:)``) as its text; returns the bytes written
-    /// (a decimal id has no leading zeros, so fewer than ``IDFormat/length`` for small values).
+    /// (a decimal id has no leading zeros, so fewer than `IDFormat.length` for small values).
     @inline(__always)
     static func text(_ v: UInt128, _ format: IDFormat, into out: UnsafeMutablePointer<UInt8>) -> Int {
         switch format {

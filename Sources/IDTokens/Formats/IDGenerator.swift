@@ -89,16 +89,16 @@ public final class IDGenerator {
         self.init(format, monotonic: monotonic, forkProtection: .automatic)
     }
 
-    /// A generator of a node-id format (``IDFormat/node``) with this node and epoch.
+    /// A generator of a node-id format (`IDFormat.node`) with this node and epoch.
     ///
-    /// `node` sets every node bit of the layout together (``IDFormat/nodeBits``: a Snowflake's 10-bit
+    /// `node` sets every node bit of the layout together (`IDFormat.nodeBits`: a Snowflake's 10-bit
     /// worker id, Discord's worker and process as `worker << 5 | process`, xid's 3-byte machine id and
     /// 2-byte pid, ObjectId's 5-byte process value, a UUIDv1's 48-bit node); nil draws it at random,
     /// again in a forked child (xid: a hash of the host's machine id and the pid, as rs/xid does).
     /// An assigned node belongs to one process: two processes, or a parent and its forked child, that
     /// mint with the same node in the same tick mint the same ids.
     /// `epoch` (milliseconds since the Unix epoch) moves the Snowflake family's epoch
-    /// (``IDFormat/defaultEpoch``). Throws ``IDGeneratorError/node(_:_:)`` and
+    /// (`IDFormat.defaultEpoch`). Throws ``IDGeneratorError/node(_:_:)`` and
     /// ``IDGeneratorError/epoch(_:_:)`` for values the format cannot hold.
     public convenience init(_ format: IDFormat, node: UInt64?, epoch: UInt64? = nil) throws(IDGeneratorError) {
         if let node {
@@ -340,7 +340,7 @@ public final class IDGenerator {
 
     /// Writes as many whole ids as fit into `buffer`, each followed by `separator` when given, and
     /// returns how many it wrote. Nothing is allocated. Every format but the decimal Snowflake family
-    /// (``IDFormat/isDecimal``) writes ``length`` bytes an id; for those, whose ids vary in length, use
+    /// (`IDFormat.isDecimal`) writes ``length`` bytes an id; for those, whose ids vary in length, use
     /// ``write(into:separator:)``, which also says how many bytes it wrote.
     @discardableResult
     public func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) -> Int {
@@ -410,7 +410,7 @@ public final class IDGenerator {
         return (written, out - base)
     }
 
-    /// Writes as many whole ids as fit into `buffer` in their binary form (``IDFormat/binaryLength``
+    /// Writes as many whole ids as fit into `buffer` in their binary form (`IDFormat.binaryLength`
     /// bytes each, big-endian, no separator) and returns how many; throws
     /// ``IDGeneratorError/noBinaryForm(_:)`` for text-only formats (nanoid, cuid2, firebase; TypeID's
     /// binary form is its UUID, without the prefix) and ``IDGeneratorError/endOfTime(_:)`` as
@@ -431,7 +431,7 @@ public final class IDGenerator {
         return written
     }
 
-    /// One id's binary form at `out` (``IDFormat/binaryLength`` bytes); false (nothing written) past the
+    /// One id's binary form at `out` (`IDFormat.binaryLength` bytes); false (nothing written) past the
     /// end of time when `checked`, or for a text-only format.
     @inline(__always)
     func writeBinary(_ out: UnsafeMutablePointer<UInt8>, checked: Bool, now: UInt64?) -> Bool {

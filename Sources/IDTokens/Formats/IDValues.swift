@@ -13,7 +13,7 @@
 /// let id: UInt64 = try tweets.nextUInt64()               // 2125782346924888064-shaped
 /// ```
 extension IDGenerator {
-    /// The next id's binary form: ``IDFormat/binaryLength`` bytes, big-endian (a UUID's 16, an xid's
+    /// The next id's binary form: `IDFormat.binaryLength` bytes, big-endian (a UUID's 16, an xid's
     /// or ObjectId's 12, a Snowflake's 8; TypeID: its UUID). Throws
     /// ``IDGeneratorError/noBinaryForm(_:)`` for the text-only formats (nanoid, cuid2, firebase) and
     /// ``IDGeneratorError/endOfTime(_:)`` as ``nextChecked()`` does.

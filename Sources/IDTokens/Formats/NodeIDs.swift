@@ -8,7 +8,7 @@
 
 /// Minting the node-id family: UUIDv1 and v6, xid, ObjectId, the Snowflake family and TSID. Their ids
 /// are a tick, a node and a counter; uniqueness rests on no two live nodes sharing a node value and on
-/// one node minting at most ``NodeField/perTick`` ids a tick.
+/// one node minting at most `NodeField.perTick` ids a tick.
 ///
 /// **Faster than the format allows.** A format's counter caps one node's rate (Snowflake: 4,096 ids
 /// a millisecond; Sonyflake: 256 per 10 ms; a UUIDv1: one per 100 ns tick). Where reference minters

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Each calling thread gets its own generator on first use (no lock on the hot path), so monotonic
 /// formats are ordered per thread; ids from different threads within one millisecond are not ordered
-/// among themselves. The node-id family (``IDFormat/node``) is the exception: one generator behind a
+/// among themselves. The node-id family (`IDFormat.node`) is the exception: one generator behind a
 /// lock, as threads with a node each would be nodes of their own, free to draw the same one (and a
 /// Snowflake's 10 bits are shared by two of 40 threads with p ≈ 0.53).
 public final class SharedIDGenerator: Sendable {
