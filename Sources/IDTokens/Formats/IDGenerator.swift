@@ -341,7 +341,7 @@ public final class IDGenerator {
     /// Writes as many whole ids as fit into `buffer`, each followed by `separator` when given, and
     /// returns how many it wrote. Nothing is allocated. Every format but the decimal Snowflake family
     /// (`IDFormat.isDecimal`) writes ``length`` bytes an id; for those, whose ids vary in length, use
-    /// ``write(into:separator:)``, which also says how many bytes it wrote.
+    /// ``write(into:separator:limit:)``, which also says how many bytes it wrote.
     @discardableResult
     public func fill(_ buffer: UnsafeMutableRawBufferPointer, separator: UInt8? = 0x0A) -> Int {
         fill(buffer, separator: separator, checked: false).ids
