@@ -80,12 +80,26 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
     @inline(__always)
     package static func parse(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
         switch b.count {
-        case IDFormat.uuid7.length: return parseUUID(b) ?? TypeID.parseV7(b).map { (.typeid, $0.millis) }  // a 9-character TypeID prefix
+        case IDFormat.uuid7.length: return parseUUID(b) ?? typeIDBucket(b)  // a 9-character TypeID prefix
         case IDFormat.ulid.length: return parseULID(b).map { (.ulid, $0) }
         case IDFormat.ksuid.length: return parseKSUID(b).map { (.ksuid, $0) }
-        case (IDFormat.ksuid.length + 1)...(27 + TypeID.maxPrefixLength): return TypeID.parseV7(b).map { (.typeid, $0.millis) }
+        case (IDFormat.ksuid.length + 1)...(27 + TypeID.maxPrefixLength): return typeIDBucket(b)
         default: return nil
         }
+    }
+
+    /// A TypeID's bucket: its prefix group and millisecond. Ids of different prefixes are different
+    /// ids, so only ids of one prefix and one millisecond can collide: the top 16 bits of the prefix's
+    /// FNV-1a-64 hash above the 48-bit millisecond (two prefixes that share them share buckets, which
+    /// only overstates the duplicates to expect).
+    private static func typeIDBucket(_ b: UnsafeRawBufferPointer) -> (TimeFormat, UInt64)? {
+        guard let (millis, prefixLength) = TypeID.parseV7(b) else { return nil }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for i in 0..<prefixLength {
+            h ^= UInt64(b[i])
+            h = h &* 0x100_0000_01b3
+        }
+        return (.typeid, (h >> 48) << 48 | millis & 0xFFFF_FFFF_FFFF)
     }
 
     @inline(__always)

@@ -226,6 +226,20 @@ import Testing
         #expect(flat.findings.contains { $0.contains("constant") && $0.contains("where TypeID has random bits") })
     }
 
+    /// TypeIDs of different prefixes are different ids: their buckets are per prefix group and
+    /// millisecond. The same UUIDs under two prefixes are 2n distinct ids in twice the buckets, and
+    /// the duplicates a few random values make are judged within each prefix.
+    @Test func typeIDBucketsArePerPrefix() throws {
+        let t: UInt128 = 1_700_000_000_000
+        let v7 = { (ms: UInt128, random: UInt128) in ms << 80 | 7 << 76 | 2 << 62 | random }
+        let uuids = (0..<3000).map { v7(t + UInt128($0 % 3), UInt128($0) &* 0x9E37_79B9_7F4A_7C15 & ((1 << 62) - 1)) }
+        let ids = try ["user", "order"].flatMap { p in try uuids.map { try TypeID(prefix: p, uuid: $0).description } }
+        let s = try Self.summarise(Self.lines(ids))
+        #expect(s.distinct == 6000 && s.timeFormats[.typeid]?.buckets.count == 6)
+        let r = try AuditAnalysis(summary: s)
+        #expect(r.buckets?.count == 6 && r.buckets?.largest == 1000 && r.verdict == .consistent, "\(r.findings)")
+    }
+
     /// A counter: every position uniform, no duplicates where thousands are expected.
     @Test func countersHaveTooFewDuplicates() throws {
         let r = try AuditAnalysis(summary: try Self.summarise(Self.lines((0..<100_000).map { String(format: "%05d", $0) })))

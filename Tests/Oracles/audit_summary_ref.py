@@ -127,7 +127,7 @@ def time_bucket(s):
 
 
 def _typeid_v7(s):
-    """("typeid", Unix ms) for a TypeID (spec v0.3) with a non-empty prefix whose UUID is a v7."""
+    """("typeid", bucket) for a TypeID (spec v0.3) with a non-empty prefix whose UUID is a v7."""
     prefix, suffix = s[:-27], s[-26:]
     if prefix[0] == "_" or prefix[-1] == "_" or not set(prefix) <= TYPEID_PREFIX:
         return None
@@ -138,7 +138,11 @@ def _typeid_v7(s):
         value = value * 32 + TYPEID_SUFFIX.index(c)
     if (value >> 76) & 0xF != 7 or (value >> 62) & 0x3 != 0b10:
         return None
-    return "typeid", value >> 80
+    # The prefix group: the top 16 bits of the prefix's FNV-1a-64 above the 48-bit millisecond.
+    h = 0xCBF29CE484222325
+    for byte in prefix.encode("ascii"):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "typeid", (h >> 48) << 48 | value >> 80
 
 
 # ---------------------------------------------------------------- node-id formats
@@ -601,8 +605,9 @@ def selftest():
     check("ksuid zero", time_bucket("0" * 27) == ("ksuid", 0))
     check("ksuid space", time_bucket(" " + "0" * 26) is None)
     # TypeID: the spec's valid-uuidv7 vector (uuid 01890a5d-ac96-774b-bcce-b302099a8057).
-    check("typeid", time_bucket("prefix_01h455vb4pex5vsknk084sn02q") == ("typeid", 0x01890A5DAC96))
-    check("typeid 9-char prefix", time_bucket("abcdefghi_01h455vb4pex5vsknk084sn02q") == ("typeid", 0x01890A5DAC96))
+    # FNV-1a-64's top 16 bits: "prefix" 0xba88, "abcdefghi" 0xfb32 (the FNV spec's parameters).
+    check("typeid", time_bucket("prefix_01h455vb4pex5vsknk084sn02q") == ("typeid", 0xBA88 << 48 | 0x01890A5DAC96))
+    check("typeid 9-char prefix", time_bucket("abcdefghi_01h455vb4pex5vsknk084sn02q") == ("typeid", 0xFB32 << 48 | 0x01890A5DAC96))
     check("typeid not v7", time_bucket("prefix_00000000000000000000000000") is None)
     check("typeid upper", time_bucket("prefix_01H455VB4PEX5VSKNK084SN02Q") is None)
     check("typeid prefix edge", time_bucket("prefix__01h455vb4pex5vsknk084sn02q") is None)

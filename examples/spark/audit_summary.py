@@ -47,7 +47,8 @@ Then, with ids the DataFrame of id bytes:
                    number is past conv's 64 bits), run only on 27-character base62 candidates;
                    typeid by an anchored regex (prefix, _, a 26-character lower-case suffix whose
                    version character is e/f and variant character 8/9/a/b/r/s/t/v: a UUIDv7) and
-                   conv() of the suffix's first 10 characters;
+                   a Python UDF: its prefix group (FNV-1a-64 of the prefix, top 16 bits) above the
+                   suffix's first 10 characters (48-bit milliseconds);
                    then grouped by (format, bucket). A format with more than 1,048,576 buckets
                    is written with {} and truncated: true.
   groups         = only when there are at most 64 lengths: for the lengths <= 4096 whose ids are
@@ -113,6 +114,19 @@ def ksuid_bucket(s):
             return None
         value = value * 62 + d
     return str(value >> 128) if value < 1 << 160 else None
+
+
+def typeid_bucket(s):
+    """A TypeID's bucket (the regex has checked its shape): the top 16 bits of its prefix's FNV-1a-64
+    above the suffix's 48-bit millisecond, as a decimal string."""
+    prefix, suffix = s[:-27], s[-26:]
+    h = 0xCBF29CE484222325
+    for byte in prefix.encode("ascii"):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    millis = 0
+    for c in suffix[:10]:
+        millis = millis * 32 + CROCKFORD.index(c.upper())
+    return str((h >> 48) << 48 | millis)
 
 
 # ---------------------------------------------------------------- reading
@@ -207,9 +221,7 @@ def time_buckets(grouped):
               .select(F.lit("ksuid").alias("format"), F.udf(ksuid_bucket, "string", useArrow=False)(s).alias("bucket"), "count")
               .filter(F.col("bucket").isNotNull()))
     typeids = grouped.filter(s.rlike(TYPEID_RE)).select(
-        F.lit("typeid").alias("format"),
-        F.conv(F.translate(F.upper(F.substring(s, -26, 10)), CROCKFORD, BASE32_DIGITS), 32, 10).alias("bucket"),
-        "count")
+        F.lit("typeid").alias("format"), F.udf(typeid_bucket, "string", useArrow=False)(s).alias("bucket"), "count")
     return (uuids.unionByName(ulids).unionByName(ksuids).unionByName(typeids)
             .groupBy("format", "bucket").agg(F.sum("count").alias("ids")))
 

@@ -71,11 +71,13 @@ extension AuditAnalysis {
                 format == .ksuid
                 ? "the top 32 bits of its base62 value are seconds"
                 : format == .typeid
-                    ? "a prefix, _, and a UUIDv7 in Crockford base32 whose first 10 characters are a millisecond timestamp"
+                    ? "a prefix, _, and a UUIDv7 in Crockford base32 whose first 10 characters are a millisecond timestamp; ids of different prefixes are different ids, so buckets are per prefix and millisecond"
                     : "positions \(AuditAnalysis.ranges(format.timePositions.sorted())) are a \(format == .uuid1 || format == .uuid6 ? "60-bit 100 ns" : "millisecond") timestamp"
             findings.insert(
                 "format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)"
-                    + (j.buckets.map { "; \($0.0) \(format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one" } ?? ""), at: 0)
+                    + (j.buckets.map {
+                        "; \($0.0) \(format == .typeid ? "(prefix, millisecond) bucket" : format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one"
+                    } ?? ""), at: 0)
             return j
         }
 
