@@ -66,6 +66,12 @@ import Testing
         #expect(try Auditor().audit(hex).nodes == nil)
         let decimal = (0..<2000).map { _ in String(UInt64.random(in: 1_000_000_000_000_000_000...9_223_372_036_854_775_807, using: &rng)) }
         #expect(try Auditor().audit(decimal).nodes == nil)
+        // 18 digits read as Instagram ids fall in its first years, but scatter over its shard ids
+        // (the outside tester's case).
+        for n in [1000, 5000] {
+            let eighteen = (0..<n).map { _ in String(UInt64.random(in: 100_000_000_000_000_000..<1_000_000_000_000_000_000, using: &rng)) }
+            #expect(try Auditor().audit(eighteen).nodes == nil, "\(n)")
+        }
         // Ids of a node-id format mixed with others are not one format's.
         let mixed = Self.snowflakes(workers: [1], perTick: 10, ticks: 10) + ["not-a-snowflake"]
         #expect(try Auditor().audit(mixed).nodes == nil)

@@ -222,7 +222,7 @@ def node_formats(ids_in_order, now_ms):
                 stats["nodes"].add(node)
                 if len(stats["nodes"]) > NODE_LIMIT:
                     stats["nodes"], stats["truncated"] = set(), True
-            key = (ms, seq if counted else 0)
+            key = (ms, seq)
             if node in last:
                 if key < last[node]:
                     stats["reg"] += 1

@@ -16,17 +16,20 @@ public struct ServerSettings: Sendable {
     public var lightSlots: Int
     /// Memory for one audit's fingerprint tables; past it they spill to temporary files.
     public var auditMemory: Int
+    /// A connection silent this long is closed (a stalled upload, a half-sent head).
+    public var idleTimeout: Duration
 
     public init(
         maxBodyBytes: Int = 64 << 20, deadline: Duration = .seconds(2),
         slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), lightSlots: Int = 32,
-        auditMemory: Int = 256 << 20
+        auditMemory: Int = 256 << 20, idleTimeout: Duration = .seconds(10)
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.deadline = deadline
         self.slots = slots
         self.lightSlots = lightSlots
         self.auditMemory = auditMemory
+        self.idleTimeout = idleTimeout
     }
 }
 
@@ -70,6 +73,9 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(settings: settings, logger: logger),
+        // A connection that sends nothing for this long is closed: a client stalled mid-request can
+        // neither hold a connection for ever nor keep a SIGTERM from ending the server.
+        server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(settings.idleTimeout.components.seconds * 1000)))),
         configuration: .init(address: .hostname(host, port: port), serverName: "idbudget-serve"),
         logger: logger)
 }

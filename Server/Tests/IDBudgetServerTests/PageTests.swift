@@ -41,7 +41,8 @@ import Testing
 
     @Test(arguments: [
         ("1 in 5.45e10", "about 1 in 54.5 billion"), ("1 in 1839", "about 1 in 1.84 thousand"), ("1 in 7", "1 in 7"),
-        ("1 in 10^40", "1 in 10^40"), ("1 in 3.2e25", "about 1 in 10^25"), ("never", "never"), ("1 in 1.00e6", "about 1 in 1.00 million"),
+        ("1 in 10^40", "1 in 10^40"), ("1 in 3.2e25", "about 1 in 3.20 × 10^25"), ("1 in 6.05e329", "about 1 in 6.05 × 10^329"),
+        ("never", "never"), ("1 in 1.00e6", "about 1 in 1.00 million"),
     ])
     func oddsInWordsAreShortScale(_ odds: String, _ words: String) {
         #expect(oddsInWords(odds) == words)

@@ -109,6 +109,10 @@ public struct AuditAnalysis: Sendable {
         }
         if claimedBits == nil, let (format, fits) = Self.nodeFormat(of: s, scheme: scheme), let stats = s.nodeFormats[format] {
             self.init(node: format, stats: stats, fits: fits, summary: s)
+            if let scheme, scheme != format {
+                findings.insert(
+                    "--scheme \(scheme.rawValue): not every id reads as \(scheme.rawValue); read as \(format.rawValue), which fits", at: 0)
+            }
             return
         }
         defer {

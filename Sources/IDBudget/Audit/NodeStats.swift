@@ -47,11 +47,14 @@ public struct NodeStats: Sendable, Equatable {
     }
 
     /// Whether these look like ids the format's minters made by `now` (Unix ms): times from
-    /// ``earliest(_:)`` to a day past `now`, and nodes whose ids mostly come in time order, oldest or
-    /// newest first (random numbers read in a layout go back half the time).
+    /// ``earliest(_:)`` to a day past `now`; most ids share their node with others (a node mints
+    /// many; random numbers read in a layout scatter over its node values); and each node's ids come
+    /// in order, oldest or newest first, at most a tenth of the steps the other way (random numbers
+    /// go back half the time).
     func plausible(_ format: IDFormat, now: Int) -> Bool {
-        ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000
-            && (regressions <= ids / 10 || isNewestFirst)
+        let steps = ids - (nodesTruncated ? ids : nodes.count)
+        return ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000
+            && 2 * steps >= ids && (regressions <= steps / 10 || isNewestFirst)
     }
 
     /// Whether nearly every id is earlier than the one before it from its node: a log sorted newest
@@ -130,7 +133,8 @@ final class NodeTally {
             }
         }
         r.lastNode = fields.node
-        let key = (fields.millis, counted ? fields.sequence : 0)
+        // In order by time, then counter (xid's and ObjectId's counters, which wrap at 2^24, too).
+        let key = (fields.millis, fields.sequence)
         if let previous = r.last[fields.node] {
             if key < previous { r.stats.regressions += 1 }
             r.last[fields.node] = key

@@ -70,7 +70,7 @@ struct AuditCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Read the ids in this node-id layout (snowflake, discord, instagram, sonyflake, tsid, xid, objectid) when several fit; by default the one whose latest id is nearest the clock.",
+            "Read the ids in this node-id layout (snowflake, discord, instagram, sonyflake, tsid, xid, objectid) when several fit; by default the one that finds the fewest nodes, then the one whose latest id is nearest the clock.",
             valueName: "name"),
         completion: .list(NodeStats.formats.map(\.rawValue)))
     var scheme: String?

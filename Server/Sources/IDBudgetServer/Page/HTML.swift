@@ -56,7 +56,8 @@ func oddsInWords(_ oneIn: String) -> String {
     if log < 3 { return oneIn }
     let names = [(3, "thousand"), (6, "million"), (9, "billion"), (12, "trillion"), (15, "quadrillion"), (18, "quintillion")]
     guard let (power, name) = names.last(where: { Double($0.0) <= log }), log < 21 else {
-        return "about 1 in 10^\(Int(log.rounded(.down)))"
+        let exponent = log.rounded(.down)
+        return "about 1 in \(String(format: "%.2f", pow(10, log - exponent))) × 10^\(Int(exponent))"
     }
     let scaled = pow(10, log - Double(power))
     let shown =

@@ -12,9 +12,9 @@ extension AuditAnalysis {
         let now = Int(Date().timeIntervalSince1970 * 1000)
         let fits = NodeStats.formats.filter { f in
             guard let n = s.nodeFormats[f], n.ids == s.ids else { return false }
-            return n.plausible(f, now: now) || f == scheme
+            return n.plausible(f, now: now) || (f == scheme && n.ids == s.ids)
         }
-        if let scheme { return fits.contains(scheme) ? (scheme, fits) : nil }
+        if let scheme, fits.contains(scheme) { return (scheme, fits) }
         // Fewest distinct nodes first (a layout that misreads the ids takes sequence or time bits for
         // node bits), then the latest id nearest the clock.
         func rank(_ f: IDFormat) -> (Int, Int) {
@@ -61,7 +61,7 @@ extension AuditAnalysis {
         let others = fits.filter { $0 != format }
         if !others.isEmpty {
             findings.append(
-                "the ids also fit the layout of \(others.map(\.rawValue).joined(separator: ", ")); read as \(format.rawValue), which finds the fewest nodes (then the latest id nearest the clock): give --scheme to choose"
+                "the ids also fit the layout of \(others.map(\.rawValue).joined(separator: ", ")); read as \(format.rawValue): asked with --scheme, or else the one that finds the fewest nodes (then the latest id nearest the clock)"
             )
         }
         let nodes = n.nodesTruncated ? "more than \(NodeStats.nodeLimit)" : "\(n.nodes.count)"
