@@ -210,11 +210,19 @@ import Testing
     /// A forked child mints different ids, including a monotonic uuid7 mid-millisecond.
     @Test(arguments: [(IDFormat.uuid4, ForkProtection.automatic), (.uuid7, .automatic), (.uuid7, .forkEpoch), (.ulid, .forkEpoch)])
     func forkedChildDoesNotRepeat(format: IDFormat, protection: ForkProtection) throws {
-        let length = format.length
-        let (parent, child) = try Forked.attempts { () -> ([UInt8], [UInt8])? in
+        let (parent, child) = try Self.idsAfterFork(length: format.length) {
             let generator = IDGenerator(format, monotonic: true, forkProtection: protection)
-            let t: UInt64 = 1_800_000_000_000
-            generator.testClock = { t }
+            generator.fixClock(at: 1_800_000_000_000)
+            return generator
+        }
+        #expect(parent.isDisjoint(with: child))
+    }
+
+    /// A generator from `make` mints 10 ids, forks; the child and then the parent each fill 50 ids of
+    /// `length` bytes (unseparated): the ids each minted after the fork.
+    static func idsAfterFork(length: Int, _ make: () -> IDGenerator) throws -> (parent: Set<String>, child: Set<String>) {
+        let (parent, child) = try Forked.attempts { () -> ([UInt8], [UInt8])? in
+            let generator = make()
             _ = generator.next(10)
             var buffer = [UInt8](repeating: 0, count: length * 50)
             let forked = try Forked { child in
@@ -229,7 +237,7 @@ import Testing
         let split = { (b: [UInt8]) in
             Set(stride(from: 0, to: b.count, by: length).map { String(decoding: b[$0..<$0 + length], as: UTF8.self) })
         }
-        #expect(split(parent).isDisjoint(with: split(child)))
+        return (split(parent), split(child))
     }
 
     @Test func sharedGeneratorFromManyThreads() {

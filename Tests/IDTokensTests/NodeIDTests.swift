@@ -190,25 +190,12 @@ import Testing
     /// takes its own pid (xid): no id repeats. (RawForkTests fork every format by the raw system call.)
     @Test(arguments: [IDFormat.uuid1, .objectid, .xid, .snowflake, .tsid])
     func forkedChildrenMintOtherIds(format: IDFormat) throws {
-        let length = format.length
-        let (parent, child) = try Forked.attempts { () -> ([UInt8], [UInt8])? in
+        let (parent, child) = try FormatTests.idsAfterFork(length: format.length) {
             let generator = IDGenerator(format)
             generator.fixClock(at: 1_795_650_000_000)
-            _ = generator.next(10)
-            var buffer = [UInt8](repeating: 0, count: length * 50)
-            let forked = try Forked { child in
-                buffer.withUnsafeMutableBytes { _ = generator.fill($0, separator: nil) }
-                return buffer.withUnsafeBytes { child.send($0) } ? 0 : 1
-            }
-            let child = forked.read(count: length * 50)
-            guard forked.wait() == .exited(0), child.count == length * 50 else { return nil }
-            _ = buffer.withUnsafeMutableBytes { generator.fill($0, separator: nil) }
-            return (buffer, child)
+            return generator
         }
-        let split = { (b: [UInt8]) in
-            Set(stride(from: 0, to: b.count, by: length).map { String(decoding: b[$0..<$0 + length], as: UTF8.self) })
-        }
-        #expect(split(parent).isDisjoint(with: split(child)))
+        #expect(parent.isDisjoint(with: child))
     }
 
     /// Past the ceiling the ids run ahead of the clock; `waitForClock()` returns once the clock has
