@@ -11,6 +11,9 @@ mpmath at 120+ significant digits and Python's exact fractions, never idbudget's
   buckets, and through Σ_j λ_j^k (geometric sums, mpmath) term by term of ℓ's series where there
   are billions.
 * Existing: p(d, existing + new) from log-gamma.
+* Format fits (`length --scheme F`, `plan`'s formats): the fewest bits b with p ≤ budget, by bisection
+  over b with p from the Poisson bucket formula or log-gamma at 2^b; Nano ID's shortest length the same
+  over 64^n.
 
 Output: Tests/IDBudgetTests/Reference/planning.json. Rerun: python3 Tests/Oracles/planning_ref.py
 """
@@ -269,6 +272,40 @@ def schedule_case(label, size, rate_text, seconds, budget, growth_text=None, exi
             "existing": str(existing), "scopes": str(scopes), "final": final, "rows": rows}
 
 
+def birthday_L(d, n):
+    """−log P(no collision) for n ids in d values, from log-gamma."""
+    if n > d:
+        return mpmath.inf
+    return -(mpmath.loggamma(d + 1) - mpmath.loggamma(d - n + 1) - n * mpmath.log(d))
+
+
+def fewest(space_of, L_of, budget):
+    """The least k ≥ 1 with p(space_of(k)) ≤ budget (p falls as k grows)."""
+    limit = -mpmath.log1p(-mpf(budget))
+    lo, hi = 0, 1
+    while L_of(space_of(hi)) > limit:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if L_of(space_of(mid)) > limit:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def format_fit(label, bits, budget, count=None, rate_text=None, bucket=None, B=None, symbols=None):
+    if rate_text:
+        lam = q(rate(rate_text) * span(bucket))
+        L_of = lambda d: B * ell(lam, mpf(d))  # noqa: E731
+    else:
+        L_of = lambda d: birthday_L(mpf(d), count)  # noqa: E731
+    out = {"label": label, "bits_needed": fewest(lambda b: 2**b, L_of, budget), "probability": fmt_mpf(-mpmath.expm1(-L_of(2**bits)))}
+    if symbols:
+        out["shortest_length"] = fewest(lambda n: symbols**n, L_of, budget)
+    return out
+
+
 def main():
     U7, ULID, KSUID = 2**74, 2**80, 2**128
     poisson = [
@@ -325,7 +362,15 @@ def main():
         schedule_case("base62 1e6/s 10y 1e-11 (the seed)", 62, "1e6/s", 315360000, "1e-11"),
         schedule_case("base36 10/s 1y 1e-6 in 1e6 scopes, growing 40%/y", 36, "10/s", 31536000, "1e-6", "40%/y", scopes=10**6),
     ]
-    out = {"digits": 30, "when": when, "schedules": schedules, "poisson": poisson, "growth_counts": counts, "existing": existing, "seconds_to_mint": mint,
+    fits = [
+        format_fit("uuid7 1e6/s 10y 1e-11 (the seed)", 74, "1e-11", rate_text="1e6/s", bucket="1ms", B=315360000000),
+        format_fit("uuid7 500/s 10y 1e-9", 74, "1e-9", rate_text="500/s", bucket="1ms", B=315360000000),
+        format_fit("ksuid 1e9/s 30d 1e-12", 128, "1e-12", rate_text="1e9/s", bucket="1s", B=2592000),
+        format_fit("uuid4 1e12 ids 1e-9", 122, "1e-9", count=10**12),
+        format_fit("nanoid 1e9 ids 1e-12", 126, "1e-12", count=10**9, symbols=64),
+        format_fit("snowflake 50 random nodes 1e-6", 10, "1e-6", count=50),
+    ]
+    out = {"digits": 30, "format_fits": fits, "when": when, "schedules": schedules, "poisson": poisson, "growth_counts": counts, "existing": existing, "seconds_to_mint": mint,
            "lasting_buckets": lasting}
     path = os.path.join(os.path.dirname(__file__), "..", "IDBudgetTests", "Reference", "planning.json")
     with open(path, "w") as f:

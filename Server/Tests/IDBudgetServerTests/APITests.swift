@@ -67,9 +67,9 @@ import Testing
     }
 
     @Test func plan() async throws {
-        let volume = try Workload(rate: Rate(parsing: "1e6/s"), lifetime: Lifetime(parsing: "10y")).volume()
-        let expected = try cliText(Planner.plan(volume: volume, budget: Budget(parsing: "1e-11")))
-        let sixteen = try cliText(Planner.plan(volume: volume, budget: Budget(parsing: "1e-11"), maxBytes: 16))
+        let workload = try Workload(rate: Rate(parsing: "1e6/s"), lifetime: Lifetime(parsing: "10y"))
+        let expected = try cliText(Planner.plan(workload: workload, budget: Budget(parsing: "1e-11")))
+        let sixteen = try cliText(Planner.plan(workload: workload, budget: Budget(parsing: "1e-11"), maxBytes: 16))
         try await withServer { client in
             let r1 = try await client.get("/api/v1/plan?rate=1e6/s&lifetime=10y&max-probability=1e-11")
             #expect(r1.body == expected)

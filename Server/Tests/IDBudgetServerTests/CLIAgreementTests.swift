@@ -87,6 +87,11 @@ extension CLIAgreementTests {
         "probability?scheme=uuid7&rate=1e3/s&lifetime=1y&arrivals=even",
         "length?alphabet=base62&rate=1e5/s&lifetime=3y&growth=2x/y&max-probability=1e-9",
         "plan?count=1e6&existing=1e9&max-probability=1e-12",
+        // A format's fit: over budget (the CLI exits 1 and prints the same answer), node fields, Nano ID's shortest.
+        "length?scheme=uuid7&rate=1e6/s&lifetime=10y&max-probability=1e-11",
+        "length?scheme=snowflake&nodes=50&count=5&max-probability=1e-6",
+        "length?scheme=tsid&nodes=1000&node-ids=assigned&rate=100/ms&max-probability=1e-9",
+        "length?scheme=nanoid&count=1e9&max-probability=1e-12&max-bytes=16",
     ]
 
     @Test(arguments: questions)

@@ -113,11 +113,18 @@ public struct VolumeText: Sendable {
 
     /// The volume, for `scheme` when one is given (its buckets, its arrivals).
     public func volume(scheme: Scheme? = nil) throws(ArgumentError) -> Volume {
-        let arrivalModel = try arrivals.map { (t: String) throws(ArgumentError) -> Arrivals in try ArgumentText.arrivals(t) } ?? .poisson
         if arrivals != nil, scheme?.bucket == nil || rate == nil {
+            _ = try arrivals.map { (t: String) throws(ArgumentError) -> Arrivals in try ArgumentText.arrivals(t) }
             throw ArgumentError(
                 "--arrivals", "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid) with --rate and --lifetime")
         }
+        let workload = try workload()
+        do { return try workload.volume(scheme: scheme) } catch { throw ArgumentError("--\(error.field.rawValue)", error.message) }
+    }
+
+    /// The workload the text describes, before a scheme gives it buckets.
+    public func workload() throws(ArgumentError) -> Workload {
+        let arrivalModel = try arrivals.map { (t: String) throws(ArgumentError) -> Arrivals in try ArgumentText.arrivals(t) } ?? .poisson
         let growthValue = try growth.map { (t: String) throws(ArgumentError) -> Growth in try ArgumentText.growth(t) }
         let existingCount =
             try existing.map { (t: String) throws(ArgumentError) -> BigInt in
@@ -157,6 +164,6 @@ public struct VolumeText: Sendable {
                 rate: try ArgumentText.rate(rateText), lifetime: lifetime, nodes: nodes, peakRate: peak, scopes: scopes,
                 growth: growthValue, arrivals: arrivalModel, existing: existingCount)
         }
-        do { return try workload.volume(scheme: scheme) } catch { throw ArgumentError("--\(error.field.rawValue)", error.message) }
+        return workload
     }
 }

@@ -51,8 +51,13 @@ public struct PoissonBuckets: Sendable {
         PoissonBuckets(copying: self, buckets: b, scopes: s ?? scopes)
     }
 
-    private init(copying o: PoissonBuckets, buckets: BigInt, scopes: BigInt) {
-        space = o.space
+    /// The same workload in buckets of `d` values each.
+    func with(space d: BigInt) -> PoissonBuckets {
+        PoissonBuckets(copying: self, buckets: buckets, scopes: scopes, space: d)
+    }
+
+    private init(copying o: PoissonBuckets, buckets: BigInt, scopes: BigInt, space d: BigInt? = nil) {
+        space = d ?? o.space
         mean = o.mean
         self.buckets = buckets
         self.scopes = scopes

@@ -94,6 +94,8 @@ public struct ScientificDecimal: Sendable, CustomStringConvertible {
         let mantissa = (inverse * 100).rounded() / 100
         if e < 6 {
             let value = mantissa * pow(10, Double(e))
+            // Below 100 a whole number hides too much: p = 0.70 is 1 in 1.43, not 1 in 1.
+            if value < 100 { return "1 in \(String(format: "%.3g", value))" }
             return "1 in \(Int(value.rounded()))"
         }
         return "1 in \(trimmed(mantissa))e\(e)"

@@ -220,6 +220,9 @@ public struct PlanAnswer: Answer {
     public let volume: VolumeFigures
     public let budget: String
     public let rows: [PlanRow]
+    /// Each random format: whether it is within budget for this volume, with its own model (absent
+    /// when no format was asked about).
+    public var formats: [FormatFit]? = nil
     public let notes: [String]
 }
 

@@ -270,17 +270,35 @@ public enum Planner {
             meaning: "\(lo) \(bucket.rawValue)s of \(perBucket) ids each at \(rate) before p over all buckets reaches the budget")
     }
 
-    /// `plan`: the minimum length in every built-in alphabet, and whether it fits `maxBytes`.
-    public static func plan(volume: Volume, budget: Budget, maxBytes: Int = 64) throws -> PlanAnswer {
+    /// `plan` for a workload: the alphabets, and every random format with the workload resolved for it
+    /// (``Workload/formatVolumes()``): whether each is within budget (``FormatFit``).
+    public static func plan(workload: Workload, budget: Budget, maxBytes: Int = 64) throws -> PlanAnswer {
+        let (formats, notes) = workload.formatVolumes()
+        return try plan(volume: try workload.volume(), budget: budget, maxBytes: maxBytes, formats: formats, formatNotes: notes)
+    }
+
+    /// `plan`: the minimum length in every built-in alphabet, and whether it fits `maxBytes`; with
+    /// `formats` (each random format and the volume resolved for it), whether each format is within
+    /// budget (``FormatFit``).
+    public static func plan(
+        volume: Volume, budget: Budget, maxBytes: Int = 64, formats: [(scheme: Scheme, volume: Volume)] = [],
+        formatNotes: [String] = []
+    ) throws -> PlanAnswer {
         try check(volume)
         // The alphabets are independent: two threads halve the worst case (10^600000 scopes).
         let alphabets = Alphabet.builtIns
         let rows = Slots<PlanRow>(alphabets.count)
+        let fits = Slots<FormatFit>(formats.count)
         let figures = Slots<VolumeFigures>(1)
         // The volume's figures are one more job: its decimals can be as long as a space's.
-        try parallel(alphabets.count + 1) { i in
-            guard i < alphabets.count else {
+        try parallel(alphabets.count + formats.count + 1) { i in
+            guard i < alphabets.count + formats.count else {
                 figures[0] = VolumeFigures(volume)
+                return
+            }
+            guard i < alphabets.count else {
+                let (scheme, v) = formats[i - alphabets.count]
+                fits[i - alphabets.count] = try fit(scheme: scheme, volume: v, budget: budget, maxBytes: maxBytes)
                 return
             }
             let a = alphabets[i]
@@ -290,7 +308,8 @@ public enum Planner {
         }
         return PlanAnswer(
             volume: figures[0] ?? VolumeFigures(volume), budget: budget.text, rows: rows.values.compactMap { $0 },
-            notes: volume.notes + [
+            formats: formats.isEmpty ? nil : fits.values.compactMap { $0 },
+            notes: volume.notes + formatNotes + [
                 "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
                 maxBytes == 64
                     ? "max_bytes 64: an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one."

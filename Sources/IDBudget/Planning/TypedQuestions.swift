@@ -85,18 +85,20 @@ extension Planner {
             scheme: scheme, arrivals: arrivals, growth: growth, from: from)
     }
 
-    /// The minimum length in every built-in alphabet at `rate` for `lifetime`, and whether it fits.
+    /// The minimum length in every built-in alphabet at `rate` for `lifetime`, and whether it fits; and
+    /// whether each random format is within budget.
     public static func plan(
         rate: Rate, lifetime: Lifetime, budget: Budget, nodes: Int = 1, scopes: Int = 1, maxBytes: Int = 64
     ) throws -> PlanAnswer {
         let workload = try Workload(rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"))
-        return try plan(volume: try workload.volume(), budget: budget, maxBytes: maxBytes)
+        return try plan(workload: workload, budget: budget, maxBytes: maxBytes)
     }
 
-    /// The minimum length in every built-in alphabet for `count` ids, and whether it fits.
+    /// The minimum length in every built-in alphabet for `count` ids, and whether it fits; and whether
+    /// each random format is within budget.
     public static func plan(count: Int, budget: Budget, scopes: Int = 1, maxBytes: Int = 64) throws -> PlanAnswer {
         let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
-        return try plan(volume: try workload.volume(), budget: budget, maxBytes: maxBytes)
+        return try plan(workload: workload, budget: budget, maxBytes: maxBytes)
     }
 
     private static func nonNegative(_ n: Int, _ name: String) throws(InputError) -> BigInt {

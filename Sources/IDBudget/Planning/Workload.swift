@@ -166,6 +166,28 @@ public struct Workload: Sendable {
 }
 
 /// Why a workload cannot be planned, and which part of it is at fault.
+extension Workload {
+    /// `plan`'s format rows: every random format idbudget mints, with this workload resolved for it (its
+    /// buckets, Poisson arrivals). A format the workload does not apply to (ids stored earlier, for a
+    /// time-ordered format) is left out with a note saying why; so are the node-id formats, whose
+    /// question is how many nodes mint, not how many ids.
+    public func formatVolumes() -> (formats: [(scheme: Scheme, volume: Volume)], notes: [String]) {
+        var formats: [(scheme: Scheme, volume: Volume)] = []
+        var notes: [String] = []
+        for format in IDFormat.allCases where format.node == nil {
+            let scheme = Scheme(format: format)
+            do { formats.append((scheme, try volume(scheme: scheme))) } catch {
+                notes.append("formats: \(scheme.name) left out: --\(error.field.rawValue) \(error.message)")
+            }
+        }
+        let nodeFormats = IDFormat.allCases.filter { $0.node != nil }.map(\.rawValue)
+        notes.append(
+            "formats: node-id formats (\(nodeFormats.joined(separator: ", "))) are kept apart by a node field; ask idbudget length --scheme snowflake --nodes 50 --max-probability 1e-6."
+        )
+        return (formats, notes)
+    }
+}
+
 public struct WorkloadError: Error, CustomStringConvertible {
     public enum Field: String, Sendable {
         case count, rate, lifetime, nodes, scopes, growth, arrivals, existing

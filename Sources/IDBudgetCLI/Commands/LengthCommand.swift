@@ -15,11 +15,25 @@ struct LengthCommand: ParsableCommand {
             With --rate and --lifetime (or --until), the answer adds a length-upgrade schedule when a shorter
             length would serve for a day or more: each length until the id that takes it over budget.
               idbudget length --alphabet base62 --rate 1e4/s --growth 2x/y --until 2036-01-01 --max-probability 1e-9
+            With --scheme, a format's length is fixed: the answer is whether it is within budget, the fewest
+            random bits (node bits, for a node-id format with --nodes) that would be, and exit status 1 when
+            it is not.
+              idbudget length --scheme uuid7 --rate 1e6/s --lifetime 10y --max-probability 1e-11
+              idbudget length --scheme snowflake --nodes 50 --max-probability 1e-6
             """
     )
 
     @OptionGroup var symbols: AlphabetOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "A known format instead of an alphabet (see `idbudget schemes`): is it within budget?", valueName: "name"),
+        completion: .list(Scheme.all.map(\.name)))
+    var scheme: String?
+
     @OptionGroup var volume: VolumeOptions
+    @OptionGroup var arrivals: ArrivalsOptions
+    @OptionGroup var nodeIDs: NodeIDsOptions
 
     @Option(
         name: .customLong("max-probability"), help: ArgumentHelp("The collision budget, strictly between 0 and 1: 1e-11.", valueName: "p"))
@@ -42,8 +56,19 @@ struct LengthCommand: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
+    /// The named scheme, if one was given (and no alphabet with it).
+    func resolveScheme() throws -> Scheme? {
+        guard let scheme else { return nil }
+        if symbols.given {
+            throw UsageError(
+                argument: "--scheme", message: "give --scheme or an alphabet (--alphabet, --symbols, --alphabet-size), not both")
+        }
+        return try Scheme.named(scheme).orUsage(
+            "--scheme", "unknown scheme '\(scheme.prefix(40))'; use one of \(Scheme.all.map(\.name).joined(separator: ", "))")
+    }
+
     /// The start, and the volume with `--until` turned into a lifetime.
-    func resolved() throws -> (volume: Volume, from: Date) {
+    func resolved(scheme: Scheme? = nil) throws -> (volume: Volume, from: Date) {
         var from = Planner.today
         if let text = self.from {
             if volume.rate == nil { throw UsageError(argument: "--from", message: "a start date needs a rate; add e.g. --rate 1e6/s") }
@@ -65,13 +90,32 @@ struct LengthCommand: ParsableCommand {
             }
             options.lifetime = "\(seconds)s"
         }
-        return (try options.resolve(), from)
+        return (try options.resolve(scheme: scheme, arrivals: arrivals.arrivals), from)
+    }
+
+    /// `--until` as the node question's lifetime is not used either.
+    func nodeQuestion(_ scheme: Scheme) throws -> (nodes: BigInt, rate: Rate?, ignored: [String]) {
+        let refused = [("--arrivals", arrivals.arrivals)]
+        var q = try nodeIDs.question(scheme, volume: volume, refused: refused)
+        q.ignored += [("--until", until), ("--from", from)].filter { $0.1 != nil }.map(\.0)
+        return q
     }
 
     func validate() throws {
+        _ = try parseBudget(maxProbability)
+        if let scheme = try resolveScheme() {
+            _ = try parseMaxBytes(maxBytes)
+            if scheme.node != nil {
+                _ = try nodeQuestion(scheme)
+            } else {
+                try nodeIDs.refuse()
+                _ = try resolved(scheme: scheme)
+            }
+            return
+        }
+        try nodeIDs.refuse()
         let alphabet = try symbols.resolve()
         _ = try resolved()
-        _ = try parseBudget(maxProbability)
         if try parseMaxBytes(maxBytes) != nil, case .size(let n) = alphabet, n > Planner.printableASCIICount {
             throw UsageError(
                 argument: "--max-bytes",
@@ -82,9 +126,10 @@ struct LengthCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (volume, from) = try resolved()
         let budget = try parseBudget(maxProbability)
         let limit = try parseMaxBytes(maxBytes)
+        if let scheme = try resolveScheme() { return try run(scheme: scheme, budget: budget, limit: limit) }
+        let (volume, from) = try resolved()
         let answer: LengthAnswer
         do {
             switch try symbols.resolve() {
@@ -96,6 +141,32 @@ struct LengthCommand: ParsableCommand {
         }
         try Text.emit(answer, output.format, text: Text.render)
         if answer.fitsMaxBytes == false { Output.status = ExitStatus.fails.rawValue }
+    }
+
+    /// `--scheme`: the format's fit; exit status 1 when it is over budget or over `--max-bytes`.
+    func run(scheme: Scheme, budget: Budget, limit: Int?) throws {
+        var answer: FormatLengthAnswer
+        if scheme.node != nil {
+            let (nodes, rate, ignored) = try nodeQuestion(scheme)
+            do {
+                answer = try Planner.length(
+                    scheme: scheme, nodes: nodes, assigned: try nodeIDs.assigned(), ratePerNode: rate, budget: budget, maxBytes: limit)
+            } catch let error as InputError {
+                throw UsageError(argument: "--nodes", message: error.message)
+            }
+            if !ignored.isEmpty {
+                answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
+            }
+        } else {
+            let (volume, _) = try resolved(scheme: scheme)
+            do { answer = try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: limit) } catch let error
+                as InputError
+            {
+                throw UsageError(argument: "--max-probability", message: error.message)
+            }
+        }
+        try Text.emit(answer, output.format, text: Text.render)
+        if !answer.format.withinBudget || answer.format.fitsMaxBytes == false { Output.status = ExitStatus.fails.rawValue }
     }
 }
 

@@ -9,8 +9,10 @@ struct PlanCommand: ParsableCommand {
         abstract: "The minimum length in every named alphabet for a volume and a budget.",
         discussion: """
             Each row: the shortest length that keeps p within budget, its bytes and bits, the p it \
-            achieves, and whether it fits --max-bytes (default 64, an apns-collapse-id). Exit status 1 \
-            when --max-bytes is given and no alphabet fits it.
+            achieves, and whether it fits --max-bytes (default 64, an apns-collapse-id). Then each random \
+            format idbudget mints, with its own collision model (per id, per millisecond, per second): its \
+            bits, the bits the budget needs, and whether it is within budget. Exit status 1 when \
+            --max-bytes is given and no alphabet fits it.
             Example:
               idbudget plan --rate 1e6/s --lifetime 10y --max-probability 1e-11
               idbudget plan --count 1e9 --max-probability 1e-12 --max-bytes 16 || echo "none fits"
@@ -45,9 +47,12 @@ struct PlanCommand: ParsableCommand {
         let budget = try parseBudget(maxProbability)
         let answer: PlanAnswer
         let limit = try parseMaxBytes(maxBytes)
-        do { answer = try Planner.plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes) } catch let error
-            as InputError
-        {
+        let workload = try usage { () throws(ArgumentError) in try self.volume.text.workload() }
+        let (formats, formatNotes) = workload.formatVolumes()
+        do {
+            answer = try Planner.plan(
+                volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes, formats: formats, formatNotes: formatNotes)
+        } catch let error as InputError {
             throw UsageError(argument: "--max-probability", message: error.message)
         }
         try Text.emit(answer, output.format, text: Text.render)

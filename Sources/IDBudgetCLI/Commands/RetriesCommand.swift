@@ -33,7 +33,7 @@ struct RetriesCommand: ParsableCommand {
 
     func validate() throws {
         let scheme = try space.resolveScheme()
-        if let scheme, let bucket = scheme.bucket {
+        if let scheme, scheme.node == nil, let bucket = scheme.bucket {
             throw UsageError(
                 argument: "--scheme",
                 message:

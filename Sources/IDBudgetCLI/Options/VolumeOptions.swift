@@ -45,10 +45,16 @@ struct VolumeOptions: ParsableArguments {
     /// The volume; `peakRate` is the text of `--peak-rate`, which only `probability` takes (see
     /// ``PeakRateOptions``).
     func resolve(scheme: Scheme? = nil, peakRate: String? = nil, arrivals: String? = nil) throws -> Volume {
-        let text = VolumeText(
-            count: count, countPerScope: countPerScope, rate: rate, lifetime: lifetime, scopes: scopes, nodes: nodes, growth: growth,
-            existing: existing, peakRate: peakRate, arrivals: arrivals)
+        var text = self.text
+        (text.peakRate, text.arrivals) = (peakRate, arrivals)
         return try usage { () throws(ArgumentError) in try text.volume(scheme: scheme) }
+    }
+
+    /// The options as text, for the library to read.
+    var text: VolumeText {
+        VolumeText(
+            count: count, countPerScope: countPerScope, rate: rate, lifetime: lifetime, scopes: scopes, nodes: nodes, growth: growth,
+            existing: existing)
     }
 }
 
@@ -61,7 +67,7 @@ struct PeakRateOptions: ParsableArguments {
     var peakRate: String?
 }
 
-/// How ids fall into time buckets: only the commands that take `--scheme` (`probability`, `capacity`)
+/// How ids fall into time buckets: only the commands that take `--scheme` (`probability`, `capacity`, `length`)
 /// list and take it.
 struct ArrivalsOptions: ParsableArguments {
     @Option(

@@ -6,6 +6,8 @@ import Precise
 struct Report {
     var fields: [(label: String, text: String)] = []
     var table: (headers: [String], rows: [[String]])?
+    /// Tables after the first, each under a title line.
+    var moreTables: [(title: String, headers: [String], rows: [[String]])] = []
     var notes: [String] = []
 
     mutating func add(_ label: String, _ text: String) { fields.append((label, text)) }
@@ -17,6 +19,9 @@ struct Report {
         if let table {
             if !lines.isEmpty { lines.append("") }
             lines += TextTable.render(headers: table.headers, rows: table.rows)
+        }
+        for t in moreTables {
+            lines += ["", t.title] + TextTable.render(headers: t.headers, rows: t.rows)
         }
         if !notes.isEmpty {
             lines.append("")

@@ -159,6 +159,41 @@ enum Text {
         }
         let fits = a.rows.first.map { $0.maxBytes == 64 ? "apns-collapse-id" : "≤ \($0.maxBytes) bytes" } ?? "apns-collapse-id"
         r.table = (["alphabet", "length", "bytes", "bits", "probability", "odds", "p at length-1", fits], rows)
+        if let formats = a.formats, !formats.isEmpty {
+            let rows = formats.map { f in
+                [
+                    f.scheme, f.collide, String(f.length), String(f.bytes), String(f.bits), String(f.bitsNeeded),
+                    short(f.collision.probability, 4), f.collision.oneIn, f.withinBudget ? "yes" : "NO",
+                    f.fitsMaxBytes.map { $0 ? "yes" : "no" } ?? "-",
+                ]
+            }
+            r.moreTables.append(
+                (
+                    "formats: each with its own collision model",
+                    ["format", "collide", "chars", "bytes", "bits", "bits needed", "probability", "odds", "within budget", fits], rows
+                ))
+        }
+        r.notes = a.notes
+        return r
+    }
+
+    static func render(_ a: FormatLengthAnswer) -> Report {
+        var r = Report()
+        let f = a.format
+        r.add("scheme", "\(f.scheme) (\(f.length) characters, \(f.bytes) bytes)")
+        let unit = f.collide == "by node" ? "node bits" : f.collide == "per id" ? "random bits" : "random bits \(f.collide)"
+        r.add(unit, String(f.bits))
+        r.add("bits needed", String(f.bitsNeeded))
+        r.add("within budget", f.withinBudget ? "yes (\(f.bits - f.bitsNeeded) bits to spare)" : "NO: \(f.bitsNeeded - f.bits) bits short")
+        if let shortest = f.shortestLength { r.add("shortest \(f.scheme)", "\(shortest) characters") }
+        r.add(f.collide == "by node" ? "nodes" : "count", a.volume.summary)
+        if let arrivals = a.volume.arrivals { r.add("arrivals", arrivals) }
+        r.add("budget", "p ≤ \(a.budget)")
+        collision(&r, f.collision)
+        if let limit = f.maxBytes, let fits = f.fitsMaxBytes {
+            r.add("max bytes", String(limit))
+            r.add("fits", fits ? "yes (\(f.bytes) ≤ \(limit) bytes)" : "NO: \(f.bytes) bytes > \(limit)")
+        }
         r.notes = a.notes
         return r
     }

@@ -98,6 +98,7 @@ enum OpenAPIDocument {
               "get": {
                 "operationId": "length",
                 "summary": "The shortest identifier that keeps the collision probability within budget (`idbudget length`).",
+                "description": "An alphabet (the shortest length in it), or a scheme (a fixed format: whether it is within budget, and the fewest random bits, or node bits with nodes, that would be).",
                 "parameters": [
                   {
                     "$ref": "#/components/parameters/alphabet"
@@ -107,6 +108,9 @@ enum OpenAPIDocument {
                   },
                   {
                     "$ref": "#/components/parameters/alphabet-size"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scheme"
                   },
                   {
                     "$ref": "#/components/parameters/count"
@@ -137,6 +141,12 @@ enum OpenAPIDocument {
                   },
                   {
                     "$ref": "#/components/parameters/max-bytes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/arrivals"
+                  },
+                  {
+                    "$ref": "#/components/parameters/node-ids"
                   }
                 ],
                 "responses": {
@@ -205,6 +215,7 @@ enum OpenAPIDocument {
               "get": {
                 "operationId": "plan",
                 "summary": "The minimum length in every named alphabet for a volume and a budget (`idbudget plan`).",
+                "description": "Rows for the alphabets, then formats: each random format idbudget mints with its own collision model, and whether it is within budget.",
                 "parameters": [
                   {
                     "$ref": "#/components/parameters/count"
@@ -933,6 +944,67 @@ enum OpenAPIDocument {
                 "pattern": "^10\\^-[1-9]\\.[0-9]{29}e\\+[0-9]+$",
                 "description": "1 − p once S·L ≥ 2^4096 (below about 10^−(4.5·10^1232)), written 10^−x with x = S·L/ln 10 to 30 significant digits (certified)"
               },
+              "Output_format_fit": {
+                "type": "object",
+                "additionalProperties": false,
+                "description": "Whether a fixed format is within budget: bits is its random bits (per bucket for time-ordered formats) or, collide 'by node', its node bits; bits_needed the fewest that keep p within budget; collision p at the format's own bits.",
+                "required": [
+                  "scheme",
+                  "collide",
+                  "length",
+                  "bytes",
+                  "bits",
+                  "bits_needed",
+                  "collision",
+                  "within_budget"
+                ],
+                "properties": {
+                  "scheme": {
+                    "type": "string"
+                  },
+                  "collide": {
+                    "enum": [
+                      "per id",
+                      "per millisecond",
+                      "per second",
+                      "by node"
+                    ]
+                  },
+                  "length": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "bytes": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "bits": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "bits_needed": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "collision": {
+                    "$ref": "#/components/schemas/Output_collision"
+                  },
+                  "within_budget": {
+                    "type": "boolean"
+                  },
+                  "max_bytes": {
+                    "type": "integer"
+                  },
+                  "fits_max_bytes": {
+                    "type": "boolean"
+                  },
+                  "shortest_length": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "Nano ID only: the shortest length in its 64 symbols within budget"
+                  }
+                }
+              },
               "IDBudgetOutput": {
                 "title": "idbudget --format json output, schema version 1",
                 "description": "Every subcommand that takes --format json prints one object with schema_version 1, its command name and notes. The same key means the same idea everywhere: space {size, bits, summary}, volume {count, scopes, buckets, nodes, rate, lifetime}, collision {probability, complement, ...}, bits = log2 of a space. Exact values are strings; JSON numbers are either small whole numbers (lengths, bytes) or marked approximate.",
@@ -1099,6 +1171,39 @@ enum OpenAPIDocument {
                             }
                           }
                         }
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "description": "length --scheme F: a format's length is fixed; whether it is within budget",
+                    "required": [
+                      "schema_version",
+                      "command",
+                      "notes",
+                      "format",
+                      "volume",
+                      "budget"
+                    ],
+                    "properties": {
+                      "schema_version": {
+                        "const": 1
+                      },
+                      "command": {
+                        "const": "length"
+                      },
+                      "notes": {
+                        "$ref": "#/components/schemas/Output_notes"
+                      },
+                      "format": {
+                        "$ref": "#/components/schemas/Output_format_fit"
+                      },
+                      "volume": {
+                        "$ref": "#/components/schemas/Output_volume"
+                      },
+                      "budget": {
+                        "type": "string"
                       }
                     }
                   },
@@ -1290,6 +1395,13 @@ enum OpenAPIDocument {
                             }
                           }
                         }
+                      },
+                      "formats": {
+                        "type": "array",
+                        "items": {
+                          "$ref": "#/components/schemas/Output_format_fit"
+                        },
+                        "description": "each random format idbudget mints, with its own collision model"
                       }
                     }
                   },

@@ -10,8 +10,12 @@ public enum Question: Sendable {
     /// --scheme snowflake --nodes 50`).
     case nodeProbability(scheme: Scheme, nodes: BigInt, assigned: Bool?, rate: Rate?, ignored: [String])
     case length(symbols: SymbolsBox, volume: Volume, budget: Budget, maxBytes: Int?)
+    /// `length --scheme F`: whether a random format is within budget.
+    case formatLength(scheme: Scheme, volume: Volume, budget: Budget, maxBytes: Int?)
+    /// `length --scheme F --nodes K` for a node-id format: whether its node field is wide enough.
+    case nodeLength(scheme: Scheme, nodes: BigInt, assigned: Bool?, rate: Rate?, ignored: [String], budget: Budget, maxBytes: Int?)
     case capacity(space: Space, budget: Budget, scopes: BigInt, rate: Rate?, scheme: Scheme?)
-    case plan(volume: Volume, budget: Budget, maxBytes: Int)
+    case plan(volume: Volume, budget: Budget, maxBytes: Int, formats: [(scheme: Scheme, volume: Volume)], formatNotes: [String])
     case schemes
     case inspect(id: String, formats: [InspectableFormat])
 
@@ -23,7 +27,7 @@ public enum Question: Sendable {
         public var parameters: [String] {
             switch self {
             case .probability: Self.space + Self.volume + ["peak-rate", "node-ids", "arrivals"]
-            case .length: Self.alphabet + Self.volume + ["max-probability", "max-bytes"]
+            case .length: Self.alphabet + ["scheme"] + Self.volume + ["max-probability", "max-bytes", "arrivals", "node-ids"]
             case .capacity: Self.space + ["max-probability", "rate", "scopes"]
             case .plan: Self.volume + ["max-probability", "max-bytes"]
             case .schemes: []
@@ -49,18 +53,18 @@ public enum Question: Sendable {
                 self = try Self.nodeQuestion(scheme, query)
                 return
             }
-            if query["node-ids"] != nil {
-                throw Refusal.usage(
-                    "--node-ids",
-                    "node ids matter only for node-id schemes (\(Scheme.all.filter { $0.node != nil }.map(\.name).joined(separator: ", "))); leave it out"
-                )
-            }
+            if query["node-ids"] != nil { throw Self.nodeIDsRefusal }
             let space = try resolveSpace(query)
             let scheme = try resolveScheme(query)
             let volume = try resolveVolume(query, scheme: scheme, peakRate: query["peak-rate"])
             self = .probability(space: space, volume: volume, scheme: scheme)
         case .length:
             let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            if let scheme = try resolveScheme(query) {
+                self = try Self.formatLength(scheme, query, budgetText: budgetText)
+                return
+            }
+            if query["node-ids"] != nil { throw Self.nodeIDsRefusal }
             let symbols = try resolveSymbols(alphabet: query["alphabet"], symbols: query["symbols"], alphabetSize: query["alphabet-size"])
             let volume = try resolveVolume(query)
             let budget = try parseBudget(budgetText)
@@ -87,7 +91,8 @@ public enum Question: Sendable {
             let volume = try resolveVolume(query)
             let budget = try parseBudget(budgetText)
             let limit = try parseMaxBytes(query["max-bytes"])
-            self = .plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes)
+            let (formats, notes) = try refusing { () throws(ArgumentError) in try volumeText(query).workload() }.formatVolumes()
+            self = .plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes, formats: formats, formatNotes: notes)
         case .schemes:
             self = .schemes
         case .inspect:
@@ -128,8 +133,36 @@ public enum Question: Sendable {
             }
             assigned = how == "assigned"
         }
-        let ignored = ["count", "lifetime", "scopes", "count-per-scope"].filter { query[$0] != nil }.map { "--\($0)" }
+        let ignored = ["count", "lifetime", "scopes", "existing", "count-per-scope", "growth"].filter { query[$0] != nil }.map { "--\($0)" }
         return .nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored)
+    }
+
+    static let nodeIDsRefusal = Refusal.usage(
+        "--node-ids",
+        "node ids matter only for node-id schemes (\(Scheme.all.filter { $0.node != nil }.map(\.name).joined(separator: ", "))); leave it out"
+    )
+
+    /// `length --scheme F`, refused as the CLI's `length` refuses it.
+    static func formatLength(_ scheme: Scheme, _ query: Query, budgetText: String) throws(Refusal) -> Question {
+        for other in ["alphabet", "symbols", "alphabet-size"] where query[other] != nil {
+            throw Refusal.usage("--scheme", "give --scheme or an alphabet (--alphabet, --symbols, --alphabet-size), not both")
+        }
+        let budget = try parseBudget(budgetText)
+        let limit = try parseMaxBytes(query["max-bytes"])
+        if scheme.node != nil {
+            guard case .nodeProbability(_, let nodes, let assigned, let rate, let ignored) = try nodeQuestion(scheme, query) else {
+                throw Refusal.usage("--scheme", "not a node-id scheme")
+            }
+            if query["arrivals"] != nil {
+                throw Refusal.usage(
+                    "--arrivals", "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
+            }
+            return .nodeLength(
+                scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored, budget: budget, maxBytes: limit)
+        }
+        if query["node-ids"] != nil { throw nodeIDsRefusal }
+        let volume = try resolveVolume(query, scheme: scheme)
+        return .formatLength(scheme: scheme, volume: volume, budget: budget, maxBytes: limit)
     }
 
     /// `plan`'s default byte limit: an `apns-collapse-id`.
@@ -159,8 +192,22 @@ public enum Question: Sendable {
                 }
             case .capacity(let space, let budget, let scopes, let rate, let scheme):
                 return try Planner.capacity(space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme)
-            case .plan(let volume, let budget, let maxBytes):
-                return try Planner.plan(volume: volume, budget: budget, maxBytes: maxBytes)
+            case .formatLength(let scheme, let volume, let budget, let maxBytes):
+                return try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: maxBytes)
+            case .nodeLength(let scheme, let nodes, let assigned, let rate, let ignored, let budget, let maxBytes):
+                var answer: FormatLengthAnswer
+                do {
+                    answer = try Planner.length(
+                        scheme: scheme, nodes: nodes, assigned: assigned, ratePerNode: rate, budget: budget, maxBytes: maxBytes)
+                } catch let error as InputError {
+                    throw Refusal.usage("--nodes", error.message)
+                }
+                if !ignored.isEmpty {
+                    answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
+                }
+                return answer
+            case .plan(let volume, let budget, let maxBytes, let formats, let formatNotes):
+                return try Planner.plan(volume: volume, budget: budget, maxBytes: maxBytes, formats: formats, formatNotes: formatNotes)
             case .schemes:
                 return SchemesAnswer()
             case .inspect(let id, let formats):
@@ -227,9 +274,14 @@ func resolveSpace(_ query: Query) throws(Refusal) -> Space {
 /// How many identifiers: a count, or a rate over a lifetime; optionally per scope, per node, growing,
 /// on top of ids already stored; read by the library as the CLI reads its volume options.
 func resolveVolume(_ query: Query, scheme: Scheme? = nil, peakRate: String? = nil) throws(Refusal) -> Volume {
-    let text = VolumeText(
-        count: query["count"], countPerScope: query["count-per-scope"], rate: query["rate"], lifetime: query["lifetime"],
-        scopes: query["scopes"], nodes: query["nodes"], growth: query["growth"], existing: query["existing"], peakRate: peakRate,
-        arrivals: query["arrivals"])
+    var text = volumeText(query)
+    (text.peakRate, text.arrivals) = (peakRate, query["arrivals"])
     return try refusing { () throws(ArgumentError) in try text.volume(scheme: scheme) }
+}
+
+/// The volume's parameters as text (without a peak rate or arrivals, which only some commands take).
+func volumeText(_ query: Query) -> VolumeText {
+    VolumeText(
+        count: query["count"], countPerScope: query["count-per-scope"], rate: query["rate"], lifetime: query["lifetime"],
+        scopes: query["scopes"], nodes: query["nodes"], growth: query["growth"], existing: query["existing"])
 }
