@@ -147,6 +147,9 @@ import Testing
             // A length comes with the other alphabets' (plan's rows): base62 23, base64url 22 for the seed question.
             #expect(page.body.contains("<tr><td>base62</td><td>23</td><td>23</td>"))
             #expect(page.body.contains("<tr><td>base64url</td><td>22</td><td>22</td>"))
+            // And each format's fit: uuid7 has 74 random bits a millisecond where 94 are needed; KSUID is within.
+            #expect(page.body.contains("<tr><td>uuid7</td><td>per millisecond</td><td>74</td><td>94</td>"))
+            #expect(page.body.contains("<tr><td>ksuid</td><td>per second</td><td>128</td><td>104</td>"))
         }
     }
 }

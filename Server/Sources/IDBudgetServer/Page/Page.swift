@@ -71,6 +71,8 @@ enum Page {
         let json: String
         /// For a length: every named alphabet's minimum length for the same question (`idbudget plan`).
         var compare: [PlanRow] = []
+        /// For a length: whether each random format is within the same budget, with its own model.
+        var formats: [FormatFit] = []
 
         /// `budget`: a budget to draw beside a probability (a length's answer has its own).
         init(_ answer: any Answer, budget given: String? = nil) throws(Refusal) {
@@ -201,6 +203,16 @@ enum Page {
                     html += "<tr><td>\(e(r.alphabet))</td><td>\(r.length)</td><td>\(r.bytes)</td>"
                     html +=
                         "<td>\(e(r.collision.probability))</td><td>\(e(r.collision.oneIn))</td><td>\(r.fitsMaxBytes ? "yes" : "no")</td></tr>\n"
+                }
+                html += "</table>\n"
+            }
+            if !a.formats.isEmpty {
+                html += "<h3>Compare formats</h3>\n<table id=\"formats\">\n"
+                html += "<tr><th scope=\"col\">format</th><th scope=\"col\">collide</th><th scope=\"col\">random bits</th>"
+                html += "<th scope=\"col\">bits needed</th><th scope=\"col\">p</th><th scope=\"col\">within budget</th></tr>\n"
+                for f in a.formats {
+                    html += "<tr><td>\(e(f.scheme))</td><td>\(e(f.collide))</td><td>\(f.bits)</td><td>\(f.bitsNeeded)</td>"
+                    html += "<td>\(e(f.collision.probability))</td><td>\(f.withinBudget ? "yes" : "no")</td></tr>\n"
                 }
                 html += "</table>\n"
             }

@@ -59,9 +59,14 @@ struct PageRoutes {
             let answer = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> Page.Answered in
                 let question = try asked.question()
                 var answered = try Page.Answered(question.answer(), budget: budget)
-                // A length comes with the other alphabets' lengths for the same question (`plan`).
-                if case .length(_, let volume, let budget, _) = question {
-                    answered.compare = (try? Planner.plan(volume: volume, budget: budget))?.rows ?? []
+                // A length comes with the other alphabets' lengths and the formats' fit for the same
+                // question (`plan`).
+                if case .length(_, _, let budget, _) = question,
+                    let workload = try? VolumeText(rate: asked.rateText, lifetime: asked.lifetimeText).workload(),
+                    let plan = try? Planner.plan(workload: workload, budget: budget)
+                {
+                    answered.compare = plan.rows
+                    answered.formats = plan.formats ?? []
                 }
                 return answered
             }
