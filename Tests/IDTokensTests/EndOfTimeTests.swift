@@ -102,3 +102,74 @@ import Testing
         }
     }
 }
+
+/// The bulk path (`fill`, `fillChecked`) of monotonic uuid7 and TypeID keeps the last id in registers
+/// and steps by a chunk's pre-drawn random steps: it must mint what `next()` would — ordered across an
+/// overflow of the 74-bit field, a clock that goes back, and the end of time.
+@Suite struct BulkTimedTests {
+    static func ids(_ generator: IDGenerator, count: Int, checked: Bool = false) throws -> [String] {
+        var buffer = [UInt8](repeating: 0, count: (generator.length + 1) * count)
+        let n = try buffer.withUnsafeMutableBytes { checked ? try generator.fillChecked($0) : generator.fill($0) }
+        return String(decoding: buffer.prefix((generator.length + 1) * n), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    static func stamp(_ format: IDFormat, _ id: String) -> UInt64 {
+        FormatTests.number(FormatTests.bits(format, String(id.split(separator: "_").last ?? ""))[0..<48])
+    }
+
+    @Test(arguments: [IDFormat.uuid7, .typeid])
+    func orderedAcrossOverflowAndAClockGoingBack(format: IDFormat) throws {
+        let generator = IDGenerator(format, monotonic: true)
+        var t: UInt64 = 1_800_000_000_000
+        generator.testClock = { t }
+        // 2^33 below the top: a few 31-bit steps overflow the field, and the timestamp moves on by 1 ms.
+        generator.setLast(millis: t, random: (UInt128(1) << 74) - (UInt128(1) << 33))
+        var all = try Self.ids(generator, count: 1000)
+        #expect(all.count == 1000)
+        #expect(Set(all.map { Self.stamp(format, $0) }) == [t, t + 1])
+        t -= 5000  // the clock goes back 5 s: ids stay in the last id's millisecond and after
+        all += try Self.ids(generator, count: 1000)
+        t += 10_000
+        all += try Self.ids(generator, count: 600)
+        #expect(all == all.sorted())
+        #expect(Set(all).count == all.count)
+        #expect(Self.stamp(format, all.last ?? "") == t)
+        // fill and next share the state: the next id follows the bulk ones.
+        let next = generator.next()
+        #expect(next > (all.last ?? ""))
+    }
+
+    @Test(arguments: [IDFormat.uuid7, .typeid])
+    func theEndOfTimeInBulk(format: IDFormat) throws {
+        let end = IDGenerator.lastMillisecond
+        let generator = IDGenerator(format, monotonic: true)
+        generator.testClock = { end }
+        generator.setLast(millis: end, random: (UInt128(1) << 74) - 1)
+        #expect(throws: IDGeneratorError.endOfTime(format)) { try Self.ids(generator, count: 10, checked: true) }
+        // Unchecked, every id is the greatest: never a wrap to timestamp 0.
+        let held = try Self.ids(generator, count: 300)
+        #expect(held.count == 300)
+        #expect(Set(held).count == 1)
+        #expect(held.allSatisfy { Self.stamp(format, $0) == end })
+        // Some room left: fillChecked writes the ids before the end, ordered, then stops.
+        let room = IDGenerator(format, monotonic: true)
+        room.testClock = { end }
+        room.setLast(millis: end, random: (UInt128(1) << 74) - (UInt128(1) << 36))
+        let some = try Self.ids(room, count: 1000, checked: true)
+        #expect(some.count > 16 && some.count < 1000, "\(some.count)")
+        #expect(some == some.sorted() && Set(some).count == some.count)
+        #expect(throws: IDGeneratorError.endOfTime(format)) { try Self.ids(room, count: 10, checked: true) }
+    }
+
+    /// TypeIDs in bulk carry the prefix and lower-case Crockford (what the spec's decoder reads).
+    @Test func typeIDsInBulk() throws {
+        let generator = try IDGenerator(.typeid, prefix: "user")
+        let ids = try Self.ids(generator, count: 700)
+        #expect(ids.count == 700)
+        for id in ids {
+            #expect(id.hasPrefix("user_") && id.utf8.count == 31, "\(id)")
+            #expect(id.dropFirst(5).allSatisfy { "0123456789abcdefghjkmnpqrstvwxyz".contains($0) }, "\(id)")
+        }
+        #expect(ids == ids.sorted())
+    }
+}

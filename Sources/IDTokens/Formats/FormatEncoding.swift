@@ -138,11 +138,20 @@ enum FormatEncoding {
         return table
     }()
 
+    /// The same in lower case, TypeID's: letters gain 0x20, digits have it already. (Lower-casing
+    /// after the pairs are stored would read them back at once, which stalls on store forwarding.)
+    nonisolated(unsafe) static let lowerCrockfordPairs: UnsafeMutablePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 1024)
+        for v in 0..<1024 { table[v] = crockfordPairs[v] | 0x2020 }
+        return table
+    }()
+
     /// A 128-bit value in Crockford base32, 26 characters (the first carries the top 3 bits),
-    /// written from the last two digits up, ten bits at a time out of two 64-bit halves.
+    /// written from the last two digits up, ten bits at a time out of two 64-bit halves; in lower
+    /// case (TypeID's) when `lower`.
     @inline(__always)
-    static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>) {
-        let table = crockfordPairs
+    static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>, lower: Bool = false) {
+        let table = lower ? lowerCrockfordPairs : crockfordPairs
         let raw = UnsafeMutableRawPointer(out)
         var hi = UInt64(truncatingIfNeeded: value >> 64)
         var lo = UInt64(truncatingIfNeeded: value)

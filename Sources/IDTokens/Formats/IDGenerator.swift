@@ -42,7 +42,7 @@ public final class IDGenerator {
     /// Bytes per id in text form (TypeID: the prefix and its `_` included).
     public let length: Int
     /// The bytes written before a TypeID's suffix: the prefix and `_`, or nothing.
-    private let head: [UInt8]
+    fileprivate let head: [UInt8]
 
     let keystream: Keystream
     private let tokens: TokenGenerator<SecureRandom>?
@@ -180,7 +180,7 @@ public final class IDGenerator {
     /// `nil` only when `checked` and the id would need a timestamp past ``lastMillisecond``; unchecked,
     /// such ids are held at the last millisecond (see "The end of time" above).
     @inline(__always)
-    private func nextTimed(bits: Int, randomStep: Bool, checked: Bool, now clockNow: UInt64) -> (millis: UInt64, random: UInt128)? {
+    fileprivate func nextTimed(bits: Int, randomStep: Bool, checked: Bool, now clockNow: UInt64) -> (millis: UInt64, random: UInt128)? {
         checkFork()
         var now = clockNow
         if _slowPath(now > Self.lastMillisecond) {
@@ -222,7 +222,7 @@ public final class IDGenerator {
     }
 
     @inline(__always)
-    private func store(millis: UInt64, random: UInt128) {
+    fileprivate func store(millis: UInt64, random: UInt128) {
         state[0] = millis
         state[1] = UInt64(truncatingIfNeeded: random >> 64)
         state[2] = UInt64(truncatingIfNeeded: random)
@@ -272,9 +272,7 @@ public final class IDGenerator {
             guard let v = value(checked: checked, now: now) else { return 0 }
             let n = head.count
             if n > 0 { head.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: n) } }
-            let suffix = out + n
-            FormatEncoding.crockford(v, into: suffix)
-            for i in 0..<26 { suffix[i] |= 0x20 }  // lower case: letters gain 0x20, digits have it already
+            FormatEncoding.crockford(v, into: out + n, lower: true)
             return length
         default:
             guard let v = value(checked: checked, now: now) else { return 0 }
@@ -386,6 +384,10 @@ public final class IDGenerator {
         }
         if format == .ksuid {
             let n = fillKSUID(base, count: count, stride: stride, separator: separator, checked: checked)
+            return (n, n * stride)
+        }
+        if (format == .uuid7 || format == .typeid) && monotonic {
+            let n = fillUUID7(base, count: count, stride: stride, separator: separator, checked: checked)
             return (n, n * stride)
         }
         var out = base
@@ -561,6 +563,73 @@ extension IDGenerator {
             }
             out += k * stride
             written += k
+        }
+        idt_scrub_stack()
+        return written
+    }
+}
+
+extension IDGenerator {
+    /// Monotonic uuid7 and TypeID in chunks of 256: the fork check and the clock once per chunk, the
+    /// 31-bit random steps of the whole chunk in one draw (then erased), the last id's timestamp and
+    /// random field kept in registers and stored once a chunk. Every id that is not a step within the
+    /// last id's millisecond — the first of a new millisecond, an overflow of the 74-bit field, the
+    /// end of time — goes through `nextTimed`, so they are minted exactly as `next()` mints them.
+    /// A fork cannot land inside a chunk: only the thread that forks runs in the child, and this one
+    /// is busy here.
+    @inline(__always)
+    fileprivate func fillUUID7(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
+        let chunk = 256
+        var out = base
+        var written = 0
+        let steps = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 * chunk, alignment: 16)
+        defer {
+            idt_erase(steps.baseAddress, steps.count)
+            steps.deallocate()
+        }
+        let limit = UInt128(1) << 74
+        let n = head.count
+        head.withUnsafeBufferPointer { prefix in
+            while written < count {
+                let k = Swift.min(chunk, count - written)
+                checkFork()
+                let now = clock()
+                keystream.fill(UnsafeMutableRawBufferPointer(rebasing: steps[0..<(4 * k)]))
+                var last = state[0]
+                var previous = UInt128(state[1]) << 64 | UInt128(state[2])
+                var j = 0
+                while j < k {
+                    var millis = last
+                    var r: UInt128
+                    let (sum, _) = previous.addingReportingOverflow(
+                        1 + UInt128(steps.loadUnaligned(fromByteOffset: 4 * j, as: UInt32.self) & 0x7FFF_FFFF))
+                    if _fastPath(last != 0 && now <= last && sum < limit) {
+                        r = sum
+                    } else {
+                        store(millis: last, random: previous)
+                        guard let next = nextTimed(bits: 74, randomStep: true, checked: checked, now: now) else { break }
+                        (millis, r) = next
+                    }
+                    (last, previous) = (millis, r)
+                    // unix_ts_ms (48) | ver 0111 | rand_a (12) | var 10 | rand_b (62)
+                    let v =
+                        UInt128(millis & 0xFFFF_FFFF_FFFF) << 80 | UInt128(7) << 76 | (r >> 62) << 64 | UInt128(2) << 62
+                        | (r & ((UInt128(1) << 62) - 1))
+                    if n == 0 && format == .uuid7 {
+                        FormatEncoding.uuid(v, into: out)
+                    } else {
+                        if n > 0, let p = prefix.baseAddress { out.update(from: p, count: n) }
+                        FormatEncoding.crockford(v, into: out + n, lower: true)
+                    }
+                    if let separator { out[length] = separator }
+                    out += stride
+                    j += 1
+                }
+                store(millis: last, random: previous)
+                idt_erase(steps.baseAddress, 4 * k)
+                written += j
+                if j < k { break }
+            }
         }
         idt_scrub_stack()
         return written
