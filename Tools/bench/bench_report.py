@@ -196,6 +196,13 @@ if load_run is None or load_run.get("p99_ratio") is None:
 else:
     targets.append((LOAD_TARGET, load_run["p99_ratio"], 3.0, "<", "×"))
 
+SOAK_TARGET = "server: memory flat under mixed load (RSS peak of the soak's second half < 1.25× its first half's)"
+soak_run = (load_run or {}).get("soak")
+if soak_run is None or soak_run.get("flat_ratio") is None:
+    targets.append((SOAK_TARGET, None, 1.25, "<", "not measured (no wrk, or no soak in results/load.json)"))
+else:
+    targets.append((SOAK_TARGET, soak_run["flat_ratio"], 1.25, "<", "×"))
+
 # The hardest planning queries known, through the CLI (Tools/bench/math_wall.py): every one under 1 s.
 wall = load("math-wall.json")
 WALL_TARGET = "hardest planning queries through the CLI (worst median wall) < 1 s"
@@ -381,6 +388,13 @@ if load_run is not None:
               "", f"Server memory (RSS): {m['start'] / 1024:.0f} MiB at start, {m['after_alone'] / 1024:.0f} MiB after the "
               f"typical phase, {m['after_loaded'] / 1024:.0f} MiB after the loaded one; "
               f"{'it stayed up' if load_run['server_stayed_up'] else 'IT DID NOT STAY UP'}."]
+    if soak_run:
+        rss = ", ".join(f"{kib / 1024:.0f}" for _, kib in soak_run["rss_kib"] if kib)
+        ans, non = soak_run["answered"], soak_run["non_2xx"]
+        lines += ["", f"Soak, {soak_run['seconds']} s of typical, heavy and audit-upload requests at once: answered "
+                  f"{ans['typical']} typical, {ans['heavy']} heavy, {ans['audit']} audits (503 for a full heavy lane: "
+                  f"{non['heavy']} heavy, {non['audit']} audits); RSS every 5 s (MiB): {rss}; second half's peak / first "
+                  f"half's: {soak_run['flat_ratio']:.2f}."]
 if claim_costs:
     lines += ["", "## The fork claim's cost (no wipe-on-fork: every draw claims the state first; same run)", "",
               "| benchmark | ids/s, wipe-on-fork | ids/s, claim per draw | claim / wipe |", "|---|---:|---:|---:|"]

@@ -8,6 +8,12 @@ Tools/bench/bench_report.py.
 The target (a ratio measured in this run, reported, never a failure): the typical question's p99 under
 heavy load within 3× its p99 alone, and memory flat (end of the loaded phase within 1.5× the end of
 the unloaded one).
+
+Then a soak (--soak, 90 s by default): typical questions (8 connections), heavy ones and audit uploads
+(POST, 2,000 ids each; one connection each, sharing the heavy lane, so some are 503) all at once, the
+server's RSS sampled every 5 s. Flat: the most RSS of the second half within 1.25× the most of the
+first (warm-up included there), and the server still up. Before MPFR's per-thread caches
+were released (Precise.ThreadCaches), RSS grew by about 1.7 KB a question without end.
 """
 import argparse
 import json
@@ -36,6 +42,56 @@ def wrk(url, seconds, connections, threads=1):
             "non_2xx": int(non2xx.group(1)) if non2xx else 0, "socket_errors": errors.group(1) if errors else None}
 
 
+AUDIT_LUA = """wrk.method = "POST"
+wrk.headers["Content-Type"] = "text/plain"
+wrk.body = BODY
+"""
+
+
+def audit_script(directory):
+    """A wrk script that POSTs 2,000 base62 ids (distinct, from a fixed seed) to /api/v1/audit."""
+    import random
+    rng = random.Random(7)
+    symbols = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    body = "\\n".join("".join(rng.choice(symbols) for _ in range(22)) for _ in range(2000))
+    path = os.path.join(directory, "audit-post.lua")
+    with open(path, "w") as f:
+        f.write(AUDIT_LUA.replace("BODY", '"' + body + '\\n"'))
+    return path
+
+
+def soak(base, seconds, pid, directory):
+    """typical + heavy + audit uploads for `seconds`; RSS every 5 s."""
+    script = audit_script(directory)
+    runs = [subprocess.Popen(["wrk", "-t1", f"-c{c}", f"-d{seconds}s", "--timeout", "10s"] + extra + [base + path],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            for c, extra, path in ((8, [], TYPICAL), (1, [], HEAVY), (1, ["-s", script], "/api/v1/audit"))]
+    samples = []
+    start = time.time()
+    while time.time() - start < seconds + 1:
+        samples.append([round(time.time() - start), rss_kib(pid)])
+        time.sleep(5)
+    outs = [r.communicate(timeout=60)[0] for r in runs]
+    samples.append([round(time.time() - start), rss_kib(pid)])
+    def rate(out):
+        m = re.search(r"Requests/sec:\s+([\d.]+)", out)
+        return float(m.group(1)) if m else None
+    def non2xx(out):
+        m = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        return int(m.group(1)) if m else 0
+    def answered(out):
+        m = re.search(r"(\d+) requests in", out)
+        return int(m.group(1)) - non2xx(out) if m else None
+    # Flat: the most RSS of the second half within 1.25× the most of the first (warm-up included there).
+    half = seconds / 2
+    first = max((kib for t, kib in samples if t <= half and kib), default=None)
+    second = max((kib for t, kib in samples if t > half and kib), default=None)
+    return {"seconds": seconds, "rss_kib": samples, "flat_ratio": second / first if first and second else None,
+            "requests_per_s": {"typical": rate(outs[0]), "heavy": rate(outs[1]), "audit": rate(outs[2])},
+            "answered": {"typical": answered(outs[0]), "heavy": answered(outs[1]), "audit": answered(outs[2])},
+            "non_2xx": {"typical": non2xx(outs[0]), "heavy": non2xx(outs[1]), "audit": non2xx(outs[2])}}
+
+
 def rss_kib(pid):
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("VmRSS:"):
@@ -48,6 +104,7 @@ def main():
     ap.add_argument("results")
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--port", type=int, default=18097)
+    ap.add_argument("--soak", type=int, default=90, help="seconds of mixed load with RSS sampled (0: none)")
     ap.add_argument("--binary", default="Server/.build/release/idbudget-serve")
     a = ap.parse_args()
     if not os.path.exists(a.binary):
@@ -74,6 +131,7 @@ def main():
         heavy_rps = re.search(r"Requests/sec:\s+([\d.]+)", heavy_out)
         heavy_503 = re.search(r"Non-2xx or 3xx responses: (\d+)", heavy_out)
         loaded_rss = rss_kib(server.pid)
+        soaked = soak(base, a.soak, server.pid, a.results) if a.soak > 0 and server.poll() is None else None
         alive = server.poll() is None
     finally:
         server.terminate()
@@ -86,7 +144,7 @@ def main():
            "heavy_non_2xx": int(heavy_503.group(1)) if heavy_503 else 0,
            "rss_kib": {"start": start_rss, "after_alone": alone_rss, "after_loaded": loaded_rss},
            "p99_ratio": loaded["p99_ms"] / alone["p99_ms"] if alone["p99_ms"] else None,
-           "server_stayed_up": alive}
+           "soak": soaked, "server_stayed_up": alive}
     with open(os.path.join(a.results, "load.json"), "w") as f:
         json.dump(out, f, indent=1)
     print(json.dumps(out, indent=1))

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 import Synchronization
 
 /// Runs the math off the server's threads, under a deadline and a limit on how many computations run at
@@ -46,6 +47,8 @@ public final class Compute: Sendable {
             let thread = Thread { [self] in
                 let outcome: Result<T, Refusal>
                 do throws(Refusal) { outcome = .success(try work()) } catch { outcome = .failure(error) }
+                // The thread ends here: its MPFR caches would outlive it (a leak a question).
+                ThreadCaches.release()
                 self.running.withLock { if heavy { $0.heavy -= 1 } else { $0.light -= 1 } }
                 once.resume(outcome)
             }
