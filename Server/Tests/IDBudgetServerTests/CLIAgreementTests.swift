@@ -92,6 +92,11 @@ extension CLIAgreementTests {
         "length?scheme=snowflake&nodes=50&count=5&max-probability=1e-6",
         "length?scheme=tsid&nodes=1000&node-ids=assigned&rate=100/ms&max-probability=1e-9",
         "length?scheme=nanoid&count=1e9&max-probability=1e-12&max-bytes=16",
+        // capacity with growth, stored ids, arrivals and a start day: the CLI's options, read by the same code.
+        "capacity?bits=64&max-probability=1e-9&rate=1000/s&growth=40%25/y&existing=1e3&from=2026-01-01",
+        "capacity?scheme=ksuid&max-probability=1e-12&rate=1e9/s&growth=2x/y&from=2026-01-01",
+        "capacity?scheme=uuid7&max-probability=1e-9&rate=500/s&arrivals=even",
+        "capacity?bits=16&max-probability=1e-3&existing=2",
     ]
 
     @Test(arguments: questions)

@@ -196,6 +196,18 @@ enum OpenAPIDocument {
                   },
                   {
                     "$ref": "#/components/parameters/scopes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/growth"
+                  },
+                  {
+                    "$ref": "#/components/parameters/existing"
+                  },
+                  {
+                    "$ref": "#/components/parameters/arrivals"
+                  },
+                  {
+                    "$ref": "#/components/parameters/from"
                   }
                 ],
                 "responses": {
@@ -697,6 +709,16 @@ enum OpenAPIDocument {
                 "name": "growth",
                 "in": "query",
                 "description": "The rate grows, compounding continuously: 40%/y, 3%/mo, or 2x/y (with rate and lifetime).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
+                }
+              },
+              "from": {
+                "name": "from",
+                "in": "query",
+                "description": "With rate: the day minting starts, YYYY-MM-DD (UTC), for the date the budget breaks; default today.",
                 "schema": {
                   "type": "string",
                   "maxLength": 1024,

@@ -14,7 +14,7 @@ public enum Question: Sendable {
     case formatLength(scheme: Scheme, volume: Volume, budget: Budget, maxBytes: Int?)
     /// `length --scheme F --nodes K` for a node-id format: whether its node field is wide enough.
     case nodeLength(scheme: Scheme, nodes: BigInt, assigned: Bool?, rate: Rate?, ignored: [String], budget: Budget, maxBytes: Int?)
-    case capacity(space: Space, budget: Budget, scopes: BigInt, rate: Rate?, scheme: Scheme?)
+    case capacity(CapacityQuestion)
     case plan(volume: Volume, budget: Budget, maxBytes: Int, formats: [(scheme: Scheme, volume: Volume)], formatNotes: [String])
     case schemes
     case inspect(id: String, formats: [InspectableFormat])
@@ -28,7 +28,7 @@ public enum Question: Sendable {
             switch self {
             case .probability: Self.space + Self.volume + ["peak-rate", "node-ids", "arrivals"]
             case .length: Self.alphabet + ["scheme"] + Self.volume + ["max-probability", "max-bytes", "arrivals", "node-ids"]
-            case .capacity: Self.space + ["max-probability", "rate", "scopes"]
+            case .capacity: Self.space + ["max-probability", "rate", "scopes", "growth", "existing", "arrivals", "from"]
             case .plan: Self.volume + ["max-probability", "max-bytes"]
             case .schemes: []
             case .inspect: ["id", "scheme"]
@@ -79,13 +79,11 @@ public enum Question: Sendable {
         case .capacity:
             let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
             let space = try resolveSpace(query)
-            let budget = try parseBudget(budgetText)
-            let rate = try query["rate"].map { (text: String) throws(Refusal) -> Rate in try parseRate(text) }
-            let scopes =
-                try query["scopes"].map { (text: String) throws(Refusal) -> BigInt in
-                    try parseInteger(text, argument: "--scopes", example: "100000000")
-                } ?? BigInt(1)
-            self = .capacity(space: space, budget: budget, scopes: scopes, rate: rate, scheme: try resolveScheme(query))
+            let text = CapacityText(
+                maxProbability: budgetText, rate: query["rate"], scopes: query["scopes"], growth: query["growth"],
+                existing: query["existing"], arrivals: query["arrivals"], from: query["from"])
+            let scheme = try resolveScheme(query)
+            self = .capacity(try refusing { () throws(ArgumentError) in try text.question(space: space, scheme: scheme) })
         case .plan:
             let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
             let volume = try resolveVolume(query)
@@ -190,8 +188,8 @@ public enum Question: Sendable {
                 case .alphabet(let a): return try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: maxBytes)
                 case .size(let n): return try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: maxBytes)
                 }
-            case .capacity(let space, let budget, let scopes, let rate, let scheme):
-                return try Planner.capacity(space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme)
+            case .capacity(let question):
+                return try refusing { () throws(ArgumentError) in try question.answer() }
             case .formatLength(let scheme, let volume, let budget, let maxBytes):
                 return try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: maxBytes)
             case .nodeLength(let scheme, let nodes, let assigned, let rate, let ignored, let budget, let maxBytes):
