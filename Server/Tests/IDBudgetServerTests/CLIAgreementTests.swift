@@ -97,6 +97,10 @@ extension CLIAgreementTests {
         "capacity?scheme=ksuid&max-probability=1e-12&rate=1e9/s&growth=2x/y&from=2026-01-01",
         "capacity?scheme=uuid7&max-probability=1e-9&rate=500/s&arrivals=even",
         "capacity?bits=16&max-probability=1e-3&existing=2",
+        // retries: the README's store, and a budget for running out of attempts.
+        "retries?alphabet=base62&length=8&count=1e6&max-attempts=3",
+        "retries?alphabet=base62&length=8&count=1e6&max-attempts=3&max-probability=1e-9",
+        "retries?bits=40&rate=1000/s&lifetime=30d",
     ]
 
     @Test(arguments: questions)

@@ -31,66 +31,18 @@ struct RetriesCommand: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    func validate() throws {
+    func question() throws -> RetriesQuestion {
         let scheme = try space.resolveScheme()
-        if let scheme, scheme.node == nil, let bucket = scheme.bucket {
-            throw UsageError(
-                argument: "--scheme",
-                message:
-                    "\(scheme.name) ids collide only within one \(bucket.rawValue); retries model one flat space: give --bits \(scheme.randomBits) and the ids per \(bucket.rawValue) as --count"
-            )
-        }
+        let text = RetriesText(volume: volume.text, maxAttempts: maxAttempts, maxProbability: maxProbability)
         let space = try space.resolve()
-        if volume.existing != nil {
-            throw UsageError(
-                argument: "--existing",
-                message: "retries count every stored id in --count; give the total (stored and new) as --count, without --existing")
-        }
-        if volume.scopes != nil || volume.countPerScope != nil {
-            throw UsageError(
-                argument: volume.scopes != nil ? "--scopes" : "--count-per-scope",
-                message: "retries model one store; give its --count (or --rate with --lifetime), without scopes")
-        }
-        let volume = try volume.resolve(scheme: scheme)
-        let k = try attempts()
-        if maxProbability != nil && k == nil {
-            throw UsageError(
-                argument: "--max-probability",
-                message: "a budget for running out of attempts needs --max-attempts; add e.g. --max-attempts 3")
-        }
-        if let maxProbability { _ = try parseBudget(maxProbability) }
-        do { try Retries.notFull(space: space.size, count: volume.count) } catch let error as InputError {
-            throw UsageError(argument: self.volume.count != nil ? "--count" : "--rate", message: error.message)
-        }
-        if let k {
-            do { try Retries.checkAttempts(k, space: space.size) } catch let error as InputError {
-                throw UsageError(argument: "--max-attempts", message: error.message)
-            }
-        }
+        return try usage { () throws(ArgumentError) in try text.question(space: space, scheme: scheme) }
     }
 
-    /// --max-attempts as a whole number from 1 to the limit.
-    func attempts() throws -> Int? {
-        guard let text = maxAttempts else { return nil }
-        guard let k = wholeNumber(text), k >= 1, k <= Retries.maxAttemptsLimit else {
-            throw UsageError(
-                argument: "--max-attempts",
-                message: "'\(text.prefix(40))' is not a whole number from 1 to \(Retries.maxAttemptsLimit); e.g. --max-attempts 3")
-        }
-        return k
-    }
+    func validate() throws { _ = try question() }
 
     func run() throws {
-        let scheme = try space.resolveScheme()
-        let space = try space.resolve()
-        let volume = try volume.resolve(scheme: scheme)
-        let budget = try maxProbability.map(parseBudget)
-        let answer: RetriesAnswer
-        do {
-            answer = try Planner.retries(space: space, volume: volume, maxAttempts: try attempts(), budget: budget)
-        } catch let error as InputError {
-            throw UsageError(argument: budget != nil ? "--max-probability" : "--count", message: error.message)
-        }
+        let question = try question()
+        let answer = try usage { () throws(ArgumentError) in try question.answer() }
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

@@ -273,6 +273,77 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/api/v1/retries": {
+              "get": {
+                "operationId": "retries",
+                "summary": "For stores that check uniqueness and redraw on collision (`idbudget retries`).",
+                "description": "A space and a volume (count, or rate with lifetime; one store: no scopes or existing): the fill, the expected attempts, and with max-attempts the chance that some insert fails that often; with max-probability too, the most ids within that budget.",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/alphabet"
+                  },
+                  {
+                    "$ref": "#/components/parameters/symbols"
+                  },
+                  {
+                    "$ref": "#/components/parameters/alphabet-size"
+                  },
+                  {
+                    "$ref": "#/components/parameters/length"
+                  },
+                  {
+                    "$ref": "#/components/parameters/bits"
+                  },
+                  {
+                    "$ref": "#/components/parameters/space-size"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scheme"
+                  },
+                  {
+                    "$ref": "#/components/parameters/count"
+                  },
+                  {
+                    "$ref": "#/components/parameters/rate"
+                  },
+                  {
+                    "$ref": "#/components/parameters/lifetime"
+                  },
+                  {
+                    "$ref": "#/components/parameters/scopes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/count-per-scope"
+                  },
+                  {
+                    "$ref": "#/components/parameters/nodes"
+                  },
+                  {
+                    "$ref": "#/components/parameters/growth"
+                  },
+                  {
+                    "$ref": "#/components/parameters/existing"
+                  },
+                  {
+                    "$ref": "#/components/parameters/max-attempts"
+                  },
+                  {
+                    "$ref": "#/components/parameters/max-probability"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Answer"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
             "/api/v1/schemes": {
               "get": {
                 "operationId": "schemes",
@@ -715,6 +786,16 @@ enum OpenAPIDocument {
                   "pattern": "^[ -~]*$"
                 }
               },
+              "max-attempts": {
+                "name": "max-attempts",
+                "in": "query",
+                "description": "Attempts an insert may take before it fails, from 1: 3.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
+                }
+              },
               "from": {
                 "name": "from",
                 "in": "query",
@@ -749,6 +830,16 @@ enum OpenAPIDocument {
                 "name": "node-ids",
                 "in": "query",
                 "description": "For node-id schemes (snowflake, xid, …, with nodes): how nodes get their node value, random or assigned.",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
+                }
+              },
+              "max-probability": {
+                "name": "max-probability",
+                "in": "query",
+                "description": "With max-attempts: a budget for some insert failing; the answer adds the most ids within it.",
                 "schema": {
                   "type": "string",
                   "maxLength": 1024,

@@ -15,13 +15,14 @@ public enum Question: Sendable {
     /// `length --scheme F --nodes K` for a node-id format: whether its node field is wide enough.
     case nodeLength(scheme: Scheme, nodes: BigInt, assigned: Bool?, rate: Rate?, ignored: [String], budget: Budget, maxBytes: Int?)
     case capacity(CapacityQuestion)
+    case retries(RetriesQuestion)
     case plan(volume: Volume, budget: Budget, maxBytes: Int, formats: [(scheme: Scheme, volume: Volume)], formatNotes: [String])
     case schemes
     case inspect(id: String, formats: [InspectableFormat])
 
     /// The commands, by the name the API's path uses.
     public enum Command: String, CaseIterable, Sendable {
-        case probability, length, capacity, plan, schemes, inspect
+        case probability, length, capacity, plan, retries, schemes, inspect
 
         /// The parameters each takes (the CLI's options, without `--format`).
         public var parameters: [String] {
@@ -30,6 +31,7 @@ public enum Question: Sendable {
             case .length: Self.alphabet + ["scheme"] + Self.volume + ["max-probability", "max-bytes", "arrivals", "node-ids"]
             case .capacity: Self.space + ["max-probability", "rate", "scopes", "growth", "existing", "arrivals", "from"]
             case .plan: Self.volume + ["max-probability", "max-bytes"]
+            case .retries: Self.space + Self.volume + ["max-attempts", "max-probability"]
             case .schemes: []
             case .inspect: ["id", "scheme"]
             }
@@ -91,6 +93,11 @@ public enum Question: Sendable {
             let limit = try parseMaxBytes(query["max-bytes"])
             let (formats, notes) = try refusing { () throws(ArgumentError) in try volumeText(query).workload() }.formatVolumes()
             self = .plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes, formats: formats, formatNotes: notes)
+        case .retries:
+            let space = try resolveSpace(query)
+            let text = RetriesText(volume: volumeText(query), maxAttempts: query["max-attempts"], maxProbability: query["max-probability"])
+            let scheme = try resolveScheme(query)
+            self = .retries(try refusing { () throws(ArgumentError) in try text.question(space: space, scheme: scheme) })
         case .schemes:
             self = .schemes
         case .inspect:
@@ -206,6 +213,8 @@ public enum Question: Sendable {
                 return answer
             case .plan(let volume, let budget, let maxBytes, let formats, let formatNotes):
                 return try Planner.plan(volume: volume, budget: budget, maxBytes: maxBytes, formats: formats, formatNotes: formatNotes)
+            case .retries(let question):
+                return try refusing { () throws(ArgumentError) in try question.answer() }
             case .schemes:
                 return SchemesAnswer()
             case .inspect(let id, let formats):
