@@ -75,7 +75,11 @@ public func buildApplication(
         router: buildRouter(settings: settings, logger: logger),
         // A connection that sends nothing for this long is closed: a client stalled mid-request can
         // neither hold a connection for ever nor keep a SIGTERM from ending the server.
-        server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(settings.idleTimeout.components.seconds * 1000)))),
+        // A request NIO cannot parse gets the JSON refusal too (ParseErrorHandler), not a bare 400.
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ParseErrorHandler()],
+                idleTimeout: .milliseconds(Int64(settings.idleTimeout.components.seconds * 1000)))),
         configuration: .init(address: .hostname(host, port: port), serverName: "idbudget-serve"),
         logger: logger)
 }

@@ -9,6 +9,56 @@ import Foundation
 enum RawHTTP {
     struct Failure: Error { let what: String }
 
+    /// Runs blocking socket I/O on a thread of its own: on the cooperative pool (two threads on two
+    /// cores) two tests blocked in `recv` would leave the server under test no thread to answer with.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    /// A connected loopback socket with 10 s timeouts.
+    static func socketTo(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(what: "socket") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure(what: "connect")
+        }
+        return fd
+    }
+
+    /// Writes `bytes` as they are and returns everything the server writes until it closes (or 10 s
+    /// pass).
+    static func exchange(port: Int, _ bytes: [UInt8]) throws -> String {
+        let fd = try socketTo(port: port)
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { break }  // the server may answer and close before reading it all
+            offset += n
+        }
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            reply += buffer[0..<n]
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+
     /// POSTs `chunks` chunks of `chunk` bytes with Transfer-Encoding: chunked, stopping as soon as the
     /// server answers (or stops reading); returns what the server wrote.
     static func chunkedPost(port: Int, path: String, chunk: Int, chunks: Int) throws -> String {

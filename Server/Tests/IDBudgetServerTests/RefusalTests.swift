@@ -152,9 +152,43 @@ import Testing
         try await withServer(.live, settings: ServerSettings(maxBodyBytes: 1 << 20)) { client in
             let port = try #require(client.port)
             // A chunked upload that would go on for 64 MiB: the answer comes once 1 MiB is passed.
-            let reply = try RawHTTP.chunkedPost(port: port, path: "/api/v1/audit", chunk: 64 << 10, chunks: 1024)
+            let reply = try await RawHTTP.offPool {
+                try RawHTTP.chunkedPost(port: port, path: "/api/v1/audit", chunk: 64 << 10, chunks: 1024)
+            }
             #expect(reply.hasPrefix("HTTP/1.1 413"), "\(reply.prefix(200))")
             #expect(reply.contains("\"argument\":\"body\""))
+        }
+    }
+
+    /// What NIO's parser refuses gets the JSON refusal and the security headers, not a bare 400; after
+    /// good pipelined requests too; and the server goes on answering.
+    @Test func unparsableRequestsGetJSON() async throws {
+        try await withServer(.live) { client in
+            let port = try #require(client.port)
+            let cases: [(String, [UInt8])] = [
+                ("unknown method", Array("FOO / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)),
+                (
+                    "head over 80 KiB",
+                    Array("GET / HTTP/1.1\r\nHost: x\r\nX-Big: ".utf8) + Array(repeating: 0x61, count: 100_000) + Array("\r\n\r\n".utf8)
+                ),
+                ("header without a colon", Array("GET / HTTP/1.1\r\nHost x\r\n\r\n".utf8)),
+                ("garbage", Array("\u{01}\u{02}GARBAGE\r\n\r\n".utf8)),
+                ("control character in the target", Array("GET /\u{7f}\u{01} HTTP/1.1\r\nHost: x\r\n\r\n".utf8)),
+                ("after a good pipelined request", Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nFOO / HTTP/1.1\r\n\r\n".utf8)),
+            ]
+            for (what, bytes) in cases {
+                let reply = try await RawHTTP.offPool { try RawHTTP.exchange(port: port, bytes) }
+                // The last response: after the last status line that starts a line.
+                let start = reply.range(of: "\nHTTP/1.1 ", options: .backwards).map { reply.index(after: $0.lowerBound) }
+                let last = String(reply[(start ?? reply.startIndex)...].dropFirst("HTTP/1.1 ".count))
+                #expect(last.hasPrefix("400"), "\(what): \(reply.prefix(300))")
+                #expect(last.contains("X-Content-Type-Options: nosniff") && last.contains("Content-Security-Policy"), "\(what)")
+                let body = String(last.split(separator: "\r\n\r\n", maxSplits: 1).last ?? "")
+                let error = try decodeError(body)
+                #expect(error.argument == "request" && !error.error.isEmpty, "\(what): \(body)")
+                if what.hasPrefix("after") { #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(100))") }
+            }
+            #expect(try await client.get("/healthz").status == .ok)
         }
     }
 

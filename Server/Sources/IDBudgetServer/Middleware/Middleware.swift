@@ -6,14 +6,19 @@ import NIOCore
 
 /// The security headers, on every response (errors included): no framing, no sniffing, no referrer,
 /// nothing loaded from anywhere but this server.
-struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var headers: HTTPFields {
+enum SecurityHeaders {
+    static var fields: HTTPFields {
         [
             .contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'",
             .xContentTypeOptions: "nosniff",
             .referrerPolicy: "no-referrer",
         ]
     }
+}
+
+/// Puts ``SecurityHeaders`` on every response the router makes.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var headers: HTTPFields { SecurityHeaders.fields }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)

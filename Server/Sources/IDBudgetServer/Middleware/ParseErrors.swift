@@ -1,0 +1,87 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// A request NIO's parser refuses — a head over its limits (80 KiB), a method HTTP/1.1 does not know,
+/// a malformed header line — gets the JSON refusal every other bad request gets, with the security
+/// headers, where Hummingbird would write a bare `400` with no body.
+///
+/// It sits after the HTTP/1 codec. A parse error between requests is answered at once, or — when
+/// pipelined requests before it still await their responses — right after the last of them. A parse
+/// error inside a request's body (a bad chunk size) is left to reach that request's handler, which
+/// answers it as JSON like any other error.
+final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// Heads read whose responses have not ended (pipelined requests can be more than one).
+    private var open = 0
+    /// A head read whose request has not ended (its body is still coming).
+    private var midRequest = false
+    /// A parse error waiting for the responses before it.
+    private var pending: HTTPParserError?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            open += 1
+            midRequest = true
+        case .end: midRequest = false
+        case .body: break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        open = max(0, open - 1)
+        context.write(data, promise: promise)
+        if open == 0, let error = pending {
+            pending = nil
+            refuse(context: context, error)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parse = error as? HTTPParserError, !midRequest else {
+            context.fireErrorCaught(error)
+            return
+        }
+        if open == 0 { refuse(context: context, parse) } else { pending = parse }
+    }
+
+    /// The JSON 400, then the connection closed: after a parse error nothing more can be read from it.
+    private func refuse(context: ChannelHandlerContext, _ parse: HTTPParserError) {
+        let body = ByteBuffer(string: Refusal(.badRequest, argument: "request", Self.message(parse)).jsonText + "\n")
+        var fields = SecurityHeaders.fields
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = "no-store"
+        fields[.connection] = "close"
+        fields[.contentLength] = String(body.readableBytes)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: .badRequest, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    static func message(_ error: HTTPParserError) -> String {
+        switch error {
+        case .headerOverflow: "the request head is over the server's limit (80 KiB of headers); send a smaller one"
+        case .invalidMethod: "not an HTTP/1.1 method; use GET (or POST for /api/v1/audit and /audit)"
+        case .invalidVersion: "not HTTP/1.0 or HTTP/1.1"
+        case .invalidURL, .invalidPath, .invalidQueryString, .invalidFragment, .invalidHost, .invalidPort:
+            "the request target is not a valid URL; percent-encode what is not ASCII"
+        case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected, .invalidConstant:
+            "a header line is malformed (each is `Name: value`, ending CRLF)"
+        case .invalidContentLength, .unexpectedContentLength: "the Content-Length header is not valid"
+        case .invalidChunkSize: "a chunk size of the chunked body is not valid"
+        default: "the request is not valid HTTP/1.1 (\(error))"
+        }
+    }
+}
