@@ -97,6 +97,10 @@ extension CLIAgreementTests {
         "capacity?scheme=ksuid&max-probability=1e-12&rate=1e9/s&growth=2x/y&from=2026-01-01",
         "capacity?scheme=uuid7&max-probability=1e-9&rate=500/s&arrivals=even",
         "capacity?bits=16&max-probability=1e-3&existing=2",
+        // length's dates: a schedule dated from a start day, a lifetime ending on a day.
+        "length?alphabet=base62&rate=1000/s&growth=40%25/y&from=2026-01-01&until=2031-01-01&max-probability=1e-9",
+        "length?alphabet=hex&rate=1e4/s&from=2026-01-01&until=2036-01-01&max-probability=1e-9",
+        "length?scheme=uuid7&rate=1e6/s&from=2026-01-01&until=2036-01-01&max-probability=1e-11",
         // retries: the README's store, and a budget for running out of attempts.
         "retries?alphabet=base62&length=8&count=1e6&max-attempts=3",
         "retries?alphabet=base62&length=8&count=1e6&max-attempts=3&max-probability=1e-9",

@@ -69,28 +69,9 @@ struct LengthCommand: ParsableCommand {
 
     /// The start, and the volume with `--until` turned into a lifetime.
     func resolved(scheme: Scheme? = nil) throws -> (volume: Volume, from: Date) {
-        var from = Planner.today
-        if let text = self.from {
-            if volume.rate == nil { throw UsageError(argument: "--from", message: "a start date needs a rate; add e.g. --rate 1e6/s") }
-            do { from = try Planner.startDate(parsing: text) } catch { throw UsageError(argument: "--from", message: error.message) }
-        }
-        var options = volume
-        if let text = until {
-            guard options.rate != nil else {
-                throw UsageError(argument: "--until", message: "an end date needs a rate; add e.g. --rate 1e6/s")
-            }
-            guard options.lifetime == nil else {
-                throw UsageError(argument: "--until", message: "give --until or --lifetime, not both")
-            }
-            let end: Date
-            do { end = try Planner.startDate(parsing: text) } catch { throw UsageError(argument: "--until", message: error.message) }
-            let seconds = Int(end.timeIntervalSince(from).rounded())
-            guard seconds > 0 else {
-                throw UsageError(argument: "--until", message: "'\(text)' is not after the start day (--from, or today); give a later day")
-            }
-            options.lifetime = "\(seconds)s"
-        }
-        return (try options.resolve(scheme: scheme, arrivals: arrivals.arrivals), from)
+        let dates = DatesText(until: until, from: from)
+        let (text, start) = try usage { () throws(ArgumentError) in try dates.resolve(volume.text) }
+        return (try VolumeOptions.resolve(text, scheme: scheme, arrivals: arrivals.arrivals), start)
     }
 
     /// `--until` as the node question's lifetime is not used either.

@@ -45,7 +45,12 @@ struct VolumeOptions: ParsableArguments {
     /// The volume; `peakRate` is the text of `--peak-rate`, which only `probability` takes (see
     /// ``PeakRateOptions``).
     func resolve(scheme: Scheme? = nil, peakRate: String? = nil, arrivals: String? = nil) throws -> Volume {
-        var text = self.text
+        try Self.resolve(text, scheme: scheme, peakRate: peakRate, arrivals: arrivals)
+    }
+
+    /// `text` resolved as the options would be.
+    static func resolve(_ text: VolumeText, scheme: Scheme? = nil, peakRate: String? = nil, arrivals: String? = nil) throws -> Volume {
+        var text = text
         (text.peakRate, text.arrivals) = (peakRate, arrivals)
         return try usage { () throws(ArgumentError) in try text.volume(scheme: scheme) }
     }

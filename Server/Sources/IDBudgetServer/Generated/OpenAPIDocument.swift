@@ -143,6 +143,12 @@ enum OpenAPIDocument {
                     "$ref": "#/components/parameters/max-bytes"
                   },
                   {
+                    "$ref": "#/components/parameters/until"
+                  },
+                  {
+                    "$ref": "#/components/parameters/from"
+                  },
+                  {
                     "$ref": "#/components/parameters/arrivals"
                   },
                   {
@@ -796,10 +802,20 @@ enum OpenAPIDocument {
                   "pattern": "^[ -~]*$"
                 }
               },
+              "until": {
+                "name": "until",
+                "in": "query",
+                "description": "With rate: the day the lifetime ends, YYYY-MM-DD (at 00:00 UTC), instead of lifetime; it runs from from (default today).",
+                "schema": {
+                  "type": "string",
+                  "maxLength": 1024,
+                  "pattern": "^[ -~]*$"
+                }
+              },
               "from": {
                 "name": "from",
                 "in": "query",
-                "description": "With rate: the day minting starts, YYYY-MM-DD (UTC), for the date the budget breaks; default today.",
+                "description": "With rate: the day minting starts, YYYY-MM-DD (UTC), for the dates of the answer (when the budget breaks; a length schedule); default today.",
                 "schema": {
                   "type": "string",
                   "maxLength": 1024,

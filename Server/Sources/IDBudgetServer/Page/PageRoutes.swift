@@ -61,7 +61,7 @@ struct PageRoutes {
                 var answered = try Page.Answered(question.answer(), budget: budget)
                 // A length comes with the other alphabets' lengths and the formats' fit for the same
                 // question (`plan`).
-                if case .length(_, _, let budget, _) = question,
+                if case .length(_, _, let budget, _, _) = question,
                     let workload = try? VolumeText(rate: asked.rateText, lifetime: asked.lifetimeText).workload(),
                     let plan = try? Planner.plan(workload: workload, budget: budget)
                 {

@@ -9,7 +9,7 @@ public enum Question: Sendable {
     /// A node-id scheme: p that two of `nodes` live nodes share a node value (the CLI's `probability
     /// --scheme snowflake --nodes 50`).
     case nodeProbability(scheme: Scheme, nodes: BigInt, assigned: Bool?, rate: Rate?, ignored: [String])
-    case length(symbols: SymbolsBox, volume: Volume, budget: Budget, maxBytes: Int?)
+    case length(symbols: SymbolsBox, volume: Volume, budget: Budget, maxBytes: Int?, from: Date)
     /// `length --scheme F`: whether a random format is within budget.
     case formatLength(scheme: Scheme, volume: Volume, budget: Budget, maxBytes: Int?)
     /// `length --scheme F --nodes K` for a node-id format: whether its node field is wide enough.
@@ -28,7 +28,8 @@ public enum Question: Sendable {
         public var parameters: [String] {
             switch self {
             case .probability: Self.space + Self.volume + ["peak-rate", "node-ids", "arrivals"]
-            case .length: Self.alphabet + ["scheme"] + Self.volume + ["max-probability", "max-bytes", "arrivals", "node-ids"]
+            case .length:
+                Self.alphabet + ["scheme"] + Self.volume + ["max-probability", "max-bytes", "until", "from", "arrivals", "node-ids"]
             case .capacity: Self.space + ["max-probability", "rate", "scopes", "growth", "existing", "arrivals", "from"]
             case .plan: Self.volume + ["max-probability", "max-bytes"]
             case .retries: Self.space + Self.volume + ["max-attempts", "max-probability"]
@@ -68,7 +69,7 @@ public enum Question: Sendable {
             }
             if query["node-ids"] != nil { throw Self.nodeIDsRefusal }
             let symbols = try resolveSymbols(alphabet: query["alphabet"], symbols: query["symbols"], alphabetSize: query["alphabet-size"])
-            let volume = try resolveVolume(query)
+            let (volume, from) = try resolveDatedVolume(query)
             let budget = try parseBudget(budgetText)
             let limit = try parseMaxBytes(query["max-bytes"])
             if limit != nil, case .size(let n) = symbols, n > Planner.printableASCIICount {
@@ -77,7 +78,7 @@ public enum Question: Sendable {
                     "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give --symbols to check a byte limit"
                 )
             }
-            self = .length(symbols: SymbolsBox(value: symbols), volume: volume, budget: budget, maxBytes: limit)
+            self = .length(symbols: SymbolsBox(value: symbols), volume: volume, budget: budget, maxBytes: limit, from: from)
         case .capacity:
             let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
             let space = try resolveSpace(query)
@@ -166,7 +167,7 @@ public enum Question: Sendable {
                 scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored, budget: budget, maxBytes: limit)
         }
         if query["node-ids"] != nil { throw nodeIDsRefusal }
-        let volume = try resolveVolume(query, scheme: scheme)
+        let (volume, _) = try resolveDatedVolume(query, scheme: scheme)
         return .formatLength(scheme: scheme, volume: volume, budget: budget, maxBytes: limit)
     }
 
@@ -190,10 +191,12 @@ public enum Question: Sendable {
                     answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
                 }
                 return answer
-            case .length(let symbols, let volume, let budget, let maxBytes):
+            case .length(let symbols, let volume, let budget, let maxBytes, let from):
                 switch symbols.value {
-                case .alphabet(let a): return try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: maxBytes)
-                case .size(let n): return try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: maxBytes)
+                case .alphabet(let a):
+                    return try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: maxBytes, from: from)
+                case .size(let n):
+                    return try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: maxBytes, from: from)
                 }
             case .capacity(let question):
                 return try refusing { () throws(ArgumentError) in try question.answer() }
@@ -284,6 +287,15 @@ func resolveVolume(_ query: Query, scheme: Scheme? = nil, peakRate: String? = ni
     var text = volumeText(query)
     (text.peakRate, text.arrivals) = (peakRate, query["arrivals"])
     return try refusing { () throws(ArgumentError) in try text.volume(scheme: scheme) }
+}
+
+/// `length`'s volume: `until` as its lifetime, and the start day (`from`, today by default).
+func resolveDatedVolume(_ query: Query, scheme: Scheme? = nil) throws(Refusal) -> (Volume, Date) {
+    let dates = DatesText(until: query["until"], from: query["from"])
+    var (text, from) = try refusing { () throws(ArgumentError) in try dates.resolve(volumeText(query)) }
+    text.arrivals = query["arrivals"]
+    let volume = try refusing { () throws(ArgumentError) in try text.volume(scheme: scheme) }
+    return (volume, from)
 }
 
 /// The volume's parameters as text (without a peak rate or arrivals, which only some commands take).
