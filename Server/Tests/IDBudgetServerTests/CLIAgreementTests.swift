@@ -117,6 +117,42 @@ extension CLIAgreementTests {
         }
     }
 
+    /// `audit?scheme=…` reads ids in the layout asked for, as `idbudget audit --scheme` does, and refuses
+    /// what the CLI refuses. The ids are Discord Snowflakes minted by the CLI (they fit both layouts).
+    @Test func auditTakesAScheme() async throws {
+        let minted = try Self.run(["generate", "--scheme", "discord", "--count", "3000"])
+        #expect(minted.status == 0)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-discord-\(UUID().uuidString).txt")
+        try minted.out.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for (scheme, format) in [("", "Discord"), ("snowflake", "Snowflake"), ("discord", "Discord")] {
+            let cli = try Self.run(["audit", file.path, "--format", "json"] + (scheme.isEmpty ? [] : ["--scheme", scheme]))
+            let cliFormat = try #require(try JSONSerialization.jsonObject(with: Data(cli.out.utf8)) as? [String: Any])["format"] as? String
+            #expect(cliFormat == format)
+            try await withServer { client in
+                let r = try await client.executeRequest(
+                    uri: "/api/v1/audit" + (scheme.isEmpty ? "" : "?scheme=\(scheme)"), method: .post, headers: [:],
+                    body: .init(string: minted.out))
+                #expect(r.status == .ok)
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(String(buffer: r.body).utf8)) as? [String: Any])
+                #expect(json["format"] as? String == format, "\(scheme)")
+            }
+        }
+        for (query, cliArguments) in [
+            ("scheme=uuid7", ["--scheme", "uuid7"]), ("scheme=snowflake&bits=64", ["--bits", "64", "--scheme", "snowflake"]),
+        ] {
+            let cli = try Self.run(["audit", file.path] + cliArguments)
+            #expect(cli.status == 64)
+            try await withServer { client in
+                let r = try await client.executeRequest(
+                    uri: "/api/v1/audit?\(query)", method: .post, headers: [:], body: .init(string: "1\n"))
+                #expect(r.status == .badRequest)
+                let error = try decodeError(String(buffer: r.body))
+                #expect("idbudget: error: \(error.argument ?? ""): \(error.error)\n" == cli.err, "\(query)")
+            }
+        }
+    }
+
     /// Refusals the server's port resolves: the CLI says `idbudget: error: ARGUMENT: MESSAGE`.
     static let refusals = RefusalTests.badQuestions.map(\.0).filter {
         // The API's own refusals (no --format, one value a name, a parameter it does not know) and

@@ -92,6 +92,19 @@ public enum ArgumentText {
         do { return try Arrivals(parsing: text) } catch { throw ArgumentError("--arrivals", error.message) }
     }
 
+    /// `audit --scheme`: a node-id layout the audit reads ids in; none of them has random bits to
+    /// claim, so not with `--bits`.
+    public static func auditScheme(_ name: String, claimingBits: Bool) throws(ArgumentError) -> IDFormat {
+        guard let format = IDFormat.named(name), NodeStats.formats.contains(format) else {
+            throw ArgumentError(
+                "--scheme",
+                "'\(name.prefix(40))' is not a node-id layout the audit reads (\(NodeStats.formats.map(\.rawValue).joined(separator: ", "))); other formats are recognised without it"
+            )
+        }
+        if claimingBits { throw ArgumentError("--scheme", "a node-id layout has no random bits to claim; drop --bits") }
+        return format
+    }
+
     public static func budget(_ text: String) throws(ArgumentError) -> Budget {
         do { return try Budget(parsing: text) } catch { throw ArgumentError("--max-probability", error.message) }
     }

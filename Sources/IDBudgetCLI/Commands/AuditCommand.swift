@@ -137,13 +137,7 @@ struct AuditCommand: ParsableCommand {
         }
         var nodeScheme: IDFormat?
         if let scheme {
-            nodeScheme = try IDFormat.named(scheme).flatMap { NodeStats.formats.contains($0) ? $0 : nil }.orUsage(
-                "--scheme",
-                "'\(scheme.prefix(40))' is not a node-id layout the audit reads (\(NodeStats.formats.map(\.rawValue).joined(separator: ", "))); other formats are recognised without it"
-            )
-            if claimed != nil {
-                throw UsageError(argument: "--scheme", message: "a node-id layout has no random bits to claim; drop --bits")
-            }
+            nodeScheme = try usage { () throws(ArgumentError) in try ArgumentText.auditScheme(scheme, claimingBits: claimed != nil) }
         }
         return Settings(maxLine: maxLine, claimed: claimed, scheme: nodeScheme, memory: bytes, shard: shardValue, threads: threadCount)
     }

@@ -426,6 +426,16 @@ enum OpenAPIDocument {
                       "maxLength": 1024,
                       "pattern": "^[ -~]*$"
                     }
+                  },
+                  {
+                    "name": "scheme",
+                    "in": "query",
+                    "description": "Read the ids in this node-id layout (snowflake, discord, instagram, sonyflake, tsid, xid, objectid), where more than one fits.",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
+                    }
                   }
                 ],
                 "requestBody": {

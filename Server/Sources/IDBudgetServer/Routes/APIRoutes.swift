@@ -34,7 +34,7 @@ struct APIRoutes {
     /// Ids, one per line, streamed into an `Auditor` chunk by chunk: memory stays bounded whatever the
     /// upload's size, and an upload past the limit is refused as soon as it is declared or reached.
     func audit(_ request: Request) async throws -> Response {
-        let query = try Query(request.uri.query, allowed: ["max-line-bytes", "bits"])
+        let query = try Query(request.uri.query, allowed: ["max-line-bytes", "bits", "scheme"])
         let report = try await Self.audit(request, settings: try AuditSettings(query), limits: settings, compute: compute)
         return Self.json(try report.cliJSON())
     }
@@ -62,10 +62,10 @@ struct APIRoutes {
                 throw Refusal(.serviceUnavailable, argument: nil, "the audit could not go on: \(error)")
             }
         }
-        let claimed = settings.claimedBits
+        let (claimed, scheme) = (settings.claimedBits, settings.scheme)
         return try await compute.run { () throws(Refusal) -> AuditReport in
             do {
-                return try AuditReport(summary: try auditor.value.finish(), claimedBits: claimed, resources: nil)
+                return try AuditReport(summary: try auditor.value.finish(), claimedBits: claimed, scheme: scheme, resources: nil)
             } catch let refusal as Refusal {
                 throw refusal
             } catch {
@@ -81,10 +81,12 @@ final class AuditorBox: @unchecked Sendable {
     init(_ value: Auditor) { self.value = value }
 }
 
-/// `max-line-bytes` and `bits`, checked as `idbudget audit` checks them.
+/// `max-line-bytes`, `bits` and `scheme`, checked as `idbudget audit` checks them.
 struct AuditSettings {
     var maxLineBytes = 4096
     var claimedBits: Int?
+    /// A node-id layout to read the ids in (`idbudget audit --scheme`).
+    var scheme: IDFormat?
 
     /// The CLI's defaults: lines up to 4096 bytes, the space the ids imply.
     init() {}
@@ -102,6 +104,10 @@ struct AuditSettings {
                 throw Refusal.usage("--bits", "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
             }
             claimedBits = b
+        }
+        if let name = query["scheme"] {
+            let claiming = claimedBits != nil
+            scheme = try refusing { () throws(ArgumentError) in try ArgumentText.auditScheme(name, claimingBits: claiming) }
         }
     }
 }
