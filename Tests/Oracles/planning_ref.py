@@ -276,12 +276,16 @@ def birthday_L(d, n):
     """−log P(no collision) for n ids in d values, from log-gamma."""
     if n > d:
         return mpmath.inf
+    if n <= 1:
+        return mpf(0)  # one id (or none) never collides
     return -(mpmath.loggamma(d + 1) - mpmath.loggamma(d - n + 1) - n * mpmath.log(d))
 
 
 def fewest(space_of, L_of, budget):
-    """The least k ≥ 1 with p(space_of(k)) ≤ budget (p falls as k grows)."""
+    """The least k ≥ 0 with p(space_of(k)) ≤ budget (p falls as k grows)."""
     limit = -mpmath.log1p(-mpf(budget))
+    if L_of(space_of(0)) <= limit:
+        return 0
     lo, hi = 0, 1
     while L_of(space_of(hi)) > limit:
         lo, hi = hi, hi * 2
@@ -294,15 +298,23 @@ def fewest(space_of, L_of, budget):
     return hi
 
 
+def ell_series(lam, d):
+    """ℓ(λ) = d·S(λ/d) by S's series where λ/d is tiny (λ − d·log1p(λ/d) would cancel every digit)."""
+    x = lam / d
+    if x > mpf(10) ** -20:
+        return ell(lam, d)
+    return d * (x**2 / 2 - x**3 / 3 + x**4 / 4)
+
+
 def format_fit(label, bits, budget, count=None, rate_text=None, bucket=None, B=None, symbols=None):
     if rate_text:
         lam = q(rate(rate_text) * span(bucket))
-        L_of = lambda d: B * ell(lam, mpf(d))  # noqa: E731
+        L_of = lambda d: B * ell_series(lam, mpf(d))  # noqa: E731
     else:
         L_of = lambda d: birthday_L(mpf(d), count)  # noqa: E731
     out = {"label": label, "bits_needed": fewest(lambda b: 2**b, L_of, budget), "probability": fmt_mpf(-mpmath.expm1(-L_of(2**bits)))}
     if symbols:
-        out["shortest_length"] = fewest(lambda n: symbols**n, L_of, budget)
+        out["shortest_length"] = max(1, fewest(lambda n: symbols**n, L_of, budget))
     return out
 
 
@@ -369,6 +381,8 @@ def main():
         format_fit("uuid4 1e12 ids 1e-9", 122, "1e-9", count=10**12),
         format_fit("nanoid 1e9 ids 1e-12", 126, "1e-12", count=10**9, symbols=64),
         format_fit("snowflake 50 random nodes 1e-6", 10, "1e-6", count=50),
+        format_fit("uuid7 1e78878/s 1y 0.5 (half a million bits)", 74, "0.5", rate_text="1e78878/s", bucket="1ms", B=31536000000),
+        format_fit("uuid4 1 id", 122, "1e-6", count=1),
     ]
     out = {"digits": 30, "format_fits": fits, "when": when, "schedules": schedules, "poisson": poisson, "growth_counts": counts, "existing": existing, "seconds_to_mint": mint,
            "lasting_buckets": lasting}

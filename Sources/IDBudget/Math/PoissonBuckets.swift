@@ -244,7 +244,7 @@ public struct PoissonBuckets: Sendable {
     /// Whether p over `buckets` buckets is within `budget`, decided with certified bounds.
     func isWithin(budget: Budget) throws -> Bool {
         var p = Swift.max(96, Int(log2Estimate) + 96)
-        while p <= 1 << 18 {
+        while p <= 1 << 22 {
             let (lo, hi) = try logBounds(precision: p)
             let (bLo, bHi) = budget.logComplementBounds(precision: p)
             if hi <= bLo { return true }

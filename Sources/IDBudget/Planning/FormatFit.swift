@@ -71,10 +71,29 @@ extension Planner {
         guard let node = scheme.node else {
             throw InputError("\(scheme.name) ids are random, not kept apart by a node field; leave --node-ids out")
         }
-        let p = try nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, ratePerNode: ratePerNode)
         let isAssigned = assigned ?? node.assignedByDefault
+        guard nodes >= BigInt(1) else { throw InputError("nodes must be at least 1") }
+        let values = BigInt.power(2, node.bits)
+        if isAssigned && nodes > values {
+            // More nodes than values: two share one whatever the assignment (p = 1, exactly).
+            let fit = FormatFit(
+                scheme: scheme.name, collide: "by node", length: scheme.length, bytes: scheme.bytes, bits: node.bits,
+                bitsNeeded: (nodes - BigInt(1)).bitWidth,
+                collision: try CollisionFigures(space: values, count: nodes, groups: BigInt(1)), withinBudget: false,
+                maxBytes: maxBytes, fitsMaxBytes: maxBytes.map { scheme.bytes <= $0 })
+            let volume = Volume(count: nodes, nodes: nodes, notes: ["\(nodes) live nodes"])
+            return FormatLengthAnswer(
+                format: fit, volume: VolumeFigures(volume), budget: budget.text,
+                notes: [
+                    fitNote(fit),
+                    "node ids assigned: \(nodes) nodes cannot each have one of the 2^\(node.bits) \(node.name) values, so two share one (p = 1).",
+                    "\(scheme.name): \(scheme.notes) [\(scheme.source)]",
+                ])
+        }
+        let p = try nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, ratePerNode: ratePerNode)
+        // One node (or none) shares with no one: no bits are needed.
         let needed =
-            isAssigned
+            isAssigned || nodes <= BigInt(1)
             ? (nodes - BigInt(1)).bitWidth
             : try Birthday.minimumLength(alphabetSize: 2, count: nodes, budget: budget)
         let fit = FormatFit(
@@ -95,6 +114,8 @@ extension Planner {
         let needed: Int
         if let poisson = volume.poisson {
             needed = try poissonBitsNeeded(poisson, budget: budget, start: scheme.randomBits)
+        } else if volume.total <= BigInt(1) {
+            needed = 0  // one id (or none) never collides: a space of one value will do
         } else {
             needed = try Birthday.minimumLength(alphabetSize: 2, count: volume.total, scopes: volume.groups, budget: budget)
         }
@@ -111,23 +132,31 @@ extension Planner {
 
     static let nanoidSymbols = 64
 
-    /// The least b with p ≤ budget for Poisson arrivals into buckets of 2^b values: p falls as b grows.
+    /// The least b ≥ 0 with p ≤ budget for Poisson arrivals into buckets of 2^b values: p falls as b
+    /// grows. Where p can not be evaluated because a steep growth puts more than d/2 ids in the busiest
+    /// buckets, p is near 1: over any budget.
     private static func poissonBitsNeeded(_ model: PoissonBuckets, budget: Budget, start: Int) throws -> Int {
-        func within(_ b: Int) throws -> Bool { try model.with(space: BigInt.power(2, b)).isWithin(budget: budget) }
-        var lo = 0  // over budget (or nothing below 1 bit)
+        func within(_ b: Int) throws -> Bool {
+            do { return try model.with(space: BigInt.power(2, b)).isWithin(budget: budget) } catch let error as InputError
+                where error.message.contains("more than d/2")
+            {
+                return false
+            }
+        }
+        if try within(0) { return 0 }
+        var lo = 0  // over budget
         var hi = Swift.max(1, start)
         while try !within(hi) {
             lo = hi
             guard hi < Limits.maxSpaceBits else { throw InputError("no format within \(Limits.maxSpaceBits) bits keeps p within budget") }
             hi = Swift.min(hi * 2, Limits.maxSpaceBits)
         }
-        if hi == 1 { return 1 }
         // Shrink from the start: a format usually has more bits than it needs.
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if try within(mid) { hi = mid } else { lo = mid }
         }
-        return Swift.max(hi, 1)
+        return hi
     }
 
     static func fitNote(_ f: FormatFit) -> String {

@@ -289,6 +289,7 @@ public enum Planner {
         let alphabets = Alphabet.builtIns
         let rows = Slots<PlanRow>(alphabets.count)
         let fits = Slots<FormatFit>(formats.count)
+        let skipped = Slots<String>(formats.count)
         let figures = Slots<VolumeFigures>(1)
         // The volume's figures are one more job: its decimals can be as long as a space's.
         try parallel(alphabets.count + formats.count + 1) { i in
@@ -297,8 +298,11 @@ public enum Planner {
                 return
             }
             guard i < alphabets.count else {
+                // A format whose p can not be certified here is left out (with a note), not the plan.
                 let (scheme, v) = formats[i - alphabets.count]
-                fits[i - alphabets.count] = try fit(scheme: scheme, volume: v, budget: budget, maxBytes: maxBytes)
+                do { fits[i - alphabets.count] = try fit(scheme: scheme, volume: v, budget: budget, maxBytes: maxBytes) } catch {
+                    skipped[i - alphabets.count] = "formats: \(scheme.name) left out: \((error as? InputError)?.message ?? "\(error)")"
+                }
                 return
             }
             let a = alphabets[i]
@@ -309,7 +313,7 @@ public enum Planner {
         return PlanAnswer(
             volume: figures[0] ?? VolumeFigures(volume), budget: budget.text, rows: rows.values.compactMap { $0 },
             formats: formats.isEmpty ? nil : fits.values.compactMap { $0 },
-            notes: volume.notes + formatNotes + [
+            notes: volume.notes + formatNotes + skipped.values.compactMap { $0 } + [
                 "probability: exact, at the minimum length; shorter_probability (one symbol fewer) exceeds the budget.",
                 maxBytes == 64
                     ? "max_bytes 64: an apns-collapse-id holds at most 64 bytes; a later push with the same id replaces the earlier one."

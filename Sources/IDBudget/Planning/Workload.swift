@@ -136,7 +136,7 @@ public struct Workload: Sendable {
                     arrivals: .even)
             }
             guard peakRate == nil else {
-                throw WorkloadError(.peakRate, "matters only for time-bucketed schemes (uuid7, ulid, ksuid, typeid)")
+                throw WorkloadError(.peakRate, "matters only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase)")
             }
             // The rate alone, then the nodes: the error names whichever made the volume too large.
             guard perNode.count(over: lifetime).decimalDigitCount <= Limits.maxCountDigits else {

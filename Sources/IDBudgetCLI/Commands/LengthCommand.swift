@@ -143,7 +143,8 @@ struct LengthCommand: ParsableCommand {
             do { answer = try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: limit) } catch let error
                 as InputError
             {
-                throw UsageError(argument: "--max-probability", message: error.message)
+                // A growth too steep to evaluate is the growth's to change.
+                throw UsageError(argument: volume.growth != nil ? "--growth" : "--max-probability", message: error.message)
             }
         }
         try Text.emit(answer, output.format, text: Text.render)

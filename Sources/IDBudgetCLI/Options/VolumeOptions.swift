@@ -77,7 +77,7 @@ struct PeakRateOptions: ParsableArguments {
 struct ArrivalsOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "For time-bucketed schemes (uuid7, ulid, ksuid, typeid): poisson (independent requests, the default) or even (ids spread evenly; below one per bucket none can collide).",
+            "For time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase): poisson (independent requests, the default) or even (ids spread evenly; below one per bucket none can collide).",
             valueName: "model"),
         completion: .list(Arrivals.allCases.map(\.rawValue)))
     var arrivals: String?

@@ -184,7 +184,9 @@ enum Text {
         let unit = f.collide == "by node" ? "node bits" : f.collide == "per id" ? "random bits" : "random bits \(f.collide)"
         r.add(unit, String(f.bits))
         r.add("bits needed", String(f.bitsNeeded))
-        r.add("within budget", f.withinBudget ? "yes (\(f.bits - f.bitsNeeded) bits to spare)" : "NO: \(f.bitsNeeded - f.bits) bits short")
+        let margin = abs(f.bits - f.bitsNeeded)
+        let bits = "\(margin) bit\(margin == 1 ? "" : "s")"
+        r.add("within budget", f.withinBudget ? "yes (\(bits) to spare)" : "NO: \(bits) short")
         if let shortest = f.shortestLength { r.add("shortest \(f.scheme)", "\(shortest) characters") }
         r.add(f.collide == "by node" ? "nodes" : "count", a.volume.summary)
         if let arrivals = a.volume.arrivals { r.add("arrivals", arrivals) }

@@ -201,7 +201,11 @@ public enum Question: Sendable {
             case .capacity(let question):
                 return try refusing { () throws(ArgumentError) in try question.answer() }
             case .formatLength(let scheme, let volume, let budget, let maxBytes):
-                return try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: maxBytes)
+                do { return try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: maxBytes) } catch let error
+                    as InputError
+                {
+                    throw Refusal.usage(volume.growth != nil ? "--growth" : "--max-probability", error.message)
+                }
             case .nodeLength(let scheme, let nodes, let assigned, let rate, let ignored, let budget, let maxBytes):
                 var answer: FormatLengthAnswer
                 do {
