@@ -129,7 +129,8 @@ public struct VolumeText: Sendable {
         if arrivals != nil, scheme?.bucket == nil || rate == nil {
             _ = try arrivals.map { (t: String) throws(ArgumentError) -> Arrivals in try ArgumentText.arrivals(t) }
             throw ArgumentError(
-                "--arrivals", "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with --rate and --lifetime")
+                "--arrivals",
+                "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with --rate and --lifetime")
         }
         let workload = try workload()
         do { return try workload.volume(scheme: scheme) } catch { throw ArgumentError("--\(error.field.rawValue)", error.message) }

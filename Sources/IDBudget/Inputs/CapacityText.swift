@@ -41,7 +41,8 @@ public struct CapacityText: Sendable {
         if let text = arrivals {
             model = try ArgumentText.arrivals(text)
             guard scheme?.bucket != nil, rate != nil else {
-                throw ArgumentError("--arrivals", "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with --rate")
+                throw ArgumentError(
+                    "--arrivals", "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with --rate")
             }
         }
         if self.existing != nil, let scheme, let bucket = scheme.bucket {
