@@ -103,6 +103,29 @@ import Testing
         }
     }
 
+    /// Growth, nodes and ids already stored: the page's answer is the CLI's for the same options, with
+    /// every digit; the compare tables follow them; a bad value is refused naming its option.
+    @Test func growthNodesAndStoredIds() async throws {
+        let cli = try CLIAgreementTests.run([
+            "length", "--alphabet", "base62", "--rate", "1e4/s", "--lifetime", "10y", "--growth", "2x/y", "--nodes", "3",
+            "--existing", "1e9", "--max-probability", "1e-9", "--format", "json",
+        ])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(cli.out.utf8)) as? [String: Any])
+        let length = try #require(json["length"] as? Int)
+        let p = try #require((json["collision"] as? [String: Any])?["probability"] as? String)
+        try await withServer { client in
+            let r = try await client.get(
+                "/?ask=length&alphabet=base62&rate=1e4&per=s&lifetime=10&unit=y&growth=2x%2Fy&nodes=3&existing=1e9&max-probability=1e-9")
+            #expect(r.status == .ok)
+            #expect(r.body.contains("<output id=\"headline\">\(length) symbols of base62</output>"), "\(length)")
+            #expect(r.body.contains(p))
+            #expect(r.body.contains("value=\"2x/y\"") && r.body.contains("id=\"compare\""))
+            let bad = try await client.get("/?ask=length&growth=fast&max-probability=1e-9")
+            #expect(bad.status == .badRequest)
+            #expect(bad.body.contains("<code>--growth</code>"))
+        }
+    }
+
     /// The page less its one script tag, `/app.js`, served by the server itself.
     static func withoutOwnScript(_ body: String) -> String {
         body.replacingOccurrences(of: "<script src=\"/app.js\" defer></script>", with: "")
@@ -112,7 +135,7 @@ import Testing
         try await withServer { client in
             let hostile = "<script>alert(1)</script>\"'&"
             let encoded = hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            for field in ["rate", "lifetime", "max-probability", "length", "alphabet", "scheme", "per", "unit"] {
+            for field in ["rate", "lifetime", "max-probability", "length", "alphabet", "scheme", "per", "unit", "growth", "nodes", "existing"] {
                 let r = try await client.get("/?ask=probability\(field == "length" ? "" : "&length=4")&\(field)=\(encoded)")
                 #expect(r.status == .badRequest, "\(field)")
                 #expect(!Self.withoutOwnScript(r.body).contains("<script"), "\(field)")

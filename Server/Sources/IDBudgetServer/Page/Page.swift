@@ -5,7 +5,9 @@ import IDBudget
 enum Page {
     /// The form's fields, each echoed back (escaped) so the permalink shows what was asked.
     struct Form: Sendable {
-        static let names: Set<String> = ["ask", "alphabet", "scheme", "length", "rate", "per", "lifetime", "unit", "max-probability"]
+        static let names: Set<String> = [
+            "ask", "alphabet", "scheme", "length", "rate", "per", "lifetime", "unit", "growth", "nodes", "existing", "max-probability",
+        ]
         static let rateUnits = [("s", "second"), ("min", "minute"), ("h", "hour"), ("d", "day"), ("M", "month")]
         static let lifetimeUnits = [
             ("s", "seconds"), ("min", "minutes"), ("h", "hours"), ("d", "days"), ("w", "weeks"), ("M", "months"), ("y", "years"),
@@ -20,6 +22,10 @@ enum Page {
         var per = "s"
         var lifetime = "10"
         var unit = "y"
+        /// Optional: the rate's growth (`40%/y`), nodes minting into the same space, ids already stored.
+        var growth = ""
+        var nodes = ""
+        var existing = ""
         var maxProbability = "1e-11"
 
         init() {}
@@ -35,6 +41,9 @@ enum Page {
             per = value("per") ?? per
             lifetime = value("lifetime") ?? lifetime
             unit = value("unit") ?? unit
+            growth = value("growth") ?? ""
+            nodes = value("nodes") ?? ""
+            existing = value("existing") ?? ""
             maxProbability = value("max-probability") ?? (ask == "length" ? maxProbability : "")
         }
 
@@ -46,6 +55,7 @@ enum Page {
         /// The CLI's question for this form.
         func question() throws(Refusal) -> Question {
             var cli = ["rate": rateText, "lifetime": lifetimeText]
+            for (name, text) in [("growth", growth), ("nodes", nodes), ("existing", existing)] where !text.isEmpty { cli[name] = text }
             if ask == "length" {
                 cli["alphabet"] = alphabet
                 cli["max-probability"] = maxProbability
@@ -179,6 +189,12 @@ enum Page {
             <span class="pair"><input id="lifetime" name="lifetime" value="\(e(form.lifetime))" placeholder="10" required>
             <label for="unit" class="inline">unit</label>
             <select id="unit" name="unit">\(options(Form.lifetimeUnits, selected: form.unit))</select></span>
+            <label for="growth">Growth of the rate (optional): 40%/y, 2x/y, 3%/mo</label>
+            <input id="growth" name="growth" value="\(e(form.growth))" placeholder="none">
+            <label for="nodes">Nodes each minting at that rate into the same space (optional)</label>
+            <input id="nodes" name="nodes" inputmode="numeric" value="\(e(form.nodes))" placeholder="1">
+            <label for="existing">Ids already stored (optional; not for time-ordered formats)</label>
+            <input id="existing" name="existing" inputmode="numeric" value="\(e(form.existing))" placeholder="0">
             </fieldset>
             <fieldset><legend>Budget</legend>
             <label for="max-probability">Maximum collision probability (gives the length; drawn with a probability)</label>

@@ -62,7 +62,10 @@ struct PageRoutes {
                 // A length comes with the other alphabets' lengths and the formats' fit for the same
                 // question (`plan`).
                 if case .length(_, _, let budget, _, _) = question,
-                    let workload = try? VolumeText(rate: asked.rateText, lifetime: asked.lifetimeText).workload(),
+                    let workload = try? VolumeText(
+                        rate: asked.rateText, lifetime: asked.lifetimeText, nodes: asked.nodes.isEmpty ? nil : asked.nodes,
+                        growth: asked.growth.isEmpty ? nil : asked.growth, existing: asked.existing.isEmpty ? nil : asked.existing
+                    ).workload(),
                     let plan = try? Planner.plan(workload: workload, budget: budget)
                 {
                     answered.compare = plan.rows
