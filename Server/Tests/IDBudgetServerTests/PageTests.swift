@@ -135,7 +135,9 @@ import Testing
         try await withServer { client in
             let hostile = "<script>alert(1)</script>\"'&"
             let encoded = hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            for field in ["rate", "lifetime", "max-probability", "length", "alphabet", "scheme", "per", "unit", "growth", "nodes", "existing"] {
+            for field in [
+                "rate", "lifetime", "max-probability", "length", "alphabet", "scheme", "per", "unit", "growth", "nodes", "existing",
+            ] {
                 let r = try await client.get("/?ask=probability\(field == "length" ? "" : "&length=4")&\(field)=\(encoded)")
                 #expect(r.status == .badRequest, "\(field)")
                 #expect(!Self.withoutOwnScript(r.body).contains("<script"), "\(field)")
