@@ -148,3 +148,25 @@ import Testing
         #expect(try Self.fill(generator, count: 300, checked: true).allSatisfy { Self.seconds($0) == 0 })
     }
 }
+
+/// The decimal encoder of the Snowflake family against Swift's own `String(_:)`: every length from 1
+/// to 20 digits, the powers of ten and their neighbours, and random values.
+@Suite struct DecimalEncoderTests {
+    static func encoded(_ v: UInt64) -> String {
+        var buffer = [UInt8](repeating: 0, count: 24)
+        let n = buffer.withUnsafeMutableBufferPointer { FormatEncoding.decimal(v, into: $0.baseAddress!) }
+        return String(decoding: buffer.prefix(n), as: UTF8.self)
+    }
+
+    @Test func matchesSwiftsDecimal() {
+        var values: [UInt64] = [0, 1, 9, 10, 99, 100, UInt64.max, UInt64.max - 1, 1 << 63, (1 << 63) - 1]
+        var p: UInt64 = 1
+        for _ in 0..<19 {
+            p *= 10
+            values += [p - 1, p, p + 1]
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<100_000 { values.append(UInt64.random(in: 0...UInt64.max, using: &rng) >> UInt64.random(in: 0...63, using: &rng)) }
+        for v in values { #expect(Self.encoded(v) == String(v), "\(v)") }
+    }
+}

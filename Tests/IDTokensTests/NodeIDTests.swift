@@ -153,6 +153,39 @@ import Testing
         #expect(try moved.nextUInt64() == 5 << 22)
     }
 
+    /// The bulk path (`fill`, `write(into:)`) of the Snowflake family keeps the last tick and sequence
+    /// in registers: ordered across a clock that goes back, continued by `next()`, and at the end of
+    /// time it stops (checked) or holds the last tick (unchecked), never wrapping.
+    @Test(arguments: snowflakes)
+    func inBulkAcrossAClockGoingBackAndTheEnd(format: IDFormat) throws {
+        let g = try IDGenerator(format, node: 5)
+        var t: UInt64 = 1_795_650_000_000
+        g.testClock = { t }
+        func bulk(_ count: Int, checked: Bool = true) throws -> [UInt64] {
+            var buffer = [UInt8](repeating: 0, count: 20 * count)
+            let (_, bytes) = try buffer.withUnsafeMutableBytes { try g.write(into: $0, limit: count) }
+            return buffer[..<bytes].split(separator: 0x0A).map { Self.number(format, String(decoding: $0, as: UTF8.self))! }
+        }
+        var values = try bulk(3000)
+        t -= 5_000
+        values += try bulk(3000)
+        values.append(Self.number(format, g.next())!)
+        #expect(values.count == 6001 && Set(values).count == 6001)
+        #expect(values == values.sorted())
+        #expect(values.allSatisfy { Self.fields(format, $0, epoch: format.defaultEpoch!).node == 5 })
+        // The end of time: the clock past the last tick stops a checked fill before its first id.
+        let span = try #require(IDGenerator.timeSpan(of: format))
+        t = span.upperBound + 1_000
+        #expect(throws: IDGeneratorError.endOfTime(format)) { try bulk(10) }
+        var buffer = [UInt8](repeating: 0, count: 20 * 50)
+        let held = buffer.withUnsafeMutableBytes { g.fill($0) }
+        #expect(held > 0)
+        let ids = String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self).split(separator: "\n").compactMap {
+            Self.number(format, String($0))
+        }
+        #expect(ids.count == held && (format == .tsid || ids.allSatisfy { $0 >> 63 == 0 }))  // TSID is unsigned
+    }
+
     @Test func nodesAndEpochsOutsideTheLayoutAreRefused() {
         #expect(throws: IDGeneratorError.self) { try IDGenerator(.snowflake, node: 1024) }
         #expect(throws: IDGeneratorError.self) { try IDGenerator(.sonyflake, node: 1 << 16) }

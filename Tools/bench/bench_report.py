@@ -374,6 +374,8 @@ if formats is not None:
     on = [f for f, v in formats["cpu_flags"].items() if v]
     lines += ["", f"## Formats through the CLI ({formats['ids']:,} ids a run, {formats['rounds']} alternating rounds into /dev/null; "
               f"CPU: {', '.join(on) if on else 'no tracked SIMD flags'})", "",
+              "Node-id formats (uuid1, uuid6, xid, objectid, the Snowflake family, tsid) with the clock fixed: "
+              "their ceiling (Snowflake: 4,096 ids a millisecond) would otherwise make `generate` wait for the clock.", "",
               "| what | ids/s min / median / max | × base62×22 |", "|---|---:|---:|"]
     for k, f in formats["formats"].items():
         lines.append(f"| `generate {k}` | {f['min'] / 1e6:.1f} / {f['median'] / 1e6:.1f} / {f['max'] / 1e6:.1f} M | {f['ratio_to_base62x22']:.2f} |")

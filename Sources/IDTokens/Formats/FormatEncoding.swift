@@ -53,32 +53,60 @@ enum FormatEncoding {
         return table
     }()
 
-    /// A number in decimal, no leading zeros; returns its digits. Two digits a step, from the last,
-    /// into a scratch of 20 (the most a UInt64 has), then moved into place.
+    /// A number in decimal, no leading zeros; returns its digits. Split by 10^8 into at most three
+    /// parts (the top one below 1845), each written two digits a step in 32-bit arithmetic: the two
+    /// 8-digit parts do not wait on each other, where dividing the whole by 100 nine times would.
     @inline(__always)
     static func decimal(_ value: UInt64, into out: UnsafeMutablePointer<UInt8>) -> Int {
-        var scratch = (UInt64(0), UInt64(0), UInt64(0))
-        return withUnsafeMutableBytes(of: &scratch) { raw in
-            let table = decimalPairs
-            var v = value
-            var i = 20
-            while v >= 100 {
-                let q = v / 100
-                i -= 2
-                raw.storeBytes(of: table[Int(truncatingIfNeeded: v &- q &* 100)].littleEndian, toByteOffset: i, as: UInt16.self)
-                v = q
-            }
-            if v >= 10 {
-                i -= 2
-                raw.storeBytes(of: table[Int(truncatingIfNeeded: v)].littleEndian, toByteOffset: i, as: UInt16.self)
-            } else {
-                i -= 1
-                raw[i] = UInt8(truncatingIfNeeded: v) &+ 0x30
-            }
-            let n = 20 - i
-            out.update(from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + i, count: n)
-            return n
+        let raw = UnsafeMutableRawPointer(out)
+        guard value >= 100_000_000 else { return leading(UInt32(truncatingIfNeeded: value), into: out) }
+        let top = value / 100_000_000
+        let low = UInt32(truncatingIfNeeded: value &- top &* 100_000_000)
+        guard top >= 100_000_000 else {
+            let n = leading(UInt32(truncatingIfNeeded: top), into: out)
+            eight(low, into: raw + n)
+            return n + 8
         }
+        let head = top / 100_000_000
+        let middle = UInt32(truncatingIfNeeded: top &- head &* 100_000_000)
+        let n = leading(UInt32(truncatingIfNeeded: head), into: out)
+        eight(middle, into: raw + n)
+        eight(low, into: raw + n + 8)
+        return n + 16
+    }
+
+    /// `x` < 10^8 as exactly 8 digits, leading zeros kept.
+    @inline(__always)
+    static func eight(_ x: UInt32, into raw: UnsafeMutableRawPointer) {
+        let table = decimalPairs
+        let hi = x / 10_000
+        let lo = x &- hi &* 10_000
+        let a = hi / 100
+        let c = lo / 100
+        raw.storeBytes(of: table[Int(truncatingIfNeeded: a)].littleEndian, toByteOffset: 0, as: UInt16.self)
+        raw.storeBytes(of: table[Int(truncatingIfNeeded: hi &- a &* 100)].littleEndian, toByteOffset: 2, as: UInt16.self)
+        raw.storeBytes(of: table[Int(truncatingIfNeeded: c)].littleEndian, toByteOffset: 4, as: UInt16.self)
+        raw.storeBytes(of: table[Int(truncatingIfNeeded: lo &- c &* 100)].littleEndian, toByteOffset: 6, as: UInt16.self)
+    }
+
+    /// `x` < 10^8 without leading zeros (0 is "0"); returns its digits.
+    @inline(__always)
+    static func leading(_ x: UInt32, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let n =
+            x < 10_000
+            ? (x < 100 ? (x < 10 ? 1 : 2) : (x < 1000 ? 3 : 4)) : (x < 1_000_000 ? (x < 100_000 ? 5 : 6) : (x < 10_000_000 ? 7 : 8))
+        let table = decimalPairs
+        let raw = UnsafeMutableRawPointer(out)
+        var v = x
+        var i = n
+        while i >= 2 {
+            let q = v / 100
+            i -= 2
+            raw.storeBytes(of: table[Int(truncatingIfNeeded: v &- q &* 100)].littleEndian, toByteOffset: i, as: UInt16.self)
+            v = q
+        }
+        if i == 1 { out[0] = UInt8(truncatingIfNeeded: v) &+ 0x30 }
+        return n
     }
 
     /// A Firebase push id: 8 symbols of the 48-bit milliseconds, then 12 of the 72 random bits.

@@ -390,6 +390,12 @@ public final class IDGenerator {
             let n = fillUUID7(base, count: count, stride: stride, separator: separator, checked: checked)
             return (n, n * stride)
         }
+        if format.isDecimal || format == .tsid {
+            let done = fillSnowflakes(
+                base, end: base + buffer.count, stride: stride, separator: separator, checked: checked, limit: Swift.max(0, limit))
+            idt_scrub_stack()
+            return done
+        }
         var out = base
         let end = base + buffer.count
         var written = 0

@@ -94,6 +94,75 @@ extension IDGenerator {
         }
     }
 
+    /// The Snowflake family and TSID in bulk, into `base` up to `end` while a longest id still fits
+    /// (and at most `limit`): the fork check, the node and the clock once per chunk of 256, the last
+    /// tick and sequence kept in registers. Every id that is not the next sequence of the last id's
+    /// tick — a new tick, a full tick, the end of time — goes through `advance`, as `nodeValue` mints
+    /// it, so the ids are those `next()` would mint. A fork cannot land inside a chunk: only the thread
+    /// that forks runs in the child, and this one is busy here. Returns the ids and bytes written.
+    @inline(__always)
+    func fillSnowflakes(
+        _ base: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>, stride: Int, separator: UInt8?, checked: Bool,
+        limit: Int
+    ) -> (ids: Int, bytes: Int) {
+        let unit: UInt64 = format == .sonyflake ? 10 : 1
+        let timeBits: UInt64 = format == .sonyflake ? 39 : format == .tsid ? 42 : format == .instagram ? 40 : 41
+        let lastTick: UInt64 = (1 << timeBits) - 1
+        let perTick = UInt64(format.node?.perTick ?? 1)
+        var out = base
+        var written = 0
+        chunks: while end - out >= stride && written < limit {
+            checkFork()
+            if _slowPath(state[4] == 0) { drawNode() }
+            let millis = clock()
+            var tick: UInt64
+            if _slowPath(millis < epoch) {
+                if checked { break }
+                tick = 0
+            } else {
+                tick = (millis - epoch) / unit
+            }
+            if _slowPath(tick > lastTick) {
+                if checked { break }
+                tick = lastTick
+            }
+            let node = state[3]
+            var next = state[0]  // the last id's tick + 1; 0 before the first id
+            var sequence = state[1]
+            var k = 0
+            while k < 256 && end - out >= stride && written < limit {
+                var t: UInt64
+                if _fastPath(next != 0 && tick < next && sequence + 1 < perTick) {
+                    t = next - 1
+                    sequence += 1
+                } else {
+                    (state[0], state[1]) = (next, sequence)
+                    let start = format == .tsid ? keystream.next() & 0xFFF : 0
+                    guard let (at, s) = advance(to: tick, last: lastTick, perTick: perTick, checked: checked, start: start) else {
+                        break chunks
+                    }
+                    (t, sequence, next) = (at, s, state[0])
+                }
+                let v: UInt64 =
+                    switch format {
+                    case .instagram: t << 23 | node << 10 | sequence
+                    case .sonyflake: t << 24 | sequence << 16 | node
+                    default: t << 22 | node << 12 | sequence  // snowflake, discord, tsid
+                    }
+                let n = format == .tsid ? FormatEncoding.text(UInt128(v), .tsid, into: out) : FormatEncoding.decimal(v, into: out)
+                out += n
+                if let separator {
+                    out[0] = separator
+                    out += 1
+                }
+                written += 1
+                k += 1
+            }
+            (state[0], state[1]) = (next, sequence)
+        }
+        return (written, out - base)
+    }
+
     /// Moves the tick to `tick` (never backwards) and returns it with the id's sequence in it: from
     /// `start` in a new tick, one more in the same; past `perTick` − 1, the next tick (ahead of the
     /// clock). At the `last` tick used up: nil when `checked`, else its greatest sequence again.
