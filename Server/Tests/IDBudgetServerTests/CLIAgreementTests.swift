@@ -101,6 +101,8 @@ extension CLIAgreementTests {
         "length?alphabet=base62&rate=1000/s&growth=40%25/y&from=2026-01-01&until=2031-01-01&max-probability=1e-9",
         "length?alphabet=hex&rate=1e4/s&from=2026-01-01&until=2036-01-01&max-probability=1e-9",
         "length?scheme=uuid7&rate=1e6/s&from=2026-01-01&until=2036-01-01&max-probability=1e-11",
+        "length?scheme=xid&nodes=30&rate=1/s&until=2030-01-01&max-probability=1e-9",
+        "length?scheme=snowflake&nodes=3&count=100&from=2027-01-01&max-probability=1e-9",
         // retries: the README's store, and a budget for running out of attempts.
         "retries?alphabet=base62&length=8&count=1e6&max-attempts=3",
         "retries?alphabet=base62&length=8&count=1e6&max-attempts=3&max-probability=1e-9",

@@ -178,6 +178,12 @@ import Testing
                 ("header without a colon", Array("GET / HTTP/1.1\r\nHost x\r\n\r\n".utf8)),
                 ("garbage", Array("\u{01}\u{02}GARBAGE\r\n\r\n".utf8)),
                 ("control character in the target", Array("GET /\u{7f}\u{01} HTTP/1.1\r\nHost: x\r\n\r\n".utf8)),
+                (
+                    "a bad chunk size",
+                    Array(
+                        "POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"
+                            .utf8)
+                ),
                 ("after a good pipelined request", Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nFOO / HTTP/1.1\r\n\r\n".utf8)),
             ]
             for (what, bytes) in cases {

@@ -405,7 +405,7 @@ enum OpenAPIDocument {
               "post": {
                 "operationId": "audit",
                 "summary": "Audit ids, one per line (`idbudget audit`).",
-                "description": "The body is read as a stream into the auditor, in bounded memory. Bodies over 64 MiB (declared by Content-Length, or reached while streaming a chunked body) are refused with 413. The report is the CLI's, without `resources` (the server's memory is not the upload's).",
+                "description": "The body is read as a stream into the auditor, in bounded memory. Bodies over 64 MiB (declared by Content-Length, or reached while streaming a chunked body) are refused with 413. The report is the CLI's, without its memory figures (fingerprint_table_bytes, memory_limit_bytes, spilled, peak_rss_bytes: the server's memory is not the upload's).",
                 "parameters": [
                   {
                     "name": "max-line-bytes",
@@ -596,6 +596,36 @@ enum OpenAPIDocument {
                   {
                     "name": "unit",
                     "in": "query",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
+                    }
+                  },
+                  {
+                    "name": "growth",
+                    "in": "query",
+                    "description": "Optional: the rate grows, e.g. 2x/y.",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
+                    }
+                  },
+                  {
+                    "name": "nodes",
+                    "in": "query",
+                    "description": "Optional: nodes minting into the same space.",
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 1024,
+                      "pattern": "^[ -~]*$"
+                    }
+                  },
+                  {
+                    "name": "existing",
+                    "in": "query",
+                    "description": "Optional: ids already stored.",
                     "schema": {
                       "type": "string",
                       "maxLength": 1024,

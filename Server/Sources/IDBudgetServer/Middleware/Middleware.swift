@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// The security headers, on every response (errors included): no framing, no sniffing, no referrer,
 /// nothing loaded from anywhere but this server.
@@ -80,8 +81,15 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // Hummingbird's own refusals (a malformed request, a body too large): their status, if a 4xx.
             let status: HTTPResponse.Status = error.status.kind == .clientError ? error.status : .badRequest
             return Self.response(Refusal(status, argument: nil, status.reasonPhrase))
+        } catch let parse as HTTPParserError {
+            // A body the parser refuses mid-way (a bad chunk size): the request's fault, named as such.
+            var response = Self.response(Refusal(.badRequest, argument: "request", ParseErrorHandler.message(parse)))
+            response.headers[.connection] = "close"
+            return response
         } catch {
-            return Self.response(Refusal(.badRequest, argument: nil, "the request could not be answered: \(error)"))
+            var response = Self.response(Refusal(.badRequest, argument: "request", "the request could not be read whole: \(error)"))
+            response.headers[.connection] = "close"
+            return response
         }
     }
 

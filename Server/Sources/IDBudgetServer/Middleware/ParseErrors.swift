@@ -81,6 +81,9 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             "a header line is malformed (each is `Name: value`, ending CRLF)"
         case .invalidContentLength, .unexpectedContentLength: "the Content-Length header is not valid"
         case .invalidChunkSize: "a chunk size of the chunked body is not valid"
+        case .strictModeAssertion: "the body does not match its framing (a chunk's size and its data differ)"
+        case .invalidEOFState: "the request ended before its body did"
+        case .unknown: "the request is not valid HTTP/1.1 (a Transfer-Encoding other than chunked?)"
         default: "the request is not valid HTTP/1.1 (\(error))"
         }
     }

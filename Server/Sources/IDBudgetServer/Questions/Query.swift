@@ -60,16 +60,18 @@ public struct Query: Sendable {
                 throw Refusal.usage(
                     "--\(name.prefix(40))", "unknown parameter; this endpoint takes \(known.isEmpty ? "none" : known)")
             }
-            let value = parts.count == 2 ? try Self.decode(parts[1], argument: "--\(name)") : ""
+            // The CLI's name for it: an option, or `id` (inspect's id is positional).
+            let argument = name == "id" ? "id" : "--\(name)"
+            let value = parts.count == 2 ? try Self.decode(parts[1], argument: argument) : ""
             guard value.unicodeScalars.count <= Self.maxValueLength else {
                 throw Refusal.usage(
-                    "--\(name)", "the value is \(value.unicodeScalars.count) characters long; give at most \(Self.maxValueLength)")
+                    argument, "the value is \(value.unicodeScalars.count) characters long; give at most \(Self.maxValueLength)")
             }
             guard Self.anyText.contains(name) || value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
-                throw Refusal.usage("--\(name)", "'\(value.prefix(40))' is not printable ASCII; numbers and units are, e.g. rate=1e6/s")
+                throw Refusal.usage(argument, "'\(value.prefix(40))' is not printable ASCII; numbers and units are, e.g. rate=1e6/s")
             }
             guard values[name] == nil else {
-                throw Refusal.usage("--\(name)", "given more than once; give it once")
+                throw Refusal.usage(argument, "given more than once; give it once")
             }
             values[name] = value
         }

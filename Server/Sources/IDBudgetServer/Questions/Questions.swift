@@ -163,8 +163,10 @@ public enum Question: Sendable {
                 throw Refusal.usage(
                     "--arrivals", "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
             }
+            // `length`'s dates mean nothing to a node-id format either (named after the rest, as the CLI does).
+            let dates = ["until", "from"].filter { query[$0] != nil }.map { "--\($0)" }
             return .nodeLength(
-                scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored, budget: budget, maxBytes: limit)
+                scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored + dates, budget: budget, maxBytes: limit)
         }
         if query["node-ids"] != nil { throw nodeIDsRefusal }
         let (volume, _) = try resolveDatedVolume(query, scheme: scheme)
