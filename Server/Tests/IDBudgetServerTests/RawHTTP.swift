@@ -62,20 +62,8 @@ enum RawHTTP {
     /// POSTs `chunks` chunks of `chunk` bytes with Transfer-Encoding: chunked, stopping as soon as the
     /// server answers (or stops reading); returns what the server wrote.
     static func chunkedPost(port: Int, path: String, chunk: Int, chunks: Int) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(what: "socket") }
+        let fd = try socketTo(port: port)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(what: "connect") }
         func send(_ bytes: [UInt8]) -> Bool {
             var offset = 0
             while offset < bytes.count {

@@ -2,7 +2,7 @@ import Foundation
 import IDFormats
 import Precise
 
-/// Whether a fixed format (``Scheme``) is long enough for a workload and a budget.
+/// Whether a fixed format (`Scheme`) is long enough for a workload and a budget.
 ///
 /// A format's length is not a choice, so the question `length` asks of it is turned around: the fewest
 /// whole bits its collision model needs, against the bits it has.

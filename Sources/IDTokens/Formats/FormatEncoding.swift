@@ -20,10 +20,19 @@ enum FormatEncoding {
         case .ulid:
             crockford(v, into: out)
         case .xid:
-            // 96 bits as 20 base32hex digits of 5 bits, the last holding one bit and four zeros.
+            // 96 bits as 20 base32hex digits of 5 bits, the last holding one bit and four zeros: ten
+            // bits (two digits) a store, from the last, out of two 64-bit halves.
             let shifted = v << 4
-            base32hex.withUnsafeBufferPointer { symbols in
-                for i in 0..<20 { out[i] = symbols[Int(truncatingIfNeeded: shifted >> UInt128(5 * (19 - i))) & 31] }
+            let table = base32hexPairs
+            let raw = UnsafeMutableRawPointer(out)
+            var hi = UInt64(truncatingIfNeeded: shifted >> 64)
+            var lo = UInt64(truncatingIfNeeded: shifted)
+            var i = 18
+            while i >= 0 {
+                raw.storeBytes(of: table[Int(truncatingIfNeeded: lo & 1023)].littleEndian, toByteOffset: i, as: UInt16.self)
+                lo = lo >> 10 | hi << 54
+                hi >>= 10
+                i -= 2
             }
         case .objectid:
             let table = hexPairs
@@ -163,6 +172,13 @@ enum FormatEncoding {
     nonisolated(unsafe) static let crockfordPairs: UnsafeMutablePointer<UInt16> = {
         let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 1024)
         for v in 0..<1024 { table[v] = UInt16(crockford[v >> 5]) | UInt16(crockford[v & 31]) << 8 }
+        return table
+    }()
+
+    /// Each 10-bit value's two base32hex digits (xid's, lower case), first digit in the low byte.
+    nonisolated(unsafe) static let base32hexPairs: UnsafeMutablePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 1024)
+        for v in 0..<1024 { table[v] = UInt16(base32hex[v >> 5]) | UInt16(base32hex[v & 31]) << 8 }
         return table
     }()
 
