@@ -378,7 +378,7 @@ public final class IDGenerator {
             if format == .cuid2 { letters(base, count: n, stride: stride) }
             return (n, n * stride)
         }
-        if format == .uuid4 || (format == .ulid && !monotonic) {
+        if format == .uuid4 || format == .uuid8 || (format == .ulid && !monotonic) {
             let n = fillFresh(base, count: count, stride: stride, separator: separator, checked: checked)
             return (n, n * stride)
         }
@@ -486,7 +486,7 @@ extension IDGenerator {
         }
     }
 
-    /// Formats whose ids are all fresh random bits (uuid4, non-monotonic ulid): the random bytes of
+    /// Formats whose ids are all fresh random bits (uuid4, uuid8, non-monotonic ulid): the random bytes of
     /// 256 ids in one draw, encoded, then erased — no id's bits outlive its encoding.
     @inline(__always)
     fileprivate func fillFresh(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
@@ -510,8 +510,10 @@ extension IDGenerator {
                 let hi = random.loadUnaligned(fromByteOffset: 16 * j, as: UInt64.self)
                 let lo = random.loadUnaligned(fromByteOffset: 16 * j + 8, as: UInt64.self)
                 var v = UInt128(hi) << 64 | UInt128(lo)
-                if format == .uuid4 {
-                    v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (UInt128(0x4000) << 64 | UInt128(0x8000) << 48)
+                if format == .uuid4 || format == .uuid8 {
+                    // Version 4 or 8, variant 10: the other 122 bits as drawn (`value` sets the same).
+                    let version = UInt128(format == .uuid4 ? 0x4000 : 0x8000) << 64
+                    v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (version | UInt128(0x8000) << 48)
                     FormatEncoding.uuid(v, into: out)
                 } else {
                     // 48-bit milliseconds, then 80 random bits.
