@@ -134,6 +134,15 @@ static inline void gather_block(const uint8_t *values, size_t n, uint32_t limbs[
         for (int j = 0; j < 5; j++) limbs[j][i] = i < n ? load_be32(values + 20 * i + 4 * j) : 0;
 }
 
+// The same from a KSUID's parts: limb 0 the stamp for every value, limbs 1–4 the 16 random bytes at
+// random + 16 i.
+static inline void gather_ksuid(uint32_t stamp, const uint8_t *random, size_t n, uint32_t limbs[5][B62_BLOCK]) {
+    for (size_t i = 0; i < B62_BLOCK; i++) {
+        limbs[0][i] = i < n ? stamp : 0;
+        for (int j = 1; j < 5; j++) limbs[j][i] = i < n ? load_be32(random + 16 * i + 4 * (j - 1)) : 0;
+    }
+}
+
 // Writes n ids from chunks[c][lane]: c = 0 the top two characters, c = 1..5 five each.
 static inline void scatter_block(const uint64_t chunks[6][B62_BLOCK], size_t n, uint8_t *out, size_t stride) {
     for (size_t i = 0; i < n; i++) {
@@ -206,17 +215,23 @@ __attribute__((target("avx2"))) static void b62_block_avx2(const uint32_t limbs[
 
 int idt_base62_160_avx2_available(void) { return __builtin_cpu_supports("avx2"); }
 
-void idt_base62_160_avx2(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+// Values from `values` (20 bytes each) or, when it is NULL, KSUIDs from `stamp` and `random`.
+static void run_avx2(const uint8_t *values, uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
     uint32_t limbs[5][B62_BLOCK];
     uint64_t chunks[6][B62_BLOCK];
     for (size_t i = 0; i < count; i += B62_BLOCK) {
         size_t n = count - i < B62_BLOCK ? count - i : B62_BLOCK;
-        gather_block(values + 20 * i, n, limbs);
+        if (values) gather_block(values + 20 * i, n, limbs);
+        else gather_ksuid(stamp, random + 16 * i, n, limbs);
         b62_block_avx2(limbs, chunks);
         scatter_block(chunks, n, out + i * stride, stride);
     }
     idt_erase(limbs, sizeof limbs);
     idt_erase(chunks, sizeof chunks);
+}
+
+void idt_base62_160_avx2(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+    run_avx2(values, 0, NULL, count, out, stride);
 }
 
 // AVX-512 (F and BW): the same steps with all 8 values in one register, mask registers for the
@@ -271,17 +286,93 @@ __attribute__((target("avx512f,avx512bw"))) static void b62_block_avx512(const u
 
 int idt_base62_160_avx512_available(void) { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"); }
 
-void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+// Values from `values` (20 bytes each) or, when it is NULL, KSUIDs from `stamp` and `random`.
+// KSUIDs share their stamp T within a call, so each value is T·2^128 + R with R the 128 random bits:
+// R alone goes through the divisions (4 + 4 + 3 + 2 steps, as R < 2^128 < 62^21.5 leaves a fifth
+// chunk below 62^2 in its last limb, and no top two digits), and the chunks of T·2^128 (`tc`, worked
+// out once a call) are added chunk by chunk, least significant first, with the carry: the sum of two
+// chunks and a carry is below 2D, so one conditional subtraction keeps each below D.
+// The random bytes of n ≤ 32 ids are read 8 ids (128 bytes) a register pair, zeros past n: each
+// 32-bit word byte-swapped, then word j of the 8 ids gathered into one register by vpermt2d.
+__attribute__((target("avx512f,avx512bw"))) static void b62_ksuid_block_avx512(const uint8_t *random, size_t n, const uint64_t tc[6], uint64_t chunks[6][B62_BLOCK]) {
+    __m512i w[4][4];
+    const __m512i bswap = _mm512_set4_epi32(0x0c0d0e0f, 0x08090a0b, 0x04050607, 0x00010203);
+    for (int g = 0; g < 4; g++) {
+        size_t words = n > 8 * (size_t)g ? 4 * (n - 8 * (size_t)g) : 0;  // 32-bit words of this group's ids
+        __mmask16 m0 = words >= 16 ? 0xffff : (__mmask16)((1u << words) - 1);
+        __mmask16 m1 = words >= 32 ? 0xffff : words > 16 ? (__mmask16)((1u << (words - 16)) - 1) : 0;
+        __m512i a = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi32(m0, random + 128 * g), bswap);
+        __m512i b = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi32(m1, random + 128 * g + 64), bswap);
+        for (int j = 0; j < 4; j++) {
+            const __m512i pick = _mm512_setr_epi32(j, 4 + j, 8 + j, 12 + j, 16 + j, 20 + j, 24 + j, 28 + j, 0, 0, 0, 0, 0, 0, 0, 0);
+            w[j][g] = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(_mm512_permutex2var_epi32(a, pick, b)));
+        }
+    }
+    const __m512i d = _mm512_set1_epi64((long long)B62_D5), one = _mm512_set1_epi64(1);
+    __m512i carry[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    for (int pass = 0; pass < 5; pass++) {
+        __m512i r[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+        if (pass < 4) {
+            for (int j = pass < 2 ? 0 : pass - 1; j < 4; j++)
+                for (int g = 0; g < 4; g++) b62_step_avx512(&r[g], &w[j][g]);
+        } else {
+            for (int g = 0; g < 4; g++) r[g] = w[3][g];
+        }
+        const __m512i t = _mm512_set1_epi64((long long)tc[5 - pass]);
+        for (int g = 0; g < 4; g++) {
+            __m512i sum = _mm512_add_epi64(_mm512_add_epi64(r[g], t), carry[g]);
+            __mmask8 over = _mm512_cmpge_epu64_mask(sum, d);
+            sum = _mm512_mask_sub_epi64(sum, over, sum, d);
+            carry[g] = _mm512_maskz_mov_epi64(over, one);
+            _mm512_storeu_si512(&chunks[5 - pass][8 * g], b62_digits5_avx512(sum));
+        }
+    }
+    // The top two digits: T·2^128's, plus the last carry (the whole is below 62^27, so below 62^2).
+    const __m512i m = _mm512_set1_epi64((long long)B62_M62);
+    for (int g = 0; g < 4; g++) {
+        __m512i top = _mm512_add_epi64(_mm512_set1_epi64((long long)tc[0]), carry[g]);
+        __m512i q = _mm512_srli_epi64(_mm512_mul_epu32(top, m), 35);
+        __m512i lo = _mm512_sub_epi64(top, _mm512_mul_epu32(q, _mm512_set1_epi64(62)));
+        _mm512_storeu_si512(&chunks[0][8 * g], b62_chars_avx512(_mm512_or_si512(q, _mm512_slli_epi64(lo, 8))));
+    }
+}
+
+// The base 62^5 chunks of T·2^128, most significant first (tc[0] the top two digits).
+static void stamp_chunks(uint32_t stamp, uint64_t tc[6]) {
+    uint32_t w[5] = {stamp, 0, 0, 0, 0};
+    for (int pass = 0; pass < 5; pass++) {
+        uint64_t rem = 0;
+        for (int j = 0; j < 5; j++) {
+            uint64_t acc = rem << 32 | w[j];
+            w[j] = (uint32_t)(acc / B62_D5);
+            rem = acc % B62_D5;
+        }
+        tc[5 - pass] = rem;
+    }
+    tc[0] = w[4];
+}
+
+static void run_avx512(const uint8_t *values, uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
     uint32_t limbs[5][B62_BLOCK];
     uint64_t chunks[6][B62_BLOCK];
+    uint64_t tc[6];
+    if (!values) stamp_chunks(stamp, tc);
     for (size_t i = 0; i < count; i += B62_BLOCK) {
         size_t n = count - i < B62_BLOCK ? count - i : B62_BLOCK;
-        gather_block(values + 20 * i, n, limbs);
-        b62_block_avx512(limbs, chunks);
+        if (values) {
+            gather_block(values + 20 * i, n, limbs);
+            b62_block_avx512(limbs, chunks);
+        } else {
+            b62_ksuid_block_avx512(random + 16 * i, n, tc, chunks);
+        }
         scatter_block(chunks, n, out + i * stride, stride);
     }
     idt_erase(limbs, sizeof limbs);
     idt_erase(chunks, sizeof chunks);
+}
+
+void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
+    run_avx512(values, 0, NULL, count, out, stride);
 }
 #else
 int idt_base62_160_avx2_available(void) { return 0; }
@@ -342,5 +433,49 @@ void idt_base62_160(const uint8_t *values, size_t count, uint8_t *out, size_t st
     case E_AVX512: idt_base62_160_avx512(values, count, out, stride); return;
     case E_AVX2: idt_base62_160_avx2(values, count, out, stride); return;
     default: idt_base62_160_scalar(values, count, out, stride);
+    }
+}
+
+// The portable path: each KSUID's 20 bytes put together on the stack, then erased.
+static void ksuid_scalar(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+    uint8_t value[20];
+    uint32_t be = __builtin_bswap32(stamp);
+    memcpy(value, &be, 4);
+    for (size_t i = 0; i < count; i++) {
+        memcpy(value + 4, random + 16 * i, 16);
+        idt_base62_160_scalar(value, 1, out + i * stride, stride);
+    }
+    idt_erase(value, sizeof value);
+}
+
+void idt_ksuid_text_scalar(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+    ksuid_scalar(stamp, random, count, out, stride);
+}
+
+void idt_ksuid_text_avx2(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+#if defined(__x86_64__)
+    if (idt_base62_160_avx2_available()) {
+        run_avx2(NULL, stamp, random, count, out, stride);
+        return;
+    }
+#endif
+    ksuid_scalar(stamp, random, count, out, stride);
+}
+
+void idt_ksuid_text_avx512(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+#if defined(__x86_64__)
+    if (idt_base62_160_avx512_available()) {
+        run_avx512(NULL, stamp, random, count, out, stride);
+        return;
+    }
+#endif
+    ksuid_scalar(stamp, random, count, out, stride);
+}
+
+void idt_ksuid_text(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+    switch (encoder()) {
+    case E_AVX512: idt_ksuid_text_avx512(stamp, random, count, out, stride); return;
+    case E_AVX2: idt_ksuid_text_avx2(stamp, random, count, out, stride); return;
+    default: ksuid_scalar(stamp, random, count, out, stride);
     }
 }

@@ -1,7 +1,7 @@
 internal import CTokens
 
 /// The ChaCha20 block function (RFC 8439), computed by a small C kernel several blocks at a time
-/// (AVX2 when present, SSE2 otherwise); output is in the standard byte order, block after block, so it
+/// (16 with AVX-512F, 8 with AVX2, else 4 with SSE2 or NEON); output is in the standard byte order, block after block, so it
 /// can be checked against the RFC's test vectors.
 ///
 /// The kernel is in C because Swift's optimizer turns SIMD rotations into scalar `rol`s on x86-64

@@ -65,6 +65,7 @@ final class TokenEngine {
     private enum Kernel {
         case simd6(UnsafeMutablePointer<UInt8>)
         case simd4(UnsafeMutablePointer<UInt8>)
+        case simd8(UnsafeMutablePointer<UInt8>)
         case scalar6, scalar
     }
     private let kernel: Kernel
@@ -81,9 +82,9 @@ final class TokenEngine {
         alphabetSize = sampler.table.filter { $0 != SymbolSampler.reject }.count
         // SSSE3 and up on x86-64, NEON on AArch64 (idt_sample6 picks the kernel; idt_sample4 has no NEON one).
         let simd = options.simd && (idt_sample6_available() != 0 || idt_sample6_neon_available() != 0)
-        func padded() -> UnsafeMutablePointer<UInt8> {
-            let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
-            t.initialize(repeating: 0, count: 64)
+        func padded(_ size: Int = 64) -> UnsafeMutablePointer<UInt8> {
+            let t = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+            t.initialize(repeating: 0, count: size)
             for c in 0..<sampler.table.count { t[c] = UInt8(truncatingIfNeeded: sampler.table[c]) }
             return t
         }
@@ -92,6 +93,8 @@ final class TokenEngine {
         case (6, false): kernel = .scalar6
         // The 4-bit kernel rejects nothing, so it serves exactly 16 symbols; 5 and 11–15 take the scalar path.
         case (4, true) where alphabetSize == 16: kernel = .simd4(padded())
+        // Whole bytes (base36, most sizes over 64): AVX-512 VBMI2 only; elsewhere the Swift loop below.
+        case (8, true) where idt_sample8_simd() != 0: kernel = .simd8(padded(256))
         default: kernel = .scalar
         }
         // Room for the target plus one pool's worth of chunks past it (1-bit chunks: 8 per byte), and SIMD slack.
@@ -105,7 +108,7 @@ final class TokenEngine {
 
     deinit {
         switch kernel {
-        case .simd6(let t), .simd4(let t): t.deallocate()
+        case .simd6(let t), .simd4(let t), .simd8(let t): t.deallocate()
         default: break
         }
     }
@@ -119,7 +122,7 @@ final class TokenEngine {
     /// Whether a SIMD kernel samples the symbols.
     var usesSIMD: Bool {
         switch kernel {
-        case .simd4, .simd6: true
+        case .simd4, .simd6, .simd8: true
         default: false
         }
     }
@@ -175,6 +178,9 @@ final class TokenEngine {
             return n + Self.words * 16
         case .simd6(let t):
             return n + idt_sample6(random, Self.groups6, t, UInt8(alphabetSize), symbols + n)
+        case .simd8(let t):
+            // The same bytes, in the same order, as the scalar loop's 8-bit chunks of `words` words.
+            return n + idt_sample8(random, Self.words * 8, t, UInt32(alphabetSize), symbols + n)
         case .scalar6:
             return table.withUnsafeBufferPointer { Self.sampleGroups6(random, $0.baseAddress!, symbols, n) }
         case .scalar:

@@ -1,10 +1,12 @@
+import CTokens
+import Foundation
 import Testing
 
 @testable import IDTokens
 
 @Suite struct ChaCha20Tests {
     /// RFC 8439 §2.3.2: key 00 01 … 1f, nonce 00:00:00:09:00:00:00:4a:00:00:00:00, block counter 1.
-    /// Blocks 2–8 of the same stream came from Python's `cryptography` ChaCha20 (OpenSSL).
+    /// Blocks 2–40 of the same stream came from Python's `cryptography` ChaCha20 (OpenSSL).
     static let expected = [
         "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4ed2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e"
     ]
@@ -47,5 +49,31 @@ extension ChaCha20Tests {
         for blocks in 1...17 {
             #expect(Self.keystream(blocks: blocks) == Array(long.prefix(64 * blocks)), "\(blocks) blocks")
         }
+    }
+}
+
+extension ChaCha20Tests {
+    /// Forty blocks in one call: the 16-block kernel (where the CPU has AVX-512F and IDTOKENS_SAMPLER
+    /// does not name a narrower one) writes 1–16 and 17–32, the 8-block one 33–40; each block where a
+    /// kernel's lanes start, end or meet, against OpenSSL.
+    @Test func widestKernelMatchesOpenSSL() {
+        let stream = Self.keystream(blocks: 40)
+        func block(_ k: Int) -> String { Self.hex(stream[(64 * (k - 1))..<(64 * k)]) }
+        #expect(block(5) == ChaCha20Vectors.block5)
+        #expect(block(9) == ChaCha20Vectors.block9)
+        #expect(block(16) == ChaCha20Vectors.block16)
+        #expect(block(17) == ChaCha20Vectors.block17)
+        #expect(block(32) == ChaCha20Vectors.block32)
+        #expect(block(33) == ChaCha20Vectors.block33)
+        #expect(block(40) == ChaCha20Vectors.block40)
+    }
+}
+
+extension ChaCha20Tests {
+    /// IDTOKENS_SAMPLER=avx2 (CI's second pass) keeps the keystream on the AVX2 kernel as well.
+    @Test func forcedNarrowKernel() {
+        let name = String(cString: idt_chacha20_kernel_name())
+        #expect(["avx512", "avx2", "sse2", "neon"].contains(name))
+        if ProcessInfo.processInfo.environment["IDTOKENS_SAMPLER"] == "avx2" { #expect(name == "avx2") }
     }
 }

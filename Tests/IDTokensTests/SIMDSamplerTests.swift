@@ -122,3 +122,47 @@ extension SIMDSamplerTests {
         #expect(out == expected)
     }
 }
+
+/// The whole-byte sampler (`idt_sample8`): byte b < limit becomes symbols[b], in order, the rest are dropped.
+extension SIMDSamplerTests {
+    /// 0 the AVX-512 kernel (the scalar loop where the CPU lacks it), 1 the portable loop, 2 the dispatcher.
+    @Test(arguments: [0, 1, 2])
+    func wholeBytesMatchTheDefinition(kernel: Int) {
+        // Symbols 1…255 then 7: a byte maps to a symbol other than itself, and none is 0xee.
+        let table = (0..<256).map { UInt8(truncatingIfNeeded: $0 == 0xed ? 7 : $0 + 1) }
+        for limit in [1, 2, 35, 36, 62, 128, 129, 200, 252, 255, 256] {
+            for count in [0, 1, 63, 64, 65, 127, 128, 191, 496, 500] {
+                var rng = SeededRandom(seed: UInt64(limit * 1000 + count))
+                var random = [UInt8](repeating: 0, count: count)
+                random.withUnsafeMutableBytes { rng.fill($0) }
+                if count == 496 {
+                    random[0] = 0
+                    random[1] = 255
+                    random[2] = UInt8(limit - 1)
+                    random[3] = UInt8(limit & 255)
+                }
+                var out = [UInt8](repeating: 0xee, count: count + 64)
+                let n = random.withUnsafeBufferPointer { r in
+                    table.withUnsafeBufferPointer { t in
+                        out.withUnsafeMutableBufferPointer { o in
+                            switch kernel {
+                            case 0: idt_sample8_avx512(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
+                            case 1: idt_sample8_scalar(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
+                            default: idt_sample8(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
+                            }
+                        }
+                    }
+                }
+                let expected = random.filter { Int($0) < limit }.map { table[Int($0)] }
+                #expect(n == expected.count, "kernel \(kernel), limit \(limit), \(count) bytes")
+                #expect(Array(out.prefix(n)) == expected, "kernel \(kernel), limit \(limit), \(count) bytes")
+                #expect(out[n...].allSatisfy { $0 == 0 || $0 == 0xee }, "kernel \(kernel), limit \(limit), \(count) bytes")
+            }
+        }
+    }
+
+    /// The dispatcher takes the AVX-512 kernel exactly when idt_sample6 does.
+    @Test func wholeBytesFollowTheSixBitChoice() {
+        #expect((idt_sample8_simd() != 0) == (String(cString: idt_sample6_kernel_name()) == "avx512"))
+    }
+}

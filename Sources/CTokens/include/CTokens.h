@@ -65,10 +65,13 @@ static inline int idt_claim(uint64_t *owner, uint64_t *mine) {
 }
 
 /// Writes `blocks` ChaCha20 blocks (RFC 8439) for the 8-word little-endian key, the 3-word nonce and
-/// the starting block counter into out, in standard byte order. Any block count; AVX2 when the CPU has
-/// it, SSE2 otherwise.
+/// the starting block counter into out, in standard byte order. Any block count; 16 blocks at a time
+/// with AVX-512F (unless IDTOKENS_SAMPLER names avx2, ssse3 or scalar), then 8 with AVX2 when the CPU
+/// has it, then 4 with the baseline vectors (SSE2, NEON).
 void idt_chacha20_blocks(const uint32_t key[8], const uint32_t nonce[3], uint32_t counter, size_t blocks,
                          uint8_t *out);
+/// The widest kernel idt_chacha20_blocks uses: "avx512", "avx2", "sse2" or "neon".
+const char *idt_chacha20_kernel_name(void);
 
 /// Whether the SSSE3 kernels can run here (SSSE3, SSE4.1, POPCNT). idt_sample6 and idt_sample4 run
 /// everywhere (a portable loop where no SIMD kernel can).
@@ -102,6 +105,18 @@ size_t idt_sample6_neon(const uint8_t *random, size_t groups, const uint8_t symb
 /// AVX2 (for pairs of groups) when idt_sample6 uses AVX2 or AVX-512, else as idt_sample6's choice.
 void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out);
 
+/// Rejection-samples symbols from whole random bytes: byte b < limit (≤ 256) is accepted as
+/// symbols[b], the rest are dropped, in order. Reads `bytes` bytes, writes the accepted symbols to out
+/// and returns how many; out needs bytes + 64 bytes of room (zero past the last accepted symbol).
+/// AVX-512 VBMI2 when idt_sample6 uses it (idt_sample8_simd() says so), else the portable loop; both
+/// give the same output. The kernels on their own for the tests: idt_sample8_avx512 (blocks of 64
+/// bytes, the last one a masked load; the scalar loop where the CPU lacks AVX-512 VBMI2) and
+/// idt_sample8_scalar.
+size_t idt_sample8(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out);
+int idt_sample8_simd(void);
+size_t idt_sample8_avx512(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out);
+size_t idt_sample8_scalar(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out);
+
 /// Base62 text of 160-bit values (KSUIDs): for each of count values (20 bytes each, big-endian, at
 /// values + 20 i), writes exactly 27 characters over 0-9A-Za-z (the value's base62 digits, zero-padded,
 /// most significant first) at out + i * stride and touches no other byte (stride ≥ 27). Every kernel
@@ -110,6 +125,14 @@ void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16]
 /// IDTOKENS_ENCODER names (avx512, avx2, scalar), or when that is unset the one IDTOKENS_SAMPLER names
 /// (its ssse3 and neon mean scalar here), when the CPU has it (else the best).
 void idt_base62_160(const uint8_t *values, size_t count, uint8_t *out, size_t stride);
+/// KSUID text: for each of count ids, the base62 text of the 160-bit value (stamp, then the 16 bytes
+/// at random + 16 i, big-endian) at out + i * stride, as idt_base62_160 writes it, by the same kernel.
+/// The AVX-512 kernel divides only the random 128 bits and adds the stamp's chunks in base 62^5.
+void idt_ksuid_text(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
+/// Its kernels on their own, for the tests (each the scalar one where the CPU lacks it).
+void idt_ksuid_text_scalar(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
+void idt_ksuid_text_avx2(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
+void idt_ksuid_text_avx512(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 /// The kernel idt_base62_160 uses: "avx512", "avx2" or "scalar".
 const char *idt_base62_160_kernel_name(void);
 /// The kernels on their own, for the tests: the portable one (64-bit limbs over 62^10 with a

@@ -463,28 +463,27 @@ public final class IDGenerator {
 
 extension IDGenerator {
     /// cuid2 in bulk: the first symbol of each of `count` base36 tokens replaced by a uniform letter,
-    /// from keystream bytes below 234 (= 9·26) reduced mod 26; the bytes are erased after.
+    /// from keystream bytes below 234 (= 9·26) reduced mod 26, sampled 512 bytes at a time by the
+    /// whole-byte sampler; the letters left over are erased.
     fileprivate func letters(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int) {
-        var pool = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        withUnsafeMutableBytes(of: &pool) { bytes in
-            var used = bytes.count
-            for j in 0..<count {
-                while true {
-                    if used == bytes.count {
-                        keystream.fill(bytes)
-                        used = 0
-                    }
-                    let b = bytes[used]
-                    used += 1
-                    if b < 234 {
-                        base[j * stride] = UInt8(ascii: "a") + b % 26
-                        break
-                    }
-                }
+        let round = 512
+        let found = UnsafeMutablePointer<UInt8>.allocate(capacity: round + 64)
+        defer {
+            idt_erase(found, round + 64)
+            found.deallocate()
+        }
+        var j = 0
+        Self.letterTable.withUnsafeBufferPointer { table in
+            while j < count {
+                let n = keystream.withNextBytes(round) { idt_sample8($0, round, table.baseAddress, 234, found) }
+                for i in 0..<Swift.min(n, count - j) { base[(j + i) * stride] = found[i] }
+                j += n
             }
-            idt_erase(bytes.baseAddress, bytes.count)
         }
     }
+
+    /// Byte b < 234 → the letter b mod 26 (the sampler ignores the rest).
+    static let letterTable: [UInt8] = (0..<256).map { UInt8(ascii: "a") + UInt8($0 % 26) }
 
     /// Formats whose ids are all fresh random bits (uuid4, uuid8, non-monotonic ulid): the random bytes of
     /// 256 ids in one draw, encoded, then erased — no id's bits outlive its encoding.
@@ -531,41 +530,27 @@ extension IDGenerator {
 }
 
 extension IDGenerator {
-    /// KSUIDs in chunks of 256: the clock once per chunk (the stamp and its end-of-time handling as
-    /// ``write(_:checked:now:)`` has them), the 16 random bytes of every id in one draw, the 20-byte
-    /// values encoded by `idt_base62_160` in one batch, then both buffers erased — no id's bits outlive
-    /// its encoding. Checked, a clock outside KSUID's range stops the fill before that chunk.
+    /// KSUIDs minted in bulk share their stamp in chunks of this many (one keystream refill's bytes).
+    static let ksuidChunk = Keystream.usableBytes / 16
+
+    /// KSUIDs in chunks of 254 (the 16 random bytes of each, 4064 bytes, are one keystream refill):
+    /// the clock once per chunk (the stamp and its end-of-time handling as ``write(_:checked:now:)``
+    /// has them), then `idt_ksuid_text` encodes the chunk straight from the keystream's buffer, which
+    /// erases the bytes after — no id's bits outlive its encoding. Checked, a clock outside KSUID's
+    /// range stops the fill before that chunk.
     @inline(__always)
     fileprivate func fillKSUID(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
-        let chunk = 256
+        let chunk = Self.ksuidChunk
         var out = base
         var written = 0
-        let random = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * chunk, alignment: 16)
-        let values = UnsafeMutableRawBufferPointer.allocate(byteCount: 20 * chunk, alignment: 16)
-        defer {
-            idt_erase(random.baseAddress, random.count)
-            idt_erase(values.baseAddress, values.count)
-            random.deallocate()
-            values.deallocate()
-        }
         while written < count {
             let k = Swift.min(chunk, count - written)
             let seconds = clock() / 1000
             let inRange = seconds >= Self.ksuidEpoch && seconds - Self.ksuidEpoch <= UInt64(UInt32.max)
             if _slowPath(!inRange && checked) { break }
             // Unchecked, a clock outside KSUID's range is held at its nearest end instead of wrapping.
-            let stamp = (seconds < Self.ksuidEpoch ? 0 : UInt32(clamping: seconds - Self.ksuidEpoch)).bigEndian
-            keystream.fill(UnsafeMutableRawBufferPointer(rebasing: random[0..<(16 * k)]))
-            for j in 0..<k {
-                values.storeBytes(of: stamp, toByteOffset: 20 * j, as: UInt32.self)
-                values.storeBytes(
-                    of: random.loadUnaligned(fromByteOffset: 16 * j, as: UInt64.self), toByteOffset: 20 * j + 4, as: UInt64.self)
-                values.storeBytes(
-                    of: random.loadUnaligned(fromByteOffset: 16 * j + 8, as: UInt64.self), toByteOffset: 20 * j + 12, as: UInt64.self)
-            }
-            idt_erase(random.baseAddress, 16 * k)
-            idt_base62_160(values.baseAddress?.assumingMemoryBound(to: UInt8.self), k, out, stride)
-            idt_erase(values.baseAddress, 20 * k)
+            let stamp = seconds < Self.ksuidEpoch ? 0 : UInt32(clamping: seconds - Self.ksuidEpoch)
+            keystream.withNextBytes(16 * k) { idt_ksuid_text(stamp, $0, k, out, stride) }
             if let separator {
                 for j in 0..<k { out[j * stride + 27] = separator }
             }
