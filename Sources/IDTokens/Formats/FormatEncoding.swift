@@ -20,28 +20,9 @@ enum FormatEncoding {
         case .ulid:
             crockford(v, into: out)
         case .xid:
-            // 96 bits as 20 base32hex digits of 5 bits, the last holding one bit and four zeros: ten
-            // bits (two digits) a store, from the last, out of two 64-bit halves.
-            let shifted = v << 4
-            let table = base32hexPairs
-            let raw = UnsafeMutableRawPointer(out)
-            var hi = UInt64(truncatingIfNeeded: shifted >> 64)
-            var lo = UInt64(truncatingIfNeeded: shifted)
-            var i = 18
-            while i >= 0 {
-                raw.storeBytes(of: table[Int(truncatingIfNeeded: lo & 1023)].littleEndian, toByteOffset: i, as: UInt16.self)
-                lo = lo >> 10 | hi << 54
-                hi >>= 10
-                i -= 2
-            }
+            xid(v, into: out, pairs: base32hexPairs)
         case .objectid:
-            let table = hexPairs
-            let raw = UnsafeMutableRawPointer(out)
-            for i in 0..<12 {
-                raw.storeBytes(
-                    of: table[Int(truncatingIfNeeded: v >> UInt128(8 * (11 - i))) & 0xFF].littleEndian, toByteOffset: 2 * i, as: UInt16.self
-                )
-            }
+            objectid(v, into: out, pairs: hexPairs)
         case .tsid:
             // 64 bits as 13 Crockford digits (65 bits: the first holds four).
             crockford.withUnsafeBufferPointer { symbols in
@@ -53,6 +34,39 @@ enum FormatEncoding {
             uuid(v, into: out)
         }
         return format.length
+    }
+
+    /// An xid's 96 bits as 20 base32hex digits of 5 bits, the last holding one bit and four zeros:
+    /// ten bits (two digits) a store, from the last, out of two 64-bit halves.
+    @inline(__always)
+    static func xid(_ v: UInt128, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16>) {
+        let shifted = v << 4
+        let raw = UnsafeMutableRawPointer(out)
+        var hi = UInt64(truncatingIfNeeded: shifted >> 64)
+        var lo = UInt64(truncatingIfNeeded: shifted)
+        var i = 18
+        while i >= 0 {
+            raw.storeBytes(of: table[Int(truncatingIfNeeded: lo & 1023)].littleEndian, toByteOffset: i, as: UInt16.self)
+            lo = lo >> 10 | hi << 54
+            hi >>= 10
+            i -= 2
+        }
+    }
+
+    /// An ObjectId's 96 bits as 24 lower-case hex digits, a byte (two digits) a store.
+    @inline(__always)
+    static func objectid(_ v: UInt128, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16>) {
+        let raw = UnsafeMutableRawPointer(out)
+        let hi = UInt64(truncatingIfNeeded: v >> 64)  // the top 32 of the 96 bits
+        let lo = UInt64(truncatingIfNeeded: v)
+        for i in 0..<4 {
+            raw.storeBytes(
+                of: table[Int(truncatingIfNeeded: hi >> UInt64(24 - 8 * i)) & 0xFF].littleEndian, toByteOffset: 2 * i, as: UInt16.self)
+        }
+        for i in 0..<8 {
+            raw.storeBytes(
+                of: table[Int(truncatingIfNeeded: lo >> UInt64(56 - 8 * i)) & 0xFF].littleEndian, toByteOffset: 8 + 2 * i, as: UInt16.self)
+        }
     }
 
     /// Each number below 100 as two ASCII digits, the first in the low byte.
@@ -118,14 +132,34 @@ enum FormatEncoding {
         return n
     }
 
-    /// A Firebase push id: 8 symbols of the 48-bit milliseconds, then 12 of the 72 random bits.
+    /// A Firebase push id: 8 symbols of the 48-bit milliseconds, then 12 of the 72 random bits, two
+    /// symbols (12 bits) a store.
     @inline(__always)
-    static func firebase(millis: UInt64, random: UInt128, into out: UnsafeMutablePointer<UInt8>) {
-        firebaseSymbols.withUnsafeBufferPointer { symbols in
-            for i in 0..<8 { out[i] = symbols[Int(truncatingIfNeeded: millis >> UInt64(6 * (7 - i))) & 63] }
-            for i in 0..<12 { out[8 + i] = symbols[Int(truncatingIfNeeded: random >> UInt128(6 * (11 - i))) & 63] }
+    static func firebase(
+        millis: UInt64, random: UInt128, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16> = firebasePairs
+    ) {
+        let raw = UnsafeMutableRawPointer(out)
+        for i in 0..<4 {
+            raw.storeBytes(
+                of: table[Int(truncatingIfNeeded: millis >> UInt64(36 - 12 * i)) & 0xFFF].littleEndian, toByteOffset: 2 * i, as: UInt16.self
+            )
+        }
+        let hi = UInt64(truncatingIfNeeded: random >> 64)  // the top 8 of the 72 bits
+        let lo = UInt64(truncatingIfNeeded: random)
+        raw.storeBytes(of: table[Int(truncatingIfNeeded: hi << 4 | lo >> 60) & 0xFFF].littleEndian, toByteOffset: 8, as: UInt16.self)
+        for i in 0..<5 {
+            raw.storeBytes(
+                of: table[Int(truncatingIfNeeded: lo >> UInt64(48 - 12 * i)) & 0xFFF].littleEndian, toByteOffset: 10 + 2 * i,
+                as: UInt16.self)
         }
     }
+
+    /// Each 12-bit value's two Firebase symbols, first in the low byte.
+    nonisolated(unsafe) static let firebasePairs: UnsafeMutablePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 4096)
+        for v in 0..<4096 { table[v] = UInt16(firebaseSymbols[v >> 6]) | UInt16(firebaseSymbols[v & 63]) << 8 }
+        return table
+    }()
 
     /// Each byte's two lower-case hex digits, first digit in the low byte (a little-endian store
     /// writes them in order).
@@ -137,8 +171,7 @@ enum FormatEncoding {
 
     /// A 128-bit value as a UUID: 8-4-4-4-12 lower-case hex, 36 bytes, two digits a store.
     @inline(__always)
-    static func uuid(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>) {
-        let table = hexPairs
+    static func uuid(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16> = hexPairs) {
         let raw = UnsafeMutableRawPointer(out)
         let hi = UInt64(truncatingIfNeeded: value >> 64)
         let lo = UInt64(truncatingIfNeeded: value)
@@ -195,7 +228,12 @@ enum FormatEncoding {
     /// case (TypeID's) when `lower`.
     @inline(__always)
     static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>, lower: Bool = false) {
-        let table = lower ? lowerCrockfordPairs : crockfordPairs
+        crockford(value, into: out, pairs: lower ? lowerCrockfordPairs : crockfordPairs)
+    }
+
+    /// The same with the pair table given (a bulk loop looks it up once).
+    @inline(__always)
+    static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16>) {
         let raw = UnsafeMutableRawPointer(out)
         var hi = UInt64(truncatingIfNeeded: value >> 64)
         var lo = UInt64(truncatingIfNeeded: value)

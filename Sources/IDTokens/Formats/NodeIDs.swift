@@ -163,6 +163,89 @@ extension IDGenerator {
         return (written, out - base)
     }
 
+    /// UUIDv1 and v6, xid and ObjectId in bulk, in chunks of 256 with the clock read once a chunk:
+    /// the first id of a chunk is minted by `nodeValue` (the fork check, the node, the end of time),
+    /// the rest, while they are the next tick (UUIDs) or the next sequence of the same second (xid,
+    /// ObjectId), from the tick, sequence and counter kept in registers; any other goes through
+    /// `nodeValue` again. So the ids are those `next()` would mint. A fork cannot land inside a chunk:
+    /// only the thread that forks runs in the child, and this one is busy here.
+    @inline(__always)
+    func fillNodeWide(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
+        var out = base
+        var written = 0
+        let pairs = format == .xid ? FormatEncoding.base32hexPairs : FormatEncoding.hexPairs
+        let lastTicks: UInt64 = (1 << 60) - 1
+        let perTick: UInt64 = 1 << 24
+        @inline(__always) func put(_ v: UInt128) {
+            switch format {
+            case .xid: FormatEncoding.xid(v, into: out, pairs: pairs)
+            case .objectid: FormatEncoding.objectid(v, into: out, pairs: pairs)
+            default: FormatEncoding.uuid(v, into: out, pairs: pairs)
+            }
+            if let separator { out[length] = separator }
+            out += stride
+        }
+        while written < count {
+            let k = Swift.min(256, count - written)
+            let millis = clock()
+            guard let first = nodeValue(checked: checked, now: millis) else { break }
+            put(first)
+            var j = 1
+            let seconds = Swift.min(millis / 1000, UInt64(UInt32.max))
+            // state: [0] the next tick (UUIDs) or the last tick + 1, [1] its sequence, [2] the clock
+            // sequence (UUIDs) or the counter, [3] the node.
+            var next = state[0]
+            var sequence = state[1]
+            var counter = state[2]
+            let node = state[3]
+            let clockSequence = UInt128(0x8000 | state[2] & 0x3FFF) << 48 | UInt128(node)
+            while j < k {
+                let v: UInt128
+                if format == .uuid1 || format == .uuid6 {
+                    guard _fastPath(next <= lastTicks) else {
+                        state[0] = next
+                        guard let slow = nodeValue(checked: checked, now: millis) else { break }
+                        (v, next) = (slow, state[0])
+                        put(v)
+                        j += 1
+                        continue
+                    }
+                    let ticks = next
+                    next += 1
+                    v =
+                        format == .uuid1
+                        ? UInt128(ticks & 0xFFFF_FFFF) << 96 | UInt128(ticks >> 32 & 0xFFFF) << 80 | UInt128(0x1000 | ticks >> 48 & 0xFFF)
+                            << 64
+                            | clockSequence
+                        : UInt128(ticks >> 28) << 96 | UInt128(ticks >> 12 & 0xFFFF) << 80 | UInt128(0x6000 | ticks & 0xFFF) << 64
+                            | clockSequence
+                } else {
+                    guard _fastPath(next != 0 && seconds < next && sequence + 1 < perTick) else {
+                        (state[0], state[1], state[2]) = (next, sequence, counter)
+                        guard let slow = nodeValue(checked: checked, now: millis) else { break }
+                        (v, next, sequence, counter) = (slow, state[0], state[1], state[2])
+                        put(v)
+                        j += 1
+                        continue
+                    }
+                    sequence += 1
+                    counter = (counter &+ 1) & 0xFF_FFFF
+                    v = UInt128(next - 1) << 64 | UInt128(node) << 24 | UInt128(counter)
+                }
+                put(v)
+                j += 1
+            }
+            if format == .uuid1 || format == .uuid6 {
+                state[0] = next
+            } else {
+                (state[0], state[1], state[2]) = (next, sequence, counter)
+            }
+            written += j
+            if j < k { break }
+        }
+        return written
+    }
+
     /// Moves the tick to `tick` (never backwards) and returns it with the id's sequence in it: from
     /// `start` in a new tick, one more in the same; past `perTick` − 1, the next tick (ahead of the
     /// clock). At the `last` tick used up: nil when `checked`, else its greatest sequence again.
