@@ -17,9 +17,25 @@ static const char b62_alphabet[62] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef
 // Each value below 62^2 as two characters, first in the low byte (built at load time: a constant
 // once main runs, so no thread sees it half-built).
 static uint16_t b62_pairs[3844];
+// The byte shuffles that put the AVX-512 VBMI KSUID kernel's digits in id order (see
+// ksuid_emit_vbmi): `b62_top7` joins each lane's top two digits and next five; for the pair of ids
+// 2p, 2p + 1, `b62_mid[p]` takes digits 0–11 of each from the joined register and the third chunk,
+// `b62_low[p]` digits 12–21 from the fourth and fifth chunks, `b62_last[p]` digits 22–26 from the
+// sixth, each id in its own 32-byte half.
+static uint8_t b62_top7[64], b62_mid[4][64], b62_low[4][64], b62_last[4][64];
 __attribute__((constructor)) static void b62_build_pairs(void) {
     for (int v = 0; v < 3844; v++)
         b62_pairs[v] = (uint16_t)((uint8_t)b62_alphabet[v / 62] | (uint16_t)(uint8_t)b62_alphabet[v % 62] << 8);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) b62_top7[8 * i + j] = (uint8_t)(j < 2 ? 8 * i + j : j < 7 ? 64 + 8 * i + j - 2 : 0);
+    for (int p = 0; p < 4; p++)
+        for (int half = 0; half < 2; half++)
+            for (int o = 0; o < 32; o++) {
+                int id = 2 * p + half, k = 32 * half + o;
+                b62_mid[p][k] = (uint8_t)(o < 7 ? 8 * id + o : o < 12 ? 64 + 8 * id + o - 7 : 0);
+                b62_low[p][k] = (uint8_t)(o >= 12 && o < 17 ? 8 * id + o - 12 : o >= 17 && o < 22 ? 64 + 8 * id + o - 17 : 0);
+                b62_last[p][k] = (uint8_t)(o >= 22 && o < 27 ? 8 * id + o - 22 : 0);
+            }
 }
 
 static inline uint32_t load_be32(const uint8_t *p) {
@@ -121,6 +137,13 @@ void idt_base62_160_scalar(const uint8_t *values, size_t count, uint8_t *out, si
 // 2^(160 − 29.77k), so pass k starts at limb k − 1 (k ≥ 2): 5 + 5 + 4 + 3 + 2 steps, and what is left
 // after five passes (< 62^2) is the top two digits. Digits of a remainder x < 2^30 by x/62 =
 // (x·M) >> 35, M = ceil(2^35/62), exact for x < 2^35/30.
+// The block kernels' loops have constant bounds once unrolled; unrolled, their registers stay in
+// registers (rolled up, clang kept the limbs in memory, about 1.35× slower).
+#if defined(__clang__)
+#define B62_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define B62_UNROLL
+#endif
 #define B62_R1 738894451ULL
 #define B62_M62 554189329ULL
 
@@ -193,18 +216,26 @@ __attribute__((target("avx2"))) static inline __m256i b62_digits5_avx2(__m256i x
 
 // Four independent chains at a time (w[5][4] and r[4] in sixteen registers, give or take a spill).
 __attribute__((target("avx2"))) static void b62_block_avx2(const uint32_t limbs[5][B62_BLOCK], uint64_t chunks[6][B62_BLOCK]) {
+    B62_UNROLL
     for (int h = 0; h < B62_BLOCK; h += 16) {
         __m256i w[5][4];
+        B62_UNROLL
         for (int j = 0; j < 5; j++)
+            B62_UNROLL
             for (int g = 0; g < 4; g++) w[j][g] = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)&limbs[j][h + 4 * g]));
+        B62_UNROLL
         for (int pass = 0; pass < 5; pass++) {
             __m256i r[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+            B62_UNROLL
             for (int j = pass < 2 ? 0 : pass - 1; j < 5; j++)
+                B62_UNROLL
                 for (int g = 0; g < 4; g++) b62_step_avx2(&r[g], &w[j][g]);
+            B62_UNROLL
             for (int g = 0; g < 4; g++) _mm256_storeu_si256((__m256i *)&chunks[5 - pass][h + 4 * g], b62_digits5_avx2(r[g]));
         }
         // The top two digits: w[4] < 62^2.
         const __m256i m = _mm256_set1_epi64x((long long)B62_M62);
+        B62_UNROLL
         for (int g = 0; g < 4; g++) {
             __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(w[4][g], m), 35);
             __m256i lo = _mm256_sub_epi64(w[4][g], _mm256_mul_epu32(q, _mm256_set1_epi64x(62)));
@@ -254,7 +285,8 @@ __attribute__((target("avx512f,avx512bw"))) static inline void b62_step_avx512(_
     *w = _mm512_mask_add_epi64(q, over, q, _mm512_set1_epi64(1));
 }
 
-__attribute__((target("avx512f,avx512bw"))) static inline __m512i b62_digits5_avx512(__m512i x) {
+// The five digits (0–61, not yet characters) of each lane's x < 62^5, most significant in the low byte.
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i b62_digits5_raw_avx512(__m512i x) {
     const __m512i m = _mm512_set1_epi64((long long)B62_M62), k62 = _mm512_set1_epi64(62);
     __m512i text = _mm512_setzero_si512();
     for (int k = 0; k < 4; k++) {
@@ -263,20 +295,31 @@ __attribute__((target("avx512f,avx512bw"))) static inline __m512i b62_digits5_av
         text = _mm512_or_si512(text, _mm512_slli_epi64(digit, 32 - 8 * k));
         x = q;
     }
-    return b62_chars_avx512(_mm512_or_si512(text, x));
+    return _mm512_or_si512(text, x);
+}
+
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i b62_digits5_avx512(__m512i x) {
+    return b62_chars_avx512(b62_digits5_raw_avx512(x));
 }
 
 __attribute__((target("avx512f,avx512bw"))) static void b62_block_avx512(const uint32_t limbs[5][B62_BLOCK], uint64_t chunks[6][B62_BLOCK]) {
     __m512i w[5][4];
+    B62_UNROLL
     for (int j = 0; j < 5; j++)
+        B62_UNROLL
         for (int g = 0; g < 4; g++) w[j][g] = _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)&limbs[j][8 * g]));
+    B62_UNROLL
     for (int pass = 0; pass < 5; pass++) {
         __m512i r[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+        B62_UNROLL
         for (int j = pass < 2 ? 0 : pass - 1; j < 5; j++)
+            B62_UNROLL
             for (int g = 0; g < 4; g++) b62_step_avx512(&r[g], &w[j][g]);
+        B62_UNROLL
         for (int g = 0; g < 4; g++) _mm512_storeu_si512(&chunks[5 - pass][8 * g], b62_digits5_avx512(r[g]));
     }
     const __m512i m = _mm512_set1_epi64((long long)B62_M62);
+    B62_UNROLL
     for (int g = 0; g < 4; g++) {
         __m512i q = _mm512_srli_epi64(_mm512_mul_epu32(w[4][g], m), 35);
         __m512i lo = _mm512_sub_epi64(w[4][g], _mm512_mul_epu32(q, _mm512_set1_epi64(62)));
@@ -294,15 +337,17 @@ int idt_base62_160_avx512_available(void) { return __builtin_cpu_supports("avx51
 // chunks and a carry is below 2D, so one conditional subtraction keeps each below D.
 // The random bytes of n ≤ 32 ids are read 8 ids (128 bytes) a register pair, zeros past n: each
 // 32-bit word byte-swapped, then word j of the 8 ids gathered into one register by vpermt2d.
-__attribute__((target("avx512f,avx512bw"))) static void b62_ksuid_block_avx512(const uint8_t *random, size_t n, const uint64_t tc[6], uint64_t chunks[6][B62_BLOCK]) {
+__attribute__((target("avx512f,avx512bw"))) static inline void b62_ksuid_digits_avx512(const uint8_t *random, size_t n, const uint64_t tc[6], __m512i dig[6][4]) {
     __m512i w[4][4];
     const __m512i bswap = _mm512_set4_epi32(0x0c0d0e0f, 0x08090a0b, 0x04050607, 0x00010203);
+    B62_UNROLL
     for (int g = 0; g < 4; g++) {
         size_t words = n > 8 * (size_t)g ? 4 * (n - 8 * (size_t)g) : 0;  // 32-bit words of this group's ids
         __mmask16 m0 = words >= 16 ? 0xffff : (__mmask16)((1u << words) - 1);
         __mmask16 m1 = words >= 32 ? 0xffff : words > 16 ? (__mmask16)((1u << (words - 16)) - 1) : 0;
         __m512i a = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi32(m0, random + 128 * g), bswap);
         __m512i b = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi32(m1, random + 128 * g + 64), bswap);
+        B62_UNROLL
         for (int j = 0; j < 4; j++) {
             const __m512i pick = _mm512_setr_epi32(j, 4 + j, 8 + j, 12 + j, 16 + j, 20 + j, 24 + j, 28 + j, 0, 0, 0, 0, 0, 0, 0, 0);
             w[j][g] = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(_mm512_permutex2var_epi32(a, pick, b)));
@@ -310,31 +355,71 @@ __attribute__((target("avx512f,avx512bw"))) static void b62_ksuid_block_avx512(c
     }
     const __m512i d = _mm512_set1_epi64((long long)B62_D5), one = _mm512_set1_epi64(1);
     __m512i carry[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    B62_UNROLL
     for (int pass = 0; pass < 5; pass++) {
         __m512i r[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
         if (pass < 4) {
+            B62_UNROLL
             for (int j = pass < 2 ? 0 : pass - 1; j < 4; j++)
+                B62_UNROLL
                 for (int g = 0; g < 4; g++) b62_step_avx512(&r[g], &w[j][g]);
         } else {
+            B62_UNROLL
             for (int g = 0; g < 4; g++) r[g] = w[3][g];
         }
         const __m512i t = _mm512_set1_epi64((long long)tc[5 - pass]);
+        B62_UNROLL
         for (int g = 0; g < 4; g++) {
             __m512i sum = _mm512_add_epi64(_mm512_add_epi64(r[g], t), carry[g]);
             __mmask8 over = _mm512_cmpge_epu64_mask(sum, d);
             sum = _mm512_mask_sub_epi64(sum, over, sum, d);
             carry[g] = _mm512_maskz_mov_epi64(over, one);
-            _mm512_storeu_si512(&chunks[5 - pass][8 * g], b62_digits5_avx512(sum));
+            dig[5 - pass][g] = b62_digits5_raw_avx512(sum);
         }
     }
     // The top two digits: T·2^128's, plus the last carry (the whole is below 62^27, so below 62^2).
     const __m512i m = _mm512_set1_epi64((long long)B62_M62);
+    B62_UNROLL
     for (int g = 0; g < 4; g++) {
         __m512i top = _mm512_add_epi64(_mm512_set1_epi64((long long)tc[0]), carry[g]);
         __m512i q = _mm512_srli_epi64(_mm512_mul_epu32(top, m), 35);
         __m512i lo = _mm512_sub_epi64(top, _mm512_mul_epu32(q, _mm512_set1_epi64(62)));
-        _mm512_storeu_si512(&chunks[0][8 * g], b62_chars_avx512(_mm512_or_si512(q, _mm512_slli_epi64(lo, 8))));
+        dig[0][g] = _mm512_or_si512(q, _mm512_slli_epi64(lo, 8));
     }
+}
+
+// Without VBMI: the digits as characters into `chunks`, for scatter_block.
+__attribute__((target("avx512f,avx512bw"))) static void b62_ksuid_block_avx512(const uint8_t *random, size_t n, const uint64_t tc[6], uint64_t chunks[6][B62_BLOCK]) {
+    __m512i dig[6][4];
+    b62_ksuid_digits_avx512(random, n, tc, dig);
+    for (int c = 0; c < 6; c++)
+        for (int g = 0; g < 4; g++) _mm512_storeu_si512(&chunks[c][8 * g], b62_chars_avx512(dig[c][g]));
+    idt_erase(dig, sizeof dig);
+}
+
+// With VBMI: each group's six digit registers (lane i: id i's digits of that chunk) put in id order by
+// byte shuffles (two ids a register, one in each 32-byte half), mapped to characters by one vpermb over
+// the alphabet, and each id stored with a 27-byte masked store — nothing else in `out` is touched.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static void b62_ksuid_block_vbmi(const uint8_t *random, size_t n, const uint64_t tc[6], uint8_t *out, size_t stride) {
+    __m512i dig[6][4];
+    b62_ksuid_digits_avx512(random, n, tc, dig);
+    const __m512i alphabet = _mm512_maskz_loadu_epi8(0x3fffffffffffffffULL, b62_alphabet);
+    const __m512i top7 = _mm512_loadu_si512((const void *)b62_top7);
+    const __mmask64 low = 0x003ff000003ff000ULL, last = 0x07c0000007c00000ULL;
+    for (int g = 0; g < 4 && 8 * (size_t)g < n; g++) {
+        __m512i joined = _mm512_permutex2var_epi8(dig[0][g], top7, dig[1][g]);
+        for (int p = 0; p < 4; p++) {
+            size_t id = 8 * (size_t)g + 2 * (size_t)p;
+            if (id >= n) break;
+            __m512i o = _mm512_permutex2var_epi8(joined, _mm512_loadu_si512((const void *)b62_mid[p]), dig[2][g]);
+            o = _mm512_mask_blend_epi8(low, o, _mm512_permutex2var_epi8(dig[3][g], _mm512_loadu_si512((const void *)b62_low[p]), dig[4][g]));
+            o = _mm512_mask_blend_epi8(last, o, _mm512_permutexvar_epi8(_mm512_loadu_si512((const void *)b62_last[p]), dig[5][g]));
+            o = _mm512_permutexvar_epi8(o, alphabet);
+            _mm512_mask_storeu_epi8(out + id * stride, 0x07ffffff, o);
+            if (id + 1 < n) _mm512_mask_storeu_epi8(out + (id + 1) * stride, 0x07ffffff, _mm512_castsi256_si512(_mm512_extracti64x4_epi64(o, 1)));
+        }
+    }
+    idt_erase(dig, sizeof dig);
 }
 
 // The base 62^5 chunks of T·2^128, most significant first (tc[0] the top two digits).
@@ -352,7 +437,7 @@ static void stamp_chunks(uint32_t stamp, uint64_t tc[6]) {
     tc[0] = w[4];
 }
 
-static void run_avx512(const uint8_t *values, uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+static void run_avx512(const uint8_t *values, uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride, int vbmi) {
     uint32_t limbs[5][B62_BLOCK];
     uint64_t chunks[6][B62_BLOCK];
     uint64_t tc[6];
@@ -362,6 +447,9 @@ static void run_avx512(const uint8_t *values, uint32_t stamp, const uint8_t *ran
         if (values) {
             gather_block(values + 20 * i, n, limbs);
             b62_block_avx512(limbs, chunks);
+        } else if (vbmi) {
+            b62_ksuid_block_vbmi(random + 16 * i, n, tc, out + i * stride, stride);
+            continue;
         } else {
             b62_ksuid_block_avx512(random + 16 * i, n, tc, chunks);
         }
@@ -372,7 +460,7 @@ static void run_avx512(const uint8_t *values, uint32_t stamp, const uint8_t *ran
 }
 
 void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
-    run_avx512(values, 0, NULL, count, out, stride);
+    run_avx512(values, 0, NULL, count, out, stride, 0);
 }
 #else
 int idt_base62_160_avx2_available(void) { return 0; }
@@ -385,10 +473,10 @@ void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, si
 }
 #endif
 
-// Kernel choice, made once: AVX-512 where the CPU has it, else scalar — the AVX2 kernel measured slower
-// than scalar (the benchmark report compares them), so it runs only when forced — or the one named by
-// IDTOKENS_ENCODER, else by IDTOKENS_SAMPLER (so IDTOKENS_SAMPLER=scalar|avx2|avx512 forces the
-// encoder too; its ssse3 and neon mean scalar here), when the CPU has it; else the best.
+// Kernel choice, made once: the best the CPU has, AVX-512 > AVX2 > scalar (KSUID text, measured when
+// the block loops were unrolled, on an AMD EPYC with AVX-512: 5.2, 12.4 and 15.6 ns an id), or the one
+// named by IDTOKENS_ENCODER, else by IDTOKENS_SAMPLER (so IDTOKENS_SAMPLER=scalar|avx2|avx512 forces
+// the encoder too; its ssse3 and neon mean scalar here), when the CPU has it; else the best.
 enum { E_UNSET = 0, E_SCALAR, E_AVX2, E_AVX512 };
 static int chosen_encoder = E_UNSET;
 
@@ -402,7 +490,7 @@ static int has_encoder(int k) {
 }
 
 static int choose_encoder(void) {
-    int best = has_encoder(E_AVX512) ? E_AVX512 : E_SCALAR;
+    int best = has_encoder(E_AVX512) ? E_AVX512 : has_encoder(E_AVX2) ? E_AVX2 : E_SCALAR;
     const char *want = getenv("IDTOKENS_ENCODER");
     if (want == NULL || *want == 0) want = getenv("IDTOKENS_SAMPLER");
     if (want == NULL || *want == 0) return best;
@@ -465,7 +553,17 @@ void idt_ksuid_text_avx2(uint32_t stamp, const uint8_t *random, size_t count, ui
 void idt_ksuid_text_avx512(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
 #if defined(__x86_64__)
     if (idt_base62_160_avx512_available()) {
-        run_avx512(NULL, stamp, random, count, out, stride);
+        run_avx512(NULL, stamp, random, count, out, stride, __builtin_cpu_supports("avx512vbmi"));
+        return;
+    }
+#endif
+    ksuid_scalar(stamp, random, count, out, stride);
+}
+
+void idt_ksuid_text_avx512bw(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+#if defined(__x86_64__)
+    if (idt_base62_160_avx512_available()) {
+        run_avx512(NULL, stamp, random, count, out, stride, 0);
         return;
     }
 #endif

@@ -99,17 +99,21 @@ static const uint8_t spread48[64] = {
 };
 
 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
-static size_t sample6_avx512(const uint8_t *random, size_t blocks, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+static size_t sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
     const __m512i table = _mm512_loadu_si512((const void *)symbols);
     const __m512i spread = _mm512_loadu_si512((const void *)spread48);
     const __m512i shifts = _mm512_set1_epi64(0x3036242a1016040aLL);
     const __m512i six = _mm512_set1_epi8(0x3f);
     const __m512i limitv = _mm512_set1_epi8((char)limit);
     size_t n = 0;
-    for (size_t b = 0; b < blocks; b++) {
-        __m512i in = _mm512_maskz_loadu_epi8(0x0000ffffffffffffULL, random + 48 * b);
+    // Four groups (48 bytes) a block; the last block may hold fewer, read by a shorter masked load and
+    // with its accept mask cut to their chunks.
+    for (size_t g = 0; g < groups; g += 4) {
+        size_t left = groups - g < 4 ? groups - g : 4;
+        __m512i in = _mm512_maskz_loadu_epi8((1ULL << (12 * left)) - 1, random + 12 * g);
         __m512i c = _mm512_and_si512(_mm512_multishift_epi64_epi8(shifts, _mm512_permutexvar_epi8(spread, in)), six);
-        __mmask64 accept = _mm512_cmplt_epu8_mask(c, limitv);
+        __mmask64 chunks = left == 4 ? ~0ULL : (1ULL << (16 * left)) - 1;
+        __mmask64 accept = chunks & _mm512_cmplt_epu8_mask(c, limitv);
         __m512i s = _mm512_maskz_compress_epi8(accept, _mm512_permutexvar_epi8(c, table));
         _mm512_storeu_si512((void *)(out + n), s);
         n += (size_t)__builtin_popcountll(accept);
@@ -118,9 +122,9 @@ static size_t sample6_avx512(const uint8_t *random, size_t blocks, const uint8_t
 }
 
 size_t idt_sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
-    size_t n = sample6_avx512(random, groups / 4, symbols, limit, out);
-    size_t g = groups / 4 * 4;
-    return n + idt_sample6_ssse3(random + 12 * g, groups - g, symbols, limit, out + n);
+    size_t n = sample6_avx512(random, groups, symbols, limit, out);
+    out[n] = 0;  // as the other kernels leave it, when the last block accepted all 64
+    return n;
 }
 
 __attribute__((target("ssse3,sse4.1,popcnt")))

@@ -53,3 +53,11 @@ __attribute__((noinline)) void idt_scrub_stack(void) {
     idt_erase((void *)frame, sizeof frame);
     idt_clear_registers();
 }
+
+__attribute__((noinline)) void idt_scrub_stack_deep(void) {
+    // The same over 16 KiB, for callers of deeper kernels (the KSUID encoder's block frames, which
+    // unoptimised builds make several times larger).
+    volatile unsigned char frame[16384];
+    idt_erase((void *)frame, sizeof frame);
+    idt_clear_registers();
+}

@@ -152,11 +152,12 @@ final class TokenEngine {
         let end = cursor[1]
         var n = end - start
         if n > 0 && start > 0 { symbols.update(from: symbols + start, count: n) }
-        while n < Self.symbolTarget {
-            if let keystream {
-                // Sample straight from the keystream's buffer, which erases the bytes afterwards.
-                n = keystream.withNextBytes(Self.poolBytes) { sampleRound($0, n) }
-            } else {
+        if let keystream {
+            // Sample straight from the keystream's buffer, which erases the bytes afterwards. (Bound
+            // once, outside the loop: a binding per round cost a retain and a release each.)
+            while n < Self.symbolTarget { n = keystream.withNextBytes(Self.poolBytes) { sampleRound($0, n) } }
+        } else {
+            while n < Self.symbolTarget {
                 refill?(UnsafeMutableRawBufferPointer(start: pool, count: Self.poolBytes))
                 n = sampleRound(UnsafePointer(pool.assumingMemoryBound(to: UInt8.self)), n)
             }

@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    /// The kernels: 0 SSSE3, 1 AVX-512 VBMI2 (blocks of four groups, SSSE3 tail), 2 the dispatcher,
+    /// The kernels: 0 SSSE3, 1 AVX-512 VBMI2 (blocks of four groups, the last one a masked load), 2 the dispatcher,
     /// 3 AVX2 (pairs of groups, SSSE3 tail), 4 the portable C loop, 5 NEON (blocks of four groups, scalar
     /// tail). Each runs only where the CPU has it.
     static let kernels = [0, 1, 2, 3, 4, 5]

@@ -89,7 +89,8 @@ size_t idt_sample6(const uint8_t *random, size_t groups, const uint8_t symbols[6
 /// The kernel idt_sample6 and idt_sample4 use: "avx512", "avx2", "ssse3", "neon" or "scalar".
 const char *idt_sample6_kernel_name(void);
 /// The kernels on their own, for the tests (each only where its availability check says so; the
-/// scalar one anywhere). AVX-512 works in blocks of four groups and AVX2 in pairs, with SSSE3 tails.
+/// scalar one anywhere). AVX-512 works in blocks of four groups (the last one a masked load) and AVX2
+/// in pairs, with an SSSE3 tail.
 int idt_sample6_avx512_available(void);
 int idt_sample6_avx2_available(void);
 size_t idt_sample6_scalar(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out);
@@ -127,12 +128,15 @@ size_t idt_sample8_scalar(const uint8_t *random, size_t bytes, const uint8_t sym
 void idt_base62_160(const uint8_t *values, size_t count, uint8_t *out, size_t stride);
 /// KSUID text: for each of count ids, the base62 text of the 160-bit value (stamp, then the 16 bytes
 /// at random + 16 i, big-endian) at out + i * stride, as idt_base62_160 writes it, by the same kernel.
-/// The AVX-512 kernel divides only the random 128 bits and adds the stamp's chunks in base 62^5.
+/// The AVX-512 kernel divides only the random 128 bits and adds the stamp's chunks in base 62^5; with
+/// VBMI it puts the digits in id order and maps them to characters by byte shuffles.
 void idt_ksuid_text(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 /// Its kernels on their own, for the tests (each the scalar one where the CPU lacks it).
 void idt_ksuid_text_scalar(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 void idt_ksuid_text_avx2(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 void idt_ksuid_text_avx512(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
+/// The AVX-512 kernel as on a CPU without VBMI (the digits stored, then copied out id by id).
+void idt_ksuid_text_avx512bw(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 /// The kernel idt_base62_160 uses: "avx512", "avx2" or "scalar".
 const char *idt_base62_160_kernel_name(void);
 /// The kernels on their own, for the tests: the portable one (64-bit limbs over 62^10 with a
@@ -149,6 +153,8 @@ void idt_base62_160_avx512(const uint8_t *values, size_t count, uint8_t *out, si
 void idt_clear_registers(void);
 /// Zeroes 4 KiB of stack below the caller (the frames of calls that just returned), then the registers.
 void idt_scrub_stack(void);
+/// The same over 16 KiB, after the KSUID encoder (its kernels' frames reach deeper than 4 KiB).
+void idt_scrub_stack_deep(void);
 
 /// Tests only: fork by the raw system call (SYS_fork, or clone on architectures without it), which
 /// runs no pthread_atfork handler, as a runtime or sandbox that forks by syscall does. Returns as fork().

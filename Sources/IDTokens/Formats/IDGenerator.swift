@@ -491,17 +491,14 @@ extension IDGenerator {
     static let letterTable: [UInt8] = (0..<256).map { UInt8(ascii: "a") + UInt8($0 % 26) }
 
     /// Formats whose ids are all fresh random bits (uuid4, uuid8, non-monotonic ulid): the random bytes of
-    /// 256 ids in one draw, encoded, then erased — no id's bits outlive its encoding.
+    /// up to 254 ids (one keystream refill) encoded straight from the keystream's buffer, which erases
+    /// them after — no id's bits outlive its encoding.
     @inline(__always)
     fileprivate func fillFresh(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
-        let chunk = 256
+        let chunk = Keystream.usableBytes / 16
         var out = base
         var written = 0
-        let random = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * chunk, alignment: 16)
-        defer {
-            idt_erase(random.baseAddress, random.count)
-            random.deallocate()
-        }
+        let pairs = format == .ulid ? FormatEncoding.crockfordPairs : FormatEncoding.hexPairs
         while written < count {
             let k = Swift.min(chunk, count - written)
             var now = clock()
@@ -509,24 +506,26 @@ extension IDGenerator {
                 if checked && format == .ulid { break }
                 now = Self.lastMillisecond
             }
-            keystream.fill(UnsafeMutableRawBufferPointer(rebasing: random[0..<(16 * k)]))
-            for j in 0..<k {
-                let hi = random.loadUnaligned(fromByteOffset: 16 * j, as: UInt64.self)
-                let lo = random.loadUnaligned(fromByteOffset: 16 * j + 8, as: UInt64.self)
-                var v = UInt128(hi) << 64 | UInt128(lo)
-                if format == .uuid4 || format == .uuid8 {
-                    // Version 4 or 8, variant 10: the other 122 bits as drawn (`value` sets the same).
-                    let version = UInt128(format == .uuid4 ? 0x4000 : 0x8000) << 64
-                    v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (version | UInt128(0x8000) << 48)
-                    FormatEncoding.uuid(v, into: out)
-                } else {
-                    // 48-bit milliseconds, then 80 random bits.
-                    FormatEncoding.crockford(UInt128(now & 0xFFFF_FFFF_FFFF) << 80 | (v & ((UInt128(1) << 80) - 1)), into: out)
+            keystream.withNextBytes(16 * k) { bytes in
+                let random = UnsafeRawPointer(bytes)
+                for j in 0..<k {
+                    let hi = random.loadUnaligned(fromByteOffset: 16 * j, as: UInt64.self)
+                    let lo = random.loadUnaligned(fromByteOffset: 16 * j + 8, as: UInt64.self)
+                    var v = UInt128(hi) << 64 | UInt128(lo)
+                    if format == .uuid4 || format == .uuid8 {
+                        // Version 4 or 8, variant 10: the other 122 bits as drawn (`value` sets the same).
+                        let version = UInt128(format == .uuid4 ? 0x4000 : 0x8000) << 64
+                        v = v & ~(UInt128(0xF000) << 64 | UInt128(0xC000) << 48) | (version | UInt128(0x8000) << 48)
+                        FormatEncoding.uuid(v, into: out, pairs: pairs)
+                    } else {
+                        // 48-bit milliseconds, then 80 random bits.
+                        FormatEncoding.crockford(
+                            UInt128(now & 0xFFFF_FFFF_FFFF) << 80 | (v & ((UInt128(1) << 80) - 1)), into: out, pairs: pairs)
+                    }
+                    if let separator { out[length] = separator }
+                    out += stride
                 }
-                if let separator { out[length] = separator }
-                out += stride
             }
-            idt_erase(random.baseAddress, 16 * k)
             written += k
         }
         idt_scrub_stack()
@@ -562,7 +561,7 @@ extension IDGenerator {
             out += k * stride
             written += k
         }
-        idt_scrub_stack()
+        idt_scrub_stack_deep()
         return written
     }
 }
