@@ -83,6 +83,27 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The floor under any `next() -> String`: a 36-byte native String (ids over 15 bytes live on the
+    // heap) and one read of the real-time clock, which a time-ordered id needs per call. The report
+    // sets `IDGenerator.next()` against these, not only against `fill`.
+    let text = Array(repeating: UInt8(ascii: "a"), count: 36)
+    Benchmark("Floor.String.36bytes") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(
+                String(unsafeUninitializedCapacity: 36) {
+                    _ = $0.initialize(from: text)
+                    return 36
+                })
+        }
+    }
+    Benchmark("Floor.Clock.realtime") { benchmark in
+        var ts = timespec()
+        for _ in benchmark.scaledIterations {
+            clock_gettime(CLOCK_REALTIME, &ts)
+            blackHole(ts.tv_nsec)
+        }
+    }
+
     // What a Swift user would write instead.
     Benchmark("Peer.UUID.uuidString") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(UUID().uuidString) }

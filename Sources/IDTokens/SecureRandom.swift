@@ -16,6 +16,14 @@ public struct SecureRandom: RandomNumberGenerator {
     /// `arc4random_buf` or `getentropy`, the fork claim and a `pthread_atfork` reseed).
     public static var systemLayer: String { String(cString: idt_platform_name()) }
 
+    /// The SIMD kernels this process runs, chosen for its CPU (or forced by `IDTOKENS_SAMPLER` and
+    /// `IDTOKENS_ENCODER`): the ChaCha20 keystream's, the symbol sampler's and KSUID's base62
+    /// encoder's, e.g. `"keystream avx512, sampler avx512, base62 avx512"`.
+    public static var kernels: String {
+        "keystream \(String(cString: idt_chacha20_kernel_name())), sampler \(String(cString: idt_sample6_kernel_name())), "
+            + "base62 \(String(cString: idt_base62_160_kernel_name()))"
+    }
+
     init(forkProtection: ForkProtection) { stream = Keystream(forkProtection: forkProtection) }
 
     public mutating func next() -> UInt64 { stream.next() }

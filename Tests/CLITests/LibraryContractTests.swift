@@ -107,6 +107,16 @@ import Testing
         let changelog = try String(contentsOf: Repository.file("CHANGELOG.md"), encoding: .utf8)
         #expect(changelog.contains("## [\(IDBudgetVersion.current)] - "))
     }
+
+    /// `--version` names the SIMD kernels the process runs (the benchmark report quotes them), and
+    /// IDTOKENS_SAMPLER=scalar narrows every one of them.
+    @Test func versionNamesTheKernels() throws {
+        let r = try CLI.run(["--version"])
+        #expect(r.stdout.contains("(kernels: keystream "), "\(r.stdout)")
+        let narrow = try CLI.run(["--version"], environment: ["IDTOKENS_SAMPLER": "scalar"])
+        #expect(narrow.stdout.contains("sampler scalar, base62 scalar)"), "\(narrow.stdout)")
+        #expect(!narrow.stdout.contains("keystream avx512"), "\(narrow.stdout)")
+    }
 }
 
 /// The library refuses what the CLI refuses, by throwing, never by trapping or answering something else.

@@ -15,7 +15,7 @@ struct IDBudgetCommand: ParsableCommand {
               idbudget generate --scheme uuid7 --count 1000
               idbudget inspect user_01h455vb4pex5vsknk084sn02q
             """,
-        version: "\(IDBudgetVersion.current) (generator system layer: \(SecureRandom.systemLayer))",
+        version: "\(IDBudgetVersion.current) (generator system layer: \(SecureRandom.systemLayer)) (kernels: \(SecureRandom.kernels))",
         subcommands: [
             ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, SchemesCommand.self, GenerateCommand.self,
             RetriesCommand.self, InspectCommand.self,
