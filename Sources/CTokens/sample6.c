@@ -99,24 +99,43 @@ static const uint8_t spread48[64] = {
 };
 
 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
-static size_t sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
-    const __m512i table = _mm512_loadu_si512((const void *)symbols);
+static inline __m512i sample6_block(const uint8_t *random, __mmask64 bytes, __mmask64 chunks, __m512i table, __m512i limitv, __mmask64 *accept) {
     const __m512i spread = _mm512_loadu_si512((const void *)spread48);
     const __m512i shifts = _mm512_set1_epi64(0x3036242a1016040aLL);
-    const __m512i six = _mm512_set1_epi8(0x3f);
+    __m512i in = _mm512_maskz_loadu_epi8(bytes, random);
+    __m512i c = _mm512_and_si512(_mm512_multishift_epi64_epi8(shifts, _mm512_permutexvar_epi8(spread, in)), _mm512_set1_epi8(0x3f));
+    *accept = chunks & _mm512_cmplt_epu8_mask(c, limitv);
+    return _mm512_maskz_compress_epi8(*accept, _mm512_permutexvar_epi8(c, table));
+}
+
+// Two blocks a step, so that where the second block's symbols go (after the first's count) does not
+// wait on the first store; a last block of fewer than four groups is read by a shorter masked load,
+// its accept mask cut to their chunks.
+__attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
+static size_t sample6_avx512(const uint8_t *random, size_t groups, const uint8_t symbols[64], uint8_t limit, uint8_t *out) {
+    const __m512i table = _mm512_loadu_si512((const void *)symbols);
     const __m512i limitv = _mm512_set1_epi8((char)limit);
-    size_t n = 0;
-    // Four groups (48 bytes) a block; the last block may hold fewer, read by a shorter masked load and
-    // with its accept mask cut to their chunks.
-    for (size_t g = 0; g < groups; g += 4) {
-        size_t left = groups - g < 4 ? groups - g : 4;
-        __m512i in = _mm512_maskz_loadu_epi8((1ULL << (12 * left)) - 1, random + 12 * g);
-        __m512i c = _mm512_and_si512(_mm512_multishift_epi64_epi8(shifts, _mm512_permutexvar_epi8(spread, in)), six);
-        __mmask64 chunks = left == 4 ? ~0ULL : (1ULL << (16 * left)) - 1;
-        __mmask64 accept = chunks & _mm512_cmplt_epu8_mask(c, limitv);
-        __m512i s = _mm512_maskz_compress_epi8(accept, _mm512_permutexvar_epi8(c, table));
-        _mm512_storeu_si512((void *)(out + n), s);
-        n += (size_t)__builtin_popcountll(accept);
+    const __mmask64 whole = 0x0000ffffffffffffULL;
+    size_t n = 0, g = 0;
+    for (; g + 8 <= groups; g += 8) {
+        __mmask64 a0, a1;
+        __m512i s0 = sample6_block(random + 12 * g, whole, ~0ULL, table, limitv, &a0);
+        __m512i s1 = sample6_block(random + 12 * g + 48, whole, ~0ULL, table, limitv, &a1);
+        size_t c0 = (size_t)__builtin_popcountll(a0);
+        _mm512_storeu_si512((void *)(out + n), s0);
+        _mm512_storeu_si512((void *)(out + n + c0), s1);
+        n += c0 + (size_t)__builtin_popcountll(a1);
+    }
+    for (; g < groups; g += 4) {
+        size_t left = groups - g;
+        __mmask64 bytes = whole, chunks = ~0ULL, a;
+        if (left < 4) {
+            bytes = (1ULL << (12 * left)) - 1;
+            chunks = (1ULL << (16 * left)) - 1;
+        }
+        __m512i s0 = sample6_block(random + 12 * g, bytes, chunks, table, limitv, &a);
+        _mm512_storeu_si512((void *)(out + n), s0);
+        n += (size_t)__builtin_popcountll(a);
     }
     return n;
 }

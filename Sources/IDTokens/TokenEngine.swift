@@ -249,6 +249,14 @@ final class TokenEngine {
         }
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(destination)
+        if count >= 16 && count <= 32 {
+            // Two 16-byte moves, the second ending at the last byte: no loop, no branch on the length.
+            let head = from.loadUnaligned(as: SIMD16<UInt8>.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 16, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: head, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: tail, toByteOffset: count - 16, as: SIMD16<UInt8>.self)
+            return
+        }
         var i = 0
         while i + 8 <= count {
             to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
