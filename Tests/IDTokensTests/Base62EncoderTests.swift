@@ -32,6 +32,41 @@ import Testing
         values.withUnsafeBufferPointer { v in out.withUnsafeMutableBufferPointer { run(v.baseAddress, count, $0.baseAddress, stride) } }
         return out
     }
+    /// The plain reference: 20 bytes (a big-endian 160-bit number) in base62, 27 characters,
+    /// zero-padded: five 32-bit words divided by 62^5 six times, each remainder giving five digits.
+    static func base62(_ bytes: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) {
+        var w = (UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0))
+        withUnsafeMutableBytes(of: &w) { raw in
+            for j in 0..<5 {
+                let word =
+                    UInt32(bytes[4 * j]) << 24 | UInt32(bytes[4 * j + 1]) << 16 | UInt32(bytes[4 * j + 2]) << 8 | UInt32(bytes[4 * j + 3])
+                raw.storeBytes(of: word, toByteOffset: 4 * j, as: UInt32.self)
+            }
+        }
+        var digits = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &w) { raw in
+            let words = raw.bindMemory(to: UInt32.self)
+            (IDFormat.ksuid.alphabet.bytes ?? []).withUnsafeBufferPointer { alphabet in
+                withUnsafeMutableBytes(of: &digits) { d in
+                    let text = d.bindMemory(to: UInt8.self)  // 30 digits, most significant first
+                    for pass in 0..<6 {
+                        var remainder: UInt64 = 0
+                        for j in 0..<5 {
+                            let acc = remainder << 32 | UInt64(words[j])
+                            words[j] = UInt32(truncatingIfNeeded: acc / 916_132_832)  // 62^5
+                            remainder = acc % 916_132_832
+                        }
+                        for k in 0..<5 {
+                            text[29 - 5 * pass - k] = alphabet[Int(remainder % 62)]
+                            remainder /= 62
+                        }
+                    }
+                    for i in 0..<27 { out[i] = text[3 + i] }
+                }
+            }
+        }
+    }
+
     static func bytes(hex: String) -> [UInt8] {
         let h = Array(hex.utf8)
         return stride(from: 0, to: h.count, by: 2).map { UInt8(String(decoding: h[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
@@ -67,7 +102,7 @@ import Testing
             #expect(out == Self.encode(0, values, stride: 28))
             for i in 0..<count {
                 var text = [UInt8](repeating: 0, count: 27)
-                values.withUnsafeBufferPointer { v in FormatEncoding.base62(v.baseAddress! + 20 * i, into: &text) }
+                values.withUnsafeBufferPointer { v in Self.base62(v.baseAddress! + 20 * i, into: &text) }
                 #expect(Array(out[(28 * i)..<(28 * i + 27)]) == text)
             }
         }

@@ -1,11 +1,8 @@
-internal import CTokens
-
 /// The text encodings of the id formats, written straight into an output buffer.
 enum FormatEncoding {
     // The symbols come from the vocabulary (IDFormats): built-in alphabets are single-byte.
     static let hexDigits: [UInt8] = IDFormat.uuid4.alphabet.bytes ?? []
     static let crockford: [UInt8] = IDFormat.ulid.alphabet.bytes ?? []
-    static let base62: [UInt8] = IDFormat.ksuid.alphabet.bytes ?? []
     /// Nano ID's own ordering of its 64 symbols (`urlAlphabet`).
     static let nanoid: [UInt8] = IDFormat.nanoid.alphabet.bytes ?? []
     static let base36: [UInt8] = IDFormat.cuid2.alphabet.bytes ?? []
@@ -244,46 +241,5 @@ enum FormatEncoding {
             hi >>= 10
             i -= 2
         }
-    }
-
-    /// 20 bytes (a big-endian 160-bit number) in base62, 27 characters, zero-padded: five 32-bit words
-    /// divided by 62^5 six times, each remainder giving five digits.
-    @inline(__always)
-    static func base62(_ bytes: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) {
-        var w = (UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0))
-        withUnsafeMutableBytes(of: &w) { raw in
-            for j in 0..<5 {
-                let word =
-                    UInt32(bytes[4 * j]) << 24 | UInt32(bytes[4 * j + 1]) << 16 | UInt32(bytes[4 * j + 2]) << 8 | UInt32(bytes[4 * j + 3])
-                raw.storeBytes(of: word, toByteOffset: 4 * j, as: UInt32.self)
-            }
-        }
-        var digits = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        withUnsafeMutableBytes(of: &w) { raw in
-            let words = raw.bindMemory(to: UInt32.self)
-            base62.withUnsafeBufferPointer { alphabet in
-                withUnsafeMutableBytes(of: &digits) { d in
-                    let text = d.bindMemory(to: UInt8.self)  // 30 digits, most significant first
-                    for pass in 0..<6 {
-                        var remainder: UInt64 = 0
-                        for j in 0..<5 {
-                            let acc = remainder << 32 | UInt64(words[j])
-                            words[j] = UInt32(truncatingIfNeeded: acc / 916_132_832)  // 62^5
-                            remainder = acc % 916_132_832
-                        }
-                        for k in 0..<5 {
-                            text[29 - 5 * pass - k] = alphabet[Int(remainder % 62)]
-                            remainder /= 62
-                        }
-                    }
-                    for i in 0..<27 { out[i] = text[3 + i] }
-                }
-            }
-        }
-        // The digits and the payload words are the id: leave no copy on the stack.
-        digits = (0, 0, 0, 0, 0, 0, 0, 0)
-        w = (0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { idt_erase($0.baseAddress, $0.count) }
-        withUnsafeMutableBytes(of: &w) { idt_erase($0.baseAddress, $0.count) }
     }
 }

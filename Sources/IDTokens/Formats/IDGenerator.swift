@@ -243,14 +243,11 @@ public final class IDGenerator {
             if _slowPath(!inRange && checked) { return 0 }
             // Unchecked, a clock outside KSUID's range is held at its nearest end instead of wrapping.
             let stamp = seconds < Self.ksuidEpoch ? 0 : UInt32(clamping: seconds - Self.ksuidEpoch)
-            var bytes = (UInt64(0), UInt64(0), UInt64(0))  // 20 of 24 bytes used
-            withUnsafeMutableBytes(of: &bytes) { raw in
-                raw.storeBytes(of: stamp.bigEndian, toByteOffset: 0, as: UInt32.self)
-                raw.storeBytes(of: keystream.next(), toByteOffset: 4, as: UInt64.self)
-                raw.storeBytes(of: keystream.next(), toByteOffset: 12, as: UInt64.self)
-                FormatEncoding.base62(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), into: out)
-                raw.storeBytes(of: 0, toByteOffset: 4, as: UInt64.self)
-                raw.storeBytes(of: 0, toByteOffset: 12, as: UInt64.self)
+            // The portable kernel for one id (the SIMD ones work in blocks of 32); it erases its copy.
+            var random = (keystream.next(), keystream.next())
+            withUnsafeMutableBytes(of: &random) { raw in
+                idt_ksuid_text_scalar(stamp, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), 1, out, length)
+                idt_erase(raw.baseAddress, raw.count)
             }
             return length
         case .nanoid:
