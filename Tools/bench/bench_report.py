@@ -154,6 +154,10 @@ for goal, peer, ratio, missing in (
         targets.append((goal, None, ratio, ">=", f"not measured ({missing})"))
     else:
         targets.append((goal, uuid7["ids_per_s"]["median"] / peer["ids_per_s"]["median"], ratio, ">=", "×"))
+        if "avx2_ids_per_s" in uuid7:
+            targets.append((goal.replace("`idbudget generate --scheme uuid7` ", "`idbudget generate --scheme uuid7` on AVX2 "
+                                         "kernels (IDTOKENS_SAMPLER=avx2, as without AVX-512) ", 1),
+                            uuid7["avx2_ids_per_s"]["median"] / peer["ids_per_s"]["median"], ratio, ">=", "×"))
 
 # What the per-draw fork claim costs where wipe-on-fork is missing (old kernels, the portable layer):
 # the same benchmarks with IDTOKENS_NO_WIPEONFORK=1, in the same scripts/bench.sh run.
