@@ -129,13 +129,14 @@ void idt_base62_160(const uint8_t *values, size_t count, uint8_t *out, size_t st
 /// KSUID text: for each of count ids, the base62 text of the 160-bit value (stamp, then the 16 bytes
 /// at random + 16 i, big-endian) at out + i * stride, as idt_base62_160 writes it, by the same kernel.
 /// The AVX-512 kernel divides only the random 128 bits and adds the stamp's chunks in base 62^5; with
-/// VBMI it puts the digits in id order and maps them to characters by byte shuffles.
+/// VBMI and IFMA it finds the digits by 52-bit multiply-adds, puts them in id order and maps them to
+/// characters by byte shuffles.
 void idt_ksuid_text(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 /// Its kernels on their own, for the tests (each the scalar one where the CPU lacks it).
 void idt_ksuid_text_scalar(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 void idt_ksuid_text_avx2(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 void idt_ksuid_text_avx512(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
-/// The AVX-512 kernel as on a CPU without VBMI (the digits stored, then copied out id by id).
+/// The AVX-512 kernel as on a CPU without VBMI and IFMA (the digits stored, then copied out id by id).
 void idt_ksuid_text_avx512bw(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride);
 /// The kernel idt_base62_160 uses: "avx512", "avx2" or "scalar".
 const char *idt_base62_160_kernel_name(void);
