@@ -189,7 +189,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .discord:
             "Twitter's layout with the 10 node bits split into a 5-bit worker and a 5-bit process id; 4,096 ids a millisecond a process."
         case .instagram:
-            "41-bit milliseconds, a 13-bit logical shard, a 10-bit sequence: 1,024 ids a millisecond a shard."
+            "41-bit milliseconds (the top bit kept 0, so the id is a positive signed 64-bit integer: ids end in 2046), a 13-bit logical shard, a 10-bit sequence: 1,024 ids a millisecond a shard."
         case .sonyflake:
             "Time in 10 ms units, an 8-bit sequence (256 ids per 10 ms a machine), a 16-bit machine id (by default the low 16 bits of a private IPv4 address)."
         case .tsid:

@@ -228,18 +228,27 @@ enum FormatEncoding {
         crockford(value, into: out, pairs: lower ? lowerCrockfordPairs : crockfordPairs)
     }
 
-    /// The same with the pair table given (a bulk loop looks it up once).
+    /// The same with the pair table given (a bulk loop looks it up once). Each pair's ten bits are cut
+    /// from the value by a constant shift, so the thirteen lookups do not wait on each other.
     @inline(__always)
     static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16>) {
         let raw = UnsafeMutableRawPointer(out)
-        var hi = UInt64(truncatingIfNeeded: value >> 64)
-        var lo = UInt64(truncatingIfNeeded: value)
-        var i = 24
-        while i >= 0 {
-            raw.storeBytes(of: table[Int(truncatingIfNeeded: lo & 1023)].littleEndian, toByteOffset: i, as: UInt16.self)
-            lo = lo >> 10 | hi << 54
-            hi >>= 10
-            i -= 2
+        @inline(__always) func put(_ k: Int) {
+            let bits = Int(truncatingIfNeeded: value &>> UInt128(10 * k)) & 1023
+            raw.storeBytes(of: table[bits].littleEndian, toByteOffset: 24 - 2 * k, as: UInt16.self)
         }
+        put(0)
+        put(1)
+        put(2)
+        put(3)
+        put(4)
+        put(5)
+        put(6)
+        put(7)
+        put(8)
+        put(9)
+        put(10)
+        put(11)
+        put(12)
     }
 }
