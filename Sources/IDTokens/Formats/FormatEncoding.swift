@@ -34,20 +34,10 @@ enum FormatEncoding {
     }
 
     /// An xid's 96 bits as 20 base32hex digits of 5 bits, the last holding one bit and four zeros:
-    /// ten bits (two digits) a store, from the last, out of two 64-bit halves.
+    /// ten bits (two digits) a store.
     @inline(__always)
     static func xid(_ v: UInt128, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16>) {
-        let shifted = v << 4
-        let raw = UnsafeMutableRawPointer(out)
-        var hi = UInt64(truncatingIfNeeded: shifted >> 64)
-        var lo = UInt64(truncatingIfNeeded: shifted)
-        var i = 18
-        while i >= 0 {
-            raw.storeBytes(of: table[Int(truncatingIfNeeded: lo & 1023)].littleEndian, toByteOffset: i, as: UInt16.self)
-            lo = lo >> 10 | hi << 54
-            hi >>= 10
-            i -= 2
-        }
+        tenBitPairs(v << 4, count: 10, into: out, pairs: table)
     }
 
     /// An ObjectId's 96 bits as 24 lower-case hex digits, a byte (two digits) a store.
@@ -220,35 +210,29 @@ enum FormatEncoding {
         return table
     }()
 
-    /// A 128-bit value in Crockford base32, 26 characters (the first carries the top 3 bits),
-    /// written from the last two digits up, ten bits at a time out of two 64-bit halves; in lower
-    /// case (TypeID's) when `lower`.
+    /// A 128-bit value in Crockford base32, 26 characters (the first carries the top 3 bits), ten
+    /// bits (two digits) a store; in lower case (TypeID's) when `lower`.
     @inline(__always)
     static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>, lower: Bool = false) {
         crockford(value, into: out, pairs: lower ? lowerCrockfordPairs : crockfordPairs)
     }
 
-    /// The same with the pair table given (a bulk loop looks it up once). Each pair's ten bits are cut
-    /// from the value by a constant shift, so the thirteen lookups do not wait on each other.
+    /// The same with the pair table given (a bulk loop looks it up once).
     @inline(__always)
     static func crockford(_ value: UInt128, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16>) {
+        tenBitPairs(value, count: 13, into: out, pairs: table)
+    }
+
+    /// The low `10 · count` bits of `value` as `count` pairs of 5-bit digits, most significant first
+    /// (Crockford and base32hex text, through their pair tables). Each pair's ten bits are cut from
+    /// the value by a constant shift, so the lookups do not wait on each other.
+    @inline(__always)
+    static func tenBitPairs(_ value: UInt128, count: Int, into out: UnsafeMutablePointer<UInt8>, pairs table: UnsafeMutablePointer<UInt16>)
+    {
         let raw = UnsafeMutableRawPointer(out)
-        @inline(__always) func put(_ k: Int) {
+        for k in 0..<count {
             let bits = Int(truncatingIfNeeded: value &>> UInt128(10 * k)) & 1023
-            raw.storeBytes(of: table[bits].littleEndian, toByteOffset: 24 - 2 * k, as: UInt16.self)
+            raw.storeBytes(of: table[bits].littleEndian, toByteOffset: 2 * (count - 1 - k), as: UInt16.self)
         }
-        put(0)
-        put(1)
-        put(2)
-        put(3)
-        put(4)
-        put(5)
-        put(6)
-        put(7)
-        put(8)
-        put(9)
-        put(10)
-        put(11)
-        put(12)
     }
 }
