@@ -583,38 +583,35 @@ static void ksuid_scalar(uint32_t stamp, const uint8_t *random, size_t count, ui
     idt_erase(value, sizeof value);
 }
 
-void idt_ksuid_text_scalar(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
-    ksuid_scalar(stamp, random, count, out, stride);
-}
-
-void idt_ksuid_text_avx2(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+// One entry for every kernel: the AVX-512 one with or without its VBMI/IFMA emit, where the CPU has
+// what it needs; else the portable loop.
+enum { K_TEXT_AVX2, K_TEXT_AVX512BW, K_TEXT_AVX512 };
+static void ksuid_text(int kernel, uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
 #if defined(__x86_64__)
-    if (idt_base62_160_avx2_available()) {
+    if (kernel == K_TEXT_AVX2 && idt_base62_160_avx2_available()) {
         run_avx2(NULL, stamp, random, count, out, stride);
         return;
     }
+    if (kernel != K_TEXT_AVX2 && idt_base62_160_avx512_available()) {
+        int vbmi = kernel == K_TEXT_AVX512 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512ifma");
+        run_avx512(NULL, stamp, random, count, out, stride, vbmi);
+        return;
+    }
 #endif
     ksuid_scalar(stamp, random, count, out, stride);
 }
 
+void idt_ksuid_text_scalar(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+    ksuid_scalar(stamp, random, count, out, stride);
+}
+void idt_ksuid_text_avx2(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
+    ksuid_text(K_TEXT_AVX2, stamp, random, count, out, stride);
+}
 void idt_ksuid_text_avx512(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
-#if defined(__x86_64__)
-    if (idt_base62_160_avx512_available()) {
-        run_avx512(NULL, stamp, random, count, out, stride, __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512ifma"));
-        return;
-    }
-#endif
-    ksuid_scalar(stamp, random, count, out, stride);
+    ksuid_text(K_TEXT_AVX512, stamp, random, count, out, stride);
 }
-
 void idt_ksuid_text_avx512bw(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
-#if defined(__x86_64__)
-    if (idt_base62_160_avx512_available()) {
-        run_avx512(NULL, stamp, random, count, out, stride, 0);
-        return;
-    }
-#endif
-    ksuid_scalar(stamp, random, count, out, stride);
+    ksuid_text(K_TEXT_AVX512BW, stamp, random, count, out, stride);
 }
 
 void idt_ksuid_text(uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {

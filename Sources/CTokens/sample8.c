@@ -50,7 +50,16 @@ size_t idt_sample8_avx512(const uint8_t *random, size_t bytes, const uint8_t sym
 }
 #endif
 
-int idt_sample8_simd(void) { return strcmp(idt_sample6_kernel_name(), "avx512") == 0; }
+// The 6-bit sampler's choice, read once (not a string compare every round).
+static int chosen_simd = -1;
+int idt_sample8_simd(void) {
+    int k = __atomic_load_n(&chosen_simd, __ATOMIC_RELAXED);
+    if (__builtin_expect(k < 0, 0)) {
+        k = strcmp(idt_sample6_kernel_name(), "avx512") == 0;  // every thread computes the same value
+        __atomic_store_n(&chosen_simd, k, __ATOMIC_RELAXED);
+    }
+    return k;
+}
 
 size_t idt_sample8(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out) {
     return idt_sample8_simd() ? idt_sample8_avx512(random, bytes, symbols, limit, out)
