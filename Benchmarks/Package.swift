@@ -26,10 +26,13 @@ let package = Package(
             dependencies: [
                 .product(name: "IDTokens", package: idbudget),
                 .product(name: "Benchmark", package: "benchmark"),
+                "CounterFloor",
             ],
             path: "TokenThroughput",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The cycle counter a time-ordered `next()` reads per call, for the report's floor row.
+        .target(name: "CounterFloor", path: "CounterFloor"),
         // `swift package benchmark --target MathSpeed`: the math core's speed targets.
         .executableTarget(
             name: "MathSpeed",

@@ -18,10 +18,12 @@ public struct SecureRandom: RandomNumberGenerator {
 
     /// The SIMD kernels this process runs, chosen for its CPU (or forced by `IDTOKENS_SAMPLER` and
     /// `IDTOKENS_ENCODER`): the ChaCha20 keystream's, the symbol sampler's and KSUID's base62
-    /// encoder's, e.g. `"keystream avx512, sampler avx512, base62 avx512"`.
+    /// encoder's; and the counter the time-ordered formats' clock reads between reads of the real-time
+    /// clock (`tsc`, `cntvct`, or `realtime`: none, as with `IDTOKENS_CLOCK=realtime`). For example
+    /// `"keystream avx512, sampler avx512, base62 avx512, clock tsc"`.
     public static var kernels: String {
         "keystream \(String(cString: idt_chacha20_kernel_name())), sampler \(String(cString: idt_sample6_kernel_name())), "
-            + "base62 \(String(cString: idt_base62_160_kernel_name()))"
+            + "base62 \(String(cString: idt_base62_160_kernel_name())), clock \(String(cString: idt_clock_counter_name()))"
     }
 
     init(forkProtection: ForkProtection) { stream = Keystream(forkProtection: forkProtection) }

@@ -60,6 +60,19 @@ import Testing
         #expect(check.output.hasPrefix("ok"), "\(check.output)")
     }
 
+    /// uuid7's stamps are the real-time clock's while the CLI runs, whether the CPU counter stands in
+    /// between reads of it (the default where the CPU has one) or every read is of the clock itself.
+    @Test(arguments: [[:], ["IDTOKENS_CLOCK": "realtime"]])
+    func stampsAreTheRealTimeClocks(environment: [String: String]) throws {
+        let before = UInt64(Date().timeIntervalSince1970 * 1000)
+        let r = try CLI.run(["generate", "--scheme", "uuid7", "--count", "200000"], environment: environment)
+        let after = UInt64(Date().timeIntervalSince1970 * 1000) + 1
+        #expect(r.status == 0, "\(r.stderr)")
+        let stamps = r.stdout.split(separator: "\n").compactMap { UInt64($0.prefix(8) + $0.dropFirst(9).prefix(4), radix: 16) }
+        #expect(stamps.count == 200_000)
+        #expect(stamps.allSatisfy { $0 >= before && $0 <= after }, "\(stamps.min() ?? 0)…\(stamps.max() ?? 0) outside \(before)…\(after)")
+    }
+
     @Test func manyIdsPastTheCeilingStayUnique() throws {
         // Sonyflake: 256 ids per 10 ms a machine; 300,000 in well under a second borrow ticks ahead.
         let r = try CLI.run(["generate", "--scheme", "sonyflake", "--node", "1", "--count", "300000"])

@@ -114,8 +114,10 @@ import Testing
         let r = try CLI.run(["--version"])
         #expect(r.stdout.contains("(kernels: keystream "), "\(r.stdout)")
         let narrow = try CLI.run(["--version"], environment: ["IDTOKENS_SAMPLER": "scalar"])
-        #expect(narrow.stdout.contains("sampler scalar, base62 scalar)"), "\(narrow.stdout)")
+        #expect(narrow.stdout.contains("sampler scalar, base62 scalar, clock "), "\(narrow.stdout)")
         #expect(!narrow.stdout.contains("keystream avx512"), "\(narrow.stdout)")
+        let realtime = try CLI.run(["--version"], environment: ["IDTOKENS_CLOCK": "realtime"])
+        #expect(realtime.stdout.contains(", clock realtime)"), "\(realtime.stdout)")
     }
 }
 

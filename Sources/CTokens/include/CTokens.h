@@ -161,4 +161,39 @@ void idt_scrub_stack_deep(void);
 /// runs no pthread_atfork handler, as a runtime or sandbox that forks by syscall does. Returns as fork().
 /// Linux only (both paths): elsewhere -1 with errno ENOSYS.
 long idt_raw_fork_for_testing(void);
+/// The millisecond clock of the time-ordered formats, one per generator (zeroed to start). Reading the
+/// real-time clock costs about 20 ns in a VM, several times what minting an id does; so it is read once
+/// a millisecond, and in between the CPU's counter (x86-64: the TSC, 4 ns; AArch64: CNTVCT_EL0) says
+/// whether that millisecond is still running. The answer is the millisecond clock_gettime(CLOCK_REALTIME)
+/// gave at most 1 ms ago, never a later one: the window a read opens ends, by the counter's rate less
+/// 2 %, before the millisecond does. The counter is used only where it runs at one rate on every core
+/// (x86-64: an invariant TSC that Linux keeps time with; AArch64 Linux: the generic timer), after its
+/// rate has been measured against CLOCK_MONOTONIC_RAW for 5 ms; elsewhere, before that, or with
+/// IDTOKENS_CLOCK=realtime, every call reads the real-time clock.
+typedef struct {
+    uint64_t start, end, ms;
+} idt_clock;
+/// Reads the real-time clock: its millisecond, and the counter window in which it stays current.
+uint64_t idt_clock_ms_read(idt_clock *c);
+/// The counter (0 where there is none).
+uint64_t idt_clock_counter(void);
+/// What stands in between reads: "tsc", "cntvct", "calibrating" (not yet measured) or "realtime" (none).
+const char *idt_clock_kind(void);
+/// What will stand in between reads once measured: "tsc", "cntvct", or "realtime" (nothing: every call
+/// reads the clock).
+const char *idt_clock_counter_name(void);
+/// Milliseconds since the Unix epoch (see idt_clock).
+static inline uint64_t idt_clock_ms(idt_clock *c) {
+#if defined(__x86_64__)
+    uint64_t t = __builtin_ia32_rdtsc();
+    // Unsigned: a counter below the window's start (another core's, or after a reset) reads the clock.
+    if (t - c->start < c->end - c->start) return c->ms;
+#elif defined(__aarch64__)
+    uint64_t t;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(t));
+    if (t - c->start < c->end - c->start) return c->ms;
+#endif
+    return idt_clock_ms_read(c);
+}
+
 #endif

@@ -24,12 +24,12 @@ internal import CTokens
 /// the other formats and for non-monotonic ones.
 ///
 /// **The end of time.** The 48-bit millisecond timestamp of uuid7 and ulid ends at
-/// 10889-08-02T05:31:50.655Z (``lastMillisecond``); KSUID's 32-bit seconds end in 2150. ``next()``
+/// 10889-08-02T05:31:50.655Z (``lastMillisecond``); KSUID's 32-bit seconds end in 2150. `next()`
 /// never traps and never returns an id below an earlier one: with the clock past the end it stamps ids
 /// with the last value, and a monotonic generator that has used up the last millisecond's random field
 /// (and so has no greater id left) returns the format's greatest id from then on, again and again.
 /// Only a clock set thousands of years ahead (or one injected by the tests) gets there. To be told
-/// instead, use ``nextChecked()`` or ``fillChecked(_:separator:)``, which throw
+/// instead, use `nextChecked()` or ``fillChecked(_:separator:)``, which throw
 /// ``IDGeneratorError/endOfTime(_:)``; `idbudget generate` does, and exits with status 70.
 ///
 /// Not `Sendable`: one per thread or task, or ``SharedIDGenerator``.
@@ -57,9 +57,23 @@ public final class IDGenerator {
     var lastNode: UInt64?
     /// [0] the last id's timestamp (ms, or the node-id format's tick), [1] and [2] its random field
     /// (high, low), or the ids minted in that tick and the counter; [3] the node, [4] 1 once the node
-    /// and counter are drawn. All zero after a fork.
+    /// and counter are drawn; [5] and [6] where the batch's next id starts and where the batch ends
+    /// (bytes into `batch`), [7] its time bucket plus 1. All zero after a fork. Then the batch.
     let region: StateRegion
     let state: UnsafeMutablePointer<UInt64>
+    /// Ids minted ahead for `next()`, newline-separated (see `refill`): in the region, so a fork
+    /// wipes them, and each is erased as it is handed out.
+    let batch: UnsafeMutablePointer<UInt8>
+    /// The most ids a batch holds (a page's worth, at most 64).
+    let batchCapacity: Int
+    /// `GeneratedID.masks`, read once.
+    private let masks = GeneratedID.masks
+    /// `format.isDecimal`, read once: the ids vary in length.
+    private let decimal: Bool
+    /// How many ids the next batch mints: 1 at the start of each time bucket, doubled while the
+    /// bucket lasts (so a generator called once a millisecond mints no ids it throws away, and one
+    /// called a million times a second mints in batches). Not secret; a fork may copy it.
+    var batchSize = 1
     /// Tests only: where "now" comes from, in milliseconds since the Unix epoch, instead of the
     /// real-time clock. Internal, so that the optimizer sees every access (a `package` var costs in
     /// exclusivity checks and reference counting); nil, the clock is read directly, not through a
@@ -67,13 +81,21 @@ public final class IDGenerator {
     var testClock: (() -> UInt64)?
 
     /// Tests only (the CLI's): a fixed clock, in milliseconds since the Unix epoch.
-    package func fixClock(at millis: UInt64) { testClock = { millis } }
+    package func fixClock(at millis: UInt64) {
+        dropBatch()
+        testClock = { millis }
+    }
 
-    /// Now, in milliseconds since the Unix epoch.
+    /// The real-time clock's last read and how long it stays current (`idt_clock`): not secret, so in
+    /// ordinary memory; a forked child's copy is as good as the parent's.
+    private let clockState: UnsafeMutablePointer<idt_clock>
+
+    /// Now, in milliseconds since the Unix epoch: the real-time clock, read at most once a millisecond
+    /// (`idt_clock_ms`: the CPU's counter says when the millisecond it read is over).
     @inline(__always)
     func clock() -> UInt64 {
         if _slowPath(testClock != nil), let testClock { return testClock() }
-        return Self.unixMilliseconds()
+        return idt_clock_ms(clockState)
     }
 
     /// The last millisecond the 48-bit timestamp of uuid7 and ulid can hold, 2^48 − 1
@@ -140,6 +162,7 @@ public final class IDGenerator {
     ) {
         self.format = format
         self.prefix = prefix
+        decimal = format.isDecimal
         head = prefix.isEmpty ? [] : Array(prefix.utf8) + [UInt8(ascii: "_")]
         length = head.count + format.length
         self.monotonic = format.hasMonotonicMode && (monotonic ?? format.isMonotonicByDefault)
@@ -155,25 +178,52 @@ public final class IDGenerator {
         } else {
             tokens = nil
         }
-        region = StateRegion(bytes: 64, protection: forkProtection)
+        // A page: the header, the state, the batch, and the capacity of a GeneratedID past its end
+        // (an id is taken by whole-vector loads, which may read past it).
+        batchCapacity = Swift.min(64, (StateRegion.pageBytes - StateRegion.headerBytes - 64 - GeneratedID.capacity) / (length + 1))
+        region = StateRegion(bytes: 64 + batchCapacity * (length + 1) + GeneratedID.capacity, protection: forkProtection)
         state = region.body.assumingMemoryBound(to: UInt64.self)
+        batch = (region.body + 64).assumingMemoryBound(to: UInt8.self)
+        clockState = .allocate(capacity: 1)
+        clockState.initialize(to: idt_clock())
     }
 
-    /// Milliseconds since the Unix epoch, from the real-time clock.
-    static func unixMilliseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return UInt64(max(0, ts.tv_sec)) &* 1000 &+ UInt64(max(0, ts.tv_nsec)) / 1_000_000
-    }
+    deinit { clockState.deallocate() }
 
     /// Forgets state inherited through a fork (fallback mode: claims the state before each use; wiped
     /// pages read as "no last id").
     @inline(__always)
     func checkFork() {
         if _slowPath(region.inherited) {
-            region.erase(offset: 0, count: 64)
+            region.erase(offset: 0, count: 64 + batchCapacity * (length + 1))
             region.stamp()
         }
+    }
+
+    /// The time bucket whose ids a batch may hand out, plus 1: the millisecond (the second for KSUID,
+    /// xid and ObjectId, whose stamps count seconds); 1 for the formats that carry no time.
+    @inline(__always)
+    private func bucket() -> UInt64 {
+        switch format {
+        case .uuid4, .uuid8, .nanoid, .cuid2: 1
+        case .ksuid, .xid, .objectid: clock() / 1000 &+ 1
+        default: clock() &+ 1
+        }
+    }
+
+    /// Erases the ids minted ahead and not handed out: before anything else mints (their place in a
+    /// monotonic sequence is passed), and when their bucket is over.
+    @inline(__always)
+    func dropBatch() {
+        if _slowPath(state[5] < state[6]) { dropBatchNow() }
+    }
+
+    @inline(never)
+    private func dropBatchNow() {
+        let from = Int(state[5])
+        region.erase(offset: 64 + from, count: Int(state[6]) - from)
+        state[5] = 0
+        state[6] = 0
     }
 
     /// The timestamp and random field for the next time-ordered id: `bits` random bits (74 or 80).
@@ -229,7 +279,10 @@ public final class IDGenerator {
     }
 
     /// Tests only: pretend the last id had this timestamp and random field.
-    func setLast(millis: UInt64, random: UInt128) { store(millis: millis, random: random) }
+    func setLast(millis: UInt64, random: UInt128) {
+        dropBatch()
+        store(millis: millis, random: random)
+    }
 
     /// Writes one id at `out` (at most ``length`` bytes) and returns its bytes; 0 (nothing written)
     /// only when `checked` and the id's time does not fit the format's timestamp. `now`: the clock,
@@ -305,26 +358,75 @@ public final class IDGenerator {
     }
 
     /// One id. Never traps; past the end of the format's time (year 10889 for uuid7 and ulid) it does
-    /// what "The end of time" above says: use ``nextChecked()`` to be told instead.
+    /// what "The end of time" above says: use `nextChecked()` to be told instead.
+    ///
+    /// A generator called often mints ahead, with `fill`'s bulk path, the ids of the current time
+    /// bucket (the millisecond; the second for KSUID, xid and ObjectId) and hands them out one by one,
+    /// each erased from its memory as it goes; what the bucket leaves over is erased unused. So an id's
+    /// time is the clock's when it is handed out, as if minted then, and a monotonic generator's ids
+    /// still come out in order. Every other way of minting (`fill`, `nextChecked()`, `nextBytes()`, …)
+    /// first erases what was minted ahead.
     public func next() -> String {
-        String(unsafeUninitializedCapacity: length) { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            return write(base)
-        }
+        (next() as GeneratedID).description
     }
+
+    /// One id, held inline: as `next() -> String` without the String's allocation, which costs more
+    /// than minting the id does. Chosen where the context asks for it:
+    /// `let id: GeneratedID = ids.next()`.
+    @_disfavoredOverload
+    public func next() -> GeneratedID {
+        checkFork()
+        let key = bucket()
+        let from = Int(truncatingIfNeeded: state[5])
+        if _fastPath(from < Int(truncatingIfNeeded: state[6]) && state[7] == key) { return take(from) }
+        return refill(key)
+    }
+
+    /// The id at `from` in the batch, erased there.
+    @inline(__always)
+    private func take(_ from: Int) -> GeneratedID {
+        let slot = batch + from
+        var n = length
+        if _slowPath(decimal) {
+            n = 0
+            while slot[n] != 0x0A { n &+= 1 }
+        }
+        let id = GeneratedID(loading: UnsafeRawPointer(slot), count: n, masks: masks)
+        GeneratedID.erase(UnsafeMutableRawPointer(slot), count: n &+ 1)
+        state[5] = UInt64(truncatingIfNeeded: from &+ n &+ 1)
+        return id
+    }
+
+    /// Mints the next batch (see `next()`), or one id alone at the start of a bucket.
+    @inline(never)
+    private func refill(_ key: UInt64) -> GeneratedID {
+        dropBatch()
+        batchSize = state[7] == key ? Swift.min(batchSize * 2, batchCapacity) : 1
+        state[7] = key
+        if batchSize == 1 { return alone() }
+        let room = UnsafeMutableRawBufferPointer(start: batch, count: batchSize * (length + 1))
+        state[6] = UInt64(fill(room, separator: 0x0A, checked: false, limit: batchSize).bytes)
+        return state[6] > 0 ? take(0) : alone()
+    }
+
+    /// One id by the single-id path (`write`), which `fill`'s bulk paths must match id for id
+    /// (BulkEquivalenceTests); nothing minted ahead is pending when it is called.
+    func alone() -> GeneratedID { GeneratedID { write($0) } }
 
     /// One id, or ``IDGeneratorError/endOfTime(_:)`` when its time does not fit the format's timestamp:
     /// the clock is past the last value, or a monotonic generator has used up the last millisecond (no
-    /// id greater than the last one exists). Nothing is consumed when it throws.
+    /// id greater than the last one exists). Nothing is consumed when it throws. Mints each id alone,
+    /// never ahead.
     public func nextChecked() throws(IDGeneratorError) -> String {
-        var ok = true
-        let id = String(unsafeUninitializedCapacity: length) { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            let n = write(base, checked: true)
-            ok = n > 0
-            return n
-        }
-        guard ok else { throw .endOfTime(format) }
+        try (nextChecked() as GeneratedID).description
+    }
+
+    /// As `nextChecked() -> String`, held inline (`let id: GeneratedID = try ids.nextChecked()`).
+    @_disfavoredOverload
+    public func nextChecked() throws(IDGeneratorError) -> GeneratedID {
+        dropBatch()
+        let id = GeneratedID { write($0, checked: true) }
+        guard id.count > 0 else { throw .endOfTime(format) }
         return id
     }
 
@@ -368,6 +470,7 @@ public final class IDGenerator {
         _ buffer: UnsafeMutableRawBufferPointer, separator: UInt8?, checked: Bool, limit: Int = .max
     ) -> (ids: Int, bytes: Int) {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, 0) }
+        dropBatch()
         let stride = length + (separator == nil ? 0 : 1)
         let count = Swift.min(buffer.count / stride, Swift.max(0, limit))
         if format == .nanoid || format == .cuid2, let tokens {
@@ -428,6 +531,7 @@ public final class IDGenerator {
     public func fillBinary(_ buffer: UnsafeMutableRawBufferPointer) throws(IDGeneratorError) -> Int {
         guard let size = format.binaryLength else { throw .noBinaryForm(format) }
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        dropBatch()
         let count = buffer.count / size
         var written = 0
         var now = clock()

@@ -16,9 +16,10 @@ extension IDGenerator {
     /// The next id's binary form: `IDFormat.binaryLength` bytes, big-endian (a UUID's 16, an xid's
     /// or ObjectId's 12, a Snowflake's 8; TypeID: its UUID). Throws
     /// ``IDGeneratorError/noBinaryForm(_:)`` for the text-only formats (nanoid, cuid2, firebase) and
-    /// ``IDGeneratorError/endOfTime(_:)`` as ``nextChecked()`` does.
+    /// ``IDGeneratorError/endOfTime(_:)`` as `nextChecked()` does.
     public func nextBytes() throws(IDGeneratorError) -> [UInt8] {
         guard let size = format.binaryLength else { throw .noBinaryForm(format) }
+        dropBatch()
         var ok = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             guard let base = buffer.baseAddress else { return }
@@ -43,6 +44,7 @@ extension IDGenerator {
     public func nextUInt64() throws(IDGeneratorError) -> UInt64 {
         guard format.binaryLength == 8 else { throw .noBinaryForm(format) }
         checkFork()
+        dropBatch()
         guard let v = value(checked: true, now: nil) else { throw .endOfTime(format) }
         return UInt64(truncatingIfNeeded: v)
     }

@@ -51,6 +51,10 @@ public final class SharedIDGenerator: Sendable {
     /// One id.
     public func next() -> String { with { $0.next() } }
 
+    /// One id, held inline (`let id: GeneratedID = ids.next()`; see `IDGenerator.next()`).
+    @_disfavoredOverload
+    public func next() -> GeneratedID { with { $0.next() } }
+
     /// `count` ids, in minting order.
     public func next(_ count: Int) -> [String] { with { $0.next(count) } }
 
@@ -62,8 +66,16 @@ public final class SharedIDGenerator: Sendable {
     }
 
     /// One id, or ``IDGeneratorError/endOfTime(_:)`` past the end of the format's time (see
-    /// ``IDGenerator/nextChecked()``).
-    public func nextChecked() throws(IDGeneratorError) -> String { try with { (g) throws(IDGeneratorError) in try g.nextChecked() } }
+    /// `IDGenerator.nextChecked()`).
+    public func nextChecked() throws(IDGeneratorError) -> String {
+        try with { (g) throws(IDGeneratorError) -> String in try g.nextChecked() }
+    }
+
+    /// As `nextChecked() -> String`, held inline.
+    @_disfavoredOverload
+    public func nextChecked() throws(IDGeneratorError) -> GeneratedID {
+        try with { (g) throws(IDGeneratorError) -> GeneratedID in try g.nextChecked() }
+    }
 
     /// As ``fill(_:separator:)``, stopping at the end of the format's time (see
     /// ``IDGenerator/fillChecked(_:separator:)``).

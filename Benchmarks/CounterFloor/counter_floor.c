@@ -1,0 +1,2 @@
+// Header-only (CounterFloor.h); a C target needs one source file.
+#include "CounterFloor.h"
