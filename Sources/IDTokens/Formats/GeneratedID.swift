@@ -22,10 +22,10 @@ public struct GeneratedID: Sendable, Hashable, Comparable, CustomStringConvertib
 
     // 96 contiguous bytes (a tuple keeps its elements in order); those past `count` are zero, so
     // equality and hashing can take the vectors whole.
-    private var storage = (
+    @usableFromInline var storage = (
         SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>()
     )
-    private var length: UInt8 = 0
+    @usableFromInline var length: UInt8 = 0
 
     /// Bytes in the id's text.
     public var count: Int { Int(length) }
@@ -44,24 +44,25 @@ public struct GeneratedID: Sendable, Hashable, Comparable, CustomStringConvertib
     /// readable, and `mask` must be ``capacity`` bytes of 0xFF then as many of 0 (``masks``).
     /// (Copying byte by byte into the value and then reading it back as vectors stalls each load on
     /// the stores before it; this costs six loads, ands and stores.)
-    @inline(__always)
+    @inlinable
     init(loading text: UnsafeRawPointer, count: Int, masks: UnsafeRawPointer) {
         let n = Swift.min(Swift.max(count, 0), Self.capacity)
         let m = masks + (Self.capacity &- n)
         typealias V = SIMD16<UInt8>
-        storage = (
-            text.loadUnaligned(as: V.self) & m.loadUnaligned(as: V.self),
-            text.loadUnaligned(fromByteOffset: 16, as: V.self) & m.loadUnaligned(fromByteOffset: 16, as: V.self),
-            text.loadUnaligned(fromByteOffset: 32, as: V.self) & m.loadUnaligned(fromByteOffset: 32, as: V.self),
-            text.loadUnaligned(fromByteOffset: 48, as: V.self) & m.loadUnaligned(fromByteOffset: 48, as: V.self),
-            text.loadUnaligned(fromByteOffset: 64, as: V.self) & m.loadUnaligned(fromByteOffset: 64, as: V.self),
-            text.loadUnaligned(fromByteOffset: 80, as: V.self) & m.loadUnaligned(fromByteOffset: 80, as: V.self)
-        )
+        storage.0 = text.loadUnaligned(as: V.self) & m.loadUnaligned(as: V.self)
+        storage.1 = text.loadUnaligned(fromByteOffset: 16, as: V.self) & m.loadUnaligned(fromByteOffset: 16, as: V.self)
+        storage.2 = text.loadUnaligned(fromByteOffset: 32, as: V.self) & m.loadUnaligned(fromByteOffset: 32, as: V.self)
+        // Every format's id but a TypeID with a long prefix fits in the first three parts.
+        if _slowPath(n > 48) {
+            storage.3 = text.loadUnaligned(fromByteOffset: 48, as: V.self) & m.loadUnaligned(fromByteOffset: 48, as: V.self)
+            storage.4 = text.loadUnaligned(fromByteOffset: 64, as: V.self) & m.loadUnaligned(fromByteOffset: 64, as: V.self)
+            storage.5 = text.loadUnaligned(fromByteOffset: 80, as: V.self) & m.loadUnaligned(fromByteOffset: 80, as: V.self)
+        }
         length = UInt8(truncatingIfNeeded: n)
     }
 
     /// ``capacity`` bytes of 0xFF, then as many of 0: the masks ``init(loading:count:masks:)`` takes.
-    nonisolated(unsafe) static let masks: UnsafeRawPointer = {
+    @usableFromInline nonisolated(unsafe) static let masks: UnsafeRawPointer = {
         let p = UnsafeMutableRawPointer.allocate(byteCount: 2 * capacity, alignment: 64)
         p.initializeMemory(as: UInt8.self, repeating: 0xFF, count: capacity)
         (p + capacity).initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
@@ -70,7 +71,7 @@ public struct GeneratedID: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// Zeroes `count` bytes (at most ``capacity`` + 1) at `p` and no others, by overlapping 8-, 16- and
     /// 32-byte stores: an id handed out is erased from where it was minted at the cost of a few stores.
-    @inline(__always)
+    @inlinable
     static func erase(_ p: UnsafeMutableRawPointer, count: Int) {
         if count >= 32 {
             var o = 0

@@ -60,16 +60,21 @@ public final class IDGenerator {
     /// and counter are drawn; [5] and [6] where the batch's next id starts and where the batch ends
     /// (bytes into `batch`), [7] its time bucket plus 1. All zero after a fork. Then the batch.
     let region: StateRegion
-    let state: UnsafeMutablePointer<UInt64>
+    @usableFromInline let state: UnsafeMutablePointer<UInt64>
     /// Ids minted ahead for `next()`, newline-separated (see `refill`): in the region, so a fork
     /// wipes them, and each is erased as it is handed out.
-    let batch: UnsafeMutablePointer<UInt8>
-    /// The most ids a batch holds (a page's worth, at most 64).
+    @usableFromInline let batch: UnsafeMutablePointer<UInt8>
+    /// The most ids a batch holds (two pages' worth, at most 256).
     let batchCapacity: Int
     /// `GeneratedID.masks`, read once.
-    private let masks = GeneratedID.masks
+    @usableFromInline let masks = GeneratedID.masks
     /// `format.isDecimal`, read once: the ids vary in length.
-    private let decimal: Bool
+    @usableFromInline let decimal: Bool
+    /// The format's ids carry no time (uuid4, uuid8, nanoid, cuid2): a batch lasts until used up.
+    @usableFromInline let timeless: Bool
+    /// The state is claimed before each use (no wipe-on-fork): `next()` takes the out-of-line path,
+    /// which claims it.
+    @usableFromInline let claims: Bool
     /// How many ids the next batch mints: 1 at the start of each time bucket, doubled while the
     /// bucket lasts (so a generator called once a millisecond mints no ids it throws away, and one
     /// called a million times a second mints in batches). Not secret; a fork may copy it.
@@ -163,6 +168,7 @@ public final class IDGenerator {
         self.format = format
         self.prefix = prefix
         decimal = format.isDecimal
+        timeless = format == .uuid4 || format == .uuid8 || format == .nanoid || format == .cuid2
         head = prefix.isEmpty ? [] : Array(prefix.utf8) + [UInt8(ascii: "_")]
         length = head.count + format.length
         self.monotonic = format.hasMonotonicMode && (monotonic ?? format.isMonotonicByDefault)
@@ -178,12 +184,13 @@ public final class IDGenerator {
         } else {
             tokens = nil
         }
-        // A page: the header, the state, the batch, and the capacity of a GeneratedID past its end
+        // Two pages: the header, the state, the batch, and the capacity of a GeneratedID past its end
         // (an id is taken by whole-vector loads, which may read past it).
-        batchCapacity = Swift.min(64, (StateRegion.pageBytes - StateRegion.headerBytes - 64 - GeneratedID.capacity) / (length + 1))
+        batchCapacity = Swift.min(256, (2 * StateRegion.pageBytes - StateRegion.headerBytes - 64 - GeneratedID.capacity) / (length + 1))
         region = StateRegion(bytes: 64 + batchCapacity * (length + 1) + GeneratedID.capacity, protection: forkProtection)
         state = region.body.assumingMemoryBound(to: UInt64.self)
         batch = (region.body + 64).assumingMemoryBound(to: UInt8.self)
+        claims = region.claimsEachUse
         clockState = .allocate(capacity: 1)
         clockState.initialize(to: idt_clock())
     }
@@ -374,13 +381,41 @@ public final class IDGenerator {
     /// than minting the id does. Chosen where the context asks for it:
     /// `let id: GeneratedID = ids.next()`.
     @_disfavoredOverload
+    ///
+    /// Inlined into the caller: taking the next id of a batch is a few loads and stores, less than a
+    /// call and its returned value's copy cost.
+    @inlinable
     public func next() -> GeneratedID {
+        if _slowPath(claims) { return nextOutOfLine() }
+        let key = timeless ? 1 : bucketKey()
+        let from = Int(truncatingIfNeeded: state[5])
+        guard _fastPath(from < Int(truncatingIfNeeded: state[6]) && state[7] == key) else { return nextOutOfLine() }
+        let slot = batch + from
+        var n = length
+        if _slowPath(decimal) {
+            n = 0
+            while slot[n] != 0x0A { n &+= 1 }
+        }
+        let id = GeneratedID(loading: UnsafeRawPointer(slot), count: n, masks: masks)
+        GeneratedID.erase(UnsafeMutableRawPointer(slot), count: n &+ 1)
+        state[5] = UInt64(truncatingIfNeeded: from &+ n &+ 1)
+        return id
+    }
+
+    /// `next()` where the inlined path does not serve: a state to claim (no wipe-on-fork), a batch
+    /// used up or from a bucket that is over.
+    @usableFromInline @inline(never)
+    func nextOutOfLine() -> GeneratedID {
         checkFork()
         let key = bucket()
         let from = Int(truncatingIfNeeded: state[5])
-        if _fastPath(from < Int(truncatingIfNeeded: state[6]) && state[7] == key) { return take(from) }
+        if from < Int(truncatingIfNeeded: state[6]) && state[7] == key { return take(from) }
         return refill(key)
     }
+
+    /// `bucket()` for the inlined path (which cannot read the C clock itself).
+    @usableFromInline
+    func bucketKey() -> UInt64 { bucket() }
 
     /// The id at `from` in the batch, erased there.
     @inline(__always)
