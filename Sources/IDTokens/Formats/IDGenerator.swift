@@ -384,7 +384,7 @@ public final class IDGenerator {
     ///
     /// Inlined into the caller: taking the next id of a batch is a few loads and stores, less than a
     /// call and its returned value's copy cost.
-    @inlinable
+    @inlinable @inline(__always)
     public func next() -> GeneratedID {
         if _slowPath(claims) { return nextOutOfLine() }
         let key = timeless ? 1 : bucketKey()
