@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import IDTokens
@@ -108,6 +109,31 @@ import Testing
             calls += 1
         }
         #expect(wrong.isEmpty, "\(wrong.count) of \(calls) outside the clock: \(wrong.prefix(3))")
+    }
+}
+
+extension MintingAheadTests {
+    /// The shared form, from four threads at once, as `GeneratedID`s and as Strings: each thread's ids
+    /// in order, none twice (uuid7: per-thread generators; snowflake: one node behind a lock).
+    @Test(arguments: [IDFormat.uuid7, .snowflake])
+    func sharedFromManyThreads(format: IDFormat) throws {
+        let shared = try SharedIDGenerator(format)
+        let results = Mutex([[String]](repeating: [], count: 4))
+        SharedGeneratorTests.together(4) { i in
+            var ids: [String] = []
+            for k in 0..<20_000 {
+                if k % 2 == 0 {
+                    let id: GeneratedID = shared.next()
+                    ids.append(id.description)
+                } else {
+                    ids.append(shared.next())
+                }
+            }
+            results.withLock { $0[i] = ids }
+        }
+        let perThread = results.withLock { $0 }
+        #expect(perThread.allSatisfy { ids in zip(ids, ids.dropFirst()).allSatisfy { Self.precedes($0, $1, format) } })
+        #expect(Set(perThread.flatMap { $0 }).count == 80_000)
     }
 }
 

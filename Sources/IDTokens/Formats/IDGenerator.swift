@@ -380,26 +380,16 @@ public final class IDGenerator {
     /// One id, held inline: as `next() -> String` without the String's allocation, which costs more
     /// than minting the id does. Chosen where the context asks for it:
     /// `let id: GeneratedID = ids.next()`.
-    @_disfavoredOverload
     ///
     /// Inlined into the caller: taking the next id of a batch is a few loads and stores, less than a
     /// call and its returned value's copy cost.
-    @inlinable @inline(__always)
+    @_disfavoredOverload @inlinable @inline(__always)
     public func next() -> GeneratedID {
         if _slowPath(claims) { return nextOutOfLine() }
         let key = timeless ? 1 : bucketKey()
         let from = Int(truncatingIfNeeded: state[5])
         guard _fastPath(from < Int(truncatingIfNeeded: state[6]) && state[7] == key) else { return nextOutOfLine() }
-        let slot = batch + from
-        var n = length
-        if _slowPath(decimal) {
-            n = 0
-            while slot[n] != 0x0A { n &+= 1 }
-        }
-        let id = GeneratedID(loading: UnsafeRawPointer(slot), count: n, masks: masks)
-        GeneratedID.erase(UnsafeMutableRawPointer(slot), count: n &+ 1)
-        state[5] = UInt64(truncatingIfNeeded: from &+ n &+ 1)
-        return id
+        return take(from)
     }
 
     /// `next()` where the inlined path does not serve: a state to claim (no wipe-on-fork), a batch
@@ -418,8 +408,8 @@ public final class IDGenerator {
     func bucketKey() -> UInt64 { bucket() }
 
     /// The id at `from` in the batch, erased there.
-    @inline(__always)
-    private func take(_ from: Int) -> GeneratedID {
+    @inlinable @inline(__always)
+    func take(_ from: Int) -> GeneratedID {
         let slot = batch + from
         var n = length
         if _slowPath(decimal) {
