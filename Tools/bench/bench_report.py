@@ -390,7 +390,8 @@ if "Floor.Clock.counter" in rate and "Floor.String.36bytes" in rate:
             ruled_out.append(fmt)
     lines += ["", f"`next()` against `fill`: `next()` returns a `GeneratedID` (the id's bytes inline; as a `String` it "
               f"costs {string_ns:.1f} ns more, `Floor.String.36bytes`) handed out from a batch that `fill`'s own path "
-              "minted for the current millisecond (second, for ksuid, xid and objectid). A time-ordered id needs the "
+              "minted for the current millisecond (second, for ksuid; the node-id formats mint each id alone, their "
+              "ticks holding a fixed number of ids). A time-ordered id needs the "
               f"time at each call: the CPU counter costs {counter_ns:.1f} ns a read here (`Floor.Clock.counter`), the "
               f"real-time clock {realtime_ns:.1f} ns (`Floor.Clock.realtime`, read once a millisecond). Even a `next()` "
               "that cost nothing but the fill's work and one counter read would reach at most: " + ", ".join(bounds)

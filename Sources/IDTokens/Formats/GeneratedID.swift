@@ -14,8 +14,9 @@
 /// let key = orders.next()                    // a String, as before
 /// ```
 ///
-/// Comparison is byte by byte, as a `String`'s of ASCII text is, so the time-ordered formats' ids sort
-/// in minting order.
+/// Equality, hashing and order are the bytes': on ASCII text, which every id is (and which
+/// `init(_:)` and decoding insist on), equality and order are a `String`'s, so the time-ordered
+/// formats' ids sort in minting order.
 public struct GeneratedID: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// The most bytes an id holds: a TypeID with a 63-byte prefix takes 90.
     public static let capacity = 96
@@ -96,10 +97,11 @@ public struct GeneratedID: Sendable, Hashable, Comparable, CustomStringConvertib
         }
     }
 
-    /// An id from its text; nil when `text` is longer than ``capacity`` bytes.
+    /// An id from its text; nil when `text` is longer than ``capacity`` bytes or not ASCII (every
+    /// format's ids are ASCII, and on ASCII text byte-wise equality and order are a `String`'s).
     public init?(_ text: some StringProtocol) {
         let utf8 = Array(text.utf8)
-        guard utf8.count <= Self.capacity else { return nil }
+        guard utf8.count <= Self.capacity, utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         self.init { out in
             utf8.withUnsafeBufferPointer { if let base = $0.baseAddress { out.update(from: base, count: $0.count) } }
             return utf8.count
@@ -139,13 +141,16 @@ public struct GeneratedID: Sendable, Hashable, Comparable, CustomStringConvertib
         try container.encode(description)
     }
 
-    /// Decodes the id's text; a string over ``capacity`` bytes is a `DecodingError.dataCorrupted`.
+    /// Decodes the id's text; a string over ``capacity`` bytes, or not ASCII, is a
+    /// `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let id = GeneratedID(text) else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "an id is at most \(Self.capacity) bytes, not \(text.utf8.count)"))
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "an id is at most \(Self.capacity) bytes of ASCII, not \(text.utf8.count) bytes \(text.utf8.allSatisfy { $0 < 0x80 } ? "" : "with non-ASCII ")"))
         }
         self = id
     }

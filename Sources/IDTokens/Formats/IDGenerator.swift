@@ -72,9 +72,13 @@ public final class IDGenerator {
     @usableFromInline let decimal: Bool
     /// The format's ids carry no time (uuid4, uuid8, nanoid, cuid2): a batch lasts until used up.
     @usableFromInline let timeless: Bool
-    /// The state is claimed before each use (no wipe-on-fork): `next()` takes the out-of-line path,
-    /// which claims it.
-    @usableFromInline let claims: Bool
+    /// `next()` takes the out-of-line path every time: the state is claimed before each use (no
+    /// wipe-on-fork), or the format has a node field and mints each id alone (`mintsAhead`).
+    @usableFromInline let outOfLine: Bool
+    /// Whether `next()` mints ahead: not for the node-id formats, whose ticks hold a fixed number of
+    /// ids (a Sonyflake's 256 in 10 ms, a UUIDv1's one a 100 ns), so that ids minted ahead and then
+    /// erased unused would spend them and run the generator ahead of the clock.
+    let mintsAhead: Bool
     /// How many ids the next batch mints: 1 at the start of each time bucket, doubled while the
     /// bucket lasts (so a generator called once a millisecond mints no ids it throws away, and one
     /// called a million times a second mints in batches). Not secret; a fork may copy it.
@@ -185,12 +189,14 @@ public final class IDGenerator {
             tokens = nil
         }
         // Two pages: the header, the state, the batch, and the capacity of a GeneratedID past its end
-        // (an id is taken by whole-vector loads, which may read past it).
-        batchCapacity = Swift.min(256, (2 * StateRegion.pageBytes - StateRegion.headerBytes - 64 - GeneratedID.capacity) / (length + 1))
+        // (an id is taken by whole-vector loads, which may read past it). A node-id format: one page.
+        mintsAhead = format.node == nil
+        let room = (2 * StateRegion.pageBytes - StateRegion.headerBytes - 64 - GeneratedID.capacity) / (length + 1)
+        batchCapacity = mintsAhead ? Swift.min(256, room) : 0
         region = StateRegion(bytes: 64 + batchCapacity * (length + 1) + GeneratedID.capacity, protection: forkProtection)
         state = region.body.assumingMemoryBound(to: UInt64.self)
         batch = (region.body + 64).assumingMemoryBound(to: UInt8.self)
-        claims = region.claimsEachUse
+        outOfLine = region.claimsEachUse || !mintsAhead
         clockState = .allocate(capacity: 1)
         clockState.initialize(to: idt_clock())
     }
@@ -208,12 +214,12 @@ public final class IDGenerator {
     }
 
     /// The time bucket whose ids a batch may hand out, plus 1: the millisecond (the second for KSUID,
-    /// xid and ObjectId, whose stamps count seconds); 1 for the formats that carry no time.
+    /// whose stamps count seconds); 1 for the formats that carry no time.
     @inline(__always)
     private func bucket() -> UInt64 {
         switch format {
         case .uuid4, .uuid8, .nanoid, .cuid2: 1
-        case .ksuid, .xid, .objectid: clock() / 1000 &+ 1
+        case .ksuid: clock() / 1000 &+ 1
         default: clock() &+ 1
         }
     }
@@ -368,11 +374,12 @@ public final class IDGenerator {
     /// what "The end of time" above says: use `nextChecked()` to be told instead.
     ///
     /// A generator called often mints ahead, with `fill`'s bulk path, the ids of the current time
-    /// bucket (the millisecond; the second for KSUID, xid and ObjectId) and hands them out one by one,
-    /// each erased from its memory as it goes; what the bucket leaves over is erased unused. So an id's
-    /// time is the clock's when it is handed out, as if minted then, and a monotonic generator's ids
-    /// still come out in order. Every other way of minting (`fill`, `nextChecked()`, `nextBytes()`, …)
-    /// first erases what was minted ahead.
+    /// bucket (the millisecond; the second for KSUID) and hands them out one by one, each erased from
+    /// its memory as it goes; what a bucket leaves over is erased unused by the first call after it.
+    /// So an id's time is the clock's when it is handed out, as if minted then, and a monotonic
+    /// generator's ids still come out in order. Every other way of minting (`fill`, `nextChecked()`,
+    /// `nextBytes()`, …) first erases what was minted ahead. The node-id formats (`IDFormat.node`)
+    /// mint each id alone: their ticks hold a fixed number of ids, which ids thrown away would spend.
     public func next() -> String {
         (next() as GeneratedID).description
     }
@@ -385,18 +392,19 @@ public final class IDGenerator {
     /// call and its returned value's copy cost.
     @_disfavoredOverload @inlinable @inline(__always)
     public func next() -> GeneratedID {
-        if _slowPath(claims) { return nextOutOfLine() }
+        if _slowPath(outOfLine) { return nextOutOfLine() }
         let key = timeless ? 1 : bucketKey()
         let from = Int(truncatingIfNeeded: state[5])
         guard _fastPath(from < Int(truncatingIfNeeded: state[6]) && state[7] == key) else { return nextOutOfLine() }
         return take(from)
     }
 
-    /// `next()` where the inlined path does not serve: a state to claim (no wipe-on-fork), a batch
-    /// used up or from a bucket that is over.
+    /// `next()` where the inlined path does not serve: a state to claim (no wipe-on-fork), a node-id
+    /// format, a batch used up or from a bucket that is over.
     @usableFromInline @inline(never)
     func nextOutOfLine() -> GeneratedID {
         checkFork()
+        if !mintsAhead { return alone() }
         let key = bucket()
         let from = Int(truncatingIfNeeded: state[5])
         if from < Int(truncatingIfNeeded: state[6]) && state[7] == key { return take(from) }
