@@ -147,10 +147,10 @@ public struct GeneratedID: Sendable, Hashable, Comparable, CustomStringConvertib
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let id = GeneratedID(text) else {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "an id is at most \(Self.capacity) bytes of ASCII, not \(text.utf8.count) bytes \(text.utf8.allSatisfy { $0 < 0x80 } ? "" : "with non-ASCII ")"))
+            let what = text.utf8.allSatisfy { $0 < 0x80 } ? "\(text.utf8.count) bytes" : "text that is not ASCII"
+            let context = DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: "an id is at most \(Self.capacity) bytes of ASCII, not \(what)")
+            throw DecodingError.dataCorrupted(context)
         }
         self = id
     }
