@@ -129,21 +129,8 @@ uint64_t idt_clock_ms_read(idt_clock *c) {
     return ms;
 }
 
-uint64_t idt_clock_counter(void) { return counter(); }
-
 const char *idt_clock_counter_name(void) {
     if (!usable()) return "realtime";
-#if defined(__aarch64__)
-    return "cntvct";
-#else
-    return "tsc";
-#endif
-}
-
-const char *idt_clock_kind(void) {
-    uint64_t q = __atomic_load_n(&ticks_per_ns_q32, __ATOMIC_RELAXED);
-    if (q == UINT64_MAX) return "realtime";
-    if (q == 0) return "calibrating";
 #if defined(__aarch64__)
     return "cntvct";
 #else

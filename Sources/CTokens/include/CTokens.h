@@ -175,10 +175,6 @@ typedef struct {
 } idt_clock;
 /// Reads the real-time clock: its millisecond, and the counter window in which it stays current.
 uint64_t idt_clock_ms_read(idt_clock *c);
-/// The counter (0 where there is none).
-uint64_t idt_clock_counter(void);
-/// What stands in between reads: "tsc", "cntvct", "calibrating" (not yet measured) or "realtime" (none).
-const char *idt_clock_kind(void);
 /// What will stand in between reads once measured: "tsc", "cntvct", or "realtime" (nothing: every call
 /// reads the clock).
 const char *idt_clock_counter_name(void);

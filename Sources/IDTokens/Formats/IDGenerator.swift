@@ -217,11 +217,8 @@ public final class IDGenerator {
     /// whose stamps count seconds); 1 for the formats that carry no time.
     @inline(__always)
     private func bucket() -> UInt64 {
-        switch format {
-        case .uuid4, .uuid8, .nanoid, .cuid2: 1
-        case .ksuid: clock() / 1000 &+ 1
-        default: clock() &+ 1
-        }
+        if timeless { return 1 }
+        return format == .ksuid ? clock() / 1000 &+ 1 : clock() &+ 1
     }
 
     /// Erases the ids minted ahead and not handed out: before anything else mints (their place in a
