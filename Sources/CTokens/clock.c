@@ -23,18 +23,19 @@ static inline uint64_t counter(void) { return 0; }
 #endif
 
 // Counter ticks per nanosecond, times 2^32, lowered by 2 % (so that a window never runs past the
-// millisecond it was measured in: the measurement below errs by at most 0.4 %, an NTP slew by 0.05 %). 0: not known yet; UINT64_MAX: the
-// counter is not to be used (see usable()).
+// millisecond it was measured in: the measurement below errs by at most 0.4 %, an NTP slew by
+// 0.05 %). 0: not known yet; UINT64_MAX: the counter is not to be used (see usable()).
 static uint64_t ticks_per_ns_q32 = 0;
+static const uint64_t NS_PER_MS = 1000000;
+static const double MARGIN = 0.98;
+#if !defined(__aarch64__)  // AArch64 reads the counter's rate from CNTFRQ_EL0
 // The first calibration point, taken on the first real-time read: counter and CLOCK_MONOTONIC_RAW.
 static uint64_t calibration_ticks = 0, calibration_ns = 0;
-static const uint64_t NS_PER_MS = 1000000;
 // The counter's rate is measured over at least this long before it is trusted; each end of the
 // measurement is bracketed by two counter reads at most BRACKET ticks apart (10 µs at 2 GHz), so the
 // rate errs by at most 2 × 10 µs / 5 ms = 0.4 % (a thread preempted mid-read tries again later).
 static const uint64_t CALIBRATION_NS = 5000000;
 static const uint64_t BRACKET = 20000;
-static const double MARGIN = 0.98;
 
 // CLOCK_MONOTONIC_RAW (the oscillator, not slewed) and the counter at the same instant; 0 when the
 // two counter reads around the clock read are too far apart to say which instant that was.
@@ -47,6 +48,7 @@ static uint64_t raw_ns(uint64_t *ticks) {
     *ticks = before + (after - before) / 2;
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
+#endif
 
 // Whether the counter may stand in for the clock between reads: a counter that runs at one rate on
 // every core and through sleep states (x86-64: invariant TSC, and Linux timekeeping on the TSC itself,
