@@ -221,6 +221,65 @@ import Testing
         #expect(same.status == 64 && kept == "a1\nb2\n", "\(same.status) \(same.stderr)")
     }
 
+    /// The summary is never written over the ids it reads: not when standard input is that file
+    /// (`- < x`), not through /dev/stdin. Exit 64, the file untouched.
+    @Test func theInputIsNeverOverwritten() throws {
+        let file = Self.temp("keep")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("a1\nb2\n".utf8).write(to: file)
+        for arguments in [["audit", "-", "--emit-summary", file.path], ["audit", "--emit-summary", "/dev/stdin"]] {
+            let r = try CLI.run(arguments, input: try FileHandle(forReadingFrom: file))
+            let kept = try String(contentsOf: file, encoding: .utf8)
+            #expect(r.status == 64 && kept == "a1\nb2\n", "\(arguments): \(r.status) \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("--emit-summary"), "\(r.stderr)")
+        }
+    }
+
+    /// `--summary -` reads the summary from standard input; a summary whose counts are impossible
+    /// (more distinct ids than its symbols can spell) is corrupt, exit 65, where the same summary with
+    /// possible counts is judged.
+    @Test func summariesFromStandardInputAndImpossibleCounts() throws {
+        let ids = Self.temp("ids6")
+        let summary = Self.temp("s6")
+        defer { for f in [ids, summary] { try? FileManager.default.removeItem(at: f) } }
+        let tokens = try CLI.run(["generate", "--alphabet", "base62", "--length", "6", "--count", "1000", "--seed", "5"]).stdout
+        try Data(tokens.utf8).write(to: ids)
+        let direct = try Self.json(try CLI.run(["audit", ids.path, "--emit-summary", summary.path, "--format", "json"]))
+        let piped = try Self.json(
+            try CLI.run(["audit", "--summary", "-", "--format", "json"], input: try FileHandle(forReadingFrom: summary)))
+        #expect(piped["verdict_code"] as? String == direct["verdict_code"] as? String && piped["distinct"] as? String == "1000")
+        // Every count times `factor`: 10^12 distinct base62×6 ids, where 62^6 ≈ 5.7·10^10 exist.
+        let original = try JSONSerialization.jsonObject(with: Data(contentsOf: summary)) as! [String: Any]
+        func scaled(_ value: Any, by factor: Int) -> Any {
+            if let text = value as? String, let n = Int(text) { return String(n * factor) }
+            if let list = value as? [Any] { return list.map { scaled($0, by: factor) } }
+            if let object = value as? [String: Any] { return object.mapValues { scaled($0, by: factor) } }
+            return value
+        }
+        for (factor, status) in [(1_000_000_000, Int32(65)), (10, Int32(1))] {
+            var json = original
+            for key in ["ids", "lines", "lengths", "multiplicities", "positions", "groups"] { json[key] = scaled(json[key]!, by: factor) }
+            try JSONSerialization.data(withJSONObject: json).write(to: summary)
+            let r = try CLI.run(["audit", "--summary", summary.path])
+            #expect(r.status == status, "×\(factor): \(r.status) \(r.stderr)")
+            if status == 65 { #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("distinct"), "\(r.stderr)") }
+        }
+    }
+
+    /// A generator stuck on one id: 2 to 25 copies fail as too many duplicates (its copies must not
+    /// make every position look constant and shrink the space until they explain themselves); a few
+    /// honest ids are still consistent.
+    @Test(arguments: [2, 3, 21, 25])
+    func copiesOfOneIdFail(copies: Int) throws {
+        let file = Self.temp("stuck")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(String(repeating: "3fA9kQ2mZx81LpWcVb7NtR\n", count: copies).utf8).write(to: file)
+        let json = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))
+        #expect(json["verdict_code"] as? String == "too-many-duplicates", "\(json["findings"] ?? "")")
+        try Data("3fA9kQ2mZx81LpWcVb7NtR\nQ7pLm2ZxW9cVb4NtR8kA1s\nk2ZxW9cV3fA9bNtR8Lp7mQ\n".utf8).write(to: file)
+        #expect(try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))["verdict_code"] as? String == "consistent")
+    }
+
     /// `--memory max` is the machine's memory; the entropy's lower bound never exceeds its estimate.
     @Test func memoryMaxAndEntropyBounds() throws {
         let file = Self.temp("max")

@@ -4,24 +4,43 @@ import Testing
 
 @testable import IDTokens
 
-/// "The generator keeps no copy of a token it handed out": a forked child mints 100 tokens into a
-/// buffer, sends them to the parent and erases its buffer, then stops; the parent reads the child's
-/// whole writable memory through /proc/PID/mem and looks for every token. The control, with erasure
+/// "The generator keeps no copy of a token it handed out": a forked child mints tokens into a buffer,
+/// sends them to the parent and erases its buffer, then stops; the parent reads the child's whole
+/// writable memory through /proc/PID/mem and looks for every token. The control, with erasure
 /// switched off, finds them, so the scan can fail.
 @Suite(.serialized) struct ErasureTests {
 
-    /// How many of the child's tokens (of `length` symbols over `symbols`) are still in its memory.
-    static func tokensLeftInMemory(erase: Bool, symbols: [UInt8] = Alphabet.base62.bytes!, length: Int = 22, count: Int = 100) throws -> Int
+    /// A copy of a token found in the stopped child's memory.
+    struct Copy: CustomStringConvertible {
+        /// Which token (in minting order) and which of its two probes: its first or its last bytes.
+        var token: Int, half: String
+        /// The mapping it lies in, by name ("[heap]", "[stack]", the generator's state pages, a file,
+        /// "anonymous"), and where.
+        var region: String, offset: Int, address: UInt
+        /// The bytes around it (printable ASCII, others as '.'), to tell a copy from a chance match.
+        var context: String
+
+        var description: String {
+            "token \(token)'s \(half) bytes in \(region) at offset \(offset) (0x\(String(address, radix: 16))): \(context)"
+        }
+    }
+
+    /// The copies of the child's tokens (of `length` symbols over `symbols`) still in its memory.
+    static func tokensLeftInMemory(erase: Bool, symbols: [UInt8] = Alphabet.base62.bytes!, length: Int = 22, count: Int = 100) throws
+        -> [Copy]
     {
         var options = TokenEngine.Options()
         options.erase = erase
         let generator = try TokenGenerator(bytes: symbols, length: length, source: SecureRandom(), options: options)
-        return try tokensLeftInMemory(length: length, count: count) { generator.fill($0, separator: nil) }
+        let state = UInt(bitPattern: generator.engine.regionAddress)
+        return try tokensLeftInMemory(length: length, count: count, state: state) { generator.fill($0, separator: nil) }
     }
 
     /// The same for any minting function: the child fills a buffer, sends it, erases it and stops (the
     /// stop is a libc call, which may bind lazily and save the vector registers on the stack).
-    static func tokensLeftInMemory(length: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) throws -> Int {
+    static func tokensLeftInMemory(
+        length: Int, count: Int, state: UInt? = nil, fill: (UnsafeMutableRawBufferPointer) -> Int
+    ) throws -> [Copy] {
         var buffer = [UInt8](repeating: 0, count: count * length)
         // The child stays stopped while the parent reads its memory; `Forked` kills it at the end.
         let (forked, tokens) = try Forked.attempts { () -> (Forked, [UInt8])? in
@@ -63,7 +82,7 @@ import Testing
                 }
             }
         }
-        var found = Set<Int>()
+        var found: [Copy] = []
         for line in maps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 2, fields[1].hasPrefix("rw") else { continue }
@@ -71,6 +90,9 @@ import Testing
             let range = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
             guard range.count == 2 else { continue }
             let size = Int(range[1] - range[0])
+            let name =
+                state.map { (range[0]...range[1]).contains($0) } == true
+                ? "the generator's state pages" : fields.count >= 6 ? String(fields[5]) : "anonymous"
             let region = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
             defer { region.deallocate() }
             let n = pread(mem, region.baseAddress, size, off_t(Int64(range[0])))
@@ -81,18 +103,26 @@ import Testing
                     let key = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                     if filter[Int(key & 0xFFFF)], let candidates = starts[key] {
                         for c in candidates where memcmp(base + i, t.baseAddress! + c.token * length + c.offset, chunk) == 0 {
-                            found.insert(c.token)
+                            let around = UnsafeRawBufferPointer(
+                                rebasing: UnsafeRawBufferPointer(start: base, count: n)[Swift.max(0, i - 32)..<Swift.min(n, i + chunk + 32)]
+                            )
+                            let context = String(decoding: around.map { (0x20..<0x7F).contains($0) ? $0 : 0x2E }, as: UTF8.self)
+                            found.append(
+                                Copy(
+                                    token: c.token, half: c.offset == 0 ? "first \(chunk)" : "last \(chunk)", region: name, offset: i,
+                                    address: range[0] + UInt(i), context: context))
                         }
                     }
                     i += 1
                 }
             }
         }
-        return found.count
+        return found
     }
 
     @Test func handedOutTokensAreErased() throws {
-        #expect(try Self.tokensLeftInMemory(erase: true) == 0)
+        let copies = try Self.tokensLeftInMemory(erase: true)
+        #expect(copies.isEmpty, "\(copies.count) copies: \(copies.prefix(5))")
     }
 
     /// Long tokens over SIMD and scalar paths, over several refills (copies in vector registers used
@@ -102,16 +132,21 @@ import Testing
         ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", 64),
     ])
     func longTokensAreErased(symbols: String, length: Int) throws {
-        #expect(try Self.tokensLeftInMemory(erase: true, symbols: Array(symbols.utf8), length: length, count: 400) == 0)
+        let copies = try Self.tokensLeftInMemory(erase: true, symbols: Array(symbols.utf8), length: length, count: 400)
+        #expect(copies.isEmpty, "\(copies.count) copies: \(copies.prefix(5))")
     }
 
     @Test(arguments: [IDFormat.uuid4, .ksuid, .nanoid])
     func formatIdsAreErased(format: IDFormat) throws {
         let generator = IDGenerator(format, monotonic: false)
-        #expect(try Self.tokensLeftInMemory(length: format.length, count: 400) { generator.fill($0, separator: nil) } == 0)
+        let copies = try Self.tokensLeftInMemory(length: format.length, count: 400) { generator.fill($0, separator: nil) }
+        #expect(copies.isEmpty, "\(copies.count) copies: \(copies.prefix(5))")
     }
 
     @Test func controlWithoutErasureFindsThem() throws {
-        #expect(try Self.tokensLeftInMemory(erase: false) >= 90)
+        // Every token is still in the child's buffer and in the generator's state pages.
+        let copies = try Self.tokensLeftInMemory(erase: false)
+        #expect(Set(copies.map(\.token)).count >= 90)
+        #expect(copies.contains { $0.region == "the generator's state pages" })
     }
 }

@@ -214,6 +214,15 @@ public struct AuditSummary: Sendable, Equatable {
         return out
     }
 
+    /// How many different ids of `length` symbols `symbols` symbols spell (as a Double, +∞ past its
+    /// range), with `positions` (per position, the symbols seen there) limiting the first 64. Exact
+    /// below 2^53, where a count could be compared with it.
+    static func spellable(length: Int, symbols: Int, positions: [[Unicode.Scalar: Int]] = []) -> Double {
+        let counted = Swift.min(length, positionLimit, positions.count)
+        let head = positions.prefix(counted).reduce(1.0) { $0 * Double($1.count) }
+        return head * pow(Double(symbols), Double(length - counted))
+    }
+
     /// Checks that the counts agree with each other and are within the caps, with checked
     /// arithmetic (a summary that passes cannot make ``distinct`` and the others overflow).
     public func validate() throws(InputError) {
@@ -286,6 +295,17 @@ public struct AuditSummary: Sendable, Equatable {
             }
         }
         guard sample.count <= Self.sampleEntryLimit else { throw fail("sample has more than \(Self.sampleEntryLimit) entries") }
+        // No more distinct ids than their symbols can spell: at most |symbols|^L of length L, and for one
+        // length at most the product of the symbols each position shows.
+        let spellable = lengths.reduce(0.0) { $0 + Swift.min(Double($1.value), Self.spellable(length: $1.key, symbols: symbols.count)) }
+        guard Double(distinct) <= spellable else {
+            throw fail("multiplicities count \(distinct) distinct ids, more than \(symbols.count) symbols spell at the lengths given")
+        }
+        if lengths.count == 1, let length = lengths.keys.first,
+            Double(distinct) > Self.spellable(length: length, symbols: symbols.count, positions: positions)
+        {
+            throw fail("multiplicities count \(distinct) distinct ids, more than the symbols at each position spell")
+        }
         // Each group is the ids of one length: its multiplicities add up to them, every position
         // below min(length, 64) counts each of them, with symbols from `symbols`.
         guard groups.isEmpty || lengths.count <= Self.groupLengthLimit else {
@@ -312,6 +332,10 @@ public struct AuditSummary: Sendable, Equatable {
                 else {
                     throw fail("groups.\(length).positions[\(i)] does not count the ids of length \(length)")
                 }
+            }
+            let distinctInGroup = g.multiplicities.values.reduce(0.0) { $0 + Double($1) }
+            guard distinctInGroup <= Self.spellable(length: length, symbols: symbols.count, positions: g.positions) else {
+                throw fail("groups.\(length) counts more distinct ids than the symbols at each position spell")
             }
         }
     }

@@ -34,7 +34,8 @@ extension AuditSummary {
 
     /// The bytes of a file, at most `maxBytes` of them (more is an ``InputError``).
     static func readCapped(path: String, maxBytes: Int) throws -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // "-" is standard input (a duplicate of it, closed like a file).
+        let fd = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SummaryFileError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()

@@ -60,7 +60,8 @@ struct AuditCommand: ParsableCommand {
     var emitSummary: String?
 
     @Option(
-        parsing: .upToNextOption, help: ArgumentHelp("Judge these summaries (merged) instead of reading ids.", valueName: "file"),
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Judge these summaries (merged) instead of reading ids; '-' reads one from standard input.", valueName: "file"),
         completion: .file())
     var summary: [String] = []
 
@@ -129,6 +130,9 @@ struct AuditCommand: ParsableCommand {
                     argument: "--summary",
                     message: "judges summaries instead of reading ids; give either a file of ids or --summary, not both")
             }
+            if summary.filter({ $0 == "-" }).count > 1 {
+                throw UsageError(argument: "--summary", message: "'-' (standard input) is given more than once; give it once")
+            }
             if shard != nil || emitSummary != nil {
                 throw UsageError(
                     argument: "--summary",
@@ -180,15 +184,20 @@ struct AuditCommand: ParsableCommand {
             guard let merged else { throw UsageError(argument: "--summary", message: "give at least one summary file") }
             summary = merged
         } else {
+            let input = try openInput()
+            defer { if input != 0 { close(input) } }
             // The summary's file is created before any id is read: an endless stdin must not hide
-            // that it can never be written.
-            if let emitSummary, let file, file != "-" {
-                // The summary must not overwrite the ids it summarises.
+            // that it can never be written. It must not be the input (a named file, or whatever
+            // standard input is: `- < x`, `--emit-summary /dev/stdin`): creating it would empty it.
+            if let emitSummary {
                 var a = stat()
                 var b = stat()
-                if stat(file, &a) == 0, stat(emitSummary, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino {
+                if fstat(input, &a) == 0, stat(emitSummary, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino,
+                    (b.st_mode & S_IFMT) != S_IFCHR  // a terminal or /dev/null loses nothing
+                {
                     throw UsageError(
-                        argument: "--emit-summary", message: "'\(emitSummary)' is the input file; give another path for the summary")
+                        argument: "--emit-summary",
+                        message: "'\(emitSummary)' is the input the ids are read from; give another path for the summary")
                 }
             }
             let out = try emitSummary.map { path in
@@ -201,7 +210,7 @@ struct AuditCommand: ParsableCommand {
                 return (fd: fd, path: path)
             }
             defer { if let out { close(out.fd) } }
-            let auditor = try read(s)
+            let auditor = try read(s, from: input)
             summary = try auditor.finish()
             table = (auditor.peakTableBytes, auditor.spilled)
             if let out {
@@ -220,8 +229,9 @@ struct AuditCommand: ParsableCommand {
         if !r.passes { Output.status = ExitStatus.fails.rawValue }
     }
 
-    private func read(_ s: Settings) throws -> Auditor {
-        let fd: Int32
+    /// The file of ids, opened; standard input (0) for '-' or none.
+    private func openInput() throws -> Int32 {
+        var fd: Int32 = 0
         if let file, file != "-" {
             fd = open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
@@ -229,15 +239,18 @@ struct AuditCommand: ParsableCommand {
                     status: .noInput, argument: "FILE",
                     message: "cannot open '\(file)': \(String(cString: strerror(errno))); give a readable file or - for standard input")
             }
-        } else {
-            fd = 0
         }
-        defer { if fd != 0 { close(fd) } }
         var info = stat()
-        let known = fstat(fd, &info) == 0
-        if known && (info.st_mode & S_IFMT) == S_IFDIR {
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            if fd != 0 { close(fd) }
             throw Failure(status: .noInput, argument: "FILE", message: "'\(file ?? "-")' is a directory; give a file of ids, one per line")
         }
+        return fd
+    }
+
+    private func read(_ s: Settings, from fd: Int32) throws -> Auditor {
+        var info = stat()
+        let known = fstat(fd, &info) == 0
         let size = known && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         let auditor = try Auditor(maxLineBytes: s.maxLine, shard: s.shard, memoryLimit: s.memory, threads: s.threads, sizeHint: size)
         let progress = output.format == .text && isatty(2) != 0 ? Progress(total: size) : nil

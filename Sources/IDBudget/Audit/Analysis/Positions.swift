@@ -9,15 +9,22 @@ extension AuditAnalysis {
         guard let length else { return [] }
         return (0..<Swift.min(length, AuditSummary.positionLimit)).map { i in
             if format?.timePositions(length: length).contains(i) ?? false { return .time }
-            return classify(i < s.positions.count ? s.positions[i] : [:], alphabetSize: alphabetSize)
+            return classify(i < s.positions.count ? s.positions[i] : [:], alphabetSize: alphabetSize, distinct: s.distinct)
         }
     }
 
     /// χ² uniformity of one position's symbol counts over `alphabetSize` symbols, then over the symbols it uses.
-    static func classify(_ counts: [Unicode.Scalar: Int], alphabetSize a: Int) -> Position {
+    ///
+    /// A position narrower than the alphabet (constant, a subset, biased) is structure only when that
+    /// is significant among the `distinct` ids: copies of one id repeat its symbols, so a stuck
+    /// generator's duplicates would otherwise shrink its own space until they explain themselves. When
+    /// ``narrowIsSignificant(symbols:of:distinct:)`` says the distinct ids could show so few symbols by
+    /// chance, the position is judged uniform over the alphabet.
+    static func classify(_ counts: [Unicode.Scalar: Int], alphabetSize a: Int, distinct: Int) -> Position {
         let k = counts.count
-        if k == 1, let c = counts.keys.first { return .constant(c) }
         if k == 0 { return .constant(" ") }
+        if k < a, !narrowIsSignificant(symbols: k, of: a, distinct: distinct) { return .uniform(symbols: a) }
+        if k == 1, let c = counts.keys.first { return .constant(c) }
         let total = Double(counts.values.reduce(0, +))
         func pUniform(over m: Int) -> Double {
             let e = total / Double(m)
@@ -35,6 +42,19 @@ extension AuditAnalysis {
         }
         let top = counts.max { $0.value == $1.value ? $0.key.value > $1.key.value : $0.value < $1.value }!
         return .biased(bits: h, symbols: k, top: top.key, share: Double(top.value) / total)
+    }
+
+    /// Whether `d` ids drawn uniformly over `a` symbols show at most `k` symbols at one position with
+    /// probability below ``DuplicateTest/threshold``. By the union bound over the C(a, k) sets of k
+    /// symbols, P(at most k) ≤ C(a, k)·(k/a)^d; distinct ids are draws conditioned on differing
+    /// somewhere, which only lowers the chance that they agree at one position, so the bound holds for
+    /// them too. One id (d = 1) is never significant; hex needs 6 distinct ids to call a position
+    /// constant, base62 5.
+    static func narrowIsSignificant(symbols k: Int, of a: Int, distinct d: Int) -> Bool {
+        guard k < a else { return true }
+        guard d > 1 else { return false }
+        let logChoose = lgamma(Double(a + 1)) - lgamma(Double(k + 1)) - lgamma(Double(a - k + 1))
+        return logChoose + Double(d) * log(Double(k) / Double(a)) < log(DuplicateTest.threshold)
     }
 
     /// P(χ²_df ≥ x) by the Wilson–Hilferty cube-root normal approximation (ample at p = 10⁻⁶).
