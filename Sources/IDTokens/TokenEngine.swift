@@ -116,6 +116,12 @@ final class TokenEngine {
     /// Where the state lives (tests read the kernel's flags for it).
     var regionAddress: UnsafeMutableRawPointer { region.base }
 
+    /// Where the sampled symbols and their cursor live: symbols `symbolsAddress + cursor[0] ..<
+    /// symbolsAddress + cursor[1]` are ready and not yet handed out (the erasure tests read them in a
+    /// stopped child, whose addresses are its parent's).
+    var symbolsAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(symbols) }
+    var cursorAddress: UnsafeMutableRawPointer { UnsafeMutableRawPointer(cursor) }
+
     /// Whether the kernel zeroes this state in a forked child.
     var wipesOnFork: Bool { region.wipesOnFork }
 
