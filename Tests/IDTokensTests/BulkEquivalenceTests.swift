@@ -35,6 +35,7 @@ import Testing
         _ = a.next()
         prepare(a)
         for i in 0..<8 { b.state[i] = a.state[i] }
+        b.nodeSlot = a.nodeSlot?.duplicate()
         return (a, b)
     }
 
@@ -65,8 +66,8 @@ import Testing
     @Test(arguments: [IDFormat.xid, .objectid])
     func aFullSecondInBulk(format: IDFormat) throws {
         let (a, b) = try Self.twins(format, at: 1_795_650_000_123) {
-            $0.state[1] = (1 << 24) - 5  // the sequence: 4 ids left in this second
-            $0.state[2] = 0  // the counter, far from its wrap
+            // The sequence: 4 ids left in this second; the counter far from its wrap.
+            if let slot = $0.nodeSlot { slot.setLast(tick: slot.nextTick - 1, sequence: (1 << 24) - 5, counterStart: 0) }
         }
         let bulk = try Self.bulk(a, 300)
         #expect(Self.difference(bulk, (0..<300).map { _ in b.alone().description }) == nil)

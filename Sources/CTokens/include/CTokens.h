@@ -64,6 +64,15 @@ static inline int idt_claim(uint64_t *owner, uint64_t *mine) {
     return 0;
 }
 
+/// Atomic loads, stores and compare-and-swaps on words in raw memory (a node slot's state pages, which
+/// several threads' generators share).
+static inline uint64_t idt_atomic_load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void idt_atomic_store(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+/// Sets *p to desired if it holds *expected (1); else loads it into *expected (0).
+static inline int idt_atomic_cas(uint64_t *p, uint64_t *expected, uint64_t desired) {
+    return __atomic_compare_exchange_n(p, expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
 /// Writes `blocks` ChaCha20 blocks (RFC 8439) for the 8-word little-endian key, the 3-word nonce and
 /// the starting block counter into out, in standard byte order. Any block count; 16 blocks at a time
 /// with AVX-512F (unless IDTOKENS_SAMPLER names avx2, ssse3 or scalar), then 8 with AVX2 when the CPU

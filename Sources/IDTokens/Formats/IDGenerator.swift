@@ -87,7 +87,18 @@ public final class IDGenerator {
     /// real-time clock. Internal, so that the optimizer sees every access (a `package` var costs in
     /// exclusivity checks and reference counting); nil, the clock is read directly, not through a
     /// closure.
-    var testClock: (() -> UInt64)?
+    var testClock: (() -> UInt64)? {
+        didSet {
+            // A test's clock must not move the process's node slot: draw a private one.
+            if testClock != nil, nodeSlot?.shared == true {
+                nodeSlot = nil
+                state[4] = 0
+            }
+        }
+    }
+    /// The node-id formats' identity and counters, shared by the process (``NodeSlot``); nil until
+    /// the first id, and for UUIDs.
+    var nodeSlot: NodeSlot?
 
     /// Tests only (the CLI's): a fixed clock, in milliseconds since the Unix epoch.
     package func fixClock(at millis: UInt64) {

@@ -59,10 +59,10 @@ extension IDGenerator {
                 if checked { return nil }
                 seconds = last
             }
-            guard let (tick, _) = advance(to: seconds, last: last, perTick: 1 << 24, checked: checked, start: 0) else { return nil }
-            let counter = (state[2] &+ 1) & 0xFF_FFFF
-            state[2] = counter
-            return UInt128(tick) << 64 | UInt128(state[3]) << 24 | UInt128(counter)
+            guard let slot = nodeSlot,
+                let r = slot.reserve(now: seconds, count: 1, last: last, checked: checked, start: 0, keystream: keystream)
+            else { return nil }
+            return UInt128(r.tick) << 64 | UInt128(r.node) << 24 | UInt128((r.counterStart &+ r.sequence) & 0xFF_FFFF)
         default:
             let unit: UInt64 = format == .sonyflake ? 10 : 1
             // Instagram's ids are signed 64-bit integers: of its 41 time bits the top one stays 0.
@@ -79,11 +79,12 @@ extension IDGenerator {
                 if checked { return nil }
                 tick = last
             }
-            let perTick = UInt64(format.node?.perTick ?? 1)
             // TSID's counter starts each millisecond at a random value (tsid-creator); the others at 0.
             let start = format == .tsid ? keystream.next() & 0xFFF : 0
-            guard let (t, sequence) = advance(to: tick, last: last, perTick: perTick, checked: checked, start: start) else { return nil }
-            let node = state[3]
+            guard let slot = nodeSlot,
+                let r = slot.reserve(now: tick, count: 1, last: last, checked: checked, start: start, keystream: keystream)
+            else { return nil }
+            let (t, sequence, node) = (r.tick, r.sequence, r.node)
             let v: UInt64 =
                 switch format {
                 case .instagram: t << 23 | node << 10 | sequence
@@ -95,11 +96,9 @@ extension IDGenerator {
     }
 
     /// The Snowflake family and TSID in bulk, into `base` up to `end` while a longest id still fits
-    /// (and at most `limit`): the fork check, the node and the clock once per chunk of 256, the last
-    /// tick and sequence kept in registers. Every id that is not the next sequence of the last id's
-    /// tick — a new tick, a full tick, the end of time — goes through `advance`, as `nodeValue` mints
-    /// it, so the ids are those `next()` would mint. A fork cannot land inside a chunk: only the thread
-    /// that forks runs in the child, and this one is busy here. Returns the ids and bytes written.
+    /// (and at most `limit`): the fork check and the clock once per chunk of 256, whose ids are
+    /// reserved from the process's node slot in one step per tick they fall in (see ``NodeSlot``), so
+    /// the ids are those `next()` would mint. Returns the ids and bytes written.
     @inline(__always)
     func fillSnowflakes(
         _ base: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>, stride: Int, separator: UInt8?, checked: Bool,
@@ -108,12 +107,12 @@ extension IDGenerator {
         let unit: UInt64 = format == .sonyflake ? 10 : 1
         let timeBits: UInt64 = format == .sonyflake ? 39 : format == .tsid ? 42 : format == .instagram ? 40 : 41
         let lastTick: UInt64 = (1 << timeBits) - 1
-        let perTick = UInt64(format.node?.perTick ?? 1)
         var out = base
         var written = 0
         chunks: while end - out >= stride && written < limit {
             checkFork()
             if _slowPath(state[4] == 0) { drawNode() }
+            guard let slot = nodeSlot else { break }
             let millis = clock()
             var tick: UInt64
             if _slowPath(millis < epoch) {
@@ -126,56 +125,51 @@ extension IDGenerator {
                 if checked { break }
                 tick = lastTick
             }
-            let node = state[3]
-            var next = state[0]  // the last id's tick + 1; 0 before the first id
-            var sequence = state[1]
+            // Ids that fit, at most 256 a chunk: the longest a format writes (20 digits, 13 for TSID).
+            let room = Swift.min(256, limit - written, (end - out) / stride)
             var k = 0
-            while k < 256 && end - out >= stride && written < limit {
-                var t: UInt64
-                if _fastPath(next != 0 && tick < next && sequence + 1 < perTick) {
-                    t = next - 1
-                    sequence += 1
-                } else {
-                    (state[0], state[1]) = (next, sequence)
-                    let start = format == .tsid ? keystream.next() & 0xFFF : 0
-                    guard let (at, s) = advance(to: tick, last: lastTick, perTick: perTick, checked: checked, start: start) else {
-                        break chunks
+            while k < room {
+                let start = format == .tsid ? keystream.next() & 0xFFF : 0
+                guard
+                    let r = slot.reserve(
+                        now: tick, count: UInt64(room - k), last: lastTick, checked: checked, start: start, keystream: keystream)
+                else { break chunks }
+                let t = r.tick
+                let node = r.node
+                for sequence in r.sequence..<(r.sequence + r.count) {
+                    let v: UInt64 =
+                        switch format {
+                        case .instagram: t << 23 | node << 10 | sequence
+                        case .sonyflake: t << 24 | sequence << 16 | node
+                        default: t << 22 | node << 12 | sequence  // snowflake, discord, tsid
+                        }
+                    let n = format == .tsid ? FormatEncoding.text(UInt128(v), .tsid, into: out) : FormatEncoding.decimal(v, into: out)
+                    out += n
+                    if let separator {
+                        out[0] = separator
+                        out += 1
                     }
-                    (t, sequence, next) = (at, s, state[0])
                 }
-                let v: UInt64 =
-                    switch format {
-                    case .instagram: t << 23 | node << 10 | sequence
-                    case .sonyflake: t << 24 | sequence << 16 | node
-                    default: t << 22 | node << 12 | sequence  // snowflake, discord, tsid
-                    }
-                let n = format == .tsid ? FormatEncoding.text(UInt128(v), .tsid, into: out) : FormatEncoding.decimal(v, into: out)
-                out += n
-                if let separator {
-                    out[0] = separator
-                    out += 1
-                }
-                written += 1
-                k += 1
+                written += Int(r.count)
+                k += Int(r.count)
             }
-            (state[0], state[1]) = (next, sequence)
         }
         return (written, out - base)
     }
 
-    /// UUIDv1 and v6, xid and ObjectId in bulk, in chunks of 256 with the clock read once a chunk:
-    /// the first id of a chunk is minted by `nodeValue` (the fork check, the node, the end of time),
-    /// the rest, while they are the next tick (UUIDs) or the next sequence of the same second (xid,
-    /// ObjectId), from the tick, sequence and counter kept in registers; any other goes through
-    /// `nodeValue` again. So the ids are those `next()` would mint. A fork cannot land inside a chunk:
-    /// only the thread that forks runs in the child, and this one is busy here.
+    /// UUIDv1 and v6, xid and ObjectId in bulk, in chunks of 256 with the clock read once a chunk.
+    /// xid and ObjectId reserve a chunk's counters from the process's node slot in one step per second
+    /// they fall in. For the UUIDs, the first id of a chunk is minted by `nodeValue` (the fork check,
+    /// the node, the end of time), the rest, while they are the next tick, from the tick kept in a
+    /// register; any other goes through `nodeValue` again. So the ids are those `next()` would mint. A
+    /// fork cannot land inside a chunk: only the thread that forks runs in the child, and this one is
+    /// busy here.
     @inline(__always)
     func fillNodeWide(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
         var out = base
         var written = 0
         let pairs = format == .xid ? FormatEncoding.base32hexPairs : FormatEncoding.hexPairs
         let lastTicks: UInt64 = (1 << 60) - 1
-        let perTick: UInt64 = 1 << 24
         @inline(__always) func put(_ v: UInt128) {
             switch format {
             case .xid: FormatEncoding.xid(v, into: out, pairs: pairs)
@@ -185,95 +179,76 @@ extension IDGenerator {
             if let separator { out[length] = separator }
             out += stride
         }
+        if format == .xid || format == .objectid {
+            while written < count {
+                checkFork()
+                if _slowPath(state[4] == 0) { drawNode() }
+                guard let slot = nodeSlot else { break }
+                let last = UInt64(UInt32.max)
+                var seconds = clock() / 1000
+                if _slowPath(seconds > last) {
+                    if checked { break }
+                    seconds = last
+                }
+                let k = Swift.min(256, count - written)
+                var j = 0
+                while j < k {
+                    guard
+                        let r = slot.reserve(
+                            now: seconds, count: UInt64(k - j), last: last, checked: checked, start: 0, keystream: keystream)
+                    else { return written + j }
+                    let head = UInt128(r.tick) << 64 | UInt128(r.node) << 24
+                    for sequence in r.sequence..<(r.sequence + r.count) {
+                        put(head | UInt128((r.counterStart &+ sequence) & 0xFF_FFFF))
+                    }
+                    j += Int(r.count)
+                }
+                written += j
+            }
+            return written
+        }
         while written < count {
             let k = Swift.min(256, count - written)
             let millis = clock()
             guard let first = nodeValue(checked: checked, now: millis) else { break }
             put(first)
             var j = 1
-            let seconds = Swift.min(millis / 1000, UInt64(UInt32.max))
-            // state: [0] the next tick (UUIDs) or the last tick + 1, [1] its sequence, [2] the clock
-            // sequence (UUIDs) or the counter, [3] the node.
+            // state: [0] the next tick, [2] the clock sequence, [3] the node.
             var next = state[0]
-            var sequence = state[1]
-            var counter = state[2]
-            let node = state[3]
-            let clockSequence = UInt128(0x8000 | state[2] & 0x3FFF) << 48 | UInt128(node)
+            let clockSequence = UInt128(0x8000 | state[2] & 0x3FFF) << 48 | UInt128(state[3])
             while j < k {
-                let v: UInt128
-                if format == .uuid1 || format == .uuid6 {
-                    guard _fastPath(next <= lastTicks) else {
-                        state[0] = next
-                        guard let slow = nodeValue(checked: checked, now: millis) else { break }
-                        (v, next) = (slow, state[0])
-                        put(v)
-                        j += 1
-                        continue
-                    }
-                    let ticks = next
-                    next += 1
-                    v =
-                        format == .uuid1
-                        ? UInt128(ticks & 0xFFFF_FFFF) << 96 | UInt128(ticks >> 32 & 0xFFFF) << 80 | UInt128(0x1000 | ticks >> 48 & 0xFFF)
-                            << 64
-                            | clockSequence
-                        : UInt128(ticks >> 28) << 96 | UInt128(ticks >> 12 & 0xFFFF) << 80 | UInt128(0x6000 | ticks & 0xFFF) << 64
-                            | clockSequence
-                } else {
-                    guard _fastPath(next != 0 && seconds < next && sequence + 1 < perTick) else {
-                        (state[0], state[1], state[2]) = (next, sequence, counter)
-                        guard let slow = nodeValue(checked: checked, now: millis) else { break }
-                        (v, next, sequence, counter) = (slow, state[0], state[1], state[2])
-                        put(v)
-                        j += 1
-                        continue
-                    }
-                    sequence += 1
-                    counter = (counter &+ 1) & 0xFF_FFFF
-                    v = UInt128(next - 1) << 64 | UInt128(node) << 24 | UInt128(counter)
+                guard _fastPath(next <= lastTicks) else {
+                    state[0] = next
+                    guard let slow = nodeValue(checked: checked, now: millis) else { break }
+                    next = state[0]
+                    put(slow)
+                    j += 1
+                    continue
                 }
-                put(v)
+                let ticks = next
+                next += 1
+                let time: UInt128
+                if format == .uuid1 {
+                    time =
+                        UInt128(ticks & 0xFFFF_FFFF) << 96 | UInt128(ticks >> 32 & 0xFFFF) << 80 | UInt128(0x1000 | ticks >> 48 & 0xFFF)
+                        << 64
+                } else {
+                    time = UInt128(ticks >> 28) << 96 | UInt128(ticks >> 12 & 0xFFFF) << 80 | UInt128(0x6000 | ticks & 0xFFF) << 64
+                }
+                put(time | clockSequence)
                 j += 1
             }
-            if format == .uuid1 || format == .uuid6 {
-                state[0] = next
-            } else {
-                (state[0], state[1], state[2]) = (next, sequence, counter)
-            }
+            state[0] = next
             written += j
             if j < k { break }
         }
         return written
     }
 
-    /// Moves the tick to `tick` (never backwards) and returns it with the id's sequence in it: from
-    /// `start` in a new tick, one more in the same; past `perTick` − 1, the next tick (ahead of the
-    /// clock). At the `last` tick used up: nil when `checked`, else its greatest sequence again.
-    @inline(__always)
-    private func advance(to now: UInt64, last: UInt64, perTick: UInt64, checked: Bool, start: UInt64) -> (UInt64, UInt64)? {
-        var tick = now
-        var sequence = start
-        if state[0] != 0 && tick < state[0] {  // the same tick as the last id (or the clock went back)
-            tick = state[0] - 1
-            sequence = state[1] + 1
-            if sequence >= perTick {
-                if _slowPath(tick == last) {
-                    if checked { return nil }
-                    sequence = perTick - 1
-                } else {
-                    tick += 1
-                    sequence = start
-                }
-            }
-        }
-        state[0] = tick + 1
-        state[1] = sequence
-        return (tick, sequence)
-    }
-
-    /// The node and counter start, in a new generator and in a forked child. A drawn node is never
-    /// the one drawn before it (``lastNode``, kept in ordinary memory a fork copies): a child's node
-    /// differs from its parent's, so the two never mint the same id.
+    /// The node, in a new generator and in a forked child: a UUID's node and clock sequence, drawn per
+    /// generator, never the node drawn before it (``lastNode``, kept in ordinary memory a fork copies:
+    /// a child's node differs from its parent's, so the two never mint the same id); for the other
+    /// formats, the process's ``NodeSlot``, which draws its node once a process.
     @inline(never)
     private func drawNode() {
         func fresh(_ draw: () -> UInt64) -> UInt64 {
@@ -287,17 +262,17 @@ extension IDGenerator {
             // RFC 9562 §6.10: a random node has the multicast bit (the first octet's lowest) set.
             state[3] = fresh { keystream.next() & 0xFFFF_FFFF_FFFF | 1 << 40 }
             state[2] = keystream.next() & 0x3FFF  // the clock sequence
-        case .xid:
-            state[3] = assignedNode ?? (machineID << 16 | UInt64(UInt32(bitPattern: getpid())) & 0xFFFF)
-            state[2] = keystream.next() & 0xFF_FFFF
-        case .objectid:
-            state[3] = fresh { keystream.next() & 0xFF_FFFF_FFFF }
-            state[2] = keystream.next() & 0xFF_FFFF
+            lastNode = state[3]
         default:
-            let bits = UInt64(format.nodeBits ?? 0)
-            state[3] = fresh { keystream.next() & ((1 << bits) - 1) }
+            // One identity a process (``NodeSlot``); a generator on a test's clock keeps its own, so
+            // its fixed times do not move every other generator's ticks.
+            if nodeSlot == nil {
+                nodeSlot =
+                    testClock == nil
+                    ? ProcessNodes.slot(format, epoch: epoch, node: assignedNode, machineID: machineID)
+                    : NodeSlot(format: format, assignedNode: assignedNode, machineID: machineID, shared: false)
+            }
         }
-        lastNode = state[3]
         state[0] = 0
         state[1] = 0
         state[4] = 1
@@ -306,15 +281,18 @@ extension IDGenerator {
     /// How far, in milliseconds, the last id's tick runs ahead of the clock (0 when it does not, or no
     /// id has been minted): what minting faster than the format's ceiling borrowed. Random formats: 0.
     public var clockLead: UInt64 {
-        guard format.node != nil, state[4] != 0, state[0] != 0 else { return 0 }
+        guard format.node != nil, state[4] != 0 else { return 0 }
         let end: UInt64  // the Unix millisecond at which the last tick used is over
         switch format {
         case .uuid1, .uuid6:
+            guard state[0] != 0 else { return 0 }
             end = state[0] > Self.gregorianOffset ? (state[0] - Self.gregorianOffset + 9_999) / 10_000 : 0
         case .xid, .objectid:
-            end = state[0] &* 1000
+            guard let next = nodeSlot?.nextTick, next != 0 else { return 0 }
+            end = next &* 1000
         default:
-            end = epoch &+ state[0] &* (format == .sonyflake ? 10 : 1)
+            guard let next = nodeSlot?.nextTick, next != 0 else { return 0 }
+            end = epoch &+ next &* (format == .sonyflake ? 10 : 1)
         }
         let now = clock()
         return end > now ? end - now : 0

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An ``IDGenerator`` that any thread or task may call: keep one in a `static let`.
 ///
 /// ```swift
@@ -9,20 +7,13 @@ import Synchronization
 ///
 /// Each calling thread gets its own generator on first use (no lock on the hot path), so monotonic
 /// formats are ordered per thread; ids from different threads within one millisecond are not ordered
-/// among themselves. The node-id family (`IDFormat.node`) is the exception: one generator behind a
-/// lock, as threads with a node each would be nodes of their own, free to draw the same one (and a
-/// Snowflake's 10 bits are shared by two of 40 threads with p ≈ 0.53).
+/// among themselves. The node-id family (`IDFormat.node`) shares one identity a process: every
+/// thread's generator reserves its ids from the process's node and counter with a compare-and-swap
+/// (no lock, so more threads than cores do not collapse it), and no two threads mint the same id.
 public final class SharedIDGenerator: Sendable {
     public let format: IDFormat
     public let monotonic: Bool
     private let local: PerThread<IDGenerator>
-    private let locked: Locked?
-
-    /// The node-id family's one generator.
-    private final class Locked: Sendable {
-        let mutex: Mutex<IDGenerator>
-        init(_ generator: sending IDGenerator) { mutex = Mutex(generator) }
-    }
 
     /// Throws only when the process is out of thread-specific keys (about a thousand shared generators
     /// alive at once): make a few, long-lived ones.
@@ -37,15 +28,12 @@ public final class SharedIDGenerator: Sendable {
             throw .tooManySharedGenerators
         }
         self.local = local
-        locked = format.node == nil ? nil : Locked(IDGenerator(format, monotonic: nil, forkProtection: forkProtection))
     }
 
-    /// The calling thread's generator, or the one shared behind the lock.
-    private func with<R: Sendable, E: Error>(_ body: (IDGenerator) throws(E) -> R) throws(E) -> R {
-        if let locked {
-            return try locked.mutex.withLock { (g: inout IDGenerator) throws(E) -> R in try body(g) }
-        }
-        return try body(local.value)
+    /// The calling thread's generator.
+    @inline(__always)
+    private func with<R, E: Error>(_ body: (IDGenerator) throws(E) -> R) throws(E) -> R {
+        try body(local.value)
     }
 
     /// One id.
