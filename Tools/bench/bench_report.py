@@ -35,7 +35,7 @@ if runs is None:
 score = {r["benchmark"].split("TokenThroughput.", 1)[1]: r["primaryMetric"]["score"] for r in runs}
 # package-benchmark reports closure calls per second; each call handles 1000 tokens (bytes), or 10^6 bytes
 # for the SecureRandom ceiling.
-scale = {name: (1_000_000 if name == "CSPRNG.SecureRandom.bytes" else 100_000 if "Shared2Threads" in name else 1000)
+scale = {name: (1_000_000 if name == "CSPRNG.SecureRandom.bytes" else 100_000 if "Shared2Threads" in name or "SharedSnowflake8Threads" in name else 1000)
          for name in score}
 rate = {name: score[name] * scale[name] for name in score}
 
@@ -122,6 +122,12 @@ for key in ["Generator.Shared.base62x22", "Generator.Shared2Threads.base62x22"]:
 if "Generator.Shared2Threads.base62x22" in rate:
     targets.append(("SharedTokenGenerator, 2 threads ≥ 1.3× one thread's `next()`",
                     rate["Generator.Shared2Threads.base62x22"] / rate["Generator.String.base62x22"], 1.3, ">=", "×"))
+for key in ["Generator.SharedSnowflake.1Thread", "Generator.SharedSnowflake8Threads"]:
+    if key in rate:
+        rows.append((key, rate[key], rate[key] * 19, rate[key] / rate["Peer.UUID.uuidString"], None))
+if "Generator.SharedSnowflake8Threads" in rate and "Generator.SharedSnowflake.1Thread" in rate:
+    targets.append(("SharedIDGenerator(.snowflake), 8 threads ≥ 0.5× one thread (ids/s)",
+                    rate["Generator.SharedSnowflake8Threads"] / rate["Generator.SharedSnowflake.1Thread"], 0.5, ">=", "×"))
 for key in ["Floor.String.36bytes", "Floor.Clock.realtime", "Floor.Clock.counter"]:
     if key in rate:
         rows.append((key, rate[key], None, rate[key] / rate["Peer.UUID.uuidString"], None))
