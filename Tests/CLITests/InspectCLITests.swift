@@ -80,6 +80,54 @@ import Testing
         }
     }
 
+    /// Crockford's aliases in TSIDs (O for 0, I and L for 1, either case) read as tsidpy reads them;
+    /// U stays refused.
+    @Test func tsidAliasesReadAsTsidpyReadsThem() throws {
+        let minted = try CLI.run(["generate", "--scheme", "tsid", "--count", "60"]).stdout.split(separator: "\n").map(String.init)
+        let aliases: [Character: [Character]] = ["0": ["O", "o"], "1": ["I", "L", "i", "l"]]
+        var n = 0
+        let mutated = minted.map { id in
+            String(
+                id.map { c -> Character in
+                    guard let choices = aliases[c] else { return c }
+                    n += 1
+                    return choices[n % choices.count]
+                })
+        }
+        let changed = zip(minted, mutated).filter { $0 != $1 }.count
+        #expect(changed >= 30, "only \(changed) ids hold a 0 or 1")
+        let reference = try Oracle.run(
+            "inspect_ref.py", ["read"], input: mutated.map { "tsid \($0)" }.joined(separator: "\n") + "\n", mergeErrors: false)
+        try #require(reference.status == 0, "\(reference.output)")
+        let wanted = Self.lines(reference.output).map { $0["value"] as? String ?? "\($0)" }
+        let r = try Self.inspect(["--scheme", "tsid", "--format", "json"], stdin: mutated)
+        #expect(r.status == 0, "\(r.stdout.prefix(400))")
+        let got = Self.lines(r.stdout).map { answer in
+            ((answer["readings"] as? [[String: Any]])?.first?["fields"] as? [String: Any])?["value"] as? String ?? "none"
+        }
+        #expect(got == wanted)
+        // The originals read as the same numbers.
+        let plain = Self.lines(try Self.inspect(["--scheme", "tsid", "--format", "json"], stdin: minted).stdout).map { answer in
+            ((answer["readings"] as? [[String: Any]])?.first?["fields"] as? [String: Any])?["value"] as? String ?? "none"
+        }
+        #expect(plain == got)
+        #expect(try CLI.run(["inspect", "--scheme", "tsid", "0SCD3N27S7UXF"]).status == 1)
+    }
+
+    /// Bytes that are not UTF-8 are named as such, by offset, and echoed as `\xNN`: never rewritten
+    /// to U+FFFD and then described as other bytes.
+    @Test func invalidUTF8IsNamedByItsBytes() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bytes-\(UUID().uuidString)")
+        try Data([0xFF, 0xFE, 0xC3, 0x28, 0x0A]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["inspect", "--format", "json"], input: try FileHandle(forReadingFrom: file))
+        #expect(r.status == 1)
+        let answer = try #require(Self.lines(r.stdout).first)
+        #expect(answer["id"] as? String == "\\xff\\xfe\\xc3(")
+        let reason = (answer["rejections"] as? [[String: Any]])?.first?["reason"] as? String ?? ""
+        #expect(reason.contains("not UTF-8") && reason.contains("1 (0xff), 2 (0xfe), 3 (0xc3)") && !reason.contains("0xef"), "\(reason)")
+    }
+
     @Test func jsonLinesMatchTheSchema() throws {
         let r = try Self.inspect(
             ["--format", "json"],

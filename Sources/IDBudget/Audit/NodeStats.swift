@@ -178,6 +178,12 @@ final class NodeTally {
             t[Int(c)] = Int8(i)
             if c >= 65 { t[Int(c | 0x20)] = Int8(i) }
         }
+        // Crockford's aliases, as TSID's libraries decode them: O is 0, I and L are 1.
+        for (c, d) in [("O", 0), ("I", 1), ("L", 1)] as [(Character, Int8)] {
+            let b = c.asciiValue ?? 0
+            t[Int(b)] = d
+            t[Int(b | 0x20)] = d
+        }
         return t
     }()
 

@@ -42,8 +42,13 @@ struct InspectCommand: ParsableCommand {
         // `| head`: a closed pipe ends the run quietly, as `generate`'s does, never a death by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var count = 0
-        func inspect(_ id: String, bytes: Int? = nil) throws {
-            var answer = InspectAnswer(inspecting: id, as: formats)
+        func inspect(_ id: String, bytes: Int? = nil, raw: [UInt8]? = nil) throws {
+            var answer: InspectAnswer
+            if let raw, let notUTF8 = InspectedID.notUTF8(raw, as: formats) {
+                answer = InspectAnswer(notUTF8)
+            } else {
+                answer = InspectAnswer(inspecting: id, as: formats)
+            }
             if let bytes, bytes > IDFormat.maxInspectedBytes {
                 // A line past the limit was not kept whole: say so, with its real size.
                 let reason = "\(bytes) bytes, longer than \(IDFormat.maxInspectedBytes); no id format is"
@@ -64,7 +69,9 @@ struct InspectCommand: ParsableCommand {
         do {
             for id in arguments {
                 if id == "-" {
-                    try Lines.read(from: 0, limit: IDFormat.maxInspectedBytes) { line, bytes in try inspect(line, bytes: bytes) }
+                    try Lines.read(from: 0, limit: IDFormat.maxInspectedBytes) { line, bytes in
+                        try inspect(String(decoding: line, as: UTF8.self), bytes: bytes, raw: line)
+                    }
                 } else {
                     try inspect(id)
                 }
@@ -81,10 +88,10 @@ struct InspectCommand: ParsableCommand {
     }
 }
 
-/// Lines from a file descriptor, read in blocks: a line over `limit` bytes is passed on cut to
-/// `limit + 1` bytes, with its real size, and the rest of it skipped, never held.
+/// Lines from a file descriptor, read in blocks, as their bytes: a line over `limit` bytes is passed on
+/// cut to `limit + 1` bytes, with its real size, and the rest of it skipped, never held.
 enum Lines {
-    static func read(from fd: Int32, limit: Int, _ body: (String, Int) throws -> Void) throws {
+    static func read(from fd: Int32, limit: Int, _ body: ([UInt8], Int) throws -> Void) throws {
         var block = [UInt8](repeating: 0, count: 1 << 16)
         var line: [UInt8] = []
         var size = 0
@@ -93,7 +100,7 @@ enum Lines {
                 line.removeLast()
                 size -= 1
             }
-            if size > 0 { try body(String(decoding: line, as: UTF8.self), size) }
+            if size > 0 { try body(line, size) }
             line.removeAll(keepingCapacity: true)
             size = 0
         }

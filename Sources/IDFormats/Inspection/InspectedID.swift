@@ -69,3 +69,38 @@ public struct IDFields: Codable, Sendable, Equatable {
 
     public init() {}
 }
+
+extension InspectedID {
+    /// A line that is not UTF-8, as the bytes it is: the id echoed with each byte that is not part of
+    /// a UTF-8 character written `\xNN` (never a U+FFFD in its place, which would describe other
+    /// bytes), refused by every format asked, naming the offending bytes by their 1-based offsets.
+    /// Nil when `bytes` are UTF-8.
+    public static func notUTF8(_ bytes: [UInt8], as formats: [InspectableFormat]) -> InspectedID? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var echo = ""
+        var bad: [String] = []
+        var offset = 0
+        loop: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                echo.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                offset += encoded.count
+            case .error(let length):
+                for (i, b) in bytes[offset..<(offset + length)].enumerated() {
+                    let hex = (b < 16 ? "0" : "") + String(b, radix: 16)
+                    bad.append("\(offset + i + 1) (0x\(hex))")
+                    echo += "\\x" + hex
+                }
+                offset += length
+            case .emptyInput:
+                break loop
+            }
+        }
+        guard !bad.isEmpty else { return nil }
+        let listed = bad.prefix(8).joined(separator: ", ") + (bad.count > 8 ? ", …" : "")
+        let reason =
+            "not UTF-8: \(bytes.count) bytes, of which \(bad.count == 1 ? "byte" : "bytes") \(listed) \(bad.count == 1 ? "is" : "are") no UTF-8 character"
+        return InspectedID(id: echo, readings: [], rejections: formats.map { IDRejection(format: $0.rawValue, reason: reason) })
+    }
+}

@@ -112,7 +112,8 @@ enum NodeFields {
 
     /// TSID (f4b6a3/tsid-creator): 42-bit milliseconds since 2020-01-01T00:00:00Z, then 22 bits of node
     /// and counter (random when no node is set); 13 Crockford base32 characters, either case, the first
-    /// 0–F.
+    /// 0–F. As tsid-creator and tsidpy decode it, and Crockford's spec asks, O reads as 0 and I and L
+    /// as 1 (U stays refused).
     static func tsid(_ text: String) -> Result<IDFields, IDRejection> {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "tsid", reason: r)) }
@@ -121,8 +122,11 @@ enum NodeFields {
         var v: UInt64 = 0
         for (i, c) in b.enumerated() {
             let upper = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) ? c - 32 : c
-            guard let d = SortableFields.crockford.firstIndex(of: upper) else {
-                return no("character \(i + 1) (\(Printable.char(c))) is not Crockford base32 (0–9, A–Z but I, L, O, U)")
+            let canonical =
+                upper == UInt8(ascii: "O")
+                ? UInt8(ascii: "0") : upper == UInt8(ascii: "I") || upper == UInt8(ascii: "L") ? UInt8(ascii: "1") : upper
+            guard let d = SortableFields.crockford.firstIndex(of: canonical) else {
+                return no("character \(i + 1) (\(Printable.char(c))) is not Crockford base32 (0–9, A–Z but U; O reads as 0, I and L as 1)")
             }
             if i == 0 && d > 15 { return no("the first character must be 0–F (13 characters hold 65 bits, a TSID 64)") }
             v = v << 5 | UInt64(d)
