@@ -172,11 +172,13 @@ def node_fields(fmt, s):
             return (v >> 24) * 10 + e, v & 0xFFFF, (v >> 16) & 0xFF
         return (v >> 22) + e, (v >> 12) & 0x3FF, v & 0xFFF
     if fmt == "tsid":
-        if len(s) != 13 or not all(c.upper() in CROCKFORD for c in s if c.isascii()) or not s.isascii():
+        # Crockford's aliases, as TSID's libraries read them: O is 0, I and L are 1.
+        s = s.upper().replace("O", "0").replace("I", "1").replace("L", "1") if s.isascii() else s
+        if len(s) != 13 or not all(c in CROCKFORD for c in s if c.isascii()) or not s.isascii():
             return None
         v = 0
         for c in s:
-            v = v * 32 + CROCKFORD.index(c.upper())
+            v = v * 32 + CROCKFORD.index(c)
         if v >= 1 << 64:
             return None
         return (v >> 22) + EPOCHS["tsid"], (v >> 12) & 0x3FF, v & 0xFFF
@@ -199,7 +201,9 @@ def node_fields(fmt, s):
 
 
 def node_formats(ids_in_order, now_ms):
-    """`node_formats`: each layout that reads every id at a plausible time, with its statistics."""
+    """`node_formats`: each layout that reads the ids at plausible times, with the statistics of those
+    it reads. A line it cannot read is a miss; it stops reading once its misses pass 1,000 and a
+    thousandth of the lines it has seen, and is then absent."""
     out = {}
     for fmt in NODE_FORMATS:
         low = max(EPOCHS.get(fmt, 0) + DAY_MS if fmt in EPOCHS else 0, YEAR_2005_MS)
@@ -207,11 +211,15 @@ def node_formats(ids_in_order, now_ms):
         stats = {"ids": 0, "first": None, "last": None, "nodes": set(), "truncated": False, "seq": 0, "reg": 0}
         last = {}
         alive = bool(ids_in_order)
+        misses = 0
         for s in ids_in_order:
             f = node_fields(fmt, s)
             if f is None or not (low <= f[0] <= now_ms + DAY_MS):
-                alive = False
-                break
+                misses += 1
+                if misses > 1000 and misses > (misses + stats["ids"]) // 1000:
+                    alive = False
+                    break
+                continue
             ms, node, seq = f
             stats["ids"] += 1
             stats["first"] = ms if stats["first"] is None else min(stats["first"], ms)
@@ -229,7 +237,7 @@ def node_formats(ids_in_order, now_ms):
                 last[node] = key
             elif len(last) < NODE_LIMIT:
                 last[node] = key
-        if alive:
+        if alive and stats["ids"] > 0:
             entry = {"first_ms": str(stats["first"]), "ids": str(stats["ids"]), "last_ms": str(stats["last"])}
             if counted:
                 entry["max_sequence"] = str(stats["seq"])

@@ -283,14 +283,14 @@ public struct AuditSummary: Sendable, Equatable {
             }
         }
         for (f, n) in nodeFormats {
-            guard n.ids >= 1, n.ids == ids, n.regressions >= 0, n.regressions < n.ids, n.firstMillis <= n.lastMillis,
+            guard n.ids >= 1, n.ids <= ids, n.regressions >= 0, n.regressions < n.ids, n.firstMillis <= n.lastMillis,
                 n.nodes.count <= NodeStats.nodeLimit, !n.nodesTruncated || n.nodes.isEmpty, n.nodesTruncated || !n.nodes.isEmpty,
                 (n.maxSequence ?? 0) >= 0
             else { throw fail("node_formats.\(f.rawValue) does not add up") }
-            // Node values within the layout's node bits; ids of the layout's lengths only.
+            // Node values within the layout's node bits; no more of its ids than ids of its lengths.
             let bits = UInt64(f.nodeBits ?? 0)
-            let lengthsFit = lengths.keys.allSatisfy { f.isDecimal ? (1...19).contains($0) : $0 == f.length }
-            guard n.nodes.allSatisfy({ $0 >> bits == 0 }), lengthsFit else {
+            let fitting = lengths.reduce(0) { $0 + ((f.isDecimal ? (1...19).contains($1.key) : $1.key == f.length) ? $1.value : 0) }
+            guard n.nodes.allSatisfy({ $0 >> bits == 0 }), n.ids <= fitting else {
                 throw fail("node_formats.\(f.rawValue) has nodes or ids that layout can not have")
             }
         }

@@ -65,12 +65,16 @@ public struct NodeStats: Sendable, Equatable {
     }
 }
 
-/// One worker's reading of the ids of the candidate lengths as each node-id format: a format stops
-/// reading (and so is not the stream's) at its first id that does not parse or lies outside its time.
+/// One worker's reading of the ids as each node-id format. An id that does not parse, or lies outside
+/// the format's time, is a miss (a CSV header, a stray test id): the format keeps reading past it and
+/// counts only the ids it reads (``NodeStats/ids``), so the analysis can set the misses aside while
+/// they are at most one in a thousand (``AuditAnalysis/strayTolerance(_:)``). A format stops reading —
+/// and is not the stream's — once its misses pass 1,000 and a thousandth of the lines it has seen.
 final class NodeTally {
     struct Reader {
         var stats = NodeStats()
         var alive = true
+        var misses = 0
         var last: [UInt64: (millis: Int, sequence: Int)] = [:]
         var lastNode: UInt64 = .max
     }
@@ -98,23 +102,27 @@ final class NodeTally {
         anyAlive = readers.contains { $0.alive }
     }
 
-    /// An id no node-id format has (another length, or not ASCII): every format stops.
+    /// An id no node-id format has (another length, or not ASCII): a miss for every format.
     func other() {
         guard anyAlive else { return }
-        for i in readers.indices { readers[i].alive = false }
-        anyAlive = false
+        for f in NodeStats.formats { kill(f) }
+        anyAlive = readers.contains { $0.alive }
     }
 
+    /// A miss for `f`: past 1,000 of them, and a thousandth of the ids seen, it stops reading.
     @inline(__always)
     private func kill(_ f: IDFormat) {
-        if let i = Self.index[f] { readers[i].alive = false }
+        guard let i = Self.index[f], readers[i].alive else { return }
+        readers[i].misses += 1
+        let misses = readers[i].misses
+        if misses > 1000 && misses > (misses + readers[i].stats.ids) / 1000 { readers[i].alive = false }
     }
 
     @inline(__always)
     private func note(_ f: IDFormat, _ fields: (millis: Int, node: UInt64, sequence: Int)) {
         guard let i = Self.index[f], readers[i].alive else { return }
         guard fields.millis >= NodeStats.earliest(f), fields.millis <= horizon else {
-            readers[i].alive = false
+            kill(f)
             return
         }
         var r = readers[i]

@@ -3,16 +3,20 @@ import IDFormats
 import Precise
 
 extension AuditAnalysis {
-    /// The node-id format the stream is, if any: with `scheme`, that one when every id reads as it;
-    /// otherwise, of the formats every id reads as at plausible times, the one whose latest id is
-    /// nearest the clock (a Discord id also reads as a Twitter Snowflake of four years earlier), with
-    /// every format that fits.
+    /// Lines a format may set aside as strays (a CSV header, a test id): one in a thousand, as a time
+    /// format tolerates.
+    static func strayTolerance(_ ids: Int) -> Int { ids / 1000 }
+
+    /// The node-id format the stream is, if any: with `scheme`, that one when every id but the strays
+    /// (``strayTolerance(_:)``) reads as it; otherwise, of the formats all but the strays read as at
+    /// plausible times, the one whose latest id is nearest the clock (a Discord id also reads as a
+    /// Twitter Snowflake of four years earlier), with every format that fits.
     static func nodeFormat(of s: AuditSummary, scheme: IDFormat?) -> (IDFormat, fits: [IDFormat])? {
         guard s.ids > 0 else { return nil }
         let now = Int(Date().timeIntervalSince1970 * 1000)
         let fits = NodeStats.formats.filter { f in
-            guard let n = s.nodeFormats[f], n.ids == s.ids else { return false }
-            return n.plausible(f, now: now) || (f == scheme && n.ids == s.ids)
+            guard let n = s.nodeFormats[f], s.ids - n.ids <= strayTolerance(s.ids) else { return false }
+            return n.plausible(f, now: now) || f == scheme
         }
         if let scheme, fits.contains(scheme) { return (scheme, fits) }
         // Fewest distinct nodes first (a layout that misreads the ids takes sequence or time bits for
@@ -58,6 +62,12 @@ extension AuditAnalysis {
         var findings: [String] = []
         let layout = InspectableFormat(rawValue: format.rawValue)?.source ?? format.source
         findings.append("format: \(name) (\(layout)) — ids from \(Self.iso(n.firstMillis)) to \(Self.iso(n.lastMillis))")
+        if n.ids < s.ids {
+            let strays = s.ids - n.ids
+            findings.append(
+                "\(strays) of \(s.ids) lines \(strays == 1 ? "is" : "are") not \(name) (a header, a stray id): set aside, within the tolerance of one in a thousand; \(n.ids) ids judged"
+            )
+        }
         let others = fits.filter { $0 != format }
         if !others.isEmpty {
             findings.append(
