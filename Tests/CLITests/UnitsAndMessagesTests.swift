@@ -89,6 +89,32 @@ import Testing
         #expect(e.contains("m (min)") && e.contains("M (mo, month)"), "\(e)")
     }
 
+    /// A rate needs its count: `/s`, `/ms` and a peak rate of `/s` are refused, not read as one.
+    @Test(arguments: [
+        (["--bits", "128", "--rate", "/s"], "--rate"), (["--bits", "128", "--rate", "/ms"], "--rate"),
+        (["--bits", "128", "--rate", " /d"], "--rate"), (["--scheme", "uuid7", "--rate", "1/s", "--peak-rate", "/s"], "--peak-rate"),
+    ])
+    func aRateNeedsItsCount(arguments: [String], argument: String) throws {
+        let e = try Self.refused(["probability", "--lifetime", "1y"] + arguments, naming: argument)
+        #expect(e.contains("no count"), "\(e)")
+    }
+
+    /// Growth periods with a number: 2x every 18 months is 2x every 1.5 years is 4x every 3 years.
+    @Test func growthPeriodsTakeANumber() throws {
+        func lasts(_ growth: String) throws -> String {
+            let r = try CLI.run([
+                "capacity", "--bits", "96", "--max-probability", "1e-9", "--rate", "1e6/s", "--growth", growth, "--format", "json",
+            ])
+            #expect(r.status == 0, "\(growth): \(r.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+            return (json?["lasts"] as? [String: Any])?["seconds"] as? String ?? "none"
+        }
+        let (a, b, c, d) = (try lasts("2x/18mo"), try lasts("2x/1.5y"), try lasts("4x/3y"), try lasts("2x/y"))
+        #expect(a != "none" && a == b && a == c && a != d)
+        _ = try Self.refused(
+            ["capacity", "--bits", "96", "--max-probability", "1e-9", "--rate", "1e6/s", "--growth", "2x/-1y"], naming: "--growth")
+    }
+
     @Test func hugeValuesAreTooLargeNotNonPositive() throws {
         let rate = try Self.refused(
             ["probability", "--bits", "128", "--rate", "1e99999999999999999999/s", "--lifetime", "1y"], naming: "--rate")

@@ -15,14 +15,26 @@ public struct Growth: Sendable, CustomStringConvertible {
     public let period: (numerator: BigInt, denominator: BigInt)
     public let text: String
 
-    /// Parses `40%/y`, `3%/mo`, `2x/y`, `0%/y` (no growth); units as in rates (case-sensitive).
+    /// Parses `40%/y`, `3%/mo`, `2x/y`, `0%/y` (no growth), and periods of any length: `2x/18mo`,
+    /// `2x/1.5y` (the same growth as `4x/3y`); units as in rates and lifetimes (case-sensitive).
     public init(parsing text: String) throws(InputError) {
         let trimmed = text.trimmingSpaces
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let mark = parts[0].last, mark == "%" || mark == "x" || mark == "X" else {
             throw InputError("'\(text)' is not a growth; write a percentage or a factor per period, e.g. 40%/y, 3%/mo or 2x/y")
         }
-        guard let unit = TimeUnit(String(parts[1])) else { throw TimeUnit.unknown(String(parts[1])) }
+        // A bare unit (`y`) is one of it; otherwise an amount with a unit, as a lifetime is written.
+        let periodText = String(parts[1])
+        let periodSeconds: (numerator: BigInt, denominator: BigInt)
+        if let unit = TimeUnit(periodText) {
+            periodSeconds = unit.seconds
+        } else if periodText.first.map({ $0.isNumber || ".-+".contains($0) }) == true {
+            do { periodSeconds = try Lifetime(parsing: periodText).seconds } catch {
+                throw InputError("'\(text)': the period \(error.message)")
+            }
+        } else {
+            throw TimeUnit.unknown(periodText)
+        }
         let number = parts[0].dropLast()
         guard let amount = ExactDecimal(number) else {
             throw InputError(
@@ -40,7 +52,7 @@ public struct Growth: Sendable, CustomStringConvertible {
             }
             factor = (num, den)
         }
-        period = unit.seconds
+        period = periodSeconds
         self.text = trimmed
     }
 

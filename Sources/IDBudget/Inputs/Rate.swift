@@ -5,8 +5,9 @@ public struct Rate: Sendable, CustomStringConvertible {
     public let perSecond: (numerator: BigInt, denominator: BigInt)
     public let text: String
 
-    /// Parses `1e6/s`, `2000/min`, `5/ms`, `100/h`, `/d` (one a day), `100/M` (a month), with the units
-    /// of ``Lifetime``: case-sensitive, `m` minutes and `M` months.
+    /// Parses `1e6/s`, `2000/min`, `5/ms`, `100/h`, `1/d`, `100/M` (a month), with the units of
+    /// ``Lifetime``: case-sensitive, `m` minutes and `M` months. The count is required (`/s` is refused:
+    /// a missing number is a mistake more often than "one").
     public init(parsing text: String) throws(InputError) {
         let trimmed = text.trimmingSpaces
         let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
@@ -15,8 +16,8 @@ public struct Rate: Sendable, CustomStringConvertible {
         }
         guard let unit = TimeUnit(String(parts[1])) else { throw TimeUnit.unknown(String(parts[1])) }
         let amount: ExactDecimal
-        if parts[0].isEmpty {
-            amount = ExactDecimal(significand: BigInt(1), exponent: 0)
+        if parts[0].trimmingSpaces.isEmpty {
+            throw InputError("'\(text)' has no count; write a count per unit, e.g. 1\(trimmed), 1e6/s or 2000/min")
         } else if let a = ExactDecimal(parts[0]) {
             guard !a.isZero else { throw InputError("'\(text)' is not a positive rate; write e.g. 1e6/s") }
             amount = a
