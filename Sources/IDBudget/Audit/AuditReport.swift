@@ -64,6 +64,54 @@ public struct AuditReport: Answer, Equatable {
     public let groups: [Group]?
     /// What the run cost, when the caller measured it (the CLI does).
     public let resources: Resources?
+    /// Where the ids came from, when they were taken out of records (a CSV column, a JSON-lines field).
+    public var records: Records?
+
+    /// The records the ids were taken from (``RecordReader``): how many, and how many had no id or
+    /// could not be read (not audited).
+    public struct Records: Codable, Sendable, Equatable {
+        /// `csv column 'id'`, `json-lines field 'req.id'`.
+        public let source: String
+        public let read: Int
+        public let withoutID: Int
+        public let unreadable: Int
+
+        public init(source: String, read: Int, withoutID: Int, unreadable: Int) {
+            self.source = source
+            self.read = read
+            self.withoutID = withoutID
+            self.unreadable = unreadable
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case source, read
+            case withoutID = "without_id"
+            case unreadable
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(source, forKey: .source)
+            try c.encode(String(read), forKey: .read)
+            try c.encode(String(withoutID), forKey: .withoutID)
+            try c.encode(String(unreadable), forKey: .unreadable)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func count(_ key: CodingKeys) throws -> Int {
+                let text = try c.decode(String.self, forKey: key)
+                guard let n = Int(text), n >= 0 else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not a count")
+                }
+                return n
+            }
+            source = try c.decode(String.self, forKey: .source)
+            read = try count(.read)
+            withoutID = try count(.withoutID)
+            unreadable = try count(.unreadable)
+        }
+    }
     /// For a node-id stream (xid, ObjectId, TSID, the Snowflake family): its nodes, sequence use and
     /// clock regressions.
     public let nodes: Nodes?
@@ -377,7 +425,7 @@ public struct AuditReport: Answer, Equatable {
         case effectiveBits = "effective_bits"
         case effectiveBitsLowerBound = "effective_bits_lower_bound"
         case effectiveBits95Lower = "effective_bits_95_lower"
-        case suspicious, verdict, shards, buckets, groups, nodes, notes
+        case suspicious, verdict, shards, buckets, groups, nodes, notes, records
         case fingerprintTableBytes = "fingerprint_table_bytes"
         case spilled
         case peakRSSBytes = "peak_rss_bytes"
@@ -426,6 +474,7 @@ public struct AuditReport: Answer, Equatable {
         try c.encodeIfPresent(buckets.map { ["count": String($0.count), "largest": String($0.largest)] }, forKey: .buckets)
         try c.encodeIfPresent(groups, forKey: .groups)
         try c.encodeIfPresent(nodes, forKey: .nodes)
+        try c.encodeIfPresent(records, forKey: .records)
         if let resources {
             try c.encode(String(resources.fingerprintTableBytes), forKey: .fingerprintTableBytes)
             try c.encode(resources.spilled, forKey: .spilled)
@@ -497,6 +546,7 @@ public struct AuditReport: Answer, Equatable {
         }
         groups = try c.decodeIfPresent([Group].self, forKey: .groups)
         nodes = try c.decodeIfPresent(Nodes.self, forKey: .nodes)
+        records = try c.decodeIfPresent(Records.self, forKey: .records)
         if c.contains(.fingerprintTableBytes) {
             resources = Resources(
                 fingerprintTableBytes: try count(.fingerprintTableBytes), spilled: try c.decode(Bool.self, forKey: .spilled),

@@ -76,6 +76,23 @@ struct AuditCommand: ParsableCommand {
         completion: .list(NodeStats.formats.map(\.rawValue)))
     var scheme: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Read the ids from this column of a CSV (RFC 4180 quoting, CRLF): a name from its header line, or a 1-based number (no header).",
+            valueName: "name|n"))
+    var column: String?
+
+    @Option(
+        help: ArgumentHelp("The CSV's field delimiter with --column: comma (default), tab, or one character.", valueName: "delimiter"),
+        completion: .list(["comma", "tab", ";", "|"]))
+    var delimiter: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Read the ids from this field of a JSON-lines log: a path of keys, e.g. id or req.id (strings, or numbers as written).",
+            valueName: "path"))
+    var field: String?
+
     @OptionGroup var output: FormatOptions
 
     struct Settings {
@@ -85,6 +102,8 @@ struct AuditCommand: ParsableCommand {
         var memory: Int
         var shard: (index: Int, count: Int)
         var threads: Int
+        /// Where in each record the id is, when the input is CSV or JSON lines.
+        var records: RecordReader.Source? = nil
     }
 
     func validate() throws { _ = try settings() }
@@ -139,11 +158,62 @@ struct AuditCommand: ParsableCommand {
                     message: "--shard and --emit-summary apply when reading ids; to merge shards give their summaries to --summary")
             }
         }
+        var records: RecordReader.Source?
+        if column != nil || field != nil || delimiter != nil {
+            if !summary.isEmpty {
+                throw UsageError(
+                    argument: column != nil ? "--column" : field != nil ? "--field" : "--delimiter",
+                    message: "reads ids from records; --summary reads summaries")
+            }
+            if column != nil && field != nil {
+                throw UsageError(argument: "--field", message: "give --column for a CSV or --field for JSON lines, not both")
+            }
+            if let field {
+                let path = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                guard !path.contains(where: \.isEmpty), path.count <= 64 else {
+                    throw UsageError(argument: "--field", message: "'\(field)' is not a path of keys; e.g. --field id or --field req.id")
+                }
+                if delimiter != nil { throw UsageError(argument: "--delimiter", message: "applies to --column (CSV), not --field") }
+                records = .jsonLines(path: path)
+            } else if let column {
+                let trimmed = column.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else {
+                    throw UsageError(
+                        argument: "--column", message: "give a column name from the header line or a 1-based number; e.g. --column id")
+                }
+                var separator: UInt8 = 0x2C
+                if let delimiter {
+                    switch delimiter {
+                    case "comma", ",": separator = 0x2C
+                    case "tab", "\t": separator = 0x09
+                    default:
+                        guard delimiter.utf8.count == 1, let b = delimiter.utf8.first, b >= 0x20, b < 0x7F, b != 0x22 else {
+                            throw UsageError(
+                                argument: "--delimiter",
+                                message: "'\(delimiter)' is not comma, tab or one printable character other than \"")
+                        }
+                        separator = b
+                    }
+                }
+                if let n = Int(trimmed) {
+                    guard n >= 1, n <= 1 << 20 else {
+                        throw UsageError(argument: "--column", message: "'\(column)' is not a column number from 1; e.g. --column 2")
+                    }
+                    records = .csv(column: .number(n), delimiter: separator)
+                } else {
+                    records = .csv(column: .name(column), delimiter: separator)
+                }
+            } else {
+                throw UsageError(argument: "--delimiter", message: "applies to --column (CSV); give --column too")
+            }
+        }
         var nodeScheme: IDFormat?
         if let scheme {
             nodeScheme = try usage { () throws(ArgumentError) in try ArgumentText.auditScheme(scheme, claimingBits: claimed != nil) }
         }
-        return Settings(maxLine: maxLine, claimed: claimed, scheme: nodeScheme, memory: bytes, shard: shardValue, threads: threadCount)
+        return Settings(
+            maxLine: maxLine, claimed: claimed, scheme: nodeScheme, memory: bytes, shard: shardValue, threads: threadCount,
+            records: records)
     }
 
     /// `1G`, `512M`, `64MiB`, `1073741824`: bytes.
@@ -169,6 +239,7 @@ struct AuditCommand: ParsableCommand {
         let s = try settings()
         let summary: AuditSummary
         var table: (peak: Int, spilled: Bool)? = nil
+        var records: AuditReport.Records?
         if !self.summary.isEmpty {
             var merged: AuditSummary?
             for path in self.summary {
@@ -210,9 +281,18 @@ struct AuditCommand: ParsableCommand {
                 return (fd: fd, path: path)
             }
             defer { if let out { close(out.fd) } }
-            let auditor = try read(s, from: input)
+            let (auditor, reader) = try read(s, from: input)
             summary = try auditor.finish()
             table = (auditor.peakTableBytes, auditor.spilled)
+            records = reader.map { r in
+                let source =
+                    switch r.source {
+                    case .csv(.name(let name), _): "CSV column '\(name)'"
+                    case .csv(.number(let n), _): "CSV column \(n)"
+                    case .jsonLines(let path): "JSON-lines field '\(path.joined(separator: "."))'"
+                    }
+                return AuditReport.Records(source: source, read: r.records, withoutID: r.withoutID, unreadable: r.unreadable)
+            }
             if let out {
                 var text = try summary.jsonText() + "\n"
                 do { try text.withUTF8 { try Output.write(UnsafeRawBufferPointer($0), to: out.fd) } } catch let error as WriteError {
@@ -224,7 +304,8 @@ struct AuditCommand: ParsableCommand {
             AuditReport.Resources(
                 fingerprintTableBytes: $0.peak, spilled: $0.spilled, peakRSSBytes: PeakMemory.bytes(), memoryLimitBytes: s.memory)
         }
-        let r = try AuditReport(summary: summary, claimedBits: s.claimed, scheme: s.scheme, resources: resources)
+        var r = try AuditReport(summary: summary, claimedBits: s.claimed, scheme: s.scheme, resources: resources)
+        r.records = records
         try show(r)
         if !r.passes { Output.status = ExitStatus.fails.rawValue }
     }
@@ -248,7 +329,15 @@ struct AuditCommand: ParsableCommand {
         return fd
     }
 
-    private func read(_ s: Settings, from fd: Int32) throws -> Auditor {
+    /// A CSV whose header lacks the column: bad data, naming the argument.
+    private func extract(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as RecordReader.Failure {
+            throw Failure(status: .dataError, argument: "--column", message: error.description)
+        }
+    }
+
+    private func read(_ s: Settings, from fd: Int32) throws -> (Auditor, RecordReader?) {
+        let reader = s.records.map(RecordReader.init)
         var info = stat()
         let known = fstat(fd, &info) == 0
         let size = known && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
@@ -263,11 +352,13 @@ struct AuditCommand: ParsableCommand {
                 throw Failure(status: .ioError, argument: "FILE", message: "read failed: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
-            try auditor.consume(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
+            let bytes = UnsafeRawBufferPointer(rebasing: chunk[..<n])
+            if let reader { try extract { try reader.consume(bytes) { try auditor.consume($0) } } } else { try auditor.consume(bytes) }
             progress?.update(bytes: auditor.bytesRead, lines: auditor.lines)
         }
+        if let reader { try extract { try reader.finish { try auditor.consume($0) } } }
         progress?.clear()
-        return auditor
+        return (auditor, reader)
     }
 
     private func show(_ r: AuditReport) throws {
@@ -276,6 +367,11 @@ struct AuditCommand: ParsableCommand {
         var report = Report()
         if r.shards.count > 1 {
             report.add("shards", "\(r.shards.indexes.map { String($0 + 1) }.joined(separator: ",")) of \(r.shards.count)")
+        }
+        if let records = r.records {
+            report.add("records", "\(records.read) (\(records.source))")
+            report.add("records without the id", String(records.withoutID))
+            report.add("unreadable records", String(records.unreadable))
         }
         report.add("lines read", String(r.lines))
         report.add("ids", String(r.ids))

@@ -1955,6 +1955,35 @@ enum OpenAPIDocument {
                         "$ref": "#/components/schemas/Output_integer",
                         "description": "the process's peak resident set (kernel's getrusage), bytes"
                       },
+                      "records": {
+                        "type": "object",
+                        "description": "with --column or --field: the records the ids were taken from; those without the id and those that could not be read are not audited",
+                        "additionalProperties": false,
+                        "required": [
+                          "source",
+                          "read",
+                          "without_id",
+                          "unreadable"
+                        ],
+                        "properties": {
+                          "source": {
+                            "type": "string",
+                            "description": "CSV column 'id', CSV column 3, JSON-lines field 'req.id'"
+                          },
+                          "read": {
+                            "$ref": "#/components/schemas/Output_integer",
+                            "description": "records read (blank lines are none)"
+                          },
+                          "without_id": {
+                            "$ref": "#/components/schemas/Output_integer",
+                            "description": "records without the column or the field (or null there)"
+                          },
+                          "unreadable": {
+                            "$ref": "#/components/schemas/Output_integer",
+                            "description": "records whose id holds a line break, JSON lines that are not objects, fields that are objects, arrays or booleans"
+                          }
+                        }
+                      },
                       "memory_limit_bytes": {
                         "$ref": "#/components/schemas/Output_integer",
                         "description": "--memory, bytes"
