@@ -7,7 +7,7 @@ import Precise
 struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Audit real ids (one per line): format, positions, duplicates against uniform randomness.",
+        abstract: "Audit real ids (one per line, a CSV column or a JSON-lines field): format, positions, duplicates against uniform randomness.",
         discussion: """
             Streams the input on two cores into a summary (docs/audit-summary.md): counts, how often \
             each id repeats, lengths, per-position symbol counts, time buckets of UUIDv7/ULID/KSUID/UUIDv1. \
@@ -17,7 +17,8 @@ struct AuditCommand: ParsableCommand {
             ($TMPDIR) and are counted partition by partition, exactly. Summaries of shards (--shard) or \
             of other tools (examples/spark/audit_summary.py) merge with --summary.
             Each tail is judged by a rigorous upper bound on its p-value (Hoeffding, Bennett) or the \
-            exact occupancy law, so an honest stream is flagged with probability at most 1e-6.
+            exact occupancy law, so an honest stream is flagged for its duplicates with probability at \
+            most 1e-6 (position tests are chi-squared approximations; docs/audit.md).
             Exit status: 0 consistent; 1 suspicious, inconclusive or no ids (JSON or text still \
             printed); 64 bad usage; 65 a corrupt or oversized summary; 66 an input that cannot be \
             opened; 73 an --emit-summary file that cannot be created (checked before reading); 74 an \
@@ -25,6 +26,8 @@ struct AuditCommand: ParsableCommand {
             Examples:
               idbudget generate --count 1000000 --length 6 | idbudget audit
               idbudget audit ids.txt || exit 1
+              idbudget audit export.csv --column request_id
+              idbudget audit app.log --field req.id
               idbudget audit ids.txt --shard 1/2 --emit-summary s1.json
               idbudget audit ids.txt --shard 2/2 --emit-summary s2.json
               idbudget audit --summary s1.json s2.json
