@@ -1,3 +1,5 @@
+import Foundation
+
 /// Ids inside records, as logs hold them: one column of a CSV (or TSV) export, or one field of a
 /// JSON-lines log. The reader takes the input in chunks of any size and writes each record's id as a
 /// line, which is what ``Auditor`` reads; records without the id, or that cannot be read, are counted
@@ -14,6 +16,11 @@
 /// A record whose id holds a line break (a quoted CSV field), a JSON line that is not an object, or
 /// whose field is an object, an array, `true` or `false`, counts as unreadable; a record that lacks
 /// the column or the field (or has `null` there) counts as without it.
+///
+/// **Speed.** Records are found with `memchr` (line breaks, then quotes): a CSV record with no quote
+/// is split where it lies, and only a quoted one goes through the RFC 4180 state machine; a JSON line
+/// is scanned in place, keys compared without copying. A record cut by the end of a chunk waits, alone,
+/// for the next.
 public final class RecordReader {
     /// Where the id is.
     public enum Source: Sendable, Equatable {
@@ -51,192 +58,255 @@ public final class RecordReader {
     public private(set) var withoutID = 0
     public private(set) var unreadable = 0
 
+    /// The CSV column's 0-based index (-1 until the header names it), and its delimiter.
+    private var target = -1
+    private var delimiter: UInt8 = 0x2C
+    private var readingHeader = false
+    /// The JSON path's keys, as bytes.
+    private var path: [[UInt8]] = []
+    /// The start of a record the last chunk cut.
+    private var carry: [UInt8] = []
+    /// Ids found, a line each, passed on at the end of each chunk.
+    private var out: [UInt8] = []
+
     public init(_ source: Source) {
         self.source = source
-        if case .csv(.number(let n), _) = source { target = n - 1 }
-        if case .csv(.name, _) = source { readingHeader = true }
+        switch source {
+        case .csv(let column, let d):
+            delimiter = d
+            if case .number(let n) = column { target = n - 1 } else { readingHeader = true }
+        case .jsonLines(let keys):
+            path = keys.map { Array($0.utf8) }
+        }
     }
 
-    // CSV state.
-    private enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
-    private var state = State.fieldStart
-    /// The column's 0-based index (-1 until the header names it).
-    private var target = -1
-    private var field = 0
-    private var value: [UInt8] = []
-    private var recordHasBytes = false
-    private var valueHasBreak = false
-    /// Whether the record being read is the header, and its fields so far.
-    private var readingHeader = false
-    private var header: [[UInt8]] = [[]]
-    // JSON-lines state: the line so far.
-    private var line: [UInt8] = []
+    /// The longest record kept whole (a quoted field that never closes must not hold the input in
+    /// memory): past it the record is unreadable, and the input is skipped to the next line break.
+    public static let maxRecordBytes = 16 << 20
+    /// Skipping the rest of a record past ``maxRecordBytes``, to its line break.
+    private var discarding = false
 
     /// Reads `bytes`, passing the ids of the records they complete to `emit`, a line each (`id\n`).
-    public func consume(_ bytes: UnsafeRawBufferPointer, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var out: [UInt8] = []
-        out.reserveCapacity(Swift.min(bytes.count, 1 << 20))
-        switch source {
-        case .csv(_, let delimiter): try csv(bytes, delimiter: delimiter, into: &out)
-        case .jsonLines(let path):
-            for b in bytes {
-                if b == 0x0A {
-                    json(path, into: &out)
-                    line.removeAll(keepingCapacity: true)
-                } else {
-                    line.append(b)
-                }
-            }
+    public func consume(_ chunk: UnsafeRawBufferPointer, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var bytes = chunk
+        if discarding {
+            guard let base = bytes.baseAddress, let nl = memchr(base, 0x0A, bytes.count) else { return }
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[(UnsafeRawPointer(nl) - base + 1)...])
+            discarding = false
         }
-        if !out.isEmpty { try out.withUnsafeBytes { try emit($0) } }
+        if carry.count + bytes.count > Self.maxRecordBytes, let base = bytes.baseAddress,
+            !carry.isEmpty || memchr(base, 0x0A, bytes.count) == nil
+        {
+            // One record past the limit: unreadable; what is left of it is skipped.
+            records += 1
+            unreadable += 1
+            carry = []
+            discarding = true
+            return try consume(bytes, emit)
+        }
+        if carry.isEmpty {
+            let done = try records(in: bytes, final: false)
+            if done < bytes.count { carry = Array(bytes[done...]) }
+        } else {
+            carry += bytes
+            let done = try carry.withUnsafeBytes { try records(in: $0, final: false) }
+            carry.removeFirst(done)
+        }
+        try flush(emit)
     }
 
     /// The last record, when the input does not end with a line break.
     public func finish(_ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var out: [UInt8] = []
-        switch source {
-        case .csv:
-            if state == .quoted {
-                // An unclosed quote: the record never ended.
-                records += 1
-                unreadable += 1
-            } else if recordHasBytes || field > 0 {
-                try endRecord(into: &out)
-            } else if readingHeader, case .csv(.name(let name), _) = source {
-                throw Failure.noHeader(name)
-            }
-        case .jsonLines(let path):
-            if !line.isEmpty { json(path, into: &out) }
+        if !carry.isEmpty {
+            _ = try carry.withUnsafeBytes { try records(in: $0, final: true) }
+            carry = []
         }
-        state = .fieldStart
+        if readingHeader, case .csv(.name(let name), _) = source { throw Failure.noHeader(name) }
+        try flush(emit)
+    }
+
+    private func flush(_ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         if !out.isEmpty { try out.withUnsafeBytes { try emit($0) } }
+        out.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads the whole records in `b` (with `final`, the last one too, though no line break ends it);
+    /// returns where the first one not read starts.
+    private func records(in b: UnsafeRawBufferPointer, final: Bool) throws -> Int {
+        guard let base = b.baseAddress else { return 0 }
+        let end = b.count
+        var at = 0
+        while at < end {
+            let rest = end - at
+            let nl = memchr(base + at, 0x0A, rest).map { UnsafeRawPointer($0) - base } ?? (final ? end : -1)
+            if case .jsonLines = source {
+                guard nl >= 0 else { return at }
+                json(UnsafeRawBufferPointer(start: base + at, count: nl - at))
+                at = nl + 1
+                continue
+            }
+            if nl >= 0, memchr(base + at, 0x22, nl - at) == nil {
+                try csvRecord(UnsafeRawBufferPointer(start: base + at, count: nl - at))
+                at = nl + 1
+                continue
+            }
+            // A quote: the record may go on past this line break.
+            guard let next = try quotedRecord(b, from: at, final: final) else { return at }
+            at = next
+        }
+        return at
     }
 
     // MARK: - CSV
 
-    private func csv(_ bytes: UnsafeRawBufferPointer, delimiter: UInt8, into out: inout [UInt8]) throws {
-        for b in bytes {
+    /// A record without quotes, its line break excluded.
+    private func csvRecord(_ r: UnsafeRawBufferPointer) throws {
+        var line = r
+        if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        if line.isEmpty { return }  // a blank line
+        if readingHeader {
+            var fields: [[UInt8]] = []
+            var start = 0
+            for (i, c) in line.enumerated() where c == delimiter {
+                fields.append(Array(line[start..<i]))
+                start = i + 1
+            }
+            fields.append(Array(line[start...]))
+            try header(fields)
+            return
+        }
+        records += 1
+        guard let base = line.baseAddress else { return }
+        var field = 0
+        var start = 0
+        let n = line.count
+        while field < target {
+            guard let d = memchr(base + start, Int32(delimiter), n - start) else {
+                withoutID += 1
+                return
+            }
+            start = UnsafeRawPointer(d) - base + 1
+            field += 1
+        }
+        let stop = memchr(base + start, Int32(delimiter), n - start).map { UnsafeRawPointer($0) - base } ?? n
+        if line[start..<stop].contains(0x0D) {
+            unreadable += 1
+            return
+        }
+        out += line[start..<stop]
+        out.append(0x0A)
+    }
+
+    /// The header's field names: where the column is.
+    private func header(_ fields: [[UInt8]]) throws {
+        var names = fields.map { String(decoding: $0, as: UTF8.self) }
+        if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
+        guard case .csv(.name(let name), _) = source else { return }
+        guard let i = names.firstIndex(of: name) else { throw Failure.noSuchColumn(name, header: names) }
+        target = i
+        readingHeader = false
+    }
+
+    /// A record with a quote, by RFC 4180's rules, from `start`; returns where the next one starts,
+    /// or nil when the record does not end in `b` (and `final` is false).
+    private func quotedRecord(_ b: UnsafeRawBufferPointer, from start: Int, final: Bool) throws -> Int? {
+        enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
+        var state = State.fieldStart
+        var fields: [[UInt8]] = [[]]
+        var i = start
+        var ended = false
+        while i < b.count {
+            let c = b[i]
+            i += 1
             switch state {
             case .quoted:
-                if b == 0x22 {
-                    state = .quoteInQuoted
-                } else {
-                    if (b == 0x0A || b == 0x0D) && field == target { valueHasBreak = true }
-                    keep(b)
-                }
+                if c == 0x22 { state = .quoteInQuoted } else { fields[fields.count - 1].append(c) }
                 continue
             case .quoteInQuoted:
-                if b == 0x22 {  // "" inside quotes: one quote
-                    keep(b)
+                if c == 0x22 {  // "" inside quotes: one quote
+                    fields[fields.count - 1].append(c)
                     state = .quoted
                     continue
                 }
                 state = .unquoted  // the closing quote; what follows is read as unquoted
             case .fieldStart:
-                if b == 0x22 {
+                if c == 0x22 {
                     state = .quoted
-                    recordHasBytes = true
                     continue
                 }
                 state = .unquoted
             case .unquoted:
                 break
             }
-            // Unquoted.
-            if b == 0x0A {
-                try endRecord(into: &out)
-            } else if b == delimiter {
-                field += 1
-                recordHasBytes = true
+            if c == 0x0A {
+                ended = true
+                break
+            }
+            if c == delimiter {
+                fields.append([])
                 state = .fieldStart
-                if readingHeader { header.append([]) }
             } else {
-                if b != 0x0D { recordHasBytes = true }
-                keep(b)
+                fields[fields.count - 1].append(c)
             }
         }
-    }
-
-    @inline(__always)
-    private func keep(_ b: UInt8) {
-        if readingHeader {
-            header[header.count - 1].append(b)
-        } else if field == target {
-            value.append(b)
-        }
-    }
-
-    private func endRecord(into out: inout [UInt8]) throws {
-        defer {
-            field = 0
-            value.removeAll(keepingCapacity: true)
-            recordHasBytes = false
-            valueHasBreak = false
-            state = .fieldStart
+        if !ended && !final { return nil }
+        if state == .quoted {
+            // An unclosed quote: the record never ended.
+            records += 1
+            unreadable += 1
+            return i
         }
         // CRLF: the CR belongs to the line break, not to the last field.
+        if ended, fields[fields.count - 1].last == 0x0D { fields[fields.count - 1].removeLast() }
+        if fields.count == 1 && fields[0].isEmpty { return i }  // a blank line
         if readingHeader {
-            guard recordHasBytes || field > 0 else { return }  // a blank line before the header
-            var names = header.map { String(decoding: $0, as: UTF8.self) }
-            if let last = names.last, last.hasSuffix("\r") { names[names.count - 1] = String(last.dropLast()) }
-            if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
-            header = [[]]
-            guard case .csv(.name(let name), _) = source else { return }
-            guard let i = names.firstIndex(of: name) else { throw Failure.noSuchColumn(name, header: names) }
-            target = i
-            readingHeader = false
-            return
+            try header(fields)
+            return i
         }
-        guard recordHasBytes || field > 0 else { return }  // a blank line
-        if field == target, value.last == 0x0D { value.removeLast() }
         records += 1
-        if field < target {
+        if fields.count <= target {
             withoutID += 1
-        } else if valueHasBreak || value.contains(0x0A) || value.contains(0x0D) {
+        } else if fields[target].contains(0x0A) || fields[target].contains(0x0D) {
             unreadable += 1
         } else {
-            out += value
+            out += fields[target]
             out.append(0x0A)
         }
+        return i
     }
 
     // MARK: - JSON lines
 
-    private func json(_ path: [String], into out: inout [UInt8]) {
-        if line.last == 0x0D { line.removeLast() }
-        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }  // a blank line
+    /// One line, its line break excluded.
+    private func json(_ r: UnsafeRawBufferPointer) {
+        var line = r
+        if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        // A blank line (a line's first byte is nearly always its `{`).
+        guard let first = line.first, first != 0x20 && first != 0x09 || line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
+            return
+        }
         records += 1
         var scanner = JSONScanner(line)
-        switch scanner.find(path) {
-        case .string(let bytes), .number(let bytes):
-            if bytes.contains(0x0A) || bytes.contains(0x0D) {
-                unreadable += 1
-            } else {
-                out += bytes
-                out.append(0x0A)
-            }
+        switch scanner.find(path, into: &out) {
+        case .found: out.append(0x0A)
         case .missing: withoutID += 1
         case .unreadable: unreadable += 1
         }
     }
 }
 
-/// Just enough of JSON (RFC 8259) to find one field in one line: keys and strings decoded, other
-/// values skipped by their structure.
+/// Just enough of JSON (RFC 8259) to find one field in one line, in place: keys compared as they are
+/// written (decoded only when they hold an escape), other values skipped by their structure.
 struct JSONScanner {
-    enum Found {
-        case string([UInt8])
-        case number([UInt8])
-        case missing, unreadable
-    }
+    enum Found { case found, missing, unreadable }
 
-    private let b: [UInt8]
+    private let b: UnsafeRawBufferPointer
     private var i = 0
 
-    init(_ bytes: [UInt8]) { b = bytes }
+    init(_ bytes: UnsafeRawBufferPointer) { b = bytes }
 
-    mutating func find(_ path: [String]) -> Found {
-        let wanted = path.map { Array($0.utf8) }
+    /// Appends the value at `path` to `out` (a string decoded, a number as written).
+    mutating func find(_ path: [[UInt8]], into out: inout [UInt8]) -> Found {
         var depth = 0
         skipSpace()
         guard peek == 0x7B else { return .unreadable }
@@ -246,12 +316,12 @@ struct JSONScanner {
             skipSpace()
             if peek == 0x7D { return .missing }  // {}
             while true {
-                guard let key = string() else { return .unreadable }
+                guard let matched = key(path[depth]) else { return .unreadable }
                 skipSpace()
                 guard peek == 0x3A else { return .unreadable }
                 i += 1
                 skipSpace()
-                if key == wanted[depth] { break }
+                if matched { break }
                 guard skipValue() else { return .unreadable }
                 skipSpace()
                 if peek == 0x2C {
@@ -259,19 +329,25 @@ struct JSONScanner {
                     skipSpace()
                     continue
                 }
-                if peek == 0x7D { return .missing }
-                return .unreadable
+                return peek == 0x7D ? .missing : .unreadable
             }
-            if depth == wanted.count - 1 {
+            if depth == path.count - 1 {
                 switch peek ?? 0 {
-                case 0x22: return string().map { .string($0) } ?? .unreadable
+                case 0x22:
+                    let mark = out.count
+                    guard string(into: &out), !out[mark...].contains(0x0A), !out[mark...].contains(0x0D) else {
+                        out.removeSubrange(mark...)
+                        return .unreadable
+                    }
+                    return .found
                 case 0x6E: return literal("null") ? .missing : .unreadable
                 case 0x2D, 0x30...0x39:
                     let start = i
                     while let c = peek, c == 0x2D || c == 0x2B || c == 0x2E || c == 0x65 || c == 0x45 || (0x30...0x39).contains(c) {
                         i += 1
                     }
-                    return .number(Array(b[start..<i]))
+                    out += b[start..<i]
+                    return .found
                 default: return .unreadable
                 }
             }
@@ -281,30 +357,47 @@ struct JSONScanner {
         }
     }
 
-    private var peek: UInt8? { i < b.count ? b[i] : nil }
+    @inline(__always)
+    private var peek: UInt8? { i < b.count ? b.load(fromByteOffset: i, as: UInt8.self) : nil }
 
     private mutating func skipSpace() {
         while let c = peek, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { i += 1 }
     }
 
-    private mutating func literal(_ word: String) -> Bool {
-        let w = Array(word.utf8)
-        guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { return false }
-        i += w.count
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= b.count, memcmp(b.baseAddress! + i, word.utf8Start, n) == 0 else { return false }
+        i += n
         return true
     }
 
-    /// A string at `i`, its escapes decoded to UTF-8; nil when it is not one.
-    private mutating func string() -> [UInt8]? {
+    /// A key at `i`: whether it is `wanted`; nil when there is no string there.
+    private mutating func key(_ wanted: [UInt8]) -> Bool? {
         guard peek == 0x22 else { return nil }
+        // Unescaped keys compare in place.
+        let start = i + 1
+        var j = start
+        while j < b.count, b[j] != 0x22, b[j] != 0x5C { j += 1 }
+        if j < b.count, b[j] == 0x22 {
+            i = j + 1
+            return j - start == wanted.count
+                && wanted.withUnsafeBytes { memcmp(b.baseAddress! + start, $0.baseAddress!, wanted.count) == 0 }
+        }
+        var decoded: [UInt8] = []
+        guard string(into: &decoded) else { return nil }
+        return decoded == wanted
+    }
+
+    /// A string at `i`, its escapes decoded to UTF-8, appended to `out`; false when it is not one.
+    private mutating func string(into out: inout [UInt8]) -> Bool {
+        guard peek == 0x22 else { return false }
         i += 1
-        var out: [UInt8] = []
         while let c = peek {
             i += 1
             switch c {
-            case 0x22: return out
+            case 0x22: return true
             case 0x5C:
-                guard let e = peek else { return nil }
+                guard let e = peek else { return false }
                 i += 1
                 switch e {
                 case 0x22, 0x5C, 0x2F: out.append(e)
@@ -314,26 +407,26 @@ struct JSONScanner {
                 case 0x72: out.append(0x0D)
                 case 0x74: out.append(0x09)
                 case 0x75:
-                    guard var u = hex4() else { return nil }
+                    guard var u = hex4() else { return false }
                     if (0xD800..<0xDC00).contains(u) {
                         // A high surrogate: its low half must follow.
-                        guard peek == 0x5C, i + 1 < b.count, b[i + 1] == 0x75 else { return nil }
+                        guard peek == 0x5C, i + 1 < b.count, b[i + 1] == 0x75 else { return false }
                         i += 2
-                        guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                        guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return false }
                         u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00)
                     } else if (0xDC00..<0xE000).contains(u) {
-                        return nil
+                        return false
                     }
-                    guard let scalar = Unicode.Scalar(u) else { return nil }
+                    guard let scalar = Unicode.Scalar(u) else { return false }
                     out += Array(String(Character(scalar)).utf8)
-                default: return nil
+                default: return false
                 }
             default:
-                if c < 0x20 { return nil }
+                if c < 0x20 { return false }
                 out.append(c)
             }
         }
-        return nil
+        return false
     }
 
     private mutating func hex4() -> UInt32? {
@@ -353,16 +446,29 @@ struct JSONScanner {
         return v
     }
 
+    /// Skips a string at `i` without keeping it; false when it is not one.
+    private mutating func skipString() -> Bool {
+        guard peek == 0x22 else { return false }
+        i += 1
+        while i < b.count {
+            let c = b[i]
+            i += 1
+            if c == 0x22 { return true }
+            if c == 0x5C { i += 1 } else if c < 0x20 { return false }
+        }
+        return false
+    }
+
     /// Skips any value at `i`; false when there is none.
     private mutating func skipValue() -> Bool {
         guard let c = peek else { return false }
         switch c {
-        case 0x22: return string() != nil
+        case 0x22: return skipString()
         case 0x7B, 0x5B:
             var depth = 0
             while let d = peek {
                 if d == 0x22 {
-                    guard string() != nil else { return false }
+                    guard skipString() else { return false }
                     continue
                 }
                 i += 1
