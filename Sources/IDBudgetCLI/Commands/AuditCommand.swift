@@ -7,7 +7,8 @@ import Precise
 struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Audit real ids (one per line, a CSV column or a JSON-lines field): format, positions, duplicates against uniform randomness.",
+        abstract:
+            "Audit real ids (one per line, a CSV column or a JSON-lines field): format, positions, duplicates against uniform randomness.",
         discussion: """
             Streams the input on two cores into a summary (docs/audit-summary.md): counts, how often \
             each id repeats, lengths, per-position symbol counts, time buckets of UUIDv7/ULID/KSUID/UUIDv1. \
