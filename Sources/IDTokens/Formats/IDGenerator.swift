@@ -136,7 +136,7 @@ public final class IDGenerator {
     /// `node` sets every node bit of the layout together (`IDFormat.nodeBits`: a Snowflake's 10-bit
     /// worker id, Discord's worker and process as `worker << 5 | process`, xid's 3-byte machine id and
     /// 2-byte pid, ObjectId's 5-byte process value, a UUIDv1's 48-bit node); nil draws it at random,
-    /// again in a forked child (xid: a hash of the host's machine id and the pid, as rs/xid does).
+    /// again in a forked child (xid: a hash of the host's machine id and the pid; not rs/xid's hash, see `hostHash()`).
     /// An assigned node belongs to one process: two processes, or a parent and its forked child, that
     /// mint with the same node in the same tick mint the same ids.
     /// `epoch` (milliseconds since the Unix epoch) moves the Snowflake family's epoch

@@ -314,8 +314,11 @@ extension IDGenerator {
     /// 100 ns ticks from 1582-10-15T00:00:00Z (the Gregorian reform, a UUIDv1's epoch) to 1970.
     static let gregorianOffset: UInt64 = 0x01B2_1DD2_1381_4000
 
-    /// FNV-1a of `/etc/machine-id` (else the host name): xid's machine id is its low 3 bytes, as
-    /// rs/xid takes 3 bytes of a hash of the host's id.
+    /// FNV-1a of `/etc/machine-id` (else the host name): xid's machine id is its low 3 bytes. Not
+    /// rs/xid's: rs/xid takes the first 3 bytes of a SHA-256 (MD5 before v1.5) of the host's id and, in
+    /// a container, XORs the pid with a CRC-32 of `/proc/self/cpuset`; a hash without a crypto library
+    /// here. Uniqueness does not need rs/xid's bytes: one process mints through one slot, and live
+    /// processes on a host have different pids (docs/formats.md).
     static func hostHash() -> UInt64 {
         var bytes: [UInt8] = []
         if let file = fopen("/etc/machine-id", "r") {
