@@ -317,8 +317,8 @@ extension IDGenerator {
     /// FNV-1a of `/etc/machine-id` (else the host name): xid's machine id is its low 3 bytes. Not
     /// rs/xid's: rs/xid takes the first 3 bytes of a SHA-256 (MD5 before v1.5) of the host's id and, in
     /// a container, XORs the pid with a CRC-32 of `/proc/self/cpuset`; a hash without a crypto library
-    /// here. Uniqueness does not need rs/xid's bytes: one process mints through one slot, and live
-    /// processes on a host have different pids (docs/formats.md).
+    /// here. Uniqueness does not need rs/xid's bytes: one process mints through one slot (the pid's
+    /// low 16 bits tell live processes apart as they do for rs/xid; docs/formats.md).
     static func hostHash() -> UInt64 {
         var bytes: [UInt8] = []
         if let file = fopen("/etc/machine-id", "r") {
