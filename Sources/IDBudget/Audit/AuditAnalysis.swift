@@ -120,8 +120,10 @@ public struct AuditAnalysis: Sendable {
                 findings.insert("--scheme \(scheme.rawValue): not every id reads as \(scheme.rawValue); judged as the ids they are", at: 0)
             }
         }
-        // TypeIDs of several prefix lengths are one stream: judged by their buckets, not split by length.
-        let allTypeIDs = s.ids > 0 && s.timeFormats[.typeid]?.ids == s.ids
+        // TypeIDs of several prefix lengths are one stream: judged by their buckets, not split by
+        // length, when all but one line in a thousand are TypeIDs (a header, a stray id).
+        let typeIDs = s.timeFormats[.typeid]?.ids ?? 0
+        let allTypeIDs = s.ids > 0 && typeIDs > 0 && s.ids - typeIDs <= s.ids / 1000
         guard claimedBits == nil, !allTypeIDs, let parts = Self.split(s), parts.count > 1 else {
             self.init(single: s, claimedBits: claimedBits, tests: 1)
             return
@@ -170,6 +172,12 @@ public struct AuditAnalysis: Sendable {
             g.symbols = Set(group.positions.flatMap { $0.keys })
             if length > AuditSummary.positionLimit { g.symbols.formUnion(s.symbols) }
             for (f, t) in s.timeFormats where f.length == length { g.timeFormats[f] = t }
+            // TypeIDs have the length of their prefix: a group that is all TypeIDs but one in a
+            // thousand takes them (one prefix length, beside ids of other lengths).
+            if let t = s.timeFormats[.typeid], t.ids > 0, t.ids <= n, n - t.ids <= n / 1000 {
+                g.timeFormats[.typeid] = t
+                rest.timeFormats[.typeid] = AuditSummary.TimeBuckets()
+            }
             g.sample = s.sample.filter { $0.unicodeScalars.count == length }
             parts.append((length, g))
             // What is left: subtract the group.
