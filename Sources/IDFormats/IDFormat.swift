@@ -171,7 +171,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .typeid:
             "A type prefix (up to 63 of a-z and _, not starting or ending with _; may be empty, then no separator), `_`, and a UUIDv7 as 26 lower-case Crockford base32 characters (the first 0–7): 74 random bits a millisecond, as uuid7, minted the same way (monotonic by default). The prefix carries no randomness: ids of different prefixes are different ids."
         case .cuid2:
-            "24 characters by default: a letter, then 23 of base36 from a SHA3 hash of time, counter, fingerprint and random salt. Modelled as uniform over its output, log2(26·36^23) = 123 bits; its authors claim no more. idbudget mints that model directly: a uniform letter and 23 uniform base36 symbols from the CSPRNG."
+            "24 characters by default: a letter, then 23 of base36 from a SHA3 hash of time, counter, fingerprint and random salt. Modelled as uniform over its output, 26·36^23 values (2^123.61; the formats' table counts 123 whole bits); its authors claim no more. idbudget mints that model directly: a uniform letter and 23 uniform base36 symbols from the CSPRNG."
         case .firebase:
             "8 characters of milliseconds, 12 random (72 bits); within one millisecond a client increments the random part (so do idbudget's)."
         case .uuid8:

@@ -48,6 +48,11 @@ import Testing
         let repeated = "id\n" + ids + ids.split(separator: "\n")[7] + "\n"
         let (r, json) = try Self.audit(repeated)
         #expect(r.status == 1 && json["verdict_code"] as? String == "too-many-duplicates", "\(json["findings"] ?? "")")
+        // A small export: its header line alone is tolerated.
+        let few = try CLI.run(["generate", "--scheme", format, "--count", "50"]).stdout
+        let (small, smallJSON) = try Self.audit("id\n" + few)
+        #expect(
+            small.status == 0 && (smallJSON["nodes"] as? [String: Any])?["scheme"] as? String == format, "\(smallJSON["findings"] ?? "")")
         // More strays than one in a thousand: not read as the format.
         let many = try CLI.run(["generate", "--scheme", "uuid4", "--count", "40"]).stdout
         #expect(try Self.audit(ids + many).1["nodes"] == nil)

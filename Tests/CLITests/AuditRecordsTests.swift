@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: [
         ("t.csv", ["--column", "id"]), ("t.tsv", ["--column", "id", "--delimiter", "tab"]), ("t.csv", ["--column", "3"]),
-        ("t.jsonl", ["--field", "req.id"]),
+        ("t3.csv", ["--column", "id"]), ("t.jsonl", ["--field", "req.id"]),
     ])
     func idsAreThoseParsersRead(log: String, arguments: [String]) throws {
         let dir = try #require(Self.made, "records_ref.py did not run")
@@ -58,6 +58,27 @@ import Testing
     ])
     func badOptionsNameTheArgument(arguments: [String], argument: String) throws {
         try CLI.expectUsageError(["audit"] + arguments, naming: argument)
+    }
+
+    /// A record past 16 MiB (a quoted field that runs on) is unreadable, and skipped to its end with
+    /// its quotes followed: the lines inside the quotes never become ids.
+    @Test func anOverlongRecordIsSkippedWhole() throws {
+        let dir = try #require(Self.made, "records_ref.py did not run")
+        let file = dir.appendingPathComponent("long.csv")
+        var text = "id,trace\nr1,\""
+        text.reserveCapacity(18 << 20)
+        var j = 0
+        while text.utf8.count < 17 << 20 {
+            text += "line\(j),inj\(j)\n"
+            j += 1
+        }
+        text += "\"\nr2,x\nr3,y\n"
+        try Data(text.utf8).write(to: file)
+        let r = try CLI.run(["audit", file.path, "--column", "id", "--format", "json"])
+        let answer = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let records = answer["records"] as? [String: Any] ?? [:]
+        #expect(records["read"] as? String == "3" && records["unreadable"] as? String == "1", "\(records)")
+        #expect(answer["ids"] as? String == "2", "\(answer["ids"] ?? "")")
     }
 
     @Test func aHeaderWithoutTheColumnIsBadData() throws {

@@ -308,8 +308,11 @@ import Testing
         s.lines = n
         s.multiplicities = [1: n]
         s.lengths = [36: n]
-        s.symbols = ["0"]
-        s.positions = Array(repeating: ["0": n], count: 36)
+        // Possible counts: 16 symbols, each position holding each of them evenly (a summary with more
+        // distinct ids than its symbols spell is refused).
+        let hex = "0123456789abcdef".unicodeScalars
+        s.symbols = Set(hex)
+        s.positions = Array(repeating: Dictionary(uniqueKeysWithValues: hex.map { ($0, n / 16) }), count: 36)
         var t = AuditSummary.TimeBuckets(ids: n)
         t.buckets.reserveCapacity(n)
         for k in 0..<n { t.buckets[1_700_000_000_000 + UInt64(k)] = 1 }

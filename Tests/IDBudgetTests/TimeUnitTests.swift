@@ -29,7 +29,8 @@ import Testing
         #expect(Self.same(try Lifetime(parsing: "3\(unit)").seconds, 3 * n, d), "\(unit)")
         // A rate takes the same units after the slash: one per unit is 1/(seconds of the unit) per second.
         #expect(Self.same(try Rate(parsing: "1/\(unit)").perSecond, d, n), "\(unit)")
-        #expect(Self.same(try Rate(parsing: "/\(unit)").perSecond, d, n), "\(unit)")
+        // The count is required: "/unit" alone is refused, not read as one.
+        #expect(throws: InputError.self) { try Rate(parsing: "/\(unit)") }
     }
 
     @Test func aMonthIsATwelfthOfTheYear() throws {

@@ -48,6 +48,29 @@ def main(out):
                     got.append(row[col])
         write(out, name, got, records, without, unreadable)
 
+    # A quoted header after the byte-order mark, lines holding only "" (one empty field), a record
+    # with a long quoted field over many lines in another column.
+    with open(f"{out}/t3.csv", "w", newline="", encoding="utf-8") as f:
+        f.write('\ufeff"id","trace"\n')
+        w = csv.writer(f, lineterminator="\n")
+        for i, x in enumerate(ids[:5000]):
+            if i % 1000 == 7:
+                f.write('""\n')
+            w.writerow([x, "".join(f"line{j},inj{j}\n" for j in range(200)) if i % 1000 == 9 else "t"])
+    got, records, without, unreadable = [], 0, 0, 0
+    with open(f"{out}/t3.csv", newline="", encoding="utf-8-sig") as f:
+        rows = csv.reader(f)
+        col = next(rows).index("id")
+        for row in rows:
+            if not row:
+                continue
+            records += 1
+            if len(row) <= col:
+                without += 1
+            else:
+                got.append(row[col])
+    write(out, "t3.csv", got, records, without, unreadable)
+
     with open(f"{out}/t.jsonl", "w", encoding="utf-8") as f:
         for i, x in enumerate(ids):
             rec = {"ts": i, "req": {"path": '/a"b\\c', "n": [1, {"id": "no"}], "id": x}, "msg": "\u00e9\u2028"}
@@ -57,6 +80,10 @@ def main(out):
                 rec["req"] = {"id": None}
             f.write(json.dumps(rec, ensure_ascii=i % 2 == 0) + ("\r\n" if i % 3 == 0 else "\n"))
         f.write('{"req": {}}\n\n   \nnot json\n[1, 2]\n{"req": {"id": {"deep": 1}}}\n{"req": {"id": true}}\n')
+        # Not JSON, though an id can be seen in them; a repeated key (the last one counts).
+        f.write('{"req": {"id": "cut"\n{"req": {"id": "comma",}}\n{"req": {"id": "tail"}} trailing\n')
+        f.write('{"req": {"id": "one"}}{"req": {"id": "two"}}\n{"req": {"id": 012}}\n{"req": {"id": 1.}}\n')
+        f.write('{"req": {"id": "first"}, "req": {"id": "lastkey"}}\n{"req": {"id": "gone"}, "req": null}\n')
     got, records, without, unreadable = [], 0, 0, 0
     with open(f"{out}/t.jsonl", encoding="utf-8", newline="") as f:
         for line in f.read().split("\n"):

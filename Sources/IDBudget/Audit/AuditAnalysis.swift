@@ -123,7 +123,7 @@ public struct AuditAnalysis: Sendable {
         // TypeIDs of several prefix lengths are one stream: judged by their buckets, not split by
         // length, when all but one line in a thousand are TypeIDs (a header, a stray id).
         let typeIDs = s.timeFormats[.typeid]?.ids ?? 0
-        let allTypeIDs = s.ids > 0 && typeIDs > 0 && s.ids - typeIDs <= s.ids / 1000
+        let allTypeIDs = s.ids > 0 && typeIDs > 0 && s.ids - typeIDs <= Self.strayTolerance(s.ids)
         guard claimedBits == nil, !allTypeIDs, let parts = Self.split(s), parts.count > 1 else {
             self.init(single: s, claimedBits: claimedBits, tests: 1)
             return
@@ -174,7 +174,7 @@ public struct AuditAnalysis: Sendable {
             for (f, t) in s.timeFormats where f.length == length { g.timeFormats[f] = t }
             // TypeIDs have the length of their prefix: a group that is all TypeIDs but one in a
             // thousand takes them (one prefix length, beside ids of other lengths).
-            if let t = s.timeFormats[.typeid], t.ids > 0, t.ids <= n, n - t.ids <= n / 1000 {
+            if let t = s.timeFormats[.typeid], t.ids > 0, t.ids <= n, n - t.ids <= Self.strayTolerance(n) {
                 g.timeFormats[.typeid] = t
                 rest.timeFormats[.typeid] = AuditSummary.TimeBuckets()
             }

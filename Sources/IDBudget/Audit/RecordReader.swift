@@ -81,28 +81,32 @@ public final class RecordReader {
     }
 
     /// The longest record kept whole (a quoted field that never closes must not hold the input in
-    /// memory): past it the record is unreadable, and the input is skipped to the next line break.
+    /// memory): past it the record is unreadable and skipped to its end — for a CSV, the first line
+    /// break outside quotes, its quotes still followed.
     public static let maxRecordBytes = 16 << 20
-    /// Skipping the rest of a record past ``maxRecordBytes``, to its line break.
-    private var discarding = false
+    /// Skipping the rest of a record past ``maxRecordBytes``: nil when not, else whether a CSV quote
+    /// is open.
+    private var skipping: Bool?
+    /// Whether the input's first bytes are still to come (a byte-order mark there is dropped).
+    private var atStart = true
 
     /// Reads `bytes`, passing the ids of the records they complete to `emit`, a line each (`id\n`).
     public func consume(_ chunk: UnsafeRawBufferPointer, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         var bytes = chunk
-        if discarding {
-            guard let base = bytes.baseAddress, let nl = memchr(base, 0x0A, bytes.count) else { return }
-            bytes = UnsafeRawBufferPointer(rebasing: bytes[(UnsafeRawPointer(nl) - base + 1)...])
-            discarding = false
+        if atStart, !bytes.isEmpty {
+            // A UTF-8 byte-order mark, as spreadsheets write before a CSV's header.
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                bytes = UnsafeRawBufferPointer(rebasing: bytes[3...])
+            }
+            atStart = false
         }
-        if carry.count + bytes.count > Self.maxRecordBytes, let base = bytes.baseAddress,
-            !carry.isEmpty || memchr(base, 0x0A, bytes.count) == nil
-        {
-            // One record past the limit: unreadable; what is left of it is skipped.
-            records += 1
-            unreadable += 1
-            carry = []
-            discarding = true
-            return try consume(bytes, emit)
+        if let open = skipping {
+            guard let end = Self.recordEnd(bytes, quoted: open, csv: isCSV) else {
+                skipping = Self.quoteState(bytes, from: open, csv: isCSV)
+                return
+            }
+            skipping = nil
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[end...])
         }
         if carry.isEmpty {
             let done = try records(in: bytes, final: false)
@@ -112,7 +116,36 @@ public final class RecordReader {
             let done = try carry.withUnsafeBytes { try records(in: $0, final: false) }
             carry.removeFirst(done)
         }
+        if carry.count > Self.maxRecordBytes {
+            // One record past the limit: unreadable, and skipped to its end.
+            records += 1
+            unreadable += 1
+            skipping = carry.withUnsafeBytes { Self.quoteState($0, from: false, csv: isCSV) }
+            carry = []
+        }
         try flush(emit)
+    }
+
+    private var isCSV: Bool {
+        if case .csv = source { return true }
+        return false
+    }
+
+    /// Whether a CSV quote is open after `b`, from `open` (a doubled quote opens and closes).
+    private static func quoteState(_ b: UnsafeRawBufferPointer, from open: Bool, csv: Bool) -> Bool {
+        guard csv else { return false }
+        var open = open
+        for c in b where c == 0x22 { open.toggle() }
+        return open
+    }
+
+    /// Where the record being skipped ends in `b` (past its line break), or nil.
+    private static func recordEnd(_ b: UnsafeRawBufferPointer, quoted: Bool, csv: Bool) -> Int? {
+        var open = quoted
+        for (i, c) in b.enumerated() {
+            if c == 0x22 && csv { open.toggle() } else if c == 0x0A && !open { return i + 1 }
+        }
+        return nil
     }
 
     /// The last record, when the input does not end with a line break.
@@ -213,6 +246,7 @@ public final class RecordReader {
         enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
         var state = State.fieldStart
         var fields: [[UInt8]] = [[]]
+        var quoted = false
         var i = start
         var ended = false
         while i < b.count {
@@ -232,6 +266,7 @@ public final class RecordReader {
             case .fieldStart:
                 if c == 0x22 {
                     state = .quoted
+                    quoted = true
                     continue
                 }
                 state = .unquoted
@@ -258,7 +293,7 @@ public final class RecordReader {
         }
         // CRLF: the CR belongs to the line break, not to the last field.
         if ended, fields[fields.count - 1].last == 0x0D { fields[fields.count - 1].removeLast() }
-        if fields.count == 1 && fields[0].isEmpty { return i }  // a blank line
+        if fields.count == 1 && fields[0].isEmpty && !quoted { return i }  // a blank line (`""` is one empty field)
         if readingHeader {
             try header(fields)
             return i
@@ -295,11 +330,15 @@ public final class RecordReader {
     }
 }
 
-/// Just enough of JSON (RFC 8259) to find one field in one line, in place: keys compared as they are
-/// written (decoded only when they hold an escape), other values skipped by their structure.
+/// Just enough of JSON (RFC 8259) to find one field in one line, in place: the line is checked to be
+/// one JSON object first (strictly: no trailing commas or text, numbers as the grammar writes them,
+/// nesting at most ``maxDepth`` deep), then the path is followed, taking the last member of a repeated
+/// key as Python's `json` does; keys are compared as they are written, decoded only when they hold an
+/// escape. Unlike Python, `NaN`, `Infinity` and unpaired surrogates are refused (they are not JSON).
 struct JSONScanner {
     enum Found { case found, missing, unreadable }
 
+    static let maxDepth = 512
     private let b: UnsafeRawBufferPointer
     private var i = 0
 
@@ -307,53 +346,59 @@ struct JSONScanner {
 
     /// Appends the value at `path` to `out` (a string decoded, a number as written).
     mutating func find(_ path: [[UInt8]], into out: inout [UInt8]) -> Found {
-        var depth = 0
         skipSpace()
         guard peek == 0x7B else { return .unreadable }
+        var at = i
+        guard skipValue(depth: 0) else { return .unreadable }
+        skipSpace()
+        guard i == b.count else { return .unreadable }
+        for (depth, key) in path.enumerated() {
+            // `at` is a checked object.
+            guard let value = lastMember(of: at, key) else { return .missing }
+            i = value
+            let c = peek ?? 0
+            if c == 0x6E { return .missing }  // null
+            if depth < path.count - 1 {
+                guard c == 0x7B else { return .unreadable }
+                at = value
+                continue
+            }
+            switch c {
+            case 0x22:
+                let mark = out.count
+                guard string(into: &out), !out[mark...].contains(0x0A), !out[mark...].contains(0x0D) else {
+                    out.removeSubrange(mark...)
+                    return .unreadable
+                }
+                return .found
+            case 0x2D, 0x30...0x39:
+                let start = i
+                guard number() else { return .unreadable }
+                out += b[start..<i]
+                return .found
+            default: return .unreadable
+            }
+        }
+        return .unreadable
+    }
+
+    /// Where the value of the last member named `key` of the (checked) object at `at` starts.
+    private mutating func lastMember(of at: Int, _ key: [UInt8]) -> Int? {
+        i = at + 1
+        var found: Int?
+        skipSpace()
+        if peek == 0x7D { return nil }
         while true {
-            // At an object's `{`: look for the key at this depth.
-            i += 1
             skipSpace()
-            if peek == 0x7D { return .missing }  // {}
-            while true {
-                guard let matched = key(path[depth]) else { return .unreadable }
-                skipSpace()
-                guard peek == 0x3A else { return .unreadable }
-                i += 1
-                skipSpace()
-                if matched { break }
-                guard skipValue() else { return .unreadable }
-                skipSpace()
-                if peek == 0x2C {
-                    i += 1
-                    skipSpace()
-                    continue
-                }
-                return peek == 0x7D ? .missing : .unreadable
-            }
-            if depth == path.count - 1 {
-                switch peek ?? 0 {
-                case 0x22:
-                    let mark = out.count
-                    guard string(into: &out), !out[mark...].contains(0x0A), !out[mark...].contains(0x0D) else {
-                        out.removeSubrange(mark...)
-                        return .unreadable
-                    }
-                    return .found
-                case 0x6E: return literal("null") ? .missing : .unreadable
-                case 0x2D, 0x30...0x39:
-                    let start = i
-                    while let c = peek, c == 0x2D || c == 0x2B || c == 0x2E || c == 0x65 || c == 0x45 || (0x30...0x39).contains(c) {
-                        i += 1
-                    }
-                    out += b[start..<i]
-                    return .found
-                default: return .unreadable
-                }
-            }
-            if peek == 0x6E { return literal("null") ? .missing : .unreadable }
-            guard peek == 0x7B else { return .unreadable }
-            depth += 1
+            guard let matched = self.key(key) else { return found }
+            skipSpace()
+            i += 1  // the colon
+            skipSpace()
+            if matched { found = i }
+            guard skipValue(depth: 1) else { return found }
+            skipSpace()
+            guard peek == 0x2C else { return found }
+            i += 1
         }
     }
 
@@ -366,8 +411,33 @@ struct JSONScanner {
 
     private mutating func literal(_ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
-        guard i + n <= b.count, memcmp(b.baseAddress! + i, word.utf8Start, n) == 0 else { return false }
+        guard i + n <= b.count, let base = b.baseAddress, memcmp(base + i, word.utf8Start, n) == 0 else { return false }
         i += n
+        return true
+    }
+
+    /// A number by JSON's grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+    private mutating func number() -> Bool {
+        func digits() -> Int {
+            let start = i
+            while let c = peek, (0x30...0x39).contains(c) { i += 1 }
+            return i - start
+        }
+        if peek == 0x2D { i += 1 }
+        if peek == 0x30 {
+            i += 1
+        } else {
+            guard digits() > 0 else { return false }
+        }
+        if peek == 0x2E {
+            i += 1
+            guard digits() > 0 else { return false }
+        }
+        if peek == 0x65 || peek == 0x45 {
+            i += 1
+            if peek == 0x2B || peek == 0x2D { i += 1 }
+            guard digits() > 0 else { return false }
+        }
         return true
     }
 
@@ -377,11 +447,10 @@ struct JSONScanner {
         // Unescaped keys compare in place.
         let start = i + 1
         var j = start
-        while j < b.count, b[j] != 0x22, b[j] != 0x5C { j += 1 }
-        if j < b.count, b[j] == 0x22 {
+        while j < b.count, b[j] != 0x22, b[j] != 0x5C, b[j] >= 0x20 { j += 1 }
+        if j < b.count, b[j] == 0x22, let base = b.baseAddress {
             i = j + 1
-            return j - start == wanted.count
-                && wanted.withUnsafeBytes { memcmp(b.baseAddress! + start, $0.baseAddress!, wanted.count) == 0 }
+            return j - start == wanted.count && wanted.withUnsafeBytes { memcmp(base + start, $0.baseAddress!, wanted.count) == 0 }
         }
         var decoded: [UInt8] = []
         guard string(into: &decoded) else { return nil }
@@ -454,35 +523,72 @@ struct JSONScanner {
             let c = b[i]
             i += 1
             if c == 0x22 { return true }
-            if c == 0x5C { i += 1 } else if c < 0x20 { return false }
+            if c < 0x20 { return false }
+            if c == 0x5C {
+                guard let e = peek else { return false }
+                i += 1
+                switch e {
+                case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74: continue
+                case 0x75: guard hex4() != nil else { return false }
+                default: return false
+                }
+            }
         }
         return false
     }
 
-    /// Skips any value at `i`; false when there is none.
-    private mutating func skipValue() -> Bool {
-        guard let c = peek else { return false }
+    /// Skips one value at `i`, checking it by JSON's grammar; false when it is not one.
+    private mutating func skipValue(depth: Int) -> Bool {
+        guard depth < Self.maxDepth, let c = peek else { return false }
         switch c {
         case 0x22: return skipString()
-        case 0x7B, 0x5B:
-            var depth = 0
-            while let d = peek {
-                if d == 0x22 {
-                    guard skipString() else { return false }
+        case 0x7B:
+            i += 1
+            skipSpace()
+            if peek == 0x7D {
+                i += 1
+                return true
+            }
+            while true {
+                skipSpace()
+                guard skipString() else { return false }
+                skipSpace()
+                guard peek == 0x3A else { return false }
+                i += 1
+                skipSpace()
+                guard skipValue(depth: depth + 1) else { return false }
+                skipSpace()
+                if peek == 0x2C {
+                    i += 1
                     continue
                 }
+                guard peek == 0x7D else { return false }
                 i += 1
-                if d == 0x7B || d == 0x5B { depth += 1 }
-                if d == 0x7D || d == 0x5D {
-                    depth -= 1
-                    if depth == 0 { return true }
-                }
+                return true
             }
-            return false
-        default:
-            let start = i
-            while let d = peek, d != 0x2C, d != 0x7D, d != 0x5D, d != 0x20, d != 0x09 { i += 1 }
-            return i > start
+        case 0x5B:
+            i += 1
+            skipSpace()
+            if peek == 0x5D {
+                i += 1
+                return true
+            }
+            while true {
+                skipSpace()
+                guard skipValue(depth: depth + 1) else { return false }
+                skipSpace()
+                if peek == 0x2C {
+                    i += 1
+                    continue
+                }
+                guard peek == 0x5D else { return false }
+                i += 1
+                return true
+            }
+        case 0x74: return literal("true")
+        case 0x66: return literal("false")
+        case 0x6E: return literal("null")
+        default: return number()
         }
     }
 }

@@ -12,8 +12,13 @@ extension Scheme.Bucket {
 }
 
 extension Scheme {
-    /// The space a collision is drawn from: 2^randomBits.
-    public var space: BigInt { BigInt.power(2, randomBits) }
+    /// The space a collision is drawn from: 2^randomBits, or exactly what the format spells where
+    /// that is not a power of two (cuid2: a letter and 23 base36 symbols, 26·36^23 ≈ 2^123.61, where
+    /// `randomBits` rounds down to 123).
+    public var space: BigInt {
+        if name == IDFormat.cuid2.rawValue { return BigInt(26) * BigInt.power(36, IDFormat.cuid2.length - 1) }
+        return BigInt.power(2, randomBits)
+    }
 
     /// Buckets and identifiers per bucket for a rate sustained over a lifetime, assuming arrivals spread
     /// uniformly (⌈rate × bucket⌉ in every bucket; pass the peak rate to budget for bursts).

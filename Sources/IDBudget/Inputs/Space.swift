@@ -59,6 +59,10 @@ public struct Space: Sendable, CustomStringConvertible {
                 "\(scheme.name) ids are kept apart by their \(node.name), not by random bits; ask for the chance two nodes share one: idbudget probability --scheme \(scheme.name) --nodes 50"
             )
         }
+        if scheme.space != BigInt.power(2, scheme.randomBits) {
+            self.init(size: scheme.space, summary: "\(scheme.name): 26·36^23 (2^\(String(format: "%.2f", scheme.space.log2Magnitude)))")
+            return
+        }
         try self.init(
             bits: scheme.randomBits, summary: "\(scheme.name): 2^\(scheme.randomBits)\(scheme.bucket.map { " per \($0.rawValue)" } ?? "")")
     }

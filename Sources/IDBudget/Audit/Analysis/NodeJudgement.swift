@@ -3,9 +3,9 @@ import IDFormats
 import Precise
 
 extension AuditAnalysis {
-    /// Lines a format may set aside as strays (a CSV header, a test id): one in a thousand, as a time
-    /// format tolerates.
-    static func strayTolerance(_ ids: Int) -> Int { ids / 1000 }
+    /// Lines a format may set aside as strays (a CSV header, a test id): one in a thousand, and at
+    /// least one (a small export's header line).
+    static func strayTolerance(_ ids: Int) -> Int { Swift.max(1, ids / 1000) }
 
     /// The node-id format the stream is, if any: with `scheme`, that one when every id but the strays
     /// (``strayTolerance(_:)``) reads as it; otherwise, of the formats all but the strays read as at
@@ -65,7 +65,7 @@ extension AuditAnalysis {
         if n.ids < s.ids {
             let strays = s.ids - n.ids
             findings.append(
-                "\(strays) of \(s.ids) lines \(strays == 1 ? "is" : "are") not \(name) (a header, a stray id): set aside, within the tolerance of one in a thousand; \(n.ids) ids judged"
+                "\(strays) of \(s.ids) lines \(strays == 1 ? "is" : "are") not \(name) (a header, a stray id): set aside, within the tolerance (one line, or one in a thousand); \(n.ids) ids judged"
             )
         }
         let others = fits.filter { $0 != format }

@@ -15,13 +15,13 @@ extension AuditAnalysis {
         return single
     }
 
-    /// A time format, when every id has its shape: all ids, or all but one in a thousand (a stray test
-    /// id must not hide the format).
+    /// A time format, when every id has its shape: all ids, or all but the strays
+    /// (``strayTolerance(_:)``: a header line, a stray test id must not hide the format).
     static func timeFormat(of s: AuditSummary, findings: inout [String]) -> TimeFormat? {
         guard s.ids > 0 else { return nil }
         let format = TimeFormat.allCases.first { f in
             let n = s.timeFormats[f]?.ids ?? 0
-            return n == s.ids || (n > 0 && s.ids - n <= s.ids / 1000)
+            return n == s.ids || (n > 0 && s.ids - n <= strayTolerance(s.ids))
         }
         if let format, let n = s.timeFormats[format]?.ids, n < s.ids {
             findings.append("\(s.ids - n) of \(s.ids) ids are not \(format.displayName); they are judged as if they were")
