@@ -570,7 +570,7 @@ class Gen:
         unit = rng.choice(["s", "s", "min", "ms", "h", "d"])
         r = rng.random()
         if r < 0.08:
-            amount = ""
+            amount = "1"  # one per unit (a rate needs its count: "/s" is refused)
         elif r < 0.4:
             amount = f"1e{rng.randint(0, 12 if not big else 60)}"
         elif r < 0.6:
