@@ -51,7 +51,8 @@ import Testing
 
     /// Mistakes in the options: one line naming the argument, exit 64; a header without the column: 65.
     @Test(arguments: [
-        (["--column", ""], "--column"), (["--column", "0"], "--column"), (["--column", "id", "--field", "id"], "--field"),
+        (["--column", ""], "--column"), (["--column", "0"], "--column"), (["--column", "99999999999999999999999"], "--column"),
+        (["--column", "id", "--field", "id"], "--field"),
         (["--field", "a..b"], "--field"), (["--delimiter", "tab"], "--delimiter"),
         (["--column", "id", "--delimiter", "ab"], "--delimiter"),
         (["--field", "id", "--delimiter", "tab"], "--delimiter"), (["--summary", "x.json", "--column", "id"], "--column"),

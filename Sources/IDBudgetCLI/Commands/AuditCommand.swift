@@ -199,8 +199,8 @@ struct AuditCommand: ParsableCommand {
                         separator = b
                     }
                 }
-                if let n = Int(trimmed) {
-                    guard n >= 1, n <= 1 << 20 else {
+                if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    guard let n = Int(trimmed), n >= 1, n <= 1 << 20 else {
                         throw UsageError(argument: "--column", message: "'\(column)' is not a column number from 1; e.g. --column 2")
                     }
                     records = .csv(column: .number(n), delimiter: separator)

@@ -100,7 +100,7 @@ extension InspectedID {
         guard !bad.isEmpty else { return nil }
         let listed = bad.prefix(8).joined(separator: ", ") + (bad.count > 8 ? ", …" : "")
         let reason =
-            "not UTF-8: \(bytes.count) bytes, of which \(bad.count == 1 ? "byte" : "bytes") \(listed) \(bad.count == 1 ? "is" : "are") no UTF-8 character"
+            "not UTF-8: \(bytes.count) byte\(bytes.count == 1 ? "" : "s"), of which \(bad.count == 1 ? "byte" : "bytes") \(listed) \(bad.count == 1 ? "is" : "are") no UTF-8 character"
         return InspectedID(id: echo, readings: [], rejections: formats.map { IDRejection(format: $0.rawValue, reason: reason) })
     }
 }
