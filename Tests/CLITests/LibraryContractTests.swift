@@ -95,6 +95,11 @@ import Testing
         // Bytes audit as their text does, and the report survives a round trip through its JSON.
         #expect(try Auditor().audit(ids.map { Array($0.utf8) }) == report)
         #expect(try JSONDecoder().decode(AuditReport.self, from: Data(report.jsonText().utf8)) == report)
+        // With the records a CSV column was read from, too.
+        var fromRecords = report
+        fromRecords.records = AuditReport.Records(source: "CSV column 'id'", read: 20_003, withoutID: 1, unreadable: 2)
+        let back = try JSONDecoder().decode(AuditReport.self, from: Data(fromRecords.jsonText().utf8))
+        #expect(back == fromRecords && back.records?.unreadable == 2)
     }
 }
 

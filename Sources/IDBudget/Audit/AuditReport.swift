@@ -99,19 +99,22 @@ public struct AuditReport: Answer, Equatable {
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            func count(_ key: CodingKeys) throws -> Int {
-                let text = try c.decode(String.self, forKey: key)
-                guard let n = Int(text), n >= 0 else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not a count")
-                }
-                return n
-            }
             source = try c.decode(String.self, forKey: .source)
-            read = try count(.read)
-            withoutID = try count(.withoutID)
-            unreadable = try count(.unreadable)
+            read = try AuditReport.count(c, .read)
+            withoutID = try AuditReport.count(c, .withoutID)
+            unreadable = try AuditReport.count(c, .unreadable)
         }
     }
+
+    /// A count written as a decimal string (counts can pass 2^53, where JSON numbers lose digits).
+    static func count<K: CodingKey>(_ c: KeyedDecodingContainer<K>, _ key: K) throws -> Int {
+        let text = try c.decode(String.self, forKey: key)
+        guard let n = Int(text), n >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not a count")
+        }
+        return n
+    }
+
     /// For a node-id stream (xid, ObjectId, TSID, the Snowflake family): its nodes, sequence use and
     /// clock regressions.
     public let nodes: Nodes?
@@ -486,13 +489,7 @@ public struct AuditReport: Answer, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func count(_ key: CodingKeys) throws -> Int {
-            let text = try c.decode(String.self, forKey: key)
-            guard let n = Int(text), n >= 0 else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not a count")
-            }
-            return n
-        }
+        func count(_ key: CodingKeys) throws -> Int { try Self.count(c, key) }
         schemaVersion = try c.decode(Int.self, forKey: .schemaVersion)
         command = try c.decode(String.self, forKey: .command)
         lines = try count(.lines)
