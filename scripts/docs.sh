@@ -5,7 +5,10 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 # The DocC plugin joins the manifest only when asked (users never resolve it).
 export IDBUDGET_DOCS=1
+. scripts/swiftpm-retry.sh
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for target in IDFormats IDTokens IDBudget; do
-  log=$(swift package generate-documentation --target "$target" --warnings-as-errors 2>&1) || { echo "$log"; exit 1; }
-  echo "$log" | tail -2
+  swiftpm_retry "$log" swift package generate-documentation --target "$target" --warnings-as-errors || { cat "$log"; exit 1; }
+  tail -2 "$log"
 done

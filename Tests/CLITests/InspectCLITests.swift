@@ -150,6 +150,10 @@ import Testing
         #expect(bad.status == 1)
         #expect(!bad.stdout.contains("\u{1b}"), "a control character reached the terminal")
         #expect(try Self.inspect([], stdin: []).status == 1)  // nothing to inspect
+        let empty = try CLI.run(["inspect"], input: FileHandle(forReadingAtPath: "/dev/null"))
+        #expect(empty.status == 1 && empty.stderr.contains("standard input was empty"))
+        let blank = try Self.inspect([], stdin: ["", "\r", ""])
+        #expect(blank.status == 1 && blank.stderr.contains("only blank lines"), "\(blank.stderr)")
         // A 100,000-byte line and invalid UTF-8: refused, one answer each, no trap.
         let huge = String(repeating: "z", count: 100_000)
         let r = try Self.inspect(["--format", "json"], stdin: [huge, "\u{FFFD}\u{FFFD}", "01h455vb4pex5vsknk084sn02q"])

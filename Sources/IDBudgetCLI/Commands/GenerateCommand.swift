@@ -153,9 +153,7 @@ struct GenerateCommand: ParsableCommand {
                 epochValue = try UInt64(epoch).flatMap { $0 <= IDGenerator.lastMillisecond ? $0 : nil }.orUsage(
                     "--epoch", "'\(epoch.prefix(40))' is not an epoch: give milliseconds since 1970, e.g. --epoch 1288834974657")
                 // The clock must fall in the ids' time from that epoch (the tests' fixed clock included).
-                let now =
-                    ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"].flatMap(UInt64.init)
-                    ?? UInt64(Date().timeIntervalSince1970 * 1000)
+                let now = Self.testClockMillis ?? UInt64(Date().timeIntervalSince1970 * 1000)
                 if let span = IDGenerator.timeSpan(of: format, epoch: epochValue), !span.contains(now) {
                     throw UsageError(
                         argument: "--epoch",
@@ -249,6 +247,18 @@ struct GenerateCommand: ParsableCommand {
         return bytes
     }
 
+    /// The tests' fixed clock (ms since the Unix epoch, `IDBUDGET_TEST_CLOCK_MS`), to reach the end of
+    /// the formats' time and to mint node-id formats without waiting for the real one. Compiled into
+    /// debug builds only (what `swift test` runs): a release binary never reads it, so no environment
+    /// can make an installed `idbudget` stamp ids with a time that is not the clock's (`.ci/run` checks).
+    static var testClockMillis: UInt64? {
+        #if DEBUG
+            ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"].flatMap(UInt64.init)
+        #else
+            nil
+        #endif
+    }
+
     func run() throws {
         let (kind, count, prefix) = try settings()
         switch kind {
@@ -256,10 +266,7 @@ struct GenerateCommand: ParsableCommand {
             let ids =
                 node != nil || epoch != nil
                 ? try IDGenerator(format, node: node, epoch: epoch) : try IDGenerator(format, prefix: typePrefix, monotonic: monotonic)
-            // Tests only: a fixed clock (ms since the Unix epoch) to reach the end of the formats' time.
-            if let text = ProcessInfo.processInfo.environment["IDBUDGET_TEST_CLOCK_MS"], let millis = UInt64(text) {
-                ids.fixClock(at: millis)
-            }
+            if let millis = Self.testClockMillis { ids.fixClock(at: millis) }
             // Past the end of the format's time: the ids minted before it are written, then one line
             // and exit status 70 (Entry).
             if raw, let size = format.binaryLength {

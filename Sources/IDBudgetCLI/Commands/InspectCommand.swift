@@ -66,10 +66,11 @@ struct InspectCommand: ParsableCommand {
             if count % 1024 == 0 { try Output.flush() }
         }
         let arguments = ids.isEmpty ? ["-"] : ids
+        var bytesRead = 0
         do {
             for id in arguments {
                 if id == "-" {
-                    try Lines.read(from: 0, limit: IDFormat.maxInspectedBytes) { line, bytes in
+                    bytesRead += try Lines.read(from: 0, limit: IDFormat.maxInspectedBytes) { line, bytes in
                         try inspect(String(decoding: line, as: UTF8.self), bytes: bytes, raw: line)
                     }
                 } else {
@@ -82,16 +83,20 @@ struct InspectCommand: ParsableCommand {
             return
         }
         if count == 0 {
-            Output.diagnostic("idbudget: inspect: no id given (standard input was empty)")
+            let why = bytesRead == 0 ? "standard input was empty" : "standard input held only blank lines"
+            Output.diagnostic("idbudget: inspect: no id given (\(why))")
             Output.status = ExitStatus.fails.rawValue
         }
     }
 }
 
 /// Lines from a file descriptor, read in blocks, as their bytes: a line over `limit` bytes is passed on
-/// cut to `limit + 1` bytes, with its real size, and the rest of it skipped, never held.
+/// cut to `limit + 1` bytes, with its real size, and the rest of it skipped, never held. Returns the
+/// number of bytes read (so that a caller can tell an empty input from one of blank lines).
 enum Lines {
-    static func read(from fd: Int32, limit: Int, _ body: ([UInt8], Int) throws -> Void) throws {
+    @discardableResult
+    static func read(from fd: Int32, limit: Int, _ body: ([UInt8], Int) throws -> Void) throws -> Int {
+        var total = 0
         var block = [UInt8](repeating: 0, count: 1 << 16)
         var line: [UInt8] = []
         var size = 0
@@ -111,6 +116,7 @@ enum Lines {
                 throw Failure(status: .ioError, argument: "standard input", message: "cannot read: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
+            total += n
             for byte in block[0..<n] {
                 if byte == UInt8(ascii: "\n") {
                     try emit()
@@ -121,5 +127,6 @@ enum Lines {
             }
         }
         try emit()
+        return total
     }
 }

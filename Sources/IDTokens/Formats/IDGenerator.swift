@@ -160,7 +160,7 @@ public final class IDGenerator {
         self.init(format, monotonic: nil, forkProtection: .automatic, node: node, epoch: epoch)
     }
 
-    /// A generator of TypeIDs with this type prefix (`IDGenerator(.typeid, prefix: "user")` mints
+    /// A generator of TypeIDs with this type prefix (`try IDGenerator(.typeid, prefix: "user")` mints
     /// `user_01h455vb4pex5vsknk084sn02q`-shaped ids; an empty prefix mints the suffix alone). Throws
     /// ``IDGeneratorError/prefix(_:_:)`` when the prefix breaks TypeID's rules (up to 63 of `a`–`z`
     /// and `_`, not at either end) or `format` is not `.typeid` and the prefix is not empty.
