@@ -12,8 +12,10 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case millisecond, second
     }
 
-    /// Random bits each identifier draws (per bucket, for time-ordered formats: the first identifier
-    /// of a bucket draws them; monotonic followers derive from it).
+    /// Random bits drawn fresh for each identifier (per bucket, for time-ordered formats: the first
+    /// identifier of a bucket draws them; monotonic followers step from it; TSID's counter starts at a
+    /// random value each millisecond). One definition, printed by `schemes`, `inspect` and the audit
+    /// as "per id"; the bits a process draws once and shares among its ids are ``processRandomBits``.
     public var randomBits: Int {
         switch self {
         case .uuid4: 122
@@ -24,8 +26,25 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .cuid2: 123  // log2(26 · 36^23), taken as uniform (see `notes`)
         case .firebase: 72
         case .uuid8: 122
-        case .uuid1, .uuid6: 14  // the clock sequence; the node is the node field
-        case .xid, .objectid, .snowflake, .discord, .instagram, .sonyflake, .tsid: 0
+        case .tsid: 12  // the counter's random start, each millisecond (tsid-creator)
+        case .uuid1, .uuid6, .xid, .objectid, .snowflake, .discord, .instagram, .sonyflake: 0
+        }
+    }
+
+    /// Random bits a process (each node's minter) draws once and puts in every id it mints, as
+    /// idbudget mints them (a random node where none is assigned): two processes' ids can meet only
+    /// where these agree, and ids of one process never differ in them. Printed by `schemes`, `inspect`
+    /// and the audit as "per process".
+    public var processRandomBits: Int {
+        switch self {
+        case .uuid1, .uuid6: 61  // a random 47-bit node (its multicast bit set) and the 14-bit clock sequence
+        case .xid: 24  // the counter's random start; the machine id and pid are not random
+        case .objectid: 64  // the 5-byte per-process value and the counter's random start
+        case .snowflake, .discord: 10  // a random worker (and process) id where none is assigned
+        case .instagram: 13  // a random shard id
+        case .sonyflake: 16  // a random machine id
+        case .tsid: 10  // a random node id
+        case .uuid4, .uuid7, .ulid, .ksuid, .nanoid, .typeid, .cuid2, .firebase, .uuid8: 0
         }
     }
 

@@ -5,13 +5,19 @@ public struct Scheme: Sendable, Hashable {
     public typealias Bucket = IDFormat.Bucket
 
     public let name: String
-    /// Random bits per identifier (per bucket, for time-bucketed schemes).
+    /// Random bits drawn fresh for each identifier (per bucket, for time-bucketed schemes):
+    /// ``IDFormat/randomBits`` for the formats idbudget mints.
     public let randomBits: Int
+    /// Random bits a minting process draws once and shares with all its ids (``IDFormat/processRandomBits``).
+    public var processRandomBits: Int = 0
+    /// Bytes in the binary form, where the format has one (a UUID's 16, a Snowflake's 8).
+    public var binaryBytes: Int? = nil
     /// How it is written.
     public let encoding: String
     /// Characters in the usual text form.
     public let length: Int
-    /// Bytes in the usual text form (the header or field size).
+    /// Bytes in the usual text form (the header or field size; the longest, for decimal ids). Always
+    /// the text's: the binary form's size is ``binaryBytes``.
     public let bytes: Int
     public let bucket: Bucket?
     /// What else matters: fixed bits, variants, limits.
@@ -27,9 +33,11 @@ public struct Scheme: Sendable, Hashable {
     public init(format: IDFormat) {
         self.init(
             name: format.rawValue, randomBits: format.randomBits, encoding: format.encoding, length: format.length,
-            bytes: format.isDecimal || format == .tsid ? 8 : format.length, bucket: format.bucket,
+            bytes: format.length, bucket: format.bucket,
             notes: format.notes + " Minted by `idbudget generate --scheme \(format.rawValue)`.", source: format.source,
             node: format.node)
+        processRandomBits = format.processRandomBits
+        binaryBytes = format.binaryLength
     }
 
     public init(

@@ -35,10 +35,14 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
     /// The format idbudget mints under this name, if any.
     public var minted: IDFormat? { IDFormat(rawValue: rawValue) }
 
-    /// Random bits per bucket when the generator follows its spec.
+    /// The bits the audit's collision model draws per bucket: the format's random bits per id
+    /// (``IDFormat/randomBits``); for UUIDv1 and v6, which draw none per id, the 14-bit clock
+    /// sequence, the part of their per-process bits that two generators of one node (one MAC) differ by.
     public var randomBits: Int {
-        // UUIDv1: the clock sequence; the node is a fixed MAC (or 47 random bits, then more).
-        minted?.randomBits ?? 14
+        switch self {
+        case .uuid1, .uuid6: 14
+        default: minted?.randomBits ?? 14
+        }
     }
 
     public var bucketName: String { minted?.bucket?.rawValue ?? "100 ns tick" }

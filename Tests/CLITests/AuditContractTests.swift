@@ -362,4 +362,22 @@ import Testing
         #expect(CLI.at(json, "space.summary") as? String == "UUIDv7: 2^74 per millisecond")
         #expect(try SchemaTests.validate(try CLI.run(["audit", file.path, "--format", "json"]).stdout).status == 0)
     }
+
+    /// A cuid2 stream is named cuid2, its space exactly 26·36^23, and its random bits per id as `schemes`
+    /// counts them (123, whole bits); a stream of UUIDv1 says its bits per id and per process.
+    @Test func cuid2AndUUIDv1AreNamed() throws {
+        let file = Self.temp("cuid2")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(try CLI.run(["generate", "--scheme", "cuid2", "--count", "20000"]).stdout.utf8).write(to: file)
+        let json = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))
+        #expect((json["format"] as? String)?.hasPrefix("cuid2") == true, "\(json["format"] ?? "")")
+        #expect(CLI.at(json, "space.summary") as? String == "cuid2: 26·36^23")
+        #expect(Int((json["random_bits"] as? Double ?? 0).rounded(.down)) == 123)
+        #expect(json["verdict_code"] as? String == "consistent")
+        let v1 = Self.temp("uuid1")
+        defer { try? FileManager.default.removeItem(at: v1) }
+        try Data(try CLI.run(["generate", "--scheme", "uuid1", "--count", "20000"]).stdout.utf8).write(to: v1)
+        let findings = try Self.json(try CLI.run(["audit", v1.path, "--format", "json"]))["findings"] as? [String] ?? []
+        #expect(findings.first?.contains("0 random bits per id (per 100 ns tick), 61 per process") == true, "\(findings.first ?? "")")
+    }
 }

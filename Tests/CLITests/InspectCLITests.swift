@@ -128,6 +128,26 @@ import Testing
         #expect(reason.contains("not UTF-8") && reason.contains("1 (0xff), 2 (0xfe), 3 (0xc3)") && !reason.contains("0xef"), "\(reason)")
     }
 
+    /// One definition of random bits: for every format idbudget mints, `schemes` and `inspect` of a
+    /// minted id give the same bits per id and per process (absent in `inspect` when none), and the
+    /// `bytes` column is the text's (the binary form's is `binary_bytes`).
+    @Test func schemesAndInspectCountTheSameRandomBits() throws {
+        let schemes = try JSONSerialization.jsonObject(with: Data(CLI.run(["schemes", "--format", "json"]).stdout.utf8)) as? [String: Any]
+        let rows = try #require(schemes?["rows"] as? [[String: Any]])
+        for row in rows where row["mintable"] as? Bool == true {
+            let name = try #require(row["name"] as? String)
+            let id = try CLI.run(["generate", "--scheme", name, "--count", "1"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let answer = try #require(Self.lines(try Self.inspect(["--scheme", name, "--format", "json"], stdin: [id]).stdout).first)
+            let fields = try #require((answer["readings"] as? [[String: Any]])?.first?["fields"] as? [String: Any], "\(name) \(id)")
+            #expect(fields["random_bits"] as? Int == row["bits"] as? Int, "\(name): per id")
+            let perProcess = row["process_bits"] as? Int ?? -1
+            #expect((fields["process_random_bits"] as? Int ?? 0) == perProcess, "\(name): per process")
+            #expect(row["bytes"] as? Int == row["length"] as? Int, "\(name): bytes are the text's")
+        }
+        let snowflake = try #require(rows.first { $0["name"] as? String == "snowflake" })
+        #expect(snowflake["bytes"] as? Int == 19 && snowflake["binary_bytes"] as? Int == 8 && snowflake["process_bits"] as? Int == 10)
+    }
+
     @Test func jsonLinesMatchTheSchema() throws {
         let r = try Self.inspect(
             ["--format", "json"],

@@ -13,7 +13,13 @@ import Testing
         #expect(IDFormat.nanoid.randomBits == 21 * 6)
         #expect(IDFormat.firebase.randomBits == 20 * 6 - 48)
         #expect(IDFormat.uuid8.randomBits == 128 - 4 - 2)
-        #expect(IDFormat.uuid1.randomBits == 14)  // the clock sequence
+        #expect(IDFormat.tsid.randomBits == 22 - 10)  // the counter's random start each millisecond
+        // None drawn per id by the node-id formats; per process, what each draws once: UUIDv1's random
+        // 47-bit node (multicast bit set) and 14-bit clock sequence, xid's and ObjectId's 3-byte counter
+        // start (ObjectId's 5-byte value too), the Snowflake family's random node.
+        #expect([IDFormat.uuid1, .uuid6, .xid, .objectid, .snowflake, .discord, .instagram, .sonyflake].allSatisfy { $0.randomBits == 0 })
+        #expect(
+            IDFormat.allCases.map(\.processRandomBits) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 47 + 14, 47 + 14, 24, 40 + 24, 10, 10, 13, 16, 10])
         #expect(IDFormat.allCases.map(\.length) == [36, 36, 26, 27, 21, 26, 24, 20, 36, 36, 36, 20, 24, 19, 19, 19, 19, 13])
         #expect(
             IDFormat.allCases.filter { $0.bucket != nil }

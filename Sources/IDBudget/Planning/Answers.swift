@@ -229,12 +229,18 @@ public struct PlanAnswer: Answer {
 /// One format of `idbudget schemes`.
 public struct SchemeRow: Codable, Sendable {
     public let name: String
-    /// Random bits per id (per bucket for time-ordered formats): the space is 2^bits.
+    /// Random bits drawn fresh for each id (per bucket for time-ordered formats): the space is 2^bits.
     public let bits: Int
+    /// Random bits a minting process draws once and shares with all its ids (a random node, a clock
+    /// sequence, a counter's random start): the same definition as `inspect`'s.
+    public let processBits: Int
     public let bucket: String?
     public let encoding: String
     public let length: Int
+    /// Bytes of the text form (the longest, for decimal ids).
     public let bytes: Int
+    /// Bytes of the binary form; nil for text-only formats.
+    public let binaryBytes: Int?
     public let notes: String
     public let source: String
     /// Whether `idbudget generate --scheme NAME` mints it.
@@ -253,8 +259,9 @@ public struct SchemesAnswer: Answer {
     public init() {
         rows = Scheme.all.map {
             SchemeRow(
-                name: $0.name, bits: $0.randomBits, bucket: $0.bucket?.rawValue, encoding: $0.encoding, length: $0.length,
-                bytes: $0.bytes, notes: $0.notes, source: $0.source, mintable: IDFormat.named($0.name) != nil,
+                name: $0.name, bits: $0.randomBits, processBits: $0.processRandomBits, bucket: $0.bucket?.rawValue,
+                encoding: $0.encoding, length: $0.length, bytes: $0.bytes, binaryBytes: $0.binaryBytes, notes: $0.notes, source: $0.source,
+                mintable: IDFormat.named($0.name) != nil,
                 node: $0.node.map { "\($0.name): 2^\($0.bits) values; \($0.perTick) ids per \(Planner.tickText($0.tick)) a node" })
         }
         notes = []

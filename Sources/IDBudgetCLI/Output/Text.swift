@@ -104,7 +104,8 @@ enum Text {
             if let v = f.node { parts.append("node \(v)") }
             if let v = f.pid { parts.append("pid \(v)") }
             if let v = f.sequence { parts.append("sequence \(v)") }
-            if let v = f.randomBits { parts.append("random bits \(v)") }
+            if let v = f.randomBits { parts.append("random bits per id \(v)") }
+            if let v = f.processRandomBits { parts.append("per process \(v)") }
             lines.append("  \(reading.format.padding(toLength: 10, withPad: " ", startingAt: 0)) \(parts.joined(separator: ", "))")
         }
         if !a.valid {
@@ -203,16 +204,18 @@ enum Text {
     static func render(_ a: SchemesAnswer) -> Report {
         var r = Report()
         r.table = (
-            ["scheme", "random bits", "collide", "encoding", "chars", "bytes"],
+            ["scheme", "random bits/id", "/process", "collide", "encoding", "chars", "bytes", "binary"],
             a.rows.map { s in
                 [
-                    s.name, String(s.bits), s.node != nil ? "by node" : s.bucket.map { "per \($0)" } ?? "per id", s.encoding,
-                    String(s.length),
-                    String(s.bytes),
+                    s.name, String(s.bits), String(s.processBits), s.node != nil ? "by node" : s.bucket.map { "per \($0)" } ?? "per id",
+                    s.encoding, String(s.length), String(s.bytes), s.binaryBytes.map(String.init) ?? "-",
                 ]
             }
         )
-        r.notes = a.rows.map { "\($0.name): \($0.notes)\($0.node.map { " Node: \($0)." } ?? "") [\($0.source)]" }
+        r.notes = [
+            "random bits/id: drawn fresh for each id (time formats: per bucket); /process: drawn once by the minting process and shared by its ids; bytes: the text form's; binary: the binary form's"
+        ]
+        r.notes += a.rows.map { "\($0.name): \($0.notes)\($0.node.map { " Node: \($0)." } ?? "") [\($0.source)]" }
         return r
     }
 

@@ -83,7 +83,14 @@ extension IDFormat {
         var rejections: [IDRejection] = []
         for format in formats {
             switch format.read(id) {
-            case .success(let fields): readings.append(IDReading(format: format.rawValue, fields: fields))
+            case .success(var fields):
+                // The random bits in their one definition (per id, per process), where idbudget mints the
+                // format; a reader's own count stands where it depends on the id (a cuid2's length).
+                if let minted = IDFormat(rawValue: format.rawValue) {
+                    if fields.randomBits == nil { fields.randomBits = minted.randomBits }
+                    if minted.processRandomBits > 0 { fields.processRandomBits = minted.processRandomBits }
+                }
+                readings.append(IDReading(format: format.rawValue, fields: fields))
             case .failure(let r): rejections.append(IDRejection(format: format.rawValue, reason: r.reason, byLength: r.byLength))
             }
         }

@@ -46,8 +46,12 @@ public struct IDFields: Codable, Sendable, Equatable {
     public var version: Int?
     /// The UUID variant: `RFC 9562`, `NCS`, `Microsoft` or `future`.
     public var variant: String?
-    /// Random bits the format puts in one id (cuid2's output taken as uniform: see its scheme).
+    /// Random bits drawn fresh for this id (per bucket for time-ordered formats), as
+    /// ``IDFormat/randomBits`` defines them (cuid2's output taken as uniform: see its scheme).
     public var randomBits: Int?
+    /// Random bits the minting process drew once and shares with all its ids (a random node, a clock
+    /// sequence, a counter's random start), as ``IDFormat/processRandomBits`` defines them; nil for none.
+    public var processRandomBits: Int?
     /// The random field, hex.
     public var random: String?
     /// The node: UUIDv1/v6's node and xid's machine id (hex), ObjectId's per-process random value

@@ -24,7 +24,6 @@ enum NodeFields {
         f.node = Hex.string(Array(bytes[4..<7]))
         f.pid = Int(be(bytes[7..<9]))
         f.sequence = String(be(bytes[9..<12]))
-        f.randomBits = 0
         f.bytes = Hex.string(bytes)
         return .success(f)
     }
@@ -46,7 +45,6 @@ enum NodeFields {
         f.timestamp = UTCTime.iso(seconds: Int64(be(bytes[0..<4])))
         f.node = Hex.string(Array(bytes[4..<9]))
         f.sequence = String(be(bytes[9..<12]))
-        f.randomBits = 40  // the per-process value; ids of one process share it
         f.bytes = Hex.string(bytes)
         return .success(f)
     }
@@ -85,7 +83,6 @@ enum NodeFields {
         var f = IDFields()
         f.value = String(v)
         f.bytes = Hex.string(UInt128(v), digits: 16)
-        f.randomBits = 0
         switch format {
         case .snowflake:  // Twitter: 41 ms | 10 worker | 12 sequence, epoch 2010-11-04T01:42:54.657Z
             f.timestamp = UTCTime.iso(millis: Int64(v >> 22) + 1_288_834_974_657)
@@ -135,7 +132,6 @@ enum NodeFields {
         f.timestamp = UTCTime.iso(millis: Int64(v >> 22) + 1_577_836_800_000)
         f.value = String(v)
         f.random = Hex.string(UInt128(v & 0x3F_FFFF), digits: 6)
-        f.randomBits = 22  // node and counter bits; all random with no node set
         f.bytes = Hex.string(UInt128(v), digits: 16)
         return .success(f)
     }

@@ -66,7 +66,6 @@ enum UUIDFields {
             f.timestamp = UTCTime.iso(seconds: s, fraction: r, digits: 7)
             f.sequence = String(UInt64(truncatingIfNeeded: v >> 48) & 0x3FFF)
             f.node = Hex.string(v & 0xFFFF_FFFF_FFFF, digits: 12)
-            f.randomBits = 14  // the clock sequence; the node is a MAC address or a fixed random value
         case 4:
             f.randomBits = 122
             f.random = Hex.string((v >> 80) << 74 | (v >> 64 & 0xFFF) << 62 | v & ((1 << 62) - 1), digits: 31)

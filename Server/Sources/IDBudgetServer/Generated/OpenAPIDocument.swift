@@ -1601,6 +1601,7 @@ enum OpenAPIDocument {
                           "required": [
                             "name",
                             "bits",
+                            "process_bits",
                             "encoding",
                             "length",
                             "bytes",
@@ -1614,7 +1615,12 @@ enum OpenAPIDocument {
                             },
                             "bits": {
                               "type": "integer",
-                              "description": "random bits per id (per bucket): the space is 2^bits"
+                              "description": "random bits drawn fresh for each id (per bucket for time-ordered formats): the space is 2^bits"
+                            },
+                            "process_bits": {
+                              "type": "integer",
+                              "minimum": 0,
+                              "description": "random bits a minting process draws once and shares with all its ids (a random node, a clock sequence, a counter's random start); inspect's process_random_bits"
                             },
                             "bucket": {
                               "enum": [
@@ -1629,7 +1635,12 @@ enum OpenAPIDocument {
                               "type": "integer"
                             },
                             "bytes": {
-                              "type": "integer"
+                              "type": "integer",
+                              "description": "bytes of the text form (the longest, for decimal ids)"
+                            },
+                            "binary_bytes": {
+                              "type": "integer",
+                              "description": "bytes of the binary form; absent for text-only formats"
                             },
                             "notes": {
                               "type": "string"
@@ -2265,7 +2276,12 @@ enum OpenAPIDocument {
                                 "random_bits": {
                                   "type": "integer",
                                   "minimum": 0,
-                                  "description": "random bits the format puts in one id"
+                                  "description": "random bits drawn fresh for this id (per bucket for time-ordered formats); schemes' bits"
+                                },
+                                "process_random_bits": {
+                                  "type": "integer",
+                                  "minimum": 1,
+                                  "description": "random bits the minting process drew once and shares with all its ids; schemes' process_bits"
                                 },
                                 "random": {
                                   "type": "string",

@@ -29,7 +29,9 @@ extension AuditAnalysis {
             } else if let format, let t = s.timeFormats[format] {
                 self = .timeFormat(format, t, ids: s.ids, findings: &findings)
             } else if let single {
-                self = .positions(positions, length: single, ids: s.ids, alphabet: alphabet, findings: &findings)
+                self = .positions(
+                    positions, length: single, ids: s.ids, alphabet: alphabet, firstSymbols: s.positions.first.map { Set($0.keys) },
+                    findings: &findings)
             } else {
                 self = .lengths(s, alphabet: alphabet, findings: &findings)
             }
@@ -74,19 +76,33 @@ extension AuditAnalysis {
                     ? "a prefix, _, and a UUIDv7 in Crockford base32 whose first 10 characters are a millisecond timestamp; ids of different prefixes are different ids, so buckets are per prefix and millisecond"
                     : "positions \(AuditAnalysis.ranges(format.timePositions.sorted())) are a \(format == .uuid1 || format == .uuid6 ? "60-bit 100 ns" : "millisecond") timestamp"
             findings.insert(
-                "format: \(format.displayName) — \(timeText); \(format.randomBits) random bits per \(format.bucketName)"
+                "format: \(format.displayName) — \(timeText); \(Self.randomBitsWords(format))"
                     + (j.buckets.map {
                         "; \($0.0) \(format == .typeid ? "(prefix, millisecond) bucket" : format.bucketName)\($0.0 == 1 ? "" : "s"), up to \($0.1) ids in one"
                     } ?? ""), at: 0)
             return j
         }
 
+        /// The format's random bits in the one definition `schemes` and `inspect` print (per id, per
+        /// process), and what the audit judges a bucket over where that differs (UUIDv1/v6).
+        static func randomBitsWords(_ format: TimeFormat) -> String {
+            let perID = format.minted?.randomBits ?? format.randomBits
+            let perProcess = format.minted?.processRandomBits ?? 0
+            var words = "\(perID) random bits per id (per \(format.bucketName))"
+            if perProcess > 0 { words += ", \(perProcess) per process" }
+            if perID != format.randomBits {
+                words += "; judged over the \(format.randomBits)-bit clock sequence per \(format.bucketName)"
+            }
+            return words
+        }
+
         /// One length: the product of what the positions hold; positions past 64 count as the whole
         /// alphabet. Past 2^4096 a space changes no printed statistic; ids thousands of symbols long
         /// would otherwise make numbers of millions of digits.
-        static func positions(_ positions: [Position], length single: Int, ids: Int, alphabet: ChosenAlphabet, findings: inout [String])
-            -> Self
-        {
+        static func positions(
+            _ positions: [Position], length single: Int, ids: Int, alphabet: ChosenAlphabet, firstSymbols: Set<Unicode.Scalar>? = nil,
+            findings: inout [String]
+        ) -> Self {
             let alphabetName = alphabet.name
             let alphabetSize = alphabet.size
             let bits =
@@ -111,6 +127,12 @@ extension AuditAnalysis {
                 formatName = "UUIDv4"
             } else if single == IDFormat.nanoid.length, alphabetName == Alphabet.base64url.name {
                 formatName = "Nano ID (base64url^21)"
+            } else if single == IDFormat.cuid2.length, alphabetName == Alphabet.base36.name, positions.first == .subset(symbols: 26),
+                let first = firstSymbols, first.allSatisfy({ ("a"..."z").contains($0) }),
+                positions.dropFirst().allSatisfy({ $0 == .uniform(symbols: 36) })
+            {
+                // A letter, then 23 of base36: cuid2's layout; its space is then exactly 26·36^23.
+                formatName = "cuid2 (a letter, then base36^23)"
             }
             let spaceText: String
             let randomBits: Double
@@ -123,7 +145,7 @@ extension AuditAnalysis {
                     ? "\(alphabetName)^\(single)"
                     : formatName == "UUIDv4" && space == BigInt.power(2, IDFormat.uuid4.randomBits)
                         ? "UUIDv4: 2^\(IDFormat.uuid4.randomBits)"
-                        : "\(alphabetName)^\(single) less its fixed positions"
+                        : formatName.hasPrefix("cuid2") ? "cuid2: 26·36^23" : "\(alphabetName)^\(single) less its fixed positions"
                 randomBits = space.log2Magnitude
             }
             return Self(formatName: formatName, space: space, text: spaceText, groups: [ids: 1], randomBits: randomBits)
