@@ -201,17 +201,25 @@ __attribute__((target("avx2"))) static inline void b62_step_avx2(__m256i *r, __m
     *w = _mm256_sub_epi64(q, over);
 }
 
-// The five characters of each lane's x < 62^5, most significant in the low byte.
+// The five characters of each lane's x < 62^5, most significant in the low byte, with one multiply:
+// F = floor(x·C / 2^29) + 1, C = ceil(2^61 / 62^5) (below 2^32), is x/62^5 as a 32-bit fraction
+// rounded up by less than 62^5/2^29 + 1 < 2.71 units, inside the 2^32/62^5 ≈ 4.69 units that keep
+// every digit right (digit k is floor(62^k·F / 2^32) mod 62: exact while 62^k times the error stays
+// below the distance 1/62^(5−k) from x/62^(5−k) to the next integer, i.e. the error below 2^32/62^5).
+// Each digit is then the top of 62·F, F its low 32 bits, and 62·F is (F << 6) − (F << 1): no
+// multiply (checked for all 62^5 values when this was written). Two multiplies a digit before: on
+// AMD Zen's one 256-bit multiplier they were half of a KSUID's encoding time.
+#define B62_F5 2516930874ULL  // ceil(2^61 / 62^5)
 __attribute__((target("avx2"))) static inline __m256i b62_digits5_avx2(__m256i x) {
-    const __m256i m = _mm256_set1_epi64x((long long)B62_M62), k62 = _mm256_set1_epi64x(62);
+    const __m256i low32 = _mm256_set1_epi64x(0xffffffffLL);
+    __m256i f = _mm256_add_epi64(_mm256_srli_epi64(_mm256_mul_epu32(x, _mm256_set1_epi64x((long long)B62_F5)), 29), _mm256_set1_epi64x(1));
     __m256i text = _mm256_setzero_si256();
-    for (int k = 0; k < 4; k++) {
-        __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(x, m), 35);
-        __m256i digit = _mm256_sub_epi64(x, _mm256_mul_epu32(q, k62));
-        text = _mm256_or_si256(text, _mm256_slli_epi64(digit, 32 - 8 * k));
-        x = q;
+    for (int k = 0; k < 5; k++) {
+        __m256i y = _mm256_sub_epi64(_mm256_slli_epi64(f, 6), _mm256_slli_epi64(f, 1));
+        text = _mm256_or_si256(text, _mm256_slli_epi64(_mm256_srli_epi64(y, 32), 8 * k));
+        f = _mm256_and_si256(y, low32);
     }
-    return b62_chars_avx2(_mm256_or_si256(text, x));
+    return b62_chars_avx2(text);
 }
 
 // Four independent chains at a time (w[5][4] and r[4] in sixteen registers, give or take a spill).
@@ -246,19 +254,98 @@ __attribute__((target("avx2"))) static void b62_block_avx2(const uint32_t limbs[
 
 int idt_base62_160_avx2_available(void) { return __builtin_cpu_supports("avx2"); }
 
-// Values from `values` (20 bytes each) or, when it is NULL, KSUIDs from `stamp` and `random`.
+// The random bytes of 4 KSUIDs (64 bytes at p): limb j (a big-endian 32-bit word) of each id, as
+// w[j]'s four 64-bit lanes — each 16 bytes byte-swapped a word at a time, then a 4×4 transpose.
+__attribute__((target("avx2"))) static inline void b62_load4_avx2(const uint8_t *p, __m256i w[4]) {
+    const __m128i bswap = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+    __m128i a = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)p), bswap);
+    __m128i b = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), bswap);
+    __m128i c = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 32)), bswap);
+    __m128i d = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 48)), bswap);
+    __m128i ab0 = _mm_unpacklo_epi32(a, b), ab1 = _mm_unpackhi_epi32(a, b);  // a0 b0 a1 b1, a2 b2 a3 b3
+    __m128i cd0 = _mm_unpacklo_epi32(c, d), cd1 = _mm_unpackhi_epi32(c, d);
+    w[0] = _mm256_cvtepu32_epi64(_mm_unpacklo_epi64(ab0, cd0));
+    w[1] = _mm256_cvtepu32_epi64(_mm_unpackhi_epi64(ab0, cd0));
+    w[2] = _mm256_cvtepu32_epi64(_mm_unpacklo_epi64(ab1, cd1));
+    w[3] = _mm256_cvtepu32_epi64(_mm_unpackhi_epi64(ab1, cd1));
+}
+
+// KSUIDs, 32 at a time from 512 random bytes, as the AVX-512 kernel does them (see
+// b62_ksuid_chunks_avx512): R alone through the divisions (4 + 4 + 3 + 2 steps instead of a whole
+// 160-bit value's 19), then T·2^128's chunks `tc` added with the carry, least significant first.
+__attribute__((target("avx2"))) static void b62_ksuid_block_avx2(const uint8_t *random, const uint64_t tc[6], uint64_t chunks[6][B62_BLOCK]) {
+    const __m256i d = _mm256_set1_epi64x((long long)B62_D5), dm1 = _mm256_set1_epi64x((long long)B62_D5 - 1);
+    const __m256i m = _mm256_set1_epi64x((long long)B62_M62), k62 = _mm256_set1_epi64x(62);
+    B62_UNROLL
+    for (int h = 0; h < B62_BLOCK; h += 16) {
+        __m256i w[4][4], lanes[4];
+        B62_UNROLL
+        for (int g = 0; g < 4; g++) {
+            b62_load4_avx2(random + 16 * (h + 4 * g), lanes);
+            B62_UNROLL
+            for (int j = 0; j < 4; j++) w[j][g] = lanes[j];
+        }
+        __m256i carry[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+        B62_UNROLL
+        for (int pass = 0; pass < 5; pass++) {
+            __m256i r[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+            if (pass < 4) {
+                B62_UNROLL
+                for (int j = pass < 2 ? 0 : pass - 1; j < 4; j++)
+                    B62_UNROLL
+                    for (int g = 0; g < 4; g++) b62_step_avx2(&r[g], &w[j][g]);
+            } else {
+                B62_UNROLL
+                for (int g = 0; g < 4; g++) r[g] = w[3][g];
+            }
+            const __m256i t = _mm256_set1_epi64x((long long)tc[5 - pass]);
+            B62_UNROLL
+            for (int g = 0; g < 4; g++) {
+                __m256i sum = _mm256_add_epi64(_mm256_add_epi64(r[g], t), carry[g]);
+                __m256i over = _mm256_cmpgt_epi64(sum, dm1);  // sum ≥ D (all values below 2^31)
+                sum = _mm256_sub_epi64(sum, _mm256_and_si256(over, d));
+                carry[g] = _mm256_srli_epi64(over, 63);
+                _mm256_storeu_si256((__m256i *)&chunks[5 - pass][h + 4 * g], b62_digits5_avx2(sum));
+            }
+        }
+        // The top two digits: T·2^128's, plus the last carry (the whole is below 62^27).
+        B62_UNROLL
+        for (int g = 0; g < 4; g++) {
+            __m256i top = _mm256_add_epi64(_mm256_set1_epi64x((long long)tc[0]), carry[g]);
+            __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(top, m), 35);
+            __m256i lo = _mm256_sub_epi64(top, _mm256_mul_epu32(q, k62));
+            _mm256_storeu_si256((__m256i *)&chunks[0][h + 4 * g], b62_chars_avx2(_mm256_or_si256(q, _mm256_slli_epi64(lo, 8))));
+        }
+    }
+}
+
+static void stamp_chunks(uint32_t stamp, uint64_t tc[6]);
+
+// Values from `values` (20 bytes each) or, when it is NULL, KSUIDs from `stamp` and `random` (a last
+// block of fewer than 32 ids is read from a zeroed copy, erased after, so nothing past `random` is read).
 static void run_avx2(const uint8_t *values, uint32_t stamp, const uint8_t *random, size_t count, uint8_t *out, size_t stride) {
     uint32_t limbs[5][B62_BLOCK];
     uint64_t chunks[6][B62_BLOCK];
+    uint8_t tail[16 * B62_BLOCK];
+    uint64_t tc[6];
+    if (!values) stamp_chunks(stamp, tc);
     for (size_t i = 0; i < count; i += B62_BLOCK) {
         size_t n = count - i < B62_BLOCK ? count - i : B62_BLOCK;
-        if (values) gather_block(values + 20 * i, n, limbs);
-        else gather_ksuid(stamp, random + 16 * i, n, limbs);
-        b62_block_avx2(limbs, chunks);
+        if (values) {
+            gather_block(values + 20 * i, n, limbs);
+            b62_block_avx2(limbs, chunks);
+        } else if (n == B62_BLOCK) {
+            b62_ksuid_block_avx2(random + 16 * i, tc, chunks);
+        } else {
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, random + 16 * i, 16 * n);
+            b62_ksuid_block_avx2(tail, tc, chunks);
+        }
         scatter_block(chunks, n, out + i * stride, stride);
     }
     idt_erase(limbs, sizeof limbs);
     idt_erase(chunks, sizeof chunks);
+    idt_erase(tail, sizeof tail);
 }
 
 void idt_base62_160_avx2(const uint8_t *values, size_t count, uint8_t *out, size_t stride) {
