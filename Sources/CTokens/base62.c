@@ -337,8 +337,8 @@ static void run_avx2(const uint8_t *values, uint32_t stamp, const uint8_t *rando
         } else if (n == B62_BLOCK) {
             b62_ksuid_block_avx2(random + 16 * i, tc, chunks);
         } else {
-            memset(tail, 0, sizeof tail);
             memcpy(tail, random + 16 * i, 16 * n);
+            memset(tail + 16 * n, 0, sizeof tail - 16 * n);
             b62_ksuid_block_avx2(tail, tc, chunks);
         }
         scatter_block(chunks, n, out + i * stride, stride);

@@ -1,8 +1,8 @@
 // Branch-free rejection sampling of whole random bytes, for the alphabets whose cheapest chunk is 8
 // bits (base36, and most sizes from 65 to 256): byte b < limit is accepted as symbols[b], the rest are
 // dropped. AVX-512 VBMI/VBMI2 looks 64 bytes up in the 256-entry table at once (two vpermi2b over its
-// halves, chosen by each byte's top bit) and left-packs the accepted ones with vpcompressb; elsewhere
-// a portable loop. Both give the same output.
+// halves, chosen by each byte's top bit) and left-packs the accepted ones with vpcompressb; AVX2 looks
+// 32 up with 16 vpshufb and packs them 8 at a time; elsewhere a portable loop. All give the same output.
 #include "CTokens.h"
 #include <string.h>
 
@@ -44,24 +44,84 @@ size_t idt_sample8_avx512(const uint8_t *random, size_t bytes, const uint8_t sym
     return idt_sample6_avx512_available() ? sample8_avx512(random, bytes, symbols, limit, out)
                                           : idt_sample8_scalar(random, bytes, symbols, limit, out);
 }
+
+// For each 8-bit accept mask, the positions of its set bits in order, then 0x80 (pshufb's zero):
+// the shuffle that left-packs 8 bytes (built at load time, a constant once main runs).
+static uint64_t sample8_pack[256];
+__attribute__((constructor)) static void sample8_build_pack(void) {
+    for (int m = 0; m < 256; m++) {
+        uint64_t v = 0;
+        int k = 0;
+        for (int b = 0; b < 8; b++)
+            if (m >> b & 1) v |= (uint64_t)b << (8 * k++);
+        for (; k < 8; k++) v |= (uint64_t)0x80 << (8 * k);
+        sample8_pack[m] = v;
+    }
+}
+
+// AVX2, 32 bytes at a time: the 256-entry table looked up as 16 vpshufb over its 16-byte slices,
+// each byte keeping the slice its high nibble names; the accepted bytes left-packed 8 at a time by a
+// vpshufb from `sample8_pack` and an 8-byte store (whose bytes past the accepted ones are zeros,
+// overwritten by the next store or left as the zero the scalar loop leaves). The tail: the scalar loop.
+__attribute__((target("avx2,popcnt")))
+static size_t sample8_avx2(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out) {
+    __m256i slice[16];
+    for (int k = 0; k < 16; k++) slice[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(symbols + 16 * k)));
+    const __m256i low4 = _mm256_set1_epi8(0x0f);
+    // b < limit ⇔ max(b, limit − 1) = limit − 1 (unsigned); limit 256 accepts every byte.
+    const __m256i top = _mm256_set1_epi8((char)(limit > 255 ? 255 : limit - 1));
+    const int all = limit > 255;
+    size_t n = 0, i = 0;
+    for (; i + 32 <= bytes; i += 32) {
+        __m256i in = _mm256_loadu_si256((const __m256i *)(random + i));
+        __m256i lo = _mm256_and_si256(in, low4), hi = _mm256_and_si256(_mm256_srli_epi16(in, 4), low4);
+        __m256i s = _mm256_setzero_si256();
+        for (int k = 0; k < 16; k++)
+            s = _mm256_or_si256(s, _mm256_and_si256(_mm256_cmpeq_epi8(hi, _mm256_set1_epi8((char)k)), _mm256_shuffle_epi8(slice[k], lo)));
+        uint32_t accept = all ? 0xffffffffu : (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(in, top), top));
+        __m128i half[2] = {_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1)};
+        for (int g = 0; g < 4; g++) {
+            unsigned m = accept >> (8 * g) & 0xff;
+            // This group's 8 bytes sit at offset 8·(g & 1) of its half: the pack shuffle's positions moved there.
+            __m128i order = _mm_add_epi8(_mm_cvtsi64_si128((long long)sample8_pack[m]), _mm_set1_epi8((char)(8 * (g & 1))));
+            _mm_storel_epi64((__m128i *)(out + n), _mm_shuffle_epi8(half[g >> 1], order));
+            n += (size_t)__builtin_popcount(m);
+        }
+    }
+    return n + idt_sample8_scalar(random + i, bytes - i, symbols, limit, out + n);
+}
+
+size_t idt_sample8_avx2(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out) {
+    return __builtin_cpu_supports("avx2") ? sample8_avx2(random, bytes, symbols, limit, out)
+                                          : idt_sample8_scalar(random, bytes, symbols, limit, out);
+}
 #else
 size_t idt_sample8_avx512(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out) {
     return idt_sample8_scalar(random, bytes, symbols, limit, out);
 }
+size_t idt_sample8_avx2(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out) {
+    return idt_sample8_scalar(random, bytes, symbols, limit, out);
+}
 #endif
 
-// The 6-bit sampler's choice, read once (not a string compare every round).
+// The 6-bit sampler's choice, read once (not a string compare every round): 2 when it is AVX-512
+// (then this one is too), 1 when it is AVX2, else 0 (the portable loop; IDTOKENS_SAMPLER=scalar or
+// ssse3 forces it).
 static int chosen_simd = -1;
 int idt_sample8_simd(void) {
     int k = __atomic_load_n(&chosen_simd, __ATOMIC_RELAXED);
     if (__builtin_expect(k < 0, 0)) {
-        k = strcmp(idt_sample6_kernel_name(), "avx512") == 0;  // every thread computes the same value
+        const char *name = idt_sample6_kernel_name();  // every thread computes the same value
+        k = strcmp(name, "avx512") == 0 ? 2 : strcmp(name, "avx2") == 0 ? 1 : 0;
         __atomic_store_n(&chosen_simd, k, __ATOMIC_RELAXED);
     }
     return k;
 }
 
 size_t idt_sample8(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out) {
-    return idt_sample8_simd() ? idt_sample8_avx512(random, bytes, symbols, limit, out)
-                              : idt_sample8_scalar(random, bytes, symbols, limit, out);
+    switch (idt_sample8_simd()) {
+    case 2: return idt_sample8_avx512(random, bytes, symbols, limit, out);
+    case 1: return idt_sample8_avx2(random, bytes, symbols, limit, out);
+    default: return idt_sample8_scalar(random, bytes, symbols, limit, out);
+    }
 }

@@ -125,13 +125,14 @@ extension SIMDSamplerTests {
 
 /// The whole-byte sampler (`idt_sample8`): byte b < limit becomes symbols[b], in order, the rest are dropped.
 extension SIMDSamplerTests {
-    /// 0 the AVX-512 kernel (the scalar loop where the CPU lacks it), 1 the portable loop, 2 the dispatcher.
-    @Test(arguments: [0, 1, 2])
+    /// 0 the AVX-512 kernel (the scalar loop where the CPU lacks it), 1 the portable loop, 2 the
+    /// dispatcher, 3 the AVX2 kernel (the scalar loop where the CPU lacks it).
+    @Test(arguments: [0, 1, 2, 3])
     func wholeBytesMatchTheDefinition(kernel: Int) {
         // Symbols 1…255 then 7: a byte maps to a symbol other than itself, and none is 0xee.
         let table = (0..<256).map { UInt8(truncatingIfNeeded: $0 == 0xed ? 7 : $0 + 1) }
         for limit in [1, 2, 35, 36, 62, 128, 129, 200, 252, 255, 256] {
-            for count in [0, 1, 63, 64, 65, 127, 128, 191, 496, 500] {
+            for count in [0, 1, 31, 32, 33, 63, 64, 65, 127, 128, 191, 496, 500] {
                 var rng = SeededRandom(seed: UInt64(limit * 1000 + count))
                 var random = [UInt8](repeating: 0, count: count)
                 random.withUnsafeMutableBytes { rng.fill($0) }
@@ -148,6 +149,7 @@ extension SIMDSamplerTests {
                             switch kernel {
                             case 0: idt_sample8_avx512(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
                             case 1: idt_sample8_scalar(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
+                            case 3: idt_sample8_avx2(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
                             default: idt_sample8(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
                             }
                         }
@@ -161,8 +163,10 @@ extension SIMDSamplerTests {
         }
     }
 
-    /// The dispatcher takes the AVX-512 kernel exactly when idt_sample6 does.
+    /// The dispatcher takes the AVX-512 kernel exactly when idt_sample6 does, the AVX2 one when it
+    /// takes AVX2, else the portable loop.
     @Test func wholeBytesFollowTheSixBitChoice() {
-        #expect((idt_sample8_simd() != 0) == (String(cString: idt_sample6_kernel_name()) == "avx512"))
+        let six = String(cString: idt_sample6_kernel_name())
+        #expect(idt_sample8_simd() == (six == "avx512" ? 2 : six == "avx2" ? 1 : 0))
     }
 }
