@@ -10,7 +10,9 @@ import Precise
 ///
 /// and over all buckets (and `scopes` independent scopes) L = scopes·Σ_j ℓ(λ_j), p = −expm1(−L).
 ///
-/// With a constant rate every bucket has λ = rate × bucket, so L = scopes·B·ℓ(λ). With growth the rate
+/// With a constant rate every bucket has λ = rate × bucket, so L = scopes·B·ℓ(λ). A lifetime that ends
+/// inside its last bucket, at a fraction f of it, leaves that bucket the mean of the span it covers:
+/// f·λ (with growth, the rate's integral over that span), so L = scopes·((B−1)·ℓ(λ) + ℓ(f·λ)). With growth the rate
 /// is r₀·e^{at}, a = ln(1 + g)/period, and bucket j's mean is the integral of the rate over it,
 /// λ_j = λ₀·q^j with q = e^{c}, c = a·b, λ₀ = r₀·b·expm1(c)/c: a geometric sequence, so the sum over
 /// buckets is taken in closed form, term by term of the series below, not bucket by bucket.
@@ -25,8 +27,10 @@ public struct PoissonBuckets: Sendable {
     public let space: BigInt
     /// λ₀ without growth: the rate at the start × the bucket length, exactly.
     public let mean: (numerator: BigInt, denominator: BigInt)
-    /// B: the buckets of the lifetime, ⌈lifetime/bucket⌉ (the last one counted whole).
+    /// B: the buckets of the lifetime, ⌈lifetime/bucket⌉ (the last one possibly partial: ``lastFraction``).
     public let buckets: BigInt
+    /// The fraction f of the last bucket the lifetime covers, when it ends inside it (nil: whole).
+    public let lastFraction: (numerator: BigInt, denominator: BigInt)?
     /// Independent scopes, each with its own B buckets.
     public let scopes: BigInt
     /// The bucket length in seconds.
@@ -36,8 +40,9 @@ public struct PoissonBuckets: Sendable {
 
     public init(
         space: BigInt, rate: Rate, bucketSeconds: (numerator: BigInt, denominator: BigInt), buckets: BigInt,
-        scopes: BigInt = BigInt(1), growth: Growth? = nil
+        scopes: BigInt = BigInt(1), growth: Growth? = nil, lastFraction: (numerator: BigInt, denominator: BigInt)? = nil
     ) {
+        self.lastFraction = lastFraction
         self.space = space
         mean = (rate.perSecond.numerator * bucketSeconds.numerator, rate.perSecond.denominator * bucketSeconds.denominator)
         self.buckets = buckets
@@ -56,7 +61,9 @@ public struct PoissonBuckets: Sendable {
         PoissonBuckets(copying: self, buckets: buckets, scopes: scopes, space: d)
     }
 
+    /// A copy; with other buckets, whole ones (the partial last bucket belongs to the lifetime).
     private init(copying o: PoissonBuckets, buckets: BigInt, scopes: BigInt, space d: BigInt? = nil) {
+        lastFraction = buckets == o.buckets ? o.lastFraction : nil
         space = d ?? o.space
         mean = o.mean
         self.buckets = buckets
@@ -99,16 +106,45 @@ public struct PoissonBuckets: Sendable {
     /// Bounds on L = scopes·Σ_j ℓ(λ_j) at `precision` bits.
     public func logBounds(precision p: Int) throws(InputError) -> (lo: BigFloat, hi: BigFloat) {
         let q = p + 24
-        let (sLo, sHi): (BigFloat, BigFloat)
-        if let growth {
-            (sLo, sHi) = try growthSum(growth, q)
-        } else {
-            let (xLo, xHi) = x0Bounds(q, c: nil)
+        var (sLo, sHi) = try wholeSum(lastFraction == nil ? buckets : buckets - BigInt(1), q)
+        if let f = lastFraction {
+            let (xLo, xHi) = partialBounds(f, q)
             let (a, b) = Self.s(xLo, xHi, q)
-            (sLo, sHi) = (a.multiplied(by: buckets, precision: q, rounding: .down), b.multiplied(by: buckets, precision: q, rounding: .up))
+            sLo = sLo.adding(a, precision: q, rounding: .down)
+            sHi = sHi.adding(b, precision: q, rounding: .up)
         }
         let factor = space * scopes
         return (sLo.multiplied(by: factor, precision: p, rounding: .down), sHi.multiplied(by: factor, precision: p, rounding: .up))
+    }
+
+    /// Σ_j S(x_j) over the first `count` whole buckets.
+    private func wholeSum(_ count: BigInt, _ q: Int) throws(InputError) -> (lo: BigFloat, hi: BigFloat) {
+        if count.signum <= 0 { return (BigFloat(0, precision: q), BigFloat(0, precision: q)) }
+        if let growth { return try PoissonBuckets(copying: self, buckets: count, scopes: scopes).growthSum(growth, q) }
+        let (xLo, xHi) = x0Bounds(q, c: nil)
+        let (a, b) = Self.s(xLo, xHi, q)
+        return (a.multiplied(by: count, precision: q, rounding: .down), b.multiplied(by: count, precision: q, rounding: .up))
+    }
+
+    /// Bounds on x of the partial last bucket, the mean of the span it covers over d: f·x₀ without
+    /// growth; with it, the rate's integral from (B−1)b to (B−1+f)b over d, (r₀b/d)·e^{(B−1)c}·expm1(fc)/c,
+    /// whose factors in c both rise with c.
+    private func partialBounds(_ f: (numerator: BigInt, denominator: BigInt), _ q: Int) -> (lo: BigFloat, hi: BigFloat) {
+        let (fLo, fHi) = BigFloat.bounds(numerator: f.numerator, denominator: f.denominator, precision: q)
+        let (xLo, xHi) = BigFloat.bounds(numerator: mean.numerator, denominator: mean.denominator * space, precision: q)
+        guard let growth else {
+            return (xLo.multiplied(by: fLo, precision: q, rounding: .down), xHi.multiplied(by: fHi, precision: q, rounding: .up))
+        }
+        let c = cBounds(growth, q)
+        func bound(_ up: Bool) -> BigFloat {
+            let r: Rounding = up ? .up : .down
+            let cc = up ? c.hi : c.lo
+            let rise = cc.multiplied(by: buckets - BigInt(1), precision: q, rounding: r).exp(precision: q, rounding: r)
+            let span = cc.multiplied(by: up ? fHi : fLo, precision: q, rounding: r).expm1(precision: q, rounding: r)
+                .divided(by: cc, precision: q, rounding: r)
+            return (up ? xHi : xLo).multiplied(by: rise, precision: q, rounding: r).multiplied(by: span, precision: q, rounding: r)
+        }
+        return (bound(false), bound(true))
     }
 
     /// Bounds on ℓ of the first bucket (the only one, without growth) at `precision` bits.
@@ -201,10 +237,14 @@ public struct PoissonBuckets: Sendable {
 
     /// E[colliding pairs] = scopes·Σ_j λ_j²/(2d) (a Poisson count N has E[N(N−1)] = λ²), to `digits`.
     public func expectedCollisions(digits: Int = Birthday.significantDigits) throws -> ScientificDecimal {
+        let whole = lastFraction == nil ? buckets : buckets - BigInt(1)
         guard let growth else {
+            // scopes·((B−1)·λ² + (f·λ)²)/(2d) with a partial last bucket.
+            let (fn, fd) = lastFraction ?? (BigInt(0), BigInt(1))
+            let squares = whole * fd * fd + fn * fn
             return ScientificDecimal.exact(
-                numerator: scopes * buckets * mean.numerator * mean.numerator,
-                denominator: BigInt(2) * mean.denominator * mean.denominator * space, significantDigits: digits)
+                numerator: scopes * squares * mean.numerator * mean.numerator,
+                denominator: BigInt(2) * mean.denominator * mean.denominator * space * fd * fd, significantDigits: digits)
         }
         var p = Int(Double(digits) * 3.33) + 32
         while p <= 1 << 16 {
@@ -215,11 +255,15 @@ public struct PoissonBuckets: Sendable {
                 let r: Rounding = up ? .up : .down
                 let cc = up ? c.hi : c.lo
                 let x = (up ? x0.hi : x0.lo).power(2, precision: q, rounding: r)
-                let top = cc.multiplied(by: buckets * BigInt(2), precision: q, rounding: r).expm1(precision: q, rounding: r)
+                let top = cc.multiplied(by: whole * BigInt(2), precision: q, rounding: r).expm1(precision: q, rounding: r)
                 let bottom = cc.multiplied(by: BigInt(2), precision: q, rounding: up ? .down : .up).expm1(
                     precision: q, rounding: up ? .down : .up)
-                return x.multiplied(by: top, precision: q, rounding: r).divided(by: bottom, precision: q, rounding: r)
-                    .multiplied(by: space * scopes, precision: q, rounding: r).timesPowerOfTwo(-1)
+                var sum = x.multiplied(by: top, precision: q, rounding: r).divided(by: bottom, precision: q, rounding: r)
+                if let f = lastFraction {
+                    let (pLo, pHi) = partialBounds(f, q)
+                    sum = sum.adding((up ? pHi : pLo).power(2, precision: q, rounding: r), precision: q, rounding: r)
+                }
+                return sum.multiplied(by: space * scopes, precision: q, rounding: r).timesPowerOfTwo(-1)
             }
             if let e = Birthday.sameDigits(bound(false), bound(true), digits, shift: BigInt(0)) { return e }
             p *= 2

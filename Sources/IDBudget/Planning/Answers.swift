@@ -91,6 +91,19 @@ public struct CollisionFigures: Codable, Sendable, Equatable {
         doubleApproximation = approx.isFinite && model.space.bitWidth <= 1024 ? approx : nil
     }
 
+    /// The figures for even arrivals into time buckets (see ``EvenBuckets``).
+    public init(even model: EvenBuckets) throws {
+        let (p, c) = try model.probability()
+        probability = p.description
+        complement = c.description
+        oneIn = p.oneIn
+        let pairs = model.expectedCollisions()
+        expectedCollisions = pairs.description
+        groupProbability = model.buckets * model.scopes > BigInt(1) ? try model.bucketProbability().probability.description : nil
+        let approx = 1 - exp(-pairs.doubleValue)
+        doubleApproximation = approx.isFinite && model.space.bitWidth <= 1024 ? approx : nil
+    }
+
     public init(space: BigInt, count: BigInt, groups: BigInt) throws {
         let (p, c) = try Birthday.probability(space: space, count: count, scopes: groups)
         probability = p.description

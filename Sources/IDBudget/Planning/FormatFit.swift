@@ -109,11 +109,13 @@ extension Planner {
         try check(volume)
         let space = try Space(scheme: scheme)
         let collision =
-            try volume.poisson.map { try CollisionFigures(poisson: $0) }
+            try volume.poisson.map { try CollisionFigures(poisson: $0) } ?? volume.even.map { try CollisionFigures(even: $0) }
             ?? CollisionFigures(space: space.size, count: volume.total, groups: volume.groups)
         let needed: Int
         if let poisson = volume.poisson {
             needed = try poissonBitsNeeded(poisson, budget: budget, start: scheme.randomBits)
+        } else if let even = volume.even {
+            needed = try bitsNeeded(start: scheme.randomBits) { b throws in try even.with(space: BigInt.power(2, b)).isWithin(budget: budget) }
         } else if volume.total <= BigInt(1) {
             needed = 0  // one id (or none) never collides: a space of one value will do
         } else {
@@ -136,13 +138,17 @@ extension Planner {
     /// grows. Where p can not be evaluated because a steep growth puts more than d/2 ids in the busiest
     /// buckets, p is near 1: over any budget.
     private static func poissonBitsNeeded(_ model: PoissonBuckets, budget: Budget, start: Int) throws -> Int {
-        func within(_ b: Int) throws -> Bool {
+        try bitsNeeded(start: start) { b throws in
             do { return try model.with(space: BigInt.power(2, b)).isWithin(budget: budget) } catch let error as InputError
                 where error.message.contains("more than d/2")
             {
                 return false
             }
         }
+    }
+
+    /// The least b ≥ 0 with `within(b)`, which holds from some b on: doubling from `start`, then bisection.
+    private static func bitsNeeded(start: Int, _ within: (Int) throws -> Bool) throws -> Int {
         if try within(0) { return 0 }
         var lo = 0  // over budget
         var hi = Swift.max(1, start)

@@ -21,7 +21,7 @@ public enum Planner {
         }
         if let scheme { notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]") }
         let collision =
-            try volume.poisson.map { try CollisionFigures(poisson: $0) }
+            try volume.poisson.map { try CollisionFigures(poisson: $0) } ?? volume.even.map { try CollisionFigures(even: $0) }
             ?? CollisionFigures(space: space.size, count: volume.total, groups: volume.groups)
         if collision.doubleApproximation == nil { notes.append(doubleRangeNote) }
         return ProbabilityAnswer(
@@ -163,7 +163,10 @@ public enum Planner {
                     "\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long Poisson arrivals at \(rate)\(growth.map { " growing \($0)" } ?? "") can run before p over all buckets reaches the budget (P(no collision in a bucket) = e^−λ·(1 + λ/d)^d)."
                 )
             } else {
-                lasts = try bucketedLifetime(space: space, budget: budget, scopes: scopes, rate: rate, bucket: bucket, scheme: scheme)
+                let model = EvenBuckets(space: space.size, rate: rate, bucketSeconds: bucket.seconds, wholeBuckets: BigInt(1), scopes: scopes)
+                let lasting = try model.lastingBuckets(budget: budget)
+                lasts = try evenLifetime(model: model, lasting: lasting, rate: rate, bucket: bucket)
+                if let lasting { when = try Self.when(even: model, lasting: lasting, from: from) }
                 notes.append(
                     "\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long a uniform \(rate) can run before p over all buckets reaches the budget (arrivals even: below one id per \(bucket.rawValue) none can collide; Poisson, the default, is closer to real traffic)."
                 )
@@ -232,42 +235,26 @@ public enum Planner {
         )
     }
 
-    /// The largest number of buckets B with p(d, ⌈rate × bucket⌉, B × scopes) ≤ budget, as a duration.
-    private static func bucketedLifetime(
-        space: Space, budget: Budget, scopes: BigInt, rate: Rate, bucket: Scheme.Bucket,
-        scheme: Scheme
-    ) throws -> DurationFigures {
-        let (bn, bd) = bucket.seconds
-        let perBucket = BigInt.ceilingQuotient(rate.perSecond.numerator * bn, rate.perSecond.denominator * bd)
-        if perBucket <= BigInt(1) {
+    /// The most whole buckets of even arrivals with p ≤ budget (nil: never, fewer than two ids a
+    /// bucket), as a duration.
+    private static func evenLifetime(model: EvenBuckets, lasting: BigInt?, rate: Rate, bucket: Scheme.Bucket) throws -> DurationFigures {
+        guard let lasting else {
             return DurationFigures(
                 seconds: nil, text: "for ever",
                 meaning: "at \(rate) no two ids share a \(bucket.rawValue), so they cannot collide")
         }
-        guard try Birthday.isWithin(space: space.size, count: perBucket, scopes: scopes, budget: budget) else {
-            let p = try Birthday.probability(space: space.size, count: perBucket, scopes: scopes).probability
+        if lasting.isZero {
+            let p = try model.bucketProbability().probability
             return DurationFigures(
                 seconds: "0", text: "not even one \(bucket.rawValue)",
-                meaning: "one \(bucket.rawValue) at \(rate) (\(perBucket) ids) already has p = \(p.short(4)), over the budget")
+                meaning: "one \(bucket.rawValue) at \(rate) (\(model.ceilingMean) ids) already has p = \(p.short(4)), over the budget")
         }
-        // Exponential search, then bisection: within(B) holds for B ≤ B* and fails beyond.
-        let within = { (b: BigInt) throws -> Bool in
-            try Birthday.isWithin(space: space.size, count: perBucket, scopes: scopes * b, budget: budget)
-        }
-        var lo = BigInt(1)
-        var hi = BigInt(2)
-        while try within(hi) {
-            lo = hi
-            hi = hi * BigInt(2)
-            guard hi.bitWidth < 4 * Limits.maxSpaceBits else { break }
-        }
-        while hi - lo > BigInt(1) {
-            let mid = (lo + hi) / BigInt(2)
-            if try within(mid) { lo = mid } else { hi = mid }
-        }
+        let (bn, bd) = bucket.seconds
+        let each =
+            model.floorMean == model.ceilingMean ? "\(model.ceilingMean) ids each" : "\(model.floorMean) or \(model.ceilingMean) ids each"
         return duration(
-            lo * bn, bd,
-            meaning: "\(lo) \(bucket.rawValue)s of \(perBucket) ids each at \(rate) before p over all buckets reaches the budget")
+            lasting * bn, bd,
+            meaning: "\(lasting) \(bucket.rawValue)s of \(each) at \(rate) (evenly) before p over all buckets would pass the budget")
     }
 
     /// `plan` for a workload: the alphabets, and every random format with the workload resolved for it

@@ -24,12 +24,16 @@ public struct Volume: Sendable {
     /// With Poisson arrivals into time buckets: the model p is computed from (``count`` is then the
     /// rounded-up mean of a bucket, for show).
     public let poisson: PoissonBuckets?
+    /// With even arrivals into time buckets: the model p is computed from (``count`` is then the
+    /// busiest bucket's ids, for show).
+    public let even: EvenBuckets?
 
     public init(
         count: BigInt, scopes: BigInt = BigInt(1), buckets: BigInt = BigInt(1), nodes: BigInt = BigInt(1),
         rate: Rate? = nil, lifetime: Lifetime? = nil, notes: [String] = [], existing: BigInt = BigInt(0),
-        growth: Growth? = nil, arrivals: Arrivals? = nil, poisson: PoissonBuckets? = nil
+        growth: Growth? = nil, arrivals: Arrivals? = nil, poisson: PoissonBuckets? = nil, even: EvenBuckets? = nil
     ) {
+        self.even = even
         self.existing = existing
         self.growth = growth
         self.arrivals = arrivals
@@ -56,11 +60,16 @@ public struct Volume: Sendable {
                 numerator: poisson.mean.numerator, denominator: poisson.mean.denominator, significantDigits: 6)
             s = "λ = \(mean.short(6))\(poisson.growth == nil ? "" : " at the start")"
         }
-        if let rate, let lifetime, buckets == BigInt(1) {
+        if let rate, let lifetime, buckets == BigInt(1), even == nil {
             s += " (\(rate)\(growth.map { " growing \($0)" } ?? "") for \(lifetime))"
         }
-        if buckets > BigInt(1) {
-            s += arrivals == .poisson ? " ids per bucket on average (Poisson), \(buckets) buckets" : " per bucket, \(buckets) buckets"
+        if buckets > BigInt(1) || even != nil {
+            if let even {
+                let rows = even.sizes.map { "\($0.buckets) of \($0.ids)" }.joined(separator: ", ")
+                s = "\(even.ids) ids spread evenly over \(buckets) buckets (\(rows))"
+            } else {
+                s += arrivals == .poisson ? " ids per bucket on average (Poisson), \(buckets) buckets" : " per bucket, \(buckets) buckets"
+            }
         }
         if existing.signum > 0 { s += " new, with \(existing) already stored" }
         if scopes > BigInt(1) { s += " in each of \(scopes) scopes" }

@@ -215,4 +215,39 @@ extension Planner {
             from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },
             medianSeconds: median.description, meanSeconds: mean?.description, method: method)
     }
+
+    /// The `when` of even arrivals into time buckets: the budget breaks in bucket F* + 1, the median in
+    /// the first bucket where p over all so far reaches ½; the mean, where every bucket holds the same
+    /// λ ids, is b/p₁ as for Poisson buckets (a geometric number of buckets); where they alternate
+    /// between ⌊λ⌋ and ⌈λ⌉ it is not computed.
+    static func when(even model: EvenBuckets, lasting: BigInt, from: Date?) throws -> WhenFigures {
+        let (bn, bd) = model.bucketSeconds
+        let digits = Birthday.significantDigits
+        let breach = ScientificDecimal.exact(numerator: lasting * bn, denominator: bd, significantDigits: digits)
+        let medianBuckets = (try model.lastingBuckets(budget: Budget(parsing: "0.5")) ?? BigInt(0)) + BigInt(1)
+        let median = ScientificDecimal.exact(numerator: medianBuckets * bn, denominator: bd, significantDigits: digits)
+        var mean: ScientificDecimal? = nil
+        var method = "breach: the end of the last whole bucket within budget; median: the end of the first bucket where p reaches 1/2"
+        if model.floorMean == model.ceilingMean {
+            // b/p₁ = b/(−expm1(−ℓ)), ℓ one bucket's L: falls as ℓ rises.
+            let one = model.with(wholeBuckets: BigInt(1))
+            var p = 160
+            while p <= 1 << 12, mean == nil {
+                let (lo, hi) = one.logBounds(precision: p)
+                let (sLo, sHi) = BigFloat.bounds(numerator: bn, denominator: bd, precision: p)
+                let pHi = hi.negated.expm1(precision: p, rounding: .down).negated
+                let pLo = lo.negated.expm1(precision: p, rounding: .up).negated
+                mean = Birthday.sameDigits(
+                    sLo.divided(by: pHi, precision: p, rounding: .down), sHi.divided(by: pLo, precision: p, rounding: .up), digits,
+                    shift: BigInt(0))
+                p *= 2
+            }
+            method += "; mean: bucket length / p of one bucket (a geometric number of buckets)"
+        } else {
+            method += "; mean: not computed for buckets of ⌊λ⌋ and ⌈λ⌉ ids"
+        }
+        return WhenFigures(
+            from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },
+            medianSeconds: median.description, meanSeconds: mean?.description, method: method)
+    }
 }

@@ -114,9 +114,14 @@ public struct Workload: Sendable {
                     notes.append(
                         "\(scheme.name): only ids minted in the same \(bucket.rawValue) can collide; arrivals are Poisson (independent requests) at \(busiest)\(growing.map { ", growing \($0) (compounding continuously; each bucket's mean is the rate's integral over it)" } ?? ""), mean λ = rate × \(bucket.rawValue) per bucket, over \(buckets) buckets: P(no collision in a bucket) = e^−λ·(1 + λ/d)^d, p_total = 1 − ∏ over buckets\(peakRate == nil ? "; for bursts give a peak rate" : ""). --arrivals even spreads them evenly instead."
                     )
+                    // A lifetime ending inside its last bucket covers f = T/b − (B − 1) of it.
+                    let (tn, td) = lifetime.seconds
+                    let (bn, bd) = bucket.seconds
+                    let covered = tn * bd - (buckets - BigInt(1)) * td * bn
+                    let whole = covered == td * bn
                     let model = PoissonBuckets(
                         space: scheme.space, rate: busiest, bucketSeconds: bucket.seconds, buckets: buckets, scopes: scopes,
-                        growth: growing)
+                        growth: growing, lastFraction: whole ? nil : (covered, td * bn))
                     return Volume(
                         count: perBucket, scopes: scopes, buckets: buckets, nodes: nodes, rate: rate, lifetime: lifetime, notes: notes,
                         growth: growth, arrivals: .poisson, poisson: model)
@@ -125,15 +130,18 @@ public struct Workload: Sendable {
                     throw WorkloadError(
                         .growth, "with --arrivals even every bucket would hold a different whole count; use --arrivals poisson with growth")
                 }
+                let even = EvenBuckets(
+                    space: scheme.space, rate: busiest, bucketSeconds: bucket.seconds, lifetime: lifetime, scopes: scopes)
+                let rows = even.sizes.map { "\($0.buckets) \(bucket.rawValue)s of \($0.ids)" }.joined(separator: ", ")
                 notes.append(
-                    "\(scheme.name): only ids minted in the same \(bucket.rawValue) can collide; arrivals are taken as uniform at \(busiest) (\(perBucket) per \(bucket.rawValue)) over \(buckets) buckets, p_total = 1 − (1 − p_bucket)^buckets\(peakRate == nil ? "; for bursts give a peak rate" : "")."
+                    "\(scheme.name): only ids minted in the same \(bucket.rawValue) can collide; arrivals are even at \(busiest): id k at k/rate, \(even.ids) ids over the lifetime, so \(bucket.rawValue) j holds ⌈(j+1)λ⌉ − ⌈jλ⌉ of them (λ = rate × \(bucket.rawValue)): \(rows)\(even.lastBucket == nil ? "" : " (the last cut short by the lifetime)"); p_total = 1 − ∏ over buckets (1 − p_bucket)\(peakRate == nil ? "; for bursts give a peak rate" : "")."
                 )
                 notes.append(
                     "arrivals even: ids are spread evenly, so below one id per \(bucket.rawValue) none can collide; real traffic is closer to Poisson (the default)."
                 )
                 return Volume(
-                    count: perBucket, scopes: scopes, buckets: buckets, nodes: nodes, rate: rate, lifetime: lifetime, notes: notes,
-                    arrivals: .even)
+                    count: even.busiest, scopes: scopes, buckets: even.buckets, nodes: nodes, rate: rate, lifetime: lifetime, notes: notes,
+                    arrivals: .even, even: even)
             }
             guard peakRate == nil else {
                 throw WorkloadError(.peakRate, "matters only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase)")
