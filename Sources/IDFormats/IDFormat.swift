@@ -91,7 +91,11 @@ public enum IDFormat: String, CaseIterable, Sendable {
         let ms = (numerator: 1, denominator: 1000)
         return switch self {
         case .uuid1, .uuid6:
-            NodeField(bits: 47, name: "node (random when no MAC)", perTick: 1, tick: (1, 10_000_000), assignedByDefault: true)
+            // RFC 9562 §5.1, §6.10: a random node is 47 random bits (the multicast bit set), and each
+            // generator draws its 14-bit clock sequence at random too: two generators mint the same
+            // ids only with the same node and the same clock sequence, 2^61 pairs. Random is what
+            // idbudget mints; `--node-ids assigned` is a MAC address per generator.
+            NodeField(bits: 61, name: "random node (47 bits) and clock sequence (14 bits)", perTick: 1, tick: (1, 10_000_000))
         case .xid: NodeField(bits: 40, name: "machine id and pid", perTick: 1 << 24, tick: (1, 1))
         case .objectid: NodeField(bits: 40, name: "per-process random value", perTick: 1 << 24, tick: (1, 1))
         case .snowflake: NodeField(bits: 10, name: "worker id", perTick: 4096, tick: ms)
@@ -196,9 +200,9 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .uuid8:
             "Version 8 is custom: this entry counts all 122 free bits as random, the most it can hold; a minter that puts time or a node there has fewer. idbudget mints all 122 at random."
         case .uuid1:
-            "Time in 100 ns ticks since 1582, a 14-bit clock sequence, and the node: a MAC address (assigned: unique) or 47 random bits. Two nodes collide only with the same node value."
+            "Time in 100 ns ticks since 1582, a 14-bit clock sequence, and the node: a MAC address (assigned: unique) or 47 random bits. Two generators mint the same ids only with the same node and the same clock sequence: with random nodes (as idbudget mints them, the default here) 2^61 pairs."
         case .uuid6:
-            "UUIDv1's time, clock sequence and node, the time's bits first so ids sort by time. The node may be random (47 bits)."
+            "UUIDv1's time, clock sequence and node, the time's bits first so ids sort by time. The node may be random (47 bits): two generators then meet only with the same node and clock sequence, 2^61 pairs (the default here)."
         case .xid:
             "4-byte seconds, 3-byte machine id (a hash of the host id), 2-byte pid, 3-byte counter starting at a random value."
         case .objectid:

@@ -30,6 +30,7 @@ import Testing
 
     @Test(arguments: [
         ("snowflake", 10, 50), ("discord", 10, 12), ("instagram", 13, 200), ("sonyflake", 16, 300), ("xid", 40, 1000), ("tsid", 10, 2),
+        ("uuid1", 47 + 14, 1000), ("uuid6", 47 + 14, 3),
     ])
     func randomNodeIdsCollideByTheBirthdayBound(scheme: String, bits: Int, nodes: Int) throws {
         let json = try CLI.json(["probability", "--scheme", scheme, "--nodes", String(nodes)])
@@ -44,10 +45,13 @@ import Testing
         let assigned = try CLI.json(["probability", "--scheme", "snowflake", "--nodes", "50", "--node-ids", "assigned"])
         #expect(CLI.at(assigned, "collision.probability") as? String == "0")
         #expect((assigned["notes"] as? [String])?.contains { $0.hasPrefix("node ids assigned") } == true)
-        // UUIDv1's node is a MAC address unless told otherwise: assigned by default.
         #expect(CLI.at(random, "volume.nodes") as? String == "50")
-        let mac = try CLI.json(["probability", "--scheme", "uuid1", "--nodes", "1000"])
+        // UUIDv1 as idbudget mints it (a random node and clock sequence) by default; MAC addresses assigned: 0.
+        let mac = try CLI.json(["probability", "--scheme", "uuid1", "--nodes", "1000", "--node-ids", "assigned"])
         #expect(CLI.at(mac, "collision.probability") as? String == "0")
+        // The case: 10^6 random-node generators, over 2^61 (2.168e−7), not the node's 2^47 (3.546e−3).
+        let v1 = try CLI.json(["probability", "--scheme", "uuid1", "--nodes", "1e6"])
+        #expect((CLI.at(v1, "collision.probability") as? String)?.hasPrefix("2.168") == true, "\(v1)")
     }
 
     @Test func theCeilingIsChecked() throws {
