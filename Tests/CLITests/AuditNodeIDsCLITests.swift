@@ -64,7 +64,10 @@ import Testing
         let (r, json) = try Self.audit(ids, ["--scheme", format])
         #expect(r.status == 0, "\(r.stdout)")
         let n = try #require(json["nodes"] as? [String: Any])
-        #expect(n["scheme"] as? String == format && n["distinct"] as? String == "1" && n["regressions"] as? String == "0")
+        // xid's and ObjectId's 24-bit counters start at random: 20,000 ids wrap one past 2^24 about once
+        // in 840 runs (20,000/2^24), and that wrap is one regression, as their specs have it.
+        let wraps = format == "xid" || format == "objectid" ? ["0", "1"] : ["0"]
+        #expect(n["scheme"] as? String == format && n["distinct"] as? String == "1" && wraps.contains(n["regressions"] as? String ?? ""))
         #expect(json["passes"] as? Bool == true && json["format"] as? String != nil)
         #expect(try SchemaTests.validate(r.stdout).status == 0)
         // Without --scheme the reading is still one that fits, and says so.

@@ -182,4 +182,21 @@ import Testing
         let mixed = try CLI.json(base + ["--symbols", "aé", "--max-bytes", "64"])
         #expect(mixed["bytes"] as? Int != nil && mixed["bytes"] as? Int == (mixed["length"] as? Int).map { 2 * $0 })
     }
+
+    /// Issue 37's inputs: a budget below the floor gets the floor's message however it is written;
+    /// `retries` lists and takes only what it models (no scopes, no ids stored apart from the count);
+    /// a rate just over a node's ceiling is not printed as 100% of it.
+    @Test func floorsRetriesAndCeilings() throws {
+        for budget in ["2^-100000000", "2^-332193", "10^-100001", "1e-100001"] {
+            let r = try CLI.run(["capacity", "--bits", "64", "--max-probability", budget])
+            #expect(r.status == 64 && r.stderr.contains("below the 1e-100000"), "\(budget): \(r.stderr)")
+        }
+        #expect(try CLI.run(["capacity", "--bits", "64", "--max-probability", "2^-40"]).status == 0)
+        let help = try CLI.run(["retries", "--help"]).stdout
+        #expect(!help.contains("--scopes") && !help.contains("--existing") && !help.contains("--count-per-scope") && help.contains("--count"))
+        #expect(try CLI.run(["retries", "--bits", "64", "--count", "1000", "--scopes", "2"]).status == 64)
+        #expect(try CLI.run(["retries", "--bits", "64", "--count", "1000", "--nodes", "2"]).status == 0)
+        let xid = try CLI.json(["probability", "--scheme", "xid", "--nodes", "2", "--rate", "16777217/s"])
+        #expect((xid["notes"] as? [String])?.contains { $0.contains("(100.000006% of its ceiling)") } == true, "\(xid)")
+    }
 }

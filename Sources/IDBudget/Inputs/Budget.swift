@@ -13,7 +13,11 @@ public struct Budget: Sendable, CustomStringConvertible {
     /// Parses a probability strictly between 0 and 1: `1e-11`, `0.001`, `0.5`.
     public init(parsing text: String) throws(InputError) {
         let trimmed = text.trimmingSpaces
-        guard let value = ExactDecimal(trimmed) else {
+        let parsed = ExactDecimal(trimmed)
+        if parsed == nil, Self.isTinyPower(trimmed) {
+            throw InputError("'\(text)' is below the 1e\(Limits.minProbabilityExponent) idbudget handles")
+        }
+        guard let value = parsed else {
             if let negative = ExactDecimal.exponentBeyondInt(trimmed) {
                 throw InputError(
                     negative
@@ -38,6 +42,15 @@ public struct Budget: Sendable, CustomStringConvertible {
     }
 
     public var description: String { text }
+
+    /// Whether `text` is a power b^-k (b ≥ 2 and k whole numbers) that `ExactDecimal` refused: only one
+    /// too small for it to write out, i.e. below the floor, however many digits k has (2^-100000000).
+    private static func isTinyPower(_ text: String) -> Bool {
+        let parts = text.split(separator: "^", omittingEmptySubsequences: false)
+        guard parts.count == 2, let base = Int(parts[0]), base >= 2, parts[1].hasPrefix("-") else { return false }
+        let k = parts[1].dropFirst()
+        return !k.isEmpty && k.allSatisfy { $0.isASCII && $0.isNumber }
+    }
 
     /// Bounds on λ = −log(1 − P): p(d, n) ≤ P exactly when L(d, n) ≤ λ.
     ///

@@ -36,11 +36,16 @@ extension Planner {
         let ceiling = "\(node.perTick) id\(node.perTick == 1 ? "" : "s") per \(tickText(node.tick)) a node"
         if let rate = ratePerNode {
             let (n, d) = (rate.perSecond.numerator, rate.perSecond.denominator)
-            // The share of the ceiling, to 6 significant digits (100.024%, not a rounded 100%).
-            let used = ScientificDecimal.exact(
-                numerator: n * perSecond.denominator * BigInt(100), denominator: d * perSecond.numerator, significantDigits: 6)
-            let percent = used.doubleValue.isFinite ? String(format: "%.6g", used.doubleValue) : used.short(6)
+            // The share of the ceiling, to 6 significant digits (100.024%), more where 6 would round a rate
+            // over the ceiling to 100% (16777217/s for xid: 100.000006%).
             let over = n * perSecond.denominator > d * perSecond.numerator
+            var percent = ""
+            for digits in [6, 9, 12, 15, 30] {
+                let used = ScientificDecimal.exact(
+                    numerator: n * perSecond.denominator * BigInt(100), denominator: d * perSecond.numerator, significantDigits: digits)
+                percent = used.doubleValue.isFinite && digits < 30 ? String(format: "%.\(digits)g", used.doubleValue) : used.short(digits)
+                if !over || percent != "100" { break }
+            }
             notes.append(
                 over
                     ? "ceiling: at \(rate) a node needs more than \(ceiling) (\(percent)% of its ceiling): it must wait for the next tick, and a minter that does not wait repeats ids."

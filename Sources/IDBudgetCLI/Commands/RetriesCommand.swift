@@ -17,7 +17,7 @@ struct RetriesCommand: ParsableCommand {
     )
 
     @OptionGroup var space: SpaceOptions
-    @OptionGroup var volume: VolumeOptions
+    @OptionGroup var volume: StoreVolumeOptions
 
     @Option(
         name: .customLong("max-attempts"),

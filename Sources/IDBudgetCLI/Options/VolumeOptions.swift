@@ -63,6 +63,35 @@ struct VolumeOptions: ParsableArguments {
     }
 }
 
+/// `retries`' volume: one store's ids (a count, or a rate over a lifetime, from some nodes, growing), so
+/// its help lists only what it takes — no scopes, no ids stored apart from the count.
+struct StoreVolumeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Ids in the store, stored and new together, exact: 1000000, 3.1536e14 or 2^40.", valueName: "n"))
+    var count: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Ids inserted per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d, 100/M (a month). Units are case-sensitive: m is minutes, M months.",
+            valueName: "rate"))
+    var rate: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How long ids are inserted (and kept): 10y, 6M, 30d, 36h, 90m, 1.5y. Units (case-sensitive): us, ms, s, m or min, h, d, w, M or mo (months), y.",
+            valueName: "time"))
+    var lifetime: String?
+
+    @Option(help: ArgumentHelp("Nodes that each insert the --count or --rate into the store.", valueName: "n"))
+    var nodes: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The rate grows, compounding continuously: 40%/y, 3%/mo, or 2x/y (doubling a year).", valueName: "growth"))
+    var growth: String?
+
+    var text: VolumeText { VolumeText(count: count, rate: rate, lifetime: lifetime, nodes: nodes, growth: growth) }
+}
+
 /// The burst rate of a time-bucketed scheme: only `probability` (which takes `--scheme`) has it, so the
 /// commands it means nothing to neither list nor take it.
 struct PeakRateOptions: ParsableArguments {
