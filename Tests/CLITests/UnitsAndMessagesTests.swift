@@ -193,7 +193,8 @@ import Testing
         }
         #expect(try CLI.run(["capacity", "--bits", "64", "--max-probability", "2^-40"]).status == 0)
         let help = try CLI.run(["retries", "--help"]).stdout
-        #expect(!help.contains("--scopes") && !help.contains("--existing") && !help.contains("--count-per-scope") && help.contains("--count"))
+        #expect(
+            !help.contains("--scopes") && !help.contains("--existing") && !help.contains("--count-per-scope") && help.contains("--count"))
         #expect(try CLI.run(["retries", "--bits", "64", "--count", "1000", "--scopes", "2"]).status == 64)
         #expect(try CLI.run(["retries", "--bits", "64", "--count", "1000", "--nodes", "2"]).status == 0)
         let xid = try CLI.json(["probability", "--scheme", "xid", "--nodes", "2", "--rate", "16777217/s"])

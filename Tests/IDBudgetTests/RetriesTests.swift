@@ -1,8 +1,9 @@
 import Foundation
-import IDBudget
 import Precise
 import TestSupport
 import Testing
+
+@testable import IDBudget
 
 /// The reference values for `idbudget retries`, made by Tests/Oracles/retries_ref.py (mpmath's digamma
 /// and Bernoulli numbers, exact fractions): every printed digit.
@@ -147,5 +148,27 @@ struct RetriesReference: Decodable {
             let other = try Retries.exhaustionProbability(space: BigInt(space), count: BigInt(count), maxAttempts: wrong).doubleValue
             #expect(abs(simulated - other) >= t, "k = \(wrong) should be told apart: \(other)")
         }
+    }
+}
+
+/// The Euler–Maclaurin power sums the retries series uses past small counts: their bounds hold the
+/// exact Σ_{i<N} i^m (summed as integers here), narrow to the precision asked.
+@Suite struct PowerSumBoundsTests {
+    @Test(arguments: [(200, 2), (4_096, 17), (5_000, 100), (61_243, 300), (2_000, 125)])
+    func boundsHoldTheExactSum(n: Int, m: Int) throws {
+        var exact = BigInt(0)
+        for i in 1..<n { exact = exact + BigInt(i).power(m) }
+        var bernoulli = BernoulliNumbers()
+        let (lo, hi) = try #require(Retries.powerSumBounds(BigInt(n), m, 200, &bernoulli))
+        let e = BigFloat(exact, precision: 400, rounding: .nearest)
+        #expect(lo <= e && e <= hi, "n \(n), m \(m)")
+        let width = hi.subtracting(lo, precision: 64, rounding: .up).divided(by: lo, precision: 64, rounding: .up)
+        #expect(width < BigFloat(1, precision: 8).timesPowerOfTwo(-190), "n \(n), m \(m): \(width.doubleValue)")
+    }
+
+    /// Past m = x/8 the expansion gains too little a term: the recurrence is used instead.
+    @Test func refusedWhereItConvergesSlowly() {
+        var bernoulli = BernoulliNumbers()
+        #expect(Retries.powerSumBounds(BigInt(100), 20, 200, &bernoulli) == nil)
     }
 }

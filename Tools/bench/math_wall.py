@@ -33,6 +33,9 @@ NEAR_TIE_10300 = budgets(2**64, 5_000_000_000, 10_300)[0]
 
 QUERIES = [
     ("plan for the article", ["plan", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"]),
+    # Issue 37's slow corner: a near-full space, many attempts (6–10 s before the Euler–Maclaurin power sums).
+    ("retries, 2^16 values, 100 attempts, p ≤ 0.5", ["retries", "--bits", "16", "--count", "10", "--max-attempts", "100", "--max-probability", "0.5"]),
+    ("retries, 2^20 values, 100 attempts, p ≤ 0.5", ["retries", "--bits", "20", "--count", "10", "--max-attempts", "100", "--max-probability", "0.5"]),
     ("probability, n near d at the top", ["probability", "--bits", "2097152", "--count", "2^2097152-3"]),
     ("probability, n = d/256 at the top", ["probability", "--bits", "2097152", "--count", "2^2097144"]),
     ("length, 2^1048575 ids", ["length", "--alphabet", "base62", "--count", "2^1048575", "--max-probability", "0.5"]),

@@ -46,7 +46,9 @@ public struct EvenBuckets: Sendable {
         let cut = !((tn * bd) % (td * bn)).isZero
         let total = BigInt.ceilingQuotient(rn * tn, rd * td)  // ids k with k/r < T
         let inWhole = BigInt.ceilingQuotient(whole * mean.0, mean.1)
-        self.init(space: space, mean: mean, wholeBuckets: whole, lastBucket: cut ? total - inWhole : nil, scopes: scopes, bucketSeconds: bucketSeconds)
+        self.init(
+            space: space, mean: mean, wholeBuckets: whole, lastBucket: cut ? total - inWhole : nil, scopes: scopes,
+            bucketSeconds: bucketSeconds)
     }
 
     /// Even arrivals at `rate` over `wholeBuckets` whole buckets of `bucketSeconds` (capacity's question:
@@ -56,7 +58,8 @@ public struct EvenBuckets: Sendable {
         scopes: BigInt = BigInt(1)
     ) {
         self.init(
-            space: space, mean: (rate.perSecond.numerator * bucketSeconds.numerator, rate.perSecond.denominator * bucketSeconds.denominator),
+            space: space,
+            mean: (rate.perSecond.numerator * bucketSeconds.numerator, rate.perSecond.denominator * bucketSeconds.denominator),
             wholeBuckets: wholeBuckets, lastBucket: nil, scopes: scopes, bucketSeconds: bucketSeconds)
     }
 

@@ -115,7 +115,9 @@ extension Planner {
         if let poisson = volume.poisson {
             needed = try poissonBitsNeeded(poisson, budget: budget, start: scheme.randomBits)
         } else if let even = volume.even {
-            needed = try bitsNeeded(start: scheme.randomBits) { b throws in try even.with(space: BigInt.power(2, b)).isWithin(budget: budget) }
+            needed = try bitsNeeded(start: scheme.randomBits) { b throws in
+                try even.with(space: BigInt.power(2, b)).isWithin(budget: budget)
+            }
         } else if volume.total <= BigInt(1) {
             needed = 0  // one id (or none) never collides: a space of one value will do
         } else {

@@ -163,7 +163,8 @@ public enum Planner {
                     "\(scheme.name): capacity is per \(bucket.rawValue) (ids of different buckets cannot collide); \"lasts\" is how long Poisson arrivals at \(rate)\(growth.map { " growing \($0)" } ?? "") can run before p over all buckets reaches the budget (P(no collision in a bucket) = e^−λ·(1 + λ/d)^d)."
                 )
             } else {
-                let model = EvenBuckets(space: space.size, rate: rate, bucketSeconds: bucket.seconds, wholeBuckets: BigInt(1), scopes: scopes)
+                let model = EvenBuckets(
+                    space: space.size, rate: rate, bucketSeconds: bucket.seconds, wholeBuckets: BigInt(1), scopes: scopes)
                 let lasting = try model.lastingBuckets(budget: budget)
                 lasts = try evenLifetime(model: model, lasting: lasting, rate: rate, bucket: bucket)
                 if let lasting { when = try Self.when(even: model, lasting: lasting, from: from) }
