@@ -102,7 +102,6 @@ import Testing
     }
 
     @Test(arguments: [
-        (["retries", "--bits", "64", "--count", "1e9", "--existing", "1e9", "--max-attempts", "3"], "--existing"),
         (["capacity", "--bits", "64", "--max-probability", "1e-9", "--rate", "1/s", "--from", "0000-01-01"], "--from"),
         (["probability", "--bits", "122", "--rate", "1e6/s", "--lifetime", "54y", "--growth", "5%/min"], "--growth"),
     ])

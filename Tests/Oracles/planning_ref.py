@@ -213,10 +213,8 @@ def when_case(d, rate_text, growth_text):
     m = mean_count(d)
     if g is None:
         out["mean_seconds"] = fmt_mpf(m / q(r0))
-    else:
-        F, P = g
-        y = mpmath.log(q(F))
-        out["mean_seconds"] = fmt_mpf(q(P) / y * mpmath.log1p(m * y / (q(r0) * q(P))))
+    # Under growth the mean time is E[t(N)], which t(E[N]) overstates (t is concave): idbudget prints
+    # no mean there, and neither does the reference (issue 37).
     return out
 
 
