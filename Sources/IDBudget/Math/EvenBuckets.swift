@@ -15,7 +15,7 @@ import Precise
 ///
 ///     1 − p = [P(⌊λ⌋)^(F−m) · P(⌈λ⌉)^m · P(n_last)]^S,   P(n) = ∏_{i<n} (1 − i/d),
 ///
-/// and L = −log(1 − p) is a sum of at most three certified log-complements (``LogComplement``), each
+/// and L = −log(1 − p) is a sum of at most three certified log-complements (`LogComplement`), each
 /// exact in its multiplicity: p is certified like every other printed digit, and computed exactly as
 /// a fraction where that is small (so that a p with a short decimal expansion ends).
 public struct EvenBuckets: Sendable {
