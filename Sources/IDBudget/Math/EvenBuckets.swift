@@ -209,18 +209,6 @@ public struct EvenBuckets: Sendable {
     /// bucket is over; nil when no number of buckets reaches the budget (fewer than two ids a bucket).
     public func lastingBuckets(budget: Budget) throws -> BigInt? {
         if ceilingMean <= BigInt(1) { return nil }
-        guard try with(wholeBuckets: BigInt(1)).isWithin(budget: budget) else { return BigInt(0) }
-        var lo = BigInt(1)
-        var hi = BigInt(2)
-        while try with(wholeBuckets: hi).isWithin(budget: budget) {
-            lo = hi
-            hi = hi.shifted(1)
-            guard hi.bitWidth < 4096 else { return lo }
-        }
-        while hi - lo > BigInt(1) {
-            let mid = (lo + hi).shifted(-1)
-            if try with(wholeBuckets: mid).isWithin(budget: budget) { lo = mid } else { hi = mid }
-        }
-        return lo
+        return try IDBudget.lastingBuckets { b in try with(wholeBuckets: b).isWithin(budget: budget) }
     }
 }

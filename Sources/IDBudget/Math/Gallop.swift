@@ -46,3 +46,21 @@ func largestPassing(from start: BigInt, below top: BigInt, _ ok: (BigInt) throws
     }
     return lo
 }
+
+/// The most buckets B ≥ 1 from the start with `ok(B)`, which holds up to some B and fails beyond; 0 when
+/// `ok(1)` fails. Doubling, then bisection; past 2^4096 buckets the last doubling that held is taken.
+func lastingBuckets(_ ok: (BigInt) throws -> Bool) throws -> BigInt {
+    guard try ok(BigInt(1)) else { return BigInt(0) }
+    var lo = BigInt(1)
+    var hi = BigInt(2)
+    while try ok(hi) {
+        lo = hi
+        hi = hi.shifted(1)
+        guard hi.bitWidth < 4096 else { return lo }
+    }
+    while hi - lo > BigInt(1) {
+        let mid = (lo + hi).shifted(-1)
+        if try ok(mid) { lo = mid } else { hi = mid }
+    }
+    return lo
+}

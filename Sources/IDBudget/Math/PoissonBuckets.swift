@@ -300,19 +300,7 @@ public struct PoissonBuckets: Sendable {
 
     /// The most buckets B (from the start) with p ≤ budget over them; 0 when the first bucket is over.
     public func lastingBuckets(budget: Budget) throws -> BigInt {
-        guard try with(buckets: BigInt(1)).isWithin(budget: budget) else { return BigInt(0) }
-        var lo = BigInt(1)
-        var hi = BigInt(2)
-        while try with(buckets: hi).isWithin(budget: budget) {
-            lo = hi
-            hi = hi.shifted(1)
-            guard hi.bitWidth < 4096 else { return lo }
-        }
-        while hi - lo > BigInt(1) {
-            let mid = (lo + hi).shifted(-1)
-            if try with(buckets: mid).isWithin(budget: budget) { lo = mid } else { hi = mid }
-        }
-        return lo
+        try IDBudget.lastingBuckets { b in try with(buckets: b).isWithin(budget: budget) }
     }
 }
 

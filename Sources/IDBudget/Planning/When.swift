@@ -199,19 +199,8 @@ extension Planner {
         var mean: ScientificDecimal? = nil
         var method = "breach: the end of the last whole bucket within budget; median: the end of the first bucket where p reaches 1/2"
         if model.growth == nil {
-            // b/p₁ = b/(−expm1(−ℓ)): falls as ℓ rises.
             let one = model.with(buckets: BigInt(1))
-            var p = 160
-            while p <= 1 << 12, mean == nil {
-                let (lo, hi) = try one.logBounds(precision: p)
-                let (sLo, sHi) = BigFloat.bounds(numerator: bn, denominator: bd, precision: p)
-                let pHi = hi.negated.expm1(precision: p, rounding: .down).negated
-                let pLo = lo.negated.expm1(precision: p, rounding: .up).negated
-                mean = Birthday.sameDigits(
-                    sLo.divided(by: pHi, precision: p, rounding: .down), sHi.divided(by: pLo, precision: p, rounding: .up),
-                    Birthday.significantDigits, shift: BigInt(0))
-                p *= 2
-            }
+            mean = try meanOfBuckets(bucketSeconds: model.bucketSeconds) { p in try one.logBounds(precision: p) }
             method += "; mean: bucket length / p of one bucket (a geometric number of buckets)"
         } else {
             method += "; mean: not computed for growing buckets"
@@ -234,19 +223,8 @@ extension Planner {
         var mean: ScientificDecimal? = nil
         var method = "breach: the end of the last whole bucket within budget; median: the end of the first bucket where p reaches 1/2"
         if model.floorMean == model.ceilingMean {
-            // b/p₁ = b/(−expm1(−ℓ)), ℓ one bucket's L: falls as ℓ rises.
             let one = model.with(wholeBuckets: BigInt(1))
-            var p = 160
-            while p <= 1 << 12, mean == nil {
-                let (lo, hi) = one.logBounds(precision: p)
-                let (sLo, sHi) = BigFloat.bounds(numerator: bn, denominator: bd, precision: p)
-                let pHi = hi.negated.expm1(precision: p, rounding: .down).negated
-                let pLo = lo.negated.expm1(precision: p, rounding: .up).negated
-                mean = Birthday.sameDigits(
-                    sLo.divided(by: pHi, precision: p, rounding: .down), sHi.divided(by: pLo, precision: p, rounding: .up), digits,
-                    shift: BigInt(0))
-                p *= 2
-            }
+            mean = try meanOfBuckets(bucketSeconds: model.bucketSeconds) { p in one.logBounds(precision: p) }
             method += "; mean: bucket length / p of one bucket (a geometric number of buckets)"
         } else {
             method += "; mean: not computed for buckets of ⌊λ⌋ and ⌈λ⌉ ids"
@@ -254,5 +232,29 @@ extension Planner {
         return WhenFigures(
             from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },
             medianSeconds: median.description, meanSeconds: mean?.description, method: method)
+    }
+
+    /// The mean time to the first collision when every bucket has the same ℓ (one bucket's L, from
+    /// `logBounds` at a precision): a geometric number of buckets, counted to the end of the bucket
+    /// with the first collision, b/p₁ = b/(−expm1(−ℓ)), which falls as ℓ rises. Nil when 30 digits are
+    /// not certain by 4096 bits.
+    static func meanOfBuckets(
+        bucketSeconds: (numerator: BigInt, denominator: BigInt), logBounds: (Int) throws -> (lo: BigFloat, hi: BigFloat)
+    ) throws -> ScientificDecimal? {
+        var p = 160
+        while p <= 1 << 12 {
+            let (lo, hi) = try logBounds(p)
+            let (sLo, sHi) = BigFloat.bounds(numerator: bucketSeconds.numerator, denominator: bucketSeconds.denominator, precision: p)
+            let pHi = hi.negated.expm1(precision: p, rounding: .down).negated
+            let pLo = lo.negated.expm1(precision: p, rounding: .up).negated
+            if let mean = Birthday.sameDigits(
+                sLo.divided(by: pHi, precision: p, rounding: .down), sHi.divided(by: pLo, precision: p, rounding: .up),
+                Birthday.significantDigits, shift: BigInt(0))
+            {
+                return mean
+            }
+            p *= 2
+        }
+        return nil
     }
 }
