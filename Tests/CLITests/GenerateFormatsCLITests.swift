@@ -30,12 +30,14 @@ import Testing
         try #require(references.count == 50, "\(read.output)")
         for ref in references {
             #expect(ref["error"] == nil, "\(ref)")
-            for (key, value) in want where !(format.hasPrefix("uuid") && key == "timestamp") {
+            // A TSID's counter starts each millisecond at a random value: 50 ids carry into the next
+            // millisecond about once in 84 runs (as tsid-creator's do), so only the first id's time is fixed.
+            for (key, value) in want where !((format.hasPrefix("uuid") || format == "tsid") && key == "timestamp") {
                 #expect("\(ref[key] ?? "-")" == value, "\(format) \(key): \(ref)")
             }
         }
         // UUIDv1 and v6: one millisecond's ids take successive 100 ns ticks from its start.
-        if format.hasPrefix("uuid") { #expect(references.first?["timestamp"] as? String == want["timestamp"]) }
+        if format.hasPrefix("uuid") || format == "tsid" { #expect(references.first?["timestamp"] as? String == want["timestamp"]) }
     }
 
     /// `--output raw`: back-to-back binary ids that decode (Python's uuid, the layouts) to the same
