@@ -10,6 +10,8 @@ struct SymbolSampler {
     let bits: Int
     let mask: UInt64
     let chunksPerWord: Int
+    /// The alphabet's size n: table[r] = table[r mod n] for every accepted chunk.
+    let symbolCount: Int
     /// table[r] = the symbol byte for chunk r, or `reject` (0x100).
     let table: [UInt16]
     static let reject: UInt16 = 0x100
@@ -17,6 +19,7 @@ struct SymbolSampler {
     init(symbols: [UInt8]) {
         let n = symbols.count
         precondition(n >= 2 && n <= 256)
+        symbolCount = n
         var minBits = 1
         while (1 << minBits) < n { minBits += 1 }
         var best = minBits

@@ -187,7 +187,7 @@ final class TokenEngine {
             return n + idt_sample6(random, Self.groups6, t, UInt8(alphabetSize), symbols + n)
         case .simd8(let t):
             // The same bytes, in the same order, as the scalar loop's 8-bit chunks of `words` words.
-            return n + idt_sample8(random, Self.words * 8, t, UInt32(alphabetSize), symbols + n)
+            return n + idt_sample8(random, Self.words * 8, t, UInt32(alphabetSize), UInt32(sampler.symbolCount), symbols + n)
         case .scalar6:
             return table.withUnsafeBufferPointer { Self.sampleGroups6(random, $0.baseAddress!, symbols, n) }
         case .scalar:

@@ -129,38 +129,61 @@ extension SIMDSamplerTests {
     /// dispatcher, 3 the AVX2 kernel (the scalar loop where the CPU lacks it).
     @Test(arguments: [0, 1, 2, 3])
     func wholeBytesMatchTheDefinition(kernel: Int) {
-        // Symbols 1…255 then 7: a byte maps to a symbol other than itself, and none is 0xee.
+        // Symbols 1…255 then 7: a byte maps to a symbol other than itself, and none is 0xee. No
+        // period: the kernels are told period = limit.
         let table = (0..<256).map { UInt8(truncatingIfNeeded: $0 == 0xed ? 7 : $0 + 1) }
         for limit in [1, 2, 35, 36, 62, 128, 129, 200, 252, 255, 256] {
             for count in [0, 1, 31, 32, 33, 63, 64, 65, 127, 128, 191, 496, 500] {
-                var rng = SeededRandom(seed: UInt64(limit * 1000 + count))
-                var random = [UInt8](repeating: 0, count: count)
-                random.withUnsafeMutableBytes { rng.fill($0) }
-                if count == 496 {
-                    random[0] = 0
-                    random[1] = 255
-                    random[2] = UInt8(limit - 1)
-                    random[3] = UInt8(limit & 255)
-                }
-                var out = [UInt8](repeating: 0xee, count: count + 64)
-                let n = random.withUnsafeBufferPointer { r in
-                    table.withUnsafeBufferPointer { t in
-                        out.withUnsafeMutableBufferPointer { o in
-                            switch kernel {
-                            case 0: idt_sample8_avx512(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
-                            case 1: idt_sample8_scalar(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
-                            case 3: idt_sample8_avx2(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
-                            default: idt_sample8(r.baseAddress, count, t.baseAddress, UInt32(limit), o.baseAddress)
-                            }
-                        }
-                    }
-                }
-                let expected = random.filter { Int($0) < limit }.map { table[Int($0)] }
-                #expect(n == expected.count, "kernel \(kernel), limit \(limit), \(count) bytes")
-                #expect(Array(out.prefix(n)) == expected, "kernel \(kernel), limit \(limit), \(count) bytes")
-                #expect(out[n...].allSatisfy { $0 == 0 || $0 == 0xee }, "kernel \(kernel), limit \(limit), \(count) bytes")
+                check(kernel: kernel, table: table, limit: limit, period: limit, count: count)
             }
         }
+    }
+
+    /// Tables that repeat with the alphabet's size n (the sampler's, symbols[b mod n] below
+    /// n·⌊256/n⌋, and the cuid2 letters' 26 below 234): the AVX2 kernel reduces b mod n first. Every
+    /// n from 1 to 256, so every reciprocal the reduction uses is checked against the definition.
+    @Test(arguments: [0, 1, 2, 3])
+    func periodicTablesMatchTheDefinition(kernel: Int) {
+        for n in 1...256 {
+            let limit = n * (256 / n)
+            // Distinct symbols 0x21…, wrapping past 0xed so that none is 0xee.
+            let table = (0..<256).map { b in UInt8(truncatingIfNeeded: b < limit ? 0x21 + (b % n) * 7 % 251 : 0) }
+            for count in [33, 496] { check(kernel: kernel, table: table, limit: limit, period: n, count: count) }
+            if n > 1 && limit > n {
+                check(kernel: kernel, table: table, limit: limit - n, period: n, count: 496)
+            }
+        }
+    }
+
+    private func check(kernel: Int, table: [UInt8], limit: Int, period: Int, count: Int) {
+        var rng = SeededRandom(seed: UInt64(limit * 1000 + count + period * 1_000_000))
+        var random = [UInt8](repeating: 0, count: count)
+        random.withUnsafeMutableBytes { rng.fill($0) }
+        if count == 496 {
+            random[0] = 0
+            random[1] = 255
+            random[2] = UInt8(limit - 1)
+            random[3] = UInt8(limit & 255)
+        }
+        var out = [UInt8](repeating: 0xee, count: count + 64)
+        let (l, p) = (UInt32(limit), UInt32(period))
+        let n = random.withUnsafeBufferPointer { r in
+            table.withUnsafeBufferPointer { t in
+                out.withUnsafeMutableBufferPointer { o in
+                    switch kernel {
+                    case 0: idt_sample8_avx512(r.baseAddress, count, t.baseAddress, l, p, o.baseAddress)
+                    case 1: idt_sample8_scalar(r.baseAddress, count, t.baseAddress, l, p, o.baseAddress)
+                    case 3: idt_sample8_avx2(r.baseAddress, count, t.baseAddress, l, p, o.baseAddress)
+                    default: idt_sample8(r.baseAddress, count, t.baseAddress, l, p, o.baseAddress)
+                    }
+                }
+            }
+        }
+        let expected = random.filter { Int($0) < limit }.map { table[Int($0)] }
+        let what = "kernel \(kernel), limit \(limit), period \(period), \(count) bytes"
+        #expect(n == expected.count, "\(what)")
+        #expect(Array(out.prefix(n)) == expected, "\(what)")
+        #expect(out[n...].allSatisfy { $0 == 0 || $0 == 0xee }, "\(what)")
     }
 
     /// The dispatcher takes the AVX-512 kernel exactly when idt_sample6 does, the AVX2 one when it

@@ -116,18 +116,20 @@ size_t idt_sample6_neon(const uint8_t *random, size_t groups, const uint8_t symb
 void idt_sample4(const uint8_t *random, size_t groups, const uint8_t symbols[16], uint8_t *out);
 
 /// Rejection-samples symbols from whole random bytes: byte b < limit (≤ 256) is accepted as
-/// symbols[b], the rest are dropped, in order. Reads `bytes` bytes, writes the accepted symbols to out
+/// symbols[b], the rest are dropped, in order. The table repeats with `period` (symbols[b] =
+/// symbols[b mod period] for b < limit; period = limit promises nothing): the AVX2 kernel then looks
+/// up b mod period in the table's first ceil(period/16) slices. Reads `bytes` bytes, writes the accepted symbols to out
 /// and returns how many; out needs bytes + 64 bytes of room (zero past the last accepted symbol).
 /// AVX-512 VBMI2 when idt_sample6 uses it, AVX2 when it uses AVX2 (idt_sample8_simd() says which: 2,
 /// 1, or 0 for the portable loop); all give the same output. The kernels on their own for the tests:
 /// idt_sample8_avx512 (blocks of 64 bytes, the last one a masked load; the scalar loop where the CPU
 /// lacks AVX-512 VBMI2), idt_sample8_avx2 (blocks of 32, the tail by the scalar loop) and
 /// idt_sample8_scalar.
-size_t idt_sample8(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out);
+size_t idt_sample8(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, unsigned period, uint8_t *out);
 int idt_sample8_simd(void);
-size_t idt_sample8_avx512(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out);
-size_t idt_sample8_avx2(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out);
-size_t idt_sample8_scalar(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, uint8_t *out);
+size_t idt_sample8_avx512(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, unsigned period, uint8_t *out);
+size_t idt_sample8_avx2(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, unsigned period, uint8_t *out);
+size_t idt_sample8_scalar(const uint8_t *random, size_t bytes, const uint8_t symbols[256], unsigned limit, unsigned period, uint8_t *out);
 
 /// Base62 text of 160-bit values (KSUIDs): for each of count values (20 bytes each, big-endian, at
 /// values + 20 i), writes exactly 27 characters over 0-9A-Za-z (the value's base62 digits, zero-padded,

@@ -622,7 +622,7 @@ extension IDGenerator {
         var j = 0
         Self.letterTable.withUnsafeBufferPointer { table in
             while j < count {
-                let n = keystream.withNextBytes(round) { idt_sample8($0, round, table.baseAddress, 234, found) }
+                let n = keystream.withNextBytes(round) { idt_sample8($0, round, table.baseAddress, 234, 26, found) }
                 for i in 0..<Swift.min(n, count - j) { base[(j + i) * stride] = found[i] }
                 j += n
             }
