@@ -197,6 +197,10 @@ public struct BigFloat: Sendable {
     public func expm1(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_expm1) }
     public func exp10(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_exp10) }
     public func exp(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_exp) }
+    /// erfc(x) = (2/√π)∫_x^∞ e^(−t²) dt.
+    public func erfc(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_erfc) }
+    /// The exponential integral Ei(x); for x < 0 it is −E₁(−x), E₁(y) = ∫_y^∞ e^(−t)/t dt (MPFR ≥ 4.0).
+    public func eint(precision: Int, rounding: Rounding) -> BigFloat { unary(precision, rounding, mpfr_eint) }
 
     /// log|Γ(self)|.
     public func lgamma(precision: Int, rounding: Rounding) -> BigFloat {

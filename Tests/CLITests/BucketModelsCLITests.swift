@@ -66,13 +66,67 @@ import Testing
         }
     }
 
-    /// Under growth the mean time to the first collision is E[t(N)], not t(E[N]) (t is concave): the
-    /// latter's digits (9.87e7 s for the case, against 9.33e7) are not printed as the mean.
-    @Test func noMeanOfTheWrongQuantityUnderGrowth() throws {
-        let json = try CLI.json(["capacity", "--bits", "96", "--max-probability", "1e-9", "--rate", "1e6/s", "--growth", "2x/y"])
-        #expect(CLI.at(json, "when.mean_seconds") == nil)
-        #expect((CLI.at(json, "when.method") as? String)?.contains("not computed under growth") == true)
-        let flat = try CLI.json(["capacity", "--bits", "96", "--max-probability", "1e-9", "--rate", "1e6/s"])
-        #expect(CLI.at(flat, "when.mean_seconds") as? String != nil)
+    /// Under growth and with ids stored the mean time to the first collision is E[t(N)], not t(E[N])
+    /// (t is concave under growth: 9.87e7 s for the case, where the mean is 9.33e7): its digits
+    /// match Tests/Oracles/mean_time_ref.py (mpmath's Euler–Maclaurin sum of the definition) to every
+    /// digit printed, and the method says how many its bounds share.
+    @Test func meanTimeIsTheMeanOfTheTimes() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../IDBudgetTests/Reference/mean_time.json")
+        let data = try Data(contentsOf: url)
+        let cases = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["cases"] as? [[String: Any]] ?? []
+        #expect(cases.count == 8)
+        for c in cases {
+            let label = c["label"] as? String ?? ""
+            var args = [
+                "capacity", "--bits", String(c["bits"] as? Int ?? 0), "--max-probability", "1e-9", "--rate", c["rate"] as? String ?? "",
+            ]
+            if let growth = c["growth"] as? String { args += ["--growth", growth] }
+            if let stored = c["existing"] as? Int, stored > 0 { args += ["--existing", String(stored)] }
+            let json = try CLI.json(args)
+            let printed = try #require(CLI.at(json, "when.mean_seconds") as? String, "\(label)")
+            let method = CLI.at(json, "when.method") as? String ?? ""
+            // "d.ddd…e±x": its digits must be the reference rounded to as many.
+            let parts = printed.split(separator: "e")
+            let digits = parts[0].replacingOccurrences(of: ".", with: "")
+            let exponent = Int(parts[1]) ?? 0
+            let reference = try #require(c["mean_seconds"] as? String)
+            #expect(Self.rounded(reference, to: digits.count) == (digits, exponent), "\(label): \(printed) against \(reference)")
+            #expect(method.contains("to the \(digits.count) digits") || digits.count < 30, "\(label): \(method)")
+            // At least the digits the bounds were built to give: O(1/√d) apart above 2^20, all 30 below.
+            let bits = c["bits"] as? Int ?? 0
+            #expect(digits.count >= (bits <= 20 ? 30 : bits >= 96 ? 12 : 5), "\(label): \(printed)")
+        }
+    }
+
+    /// A decimal string (mpmath's, 40 digits) rounded half-up to `n` significant digits, as digits and
+    /// the power of ten of the first.
+    static func rounded(_ text: String, to n: Int) -> (String, Int) {
+        let parts = text.lowercased().split(separator: "e")
+        var exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let mantissa = String(parts[0])
+        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        var digits = mantissa.replacingOccurrences(of: ".", with: "").map { Int(String($0)) ?? 0 }
+        exponent += point - 1
+        while digits.first == 0 && digits.count > 1 {
+            digits.removeFirst()
+            exponent -= 1
+        }
+        var head = Array(digits.prefix(n))
+        if digits.count > n && digits[n] >= 5 {
+            var i = n - 1
+            while i >= 0 {
+                head[i] += 1
+                if head[i] < 10 { break }
+                head[i] = 0
+                i -= 1
+            }
+            if i < 0 {
+                head.insert(1, at: 0)
+                head.removeLast()
+                exponent += 1
+            }
+        }
+        return (head.map(String.init).joined(), exponent)
     }
 }

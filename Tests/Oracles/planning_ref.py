@@ -213,8 +213,14 @@ def when_case(d, rate_text, growth_text):
     m = mean_count(d)
     if g is None:
         out["mean_seconds"] = fmt_mpf(m / q(r0))
-    # Under growth the mean time is E[t(N)], which t(E[N]) overstates (t is concave): idbudget prints
-    # no mean there, and neither does the reference (issue 37).
+    else:
+        # Under growth the mean time is E[t(N)], which t(E[N]) overstates (t is concave): idbudget
+        # prints the digits its bounds share; the reference is mean_time_ref's sum, to 40 digits.
+        from mean_time_ref import mean_time  # noqa: E402
+        F, P = g
+        with mpmath.workdps(130):
+            value = mean_time(d, r0, mpmath.log(q(F)) / P, 0)
+        out["mean_time_reference"] = mpmath.nstr(value, 40, strip_zeros=False, min_fixed=1, max_fixed=0)
     return out
 
 

@@ -784,6 +784,53 @@ def g_growth_existing(g):
                 nodes=1)
 
 
+def g_mean_time(g):
+    """capacity's mean time to the first collision under growth or after stored ids: E[t(N)], whose
+    printed digits must be Tests/Oracles/mean_time_ref.py's sum (mpmath's Euler–Maclaurin) rounded to
+    as many; the digits printed are the ones idbudget's bounds share (at least 2)."""
+    rng = g.rng
+    bits = rng.choice([12, 16, 20, 24, 32, 48, 64, 80, 96, 122, 160])
+    rate_text = rng.choice(["1/s", "10/s", "1000/s", "1e6/s", "5/min", "2e9/s"])
+    text, factor, unit = rng.choice([x for x in GROWTHS if x[1] != 1])
+    args = ["--bits", str(bits), "--max-probability", "0.5", "--rate", rate_text]
+    growing = rng.random() < 0.8
+    if growing:
+        args += ["--growth", text]
+    else:
+        factor = 1
+    existing = 0
+    if not growing or rng.random() < 0.4:
+        # Up to a few times √(2d): the stored ids already take p far up.
+        existing = log_uniform_int(rng, 1, max(2, int(math.isqrt(2 << bits) * rng.choice([0.1, 1, 3]))))
+        args += ["--existing", str(existing)]
+    return Case("mean-time", "capacity", args, d=1 << bits, mean_time=(rate_text, factor, unit, existing), scopes=1, budget="0.5")
+
+
+def check_mean_time(c, ck):
+    mean_time = oracle("mean_time_ref").mean_time
+    rate_text, factor, unit, existing = c.exp["mean_time"]
+    d = c.exp["d"]
+    printed = ck.get("when", "mean_seconds")
+    method = ck.get("when", "method") or ""
+    if printed is None:
+        ck.fail("wrong-answer", f"no mean: {method[-120:]}")
+        return
+    n, u = rate_text.split("/")
+    r = Fraction(n) / UNITS[u]
+    with mpmath.workdps(45 + int(d.bit_length() * 0.31)):
+        f, per = Fraction(factor), UNITS[unit]
+        a = mpmath.log(mpf(f.numerator) / f.denominator) * per.denominator / per.numerator if f != 1 else mpf(0)
+        value = mean_time(d, r, a, existing)
+        mantissa, exponent = printed.split("e")
+        digits = mantissa.replace(".", "")
+        want = mpmath.nstr(value, len(digits), min_fixed=1, max_fixed=0, strip_zeros=False)
+    wm, we = want.lower().split("e") if "e" in want.lower() else (want, "0")
+    if wm.replace(".", "") != digits or int(we) != int(exponent):
+        ck.fail("wrong-digits", f"mean_seconds {printed}, the reference {mpmath.nstr(value, 25)}")
+    if len(digits) < 2:
+        ck.fail("wrong-answer", f"mean_seconds {printed} has under 2 digits")
+
+
 def g_retries(g):
     """retries against Tests/Oracles/retries_ref.py: fill, attempts, exhaustion and its capacity."""
     rng = g.rng
@@ -1210,6 +1257,7 @@ REGIMES = [
     ("capacity", g_capacity, 3), ("budget-equal", g_budget_equal, 1), ("budget-exact", g_budget_exact, 2),
     ("near-tie", g_near_tie, 2), ("capacity-max", g_capacity_max, 1), ("readme", g_readme, 1), ("invalid", g_invalid, 1),
     ("budget-near-p", g_budget_near_p, 1), ("growth-existing", g_growth_existing, 2), ("retries", g_retries, 1),
+    ("mean-time", g_mean_time, 1),
 ]
 
 
@@ -1507,6 +1555,9 @@ def check_schedule(c, ck, L):
 
 def check_capacity(c, ck):
     e = c.exp
+    if "mean_time" in e:
+        check_mean_time(c, ck)
+        return
     d, S, B = e["d"], e["scopes"], e["budget"]
     ck.eq("space.size", ck.get("space", "size"), dec(d), "wrong-answer")
     ck.eq("scopes", ck.get("scopes"), str(S), "wrong-answer")

@@ -5,8 +5,9 @@ import Precise
 ///
 /// The k-th new id is minted at k/rate (with growth, when the rate's integral reaches k). The breach is
 /// the time of the id that takes p over the budget (new id capacity + 1); the median, of the id that
-/// takes p to ½ or more (the smallest count with p ≥ ½); the mean, of id number E[N], the expected
-/// count at the first collision, E[N] = Σ_{k≥0} P(no collision among k) = 1 + Q(d) (Ramanujan's Q).
+/// takes p to ½ or more (the smallest count with p ≥ ½); the mean, E[t(N)]: at a constant rate with
+/// nothing stored, the time of id number E[N], E[N] = Σ_{k≥0} P(no collision among k) = 1 + Q(d)
+/// (Ramanujan's Q); under growth or with ids stored, `MeanTime`'s sum.
 public struct WhenFigures: Codable, Sendable, Equatable {
     /// The start, `YYYY-MM-DD` (UTC), when a date was asked for.
     public let from: String?
@@ -16,8 +17,10 @@ public struct WhenFigures: Codable, Sendable, Equatable {
     public let breachDate: String?
     /// Seconds to the median first collision, 30 certified digits.
     public let medianSeconds: String
-    /// Seconds to the mean first collision, 30 certified digits; absent where idbudget cannot certify
-    /// E[N] (ids already stored; 2^20 < d < 2^40; growing time buckets).
+    /// Seconds to the mean first collision, E[t(N)]: 30 certified digits at a constant rate with no ids
+    /// stored; under growth or with ids stored, the digits its bounds share (`method` says how many).
+    /// Absent where idbudget does not bound it (several scopes; 2^20 < d < 2^40 at a constant rate
+    /// with nothing stored; growing time buckets).
     public let meanSeconds: String?
     /// How the mean was computed, in words.
     public let method: String
@@ -170,17 +173,26 @@ extension Planner {
         let medianSeconds = try secondsToMint(medianNew, rate: rate, growth: growth)
         var mean: ScientificDecimal? = nil
         var method = "median: the new id that takes p to 1/2 or more, the smallest such count (\(median) in all)"
-        if let growth, !growth.isNone {
-            // Under growth the time to mint k ids, t(k), is concave: t(E[N]) is always later than the
-            // mean time E[t(N)], by several percent (96 bits, 1e6/s doubling yearly: 9.87e7 s against
-            // 9.33e7). Its digits would be certain digits of the wrong quantity: none are printed.
-            method += "; mean: not computed under growth (t of the mean count overstates the mean time)"
-        } else if existing.isZero, scopes == BigInt(1), let (lo, hi, how) = Birthday.meanCountBounds(space: d) {
+        let growing = growth.map { !$0.isNone } ?? false
+        if !growing, existing.isZero, scopes == BigInt(1), let (lo, hi, how) = Birthday.meanCountBounds(space: d) {
             mean = try secondsToMint(bounds: (lo, hi), rate: rate, growth: growth)
             method += "; mean: \(how)"
+        } else if scopes == BigInt(1), growing || existing.signum > 0 {
+            // Under growth t(k) is concave and t(E[N]) is later than the mean time; with ids stored the
+            // clock starts at the E-th id. The mean is E[t(N)] itself, to the digits its bounds share.
+            if let (value, digits) = MeanTime.figure(
+                space: d, existing: existing, rate: rate, growth: growth, digits: Birthday.significantDigits)
+            {
+                mean = value
+                method +=
+                    "; mean: E[t(N)], the time of each count weighted by its probability, to the \(digits) digits its bounds share"
+                    + (d <= BigInt(1 << 20) ? " (summed term by term)" : " (the sum bounded by integrals, within O(1/√d))")
+            } else {
+                method += "; mean: not computed \(growing ? "under growth" : "with ids already stored") for this store and rate"
+            }
         } else {
             method +=
-                "; mean: not certified \(existing.signum > 0 ? "with ids already stored" : scopes > BigInt(1) ? "over several scopes" : "for 2^20 < d < 2^40")"
+                "; mean: not certified \(scopes > BigInt(1) ? "over several scopes" : "for 2^20 < d < 2^40")"
         }
         return WhenFigures(
             from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },
