@@ -96,13 +96,16 @@ public enum IDFormat: String, CaseIterable, Sendable {
             // ids only with the same node and the same clock sequence, 2^61 pairs. Random is what
             // idbudget mints; `--node-ids assigned` is a MAC address per generator.
             NodeField(bits: 61, name: "random node (47 bits) and clock sequence (14 bits)", perTick: 1, tick: (1, 10_000_000))
-        case .xid: NodeField(bits: 40, name: "machine id and pid", perTick: 1 << 24, tick: (1, 1))
-        case .objectid: NodeField(bits: 40, name: "per-process random value", perTick: 1 << 24, tick: (1, 1))
+        // rs/xid and the MongoDB drivers start the 24-bit counter at random once per process and let it
+        // run on across seconds; tsid-creator draws its counter's start each millisecond.
+        case .xid: NodeField(bits: 40, name: "machine id and pid", perTick: 1 << 24, tick: (1, 1), counterStart: .oncePerProcess(bits: 24))
+        case .objectid:
+            NodeField(bits: 40, name: "per-process random value", perTick: 1 << 24, tick: (1, 1), counterStart: .oncePerProcess(bits: 24))
         case .snowflake: NodeField(bits: 10, name: "worker id", perTick: 4096, tick: ms)
         case .discord: NodeField(bits: 10, name: "worker and process id", perTick: 4096, tick: ms)
         case .instagram: NodeField(bits: 13, name: "shard id", perTick: 1024, tick: ms)
         case .sonyflake: NodeField(bits: 16, name: "machine id", perTick: 256, tick: (1, 100))
-        case .tsid: NodeField(bits: 10, name: "node id", perTick: 4096, tick: ms)
+        case .tsid: NodeField(bits: 10, name: "node id", perTick: 4096, tick: ms, counterStart: .eachTickAtRandom(bits: 12))
         default: nil
         }
     }

@@ -106,17 +106,34 @@ public struct NodeField: Sendable, Hashable {
     public let tick: (numerator: Int, denominator: Int)
     /// Whether the field is usually assigned (a MAC address) rather than drawn at random.
     public let assignedByDefault: Bool
+    /// Where the counter beside the node starts: at 0 each tick (Snowflake's sequence: two nodes with
+    /// one value mint the same ids in any tick both mint in), at random once per process and running on
+    /// across ticks (xid, ObjectId: two such processes meet only where their counters come within a
+    /// tick's ids of each other), or at random each tick (TSID).
+    public let counterStart: CounterStart
 
-    public init(bits: Int, name: String, perTick: Int, tick: (numerator: Int, denominator: Int), assignedByDefault: Bool = false) {
+    /// How a node-id format's counter starts.
+    public enum CounterStart: Sendable, Hashable {
+        case eachTickAtZero
+        case oncePerProcess(bits: Int)
+        case eachTickAtRandom(bits: Int)
+    }
+
+    public init(
+        bits: Int, name: String, perTick: Int, tick: (numerator: Int, denominator: Int), assignedByDefault: Bool = false,
+        counterStart: CounterStart = .eachTickAtZero
+    ) {
         self.bits = bits
         self.name = name
         self.perTick = perTick
         self.tick = tick
         self.assignedByDefault = assignedByDefault
+        self.counterStart = counterStart
     }
 
     public static func == (a: NodeField, b: NodeField) -> Bool {
         a.bits == b.bits && a.name == b.name && a.perTick == b.perTick && a.tick == b.tick && a.assignedByDefault == b.assignedByDefault
+            && a.counterStart == b.counterStart
     }
 
     public func hash(into h: inout Hasher) {

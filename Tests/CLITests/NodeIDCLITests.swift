@@ -54,6 +54,61 @@ import Testing
         #expect((CLI.at(v1, "collision.probability") as? String)?.hasPrefix("2.168") == true, "\(v1)")
     }
 
+    /// xid and ObjectId start each process's 24-bit counter at random and let it run on: two processes
+    /// with one node value mint a common id only where their counters come within m − 1 of each other
+    /// (m ids a second each). p over K nodes is 1 − ∏_{i=1}^{K−1}(1 − (K(m − 1) + i)/2^64) (docs/math.md;
+    /// CounterOverlapTests checks the identity by brute force on small fields), here as an exact
+    /// fraction in Python; without a rate, and at the ceiling, it is the birthday over node values.
+    @Test(arguments: [("xid", 50, 1000), ("objectid", 2000, 1), ("xid", 3, 8_000_000)])
+    func countersStartedAtRandomMeetRarely(scheme: String, nodes: Int, perSecond: Int) throws {
+        let json = try CLI.json(["probability", "--scheme", scheme, "--nodes", String(nodes), "--rate", "\(perSecond)/s"])
+        let script = """
+            import sys; sys.path.insert(0, 'Tests/Oracles')
+            from fractions import Fraction
+            from reference import fmt_fraction
+            N, K, m, q = 2**64, \(nodes), \(perSecond), Fraction(1)
+            for i in range(1, K): q *= Fraction(N - K * (m - 1) - i, N)
+            print(fmt_fraction(1 - q))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        process.currentDirectoryURL = Repository.root
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let want = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        // Past K(m − 1) < 2^24 (3 nodes at 8·10^6/s) the one-ring product is a bound's centre: fewer digits,
+        // each of them the product's.
+        let printed = CLI.at(json, "collision.probability") as? String ?? ""
+        if nodes * (perSecond - 1) < 1 << 24 {
+            #expect(printed == want, "\(scheme) \(nodes) at \(perSecond)/s")
+        } else {
+            let parts = printed.split(separator: "e")
+            let digits = parts[0].replacingOccurrences(of: ".", with: "")
+            #expect(digits.count >= 8 && digits.count < 30, "\(printed)")
+            #expect(
+                BucketModelsCLITests.rounded(want, to: digits.count) == (digits, Int(parts.last ?? "") ?? 0), "\(printed) against \(want)")
+        }
+        #expect((json["notes"] as? [String])?.first?.contains("counters started at random") == true)
+        // The birthday over node values is what it was without a rate: an upper bound.
+        let plain = try CLI.json(["probability", "--scheme", scheme, "--nodes", String(nodes)])
+        #expect(CLI.at(plain, "collision.probability") as? String == (try Self.exact(bits: 40, nodes: nodes)))
+    }
+
+    /// At the ceiling (2^24 ids a second) any two processes with one value meet: the birthday over 2^40.
+    /// TSID draws its counter's start each millisecond: p stays the birthday, with how soon two nodes
+    /// with one value meet at the rate given.
+    @Test func ceilingAndTSID() throws {
+        let full = try CLI.json(["probability", "--scheme", "xid", "--nodes", "1000", "--rate", "16777216/s"])
+        #expect(CLI.at(full, "collision.probability") as? String == (try Self.exact(bits: 40, nodes: 1000)))
+        let tsid = try CLI.json(["probability", "--scheme", "tsid", "--nodes", "50", "--rate", "100/s"])
+        #expect(CLI.at(tsid, "collision.probability") as? String == (try Self.exact(bits: 10, nodes: 50)))
+        #expect((tsid["notes"] as? [String])?.first?.contains("about every 410 s") == true, "\(tsid)")
+    }
+
     @Test func theCeilingIsChecked() throws {
         let within = try CLI.json(["probability", "--scheme", "snowflake", "--nodes", "4", "--rate", "1e6/s"])
         #expect((within["notes"] as? [String])?.contains { $0.contains("1e6/s a node uses 24.4141% of it") } == true, "\(within)")

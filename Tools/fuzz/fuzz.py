@@ -831,6 +831,60 @@ def check_mean_time(c, ck):
         ck.fail("wrong-answer", f"mean_seconds {printed} has under 2 digits")
 
 
+NODE_FORMATS = [("snowflake", 10, None), ("discord", 10, None), ("instagram", 13, None), ("sonyflake", 16, None),
+                ("tsid", 10, None), ("uuid1", 61, None), ("uuid6", 61, None), ("xid", 40, 24), ("objectid", 40, 24)]
+
+
+def g_node_ids(g):
+    """Node-id formats: p is the birthday over the node field; for xid and ObjectId with a per-node
+    rate, the counters started at random meet only within m − 1 of each other, p = 1 − ∏_{i=1}^{K−1}(1 −
+    (K(m − 1) + i)/2^64) (exact fractions here; fewer digits, each the product's, past K(m − 1) ≥ 2^24);
+    assigned ids give 0."""
+    rng = g.rng
+    name, bits, counter = rng.choice(NODE_FORMATS)
+    nodes = rng.choice([2, 3, 12, 50, 300, 2000])
+    args = ["--scheme", name, "--nodes", str(nodes)]
+    assigned = rng.random() < 0.15
+    if assigned:
+        args += ["--node-ids", "assigned"]
+    m = None
+    if rng.random() < 0.6:
+        m = rng.choice([1, 10, 1000, 50000, 8_000_000, 16_777_216])
+        args += ["--rate", f"{m}/s"]
+    return Case("node-ids", "probability", args, node_model=(bits, counter, nodes, assigned, m if counter else None))
+
+
+def check_node_ids(c, ck):
+    ref = oracle("reference")
+    bits, counter, k, assigned, m = c.exp["node_model"]
+    got = ck.get("collision", "probability")
+    if assigned:
+        ck.eq("collision.probability", got, "0", "wrong-answer")
+        return
+    if counter and m is not None and 2 * m - 1 < 2 ** counter:
+        n = 2 ** (bits + counter)
+        q = Fraction(1)
+        for i in range(1, k):
+            q *= Fraction(n - k * (m - 1) - i, n)
+    else:
+        d = 2 ** bits
+        q = Fraction(1)
+        for i in range(k):
+            q *= Fraction(d - i, d)
+    want = ref.fmt_fraction(1 - q)
+    if counter and m is not None and 2 * m - 1 < 2 ** counter and k * (m - 1) >= 2 ** counter and isinstance(got, str):
+        # Past K(m − 1) < 2^24 the product is bounded, not exact: the digits printed must be its.
+        mant, _, exp = got.partition("e")
+        digits = mant.replace(".", "")
+        with mpmath.workdps(60):
+            v = mpmath.mpf((1 - q).numerator) / (1 - q).denominator
+            wm, _, we = mpmath.nstr(v, len(digits), min_fixed=1, max_fixed=0, strip_zeros=False).partition("e")
+        if wm.replace(".", "") != digits or int(we or 0) != int(exp or 0):
+            ck.fail("wrong-digits", f"collision.probability {got}, the product {want}")
+        return
+    ck.eq("collision.probability", got, want)
+
+
 def g_retries(g):
     """retries against Tests/Oracles/retries_ref.py: fill, attempts, exhaustion and its capacity."""
     rng = g.rng
@@ -1257,7 +1311,7 @@ REGIMES = [
     ("capacity", g_capacity, 3), ("budget-equal", g_budget_equal, 1), ("budget-exact", g_budget_exact, 2),
     ("near-tie", g_near_tie, 2), ("capacity-max", g_capacity_max, 1), ("readme", g_readme, 1), ("invalid", g_invalid, 1),
     ("budget-near-p", g_budget_near_p, 1), ("growth-existing", g_growth_existing, 2), ("retries", g_retries, 1),
-    ("mean-time", g_mean_time, 1),
+    ("mean-time", g_mean_time, 1), ("node-ids", g_node_ids, 1),
 ]
 
 
@@ -1470,6 +1524,8 @@ def even_lasting(d, lam, S, budget):
 
 def check_probability(c, ck):
     e = c.exp
+    if "node_model" in e:
+        return check_node_ids(c, ck)
     if "poisson" in e:
         return check_poisson(c, ck)
     if "rows" in e:

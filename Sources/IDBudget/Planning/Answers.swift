@@ -104,6 +104,17 @@ public struct CollisionFigures: Codable, Sendable, Equatable {
         doubleApproximation = approx.isFinite && model.space.bitWidth <= 1024 ? approx : nil
     }
 
+    /// Figures worked out elsewhere (`CounterOverlap`): p, 1 − p, the expected colliding pairs and what
+    /// a double-precision calculator prints.
+    init(probability p: ScientificDecimal, complement c: ScientificDecimal, expected: ScientificDecimal, approx: Double) {
+        probability = p.description
+        complement = c.description
+        oneIn = p.oneIn
+        expectedCollisions = expected.description
+        groupProbability = nil
+        doubleApproximation = approx.isFinite ? approx : nil
+    }
+
     public init(space: BigInt, count: BigInt, groups: BigInt) throws {
         let (p, c) = try Birthday.probability(space: space, count: count, scopes: groups)
         probability = p.description

@@ -4,7 +4,9 @@ extension Planner {
     /// For a node-id format (`Scheme.node`): p that some two of `nodes` live nodes share a node value.
     ///
     /// Two nodes with different values never mint the same id; two with the same value do as soon as
-    /// both mint in one tick. Nodes that draw their value at random collide with the birthday
+    /// both mint in one tick where the counter starts at 0 each tick (Snowflake), and where it starts at
+    /// random once per process (xid, ObjectId) only if their counters come within a tick's ids of each
+    /// other: with a per-node rate, p is then `CounterOverlap`'s. Nodes that draw their value at random collide with the birthday
     /// probability over the field's 2^bits values, p = 1 − ∏_{i<K}(1 − i/2^bits), exact like every p
     /// here; assigned values (`assigned`, the default for MAC-addressed UUIDv1/v6) make it 0. With a
     /// per-node rate, a note says how much of one node's ceiling (the ids a tick its counter holds)
@@ -54,9 +56,49 @@ extension Planner {
         } else {
             notes.append("ceiling: \(ceiling); give --rate (per node) to compare.")
         }
-        notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]")
         let count = assigned ? BigInt(1) : nodes
-        let collision = try CollisionFigures(space: space.size, count: count, groups: BigInt(1))
+        var collision = try CollisionFigures(space: space.size, count: count, groups: BigInt(1))
+        if !assigned, let rate = ratePerNode, nodes >= BigInt(2) {
+            // The ids a node mints in one tick, at most.
+            let m = Swift.max(
+                BigInt(1),
+                BigInt.ceilingQuotient(
+                    rate.perSecond.numerator * BigInt(node.tick.numerator), rate.perSecond.denominator * BigInt(node.tick.denominator)))
+            switch node.counterStart {
+            case .oncePerProcess(let bits):
+                let ring = BigInt.power(2, bits)
+                if m * BigInt(2) - BigInt(1) < ring,
+                    let (figures, digits) = try CounterOverlap.figures(values: values, counter: ring, perTick: m, nodes: nodes)
+                {
+                    let birthday = collision.probability
+                    collision = figures
+                    notes[0] =
+                        "node ids random, counters started at random: two of the \(nodes) live nodes mint a common id only with the same \(node.name) (1 in 2^\(node.bits)) and counters within \(m - BigInt(1)) of each other around their 2^\(bits) ring, where both pass one counter value in one \(tickText(node.tick)) ((2m − 1)/2^\(bits) at m = \(m) ids a \(tickText(node.tick)) each). This takes every node at the same rate: counters of nodes at different rates drift apart by the difference every \(tickText(node.tick)) and meet within 2^\(bits)/difference of them, so for long-lived nodes at unequal rates p is at most the chance that two share a \(node.name), \(birthday)."
+                    if digits < Birthday.significantDigits {
+                        notes.append(
+                            "p to \(digits) digits: with \(nodes) nodes at \(m) ids a \(tickText(node.tick)), K(m − 1) ≥ 2^\(bits) and the one-ring formula is bounded, not exact (docs/math.md)."
+                        )
+                    }
+                }
+            case .eachTickAtRandom(let bits):
+                // Two nodes with one value, both minting in a tick, meet in it with probability
+                // (2m − 1)/2^bits; below one id a tick each, both mint in it with probability about λ².
+                let (rn, rd) = (
+                    rate.perSecond.numerator * BigInt(node.tick.numerator), rate.perSecond.denominator * BigInt(node.tick.denominator)
+                )
+                let lambda = Swift.min(1, ScientificDecimal.exact(numerator: rn, denominator: rd, significantDigits: 17).doubleValue)
+                let meet = ScientificDecimal.exact(
+                    numerator: m * BigInt(2) - BigInt(1), denominator: BigInt.power(2, bits), significantDigits: 17
+                ).doubleValue
+                let overlap = Swift.min(1, meet) * lambda * lambda
+                let seconds = Double(node.tick.numerator) / Double(node.tick.denominator) / overlap
+                notes[0] +=
+                    " \(scheme.name) draws its \(bits)-bit counter's start afresh every \(tickText(node.tick)): two nodes with one \(node.name), both minting, meet in a \(tickText(node.tick)) with probability about \(String(format: "%.3g", overlap)), so at \(rate) a node about every \(String(format: "%.3g", seconds)) s; p is the chance of a collision for any life longer than that."
+            case .eachTickAtZero:
+                break
+            }
+        }
+        notes.append("\(scheme.name): \(scheme.notes) [\(scheme.source)]")
         let volume = Volume(count: nodes, nodes: nodes, notes: ["\(nodes) live nodes"])
         return ProbabilityAnswer(
             space: SpaceFigures(space), volume: VolumeFigures(volume), collision: collision,
