@@ -99,6 +99,31 @@ import Testing
         }
     }
 
+    /// Time buckets: even arrivals alternating ⌊λ⌋ and ⌈λ⌉ ids a bucket, and Poisson buckets whose
+    /// rate grows, print the mean time (to the end of the bucket with the first collision) to the
+    /// digits their bounds share, each of them mean_time_ref.py's (the period of the bucket sizes summed
+    /// exactly; the growing sum by Euler–Maclaurin).
+    @Test func bucketMeansAreTheReferences() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../IDBudgetTests/Reference/mean_time.json")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+        let even = json["even_alternating"] as? [[String: Any]] ?? []
+        let growing = json["poisson_growing"] as? [[String: Any]] ?? []
+        #expect(even.count == 3 && growing.count == 3)
+        for (c, extra) in even.map({ ($0, ["--arrivals", "even"]) }) + growing.map({ ($0, ["--growth", $0["growth"] as? String ?? ""]) }) {
+            let label = c["label"] as? String ?? ""
+            let out = try CLI.json(
+                ["capacity", "--scheme", c["scheme"] as? String ?? "", "--max-probability", "1e-9", "--rate", c["rate"] as? String ?? ""]
+                    + extra)
+            let printed = try #require(CLI.at(out, "when.mean_seconds") as? String, "\(label)")
+            let parts = printed.split(separator: "e")
+            let digits = parts[0].replacingOccurrences(of: ".", with: "")
+            #expect(digits.count >= 8, "\(label): \(printed)")
+            let reference = try #require(c["mean_seconds"] as? String)
+            #expect(Self.rounded(reference, to: digits.count) == (digits, Int(parts[1]) ?? 0), "\(label): \(printed) against \(reference)")
+        }
+    }
+
     /// A decimal string (mpmath's, 40 digits) rounded half-up to `n` significant digits, as digits and
     /// the power of ten of the first.
     static func rounded(_ text: String, to n: Int) -> (String, Int) {

@@ -81,6 +81,64 @@ CASES = [
 ]
 
 
+def log_no_collision(d, n):
+    """−ln ∏_{i<n}(1 − i/d), for small n exactly (term by term)."""
+    return -mp.fsum(mp.log1p(-mpf(i) / d) for i in range(n))
+
+
+def even_alternating_mean(bits, rate, bucket):
+    """Even arrivals into buckets of `bucket` seconds holding ⌊λ⌋ or ⌈λ⌉ ids: the mean time to the end
+    of the bucket with the first collision, b·Σ_j S_j. The first j buckets hold ⌈jλ⌉ ids, so the pattern
+    of bucket sizes repeats every Q buckets (λ = P/Q): Σ_j S_j = (Σ_{r<Q} S_r)/(1 − S_Q)."""
+    lam = rate * bucket
+    d = mpf(2) ** bits
+    lf, lc = lam.numerator // lam.denominator, -((-lam.numerator) // lam.denominator)
+    Lf, Lc = log_no_collision(d, lf), log_no_collision(d, lc)
+    q = lam.denominator
+    total = mpf(0)
+    for r in range(q):
+        ceil_count = -((-(r * lam.numerator)) // q) - r * lf   # ⌈rλ⌉ − r⌊λ⌋
+        total += mp.exp(-(r - ceil_count) * Lf - ceil_count * Lc)
+    ceil_q = lam.numerator - q * lf
+    return mpf(bucket.numerator) / bucket.denominator * total / (-mp.expm1(-((q - ceil_q) * Lf + ceil_q * Lc)))
+
+
+def poisson_growing_mean(bits, rate, growth, bucket):
+    """Poisson buckets whose rate grows: bucket j's mean is λ_j = x₀·d·e^(cj) (c = a·b, x₀·d = r·b·expm1(c)/c),
+    ℓ_j = λ_j − d·log1p(λ_j/d) = d·Σ_{k≥2} (−1)^k·x_j^k/k, so Λ_j = Σ_{i<j} ℓ_i is a geometric sum per k.
+    The mean time to the end of the bucket with the first collision is b·Σ_{j≥0} e^(−Λ_j), summed by
+    mpmath's Euler–Maclaurin over j (Λ extends smoothly to real j) up to where Λ passes 700."""
+    d = mpf(2) ** bits
+    r = mpf(rate.numerator) / rate.denominator
+    b = mpf(bucket.numerator) / bucket.denominator
+    c = growth_of(growth) * b
+    x0 = r * b * mp.expm1(c) / c / d
+
+    def big_lambda(j):
+        return d * mp.fsum((-1) ** k * x0 ** k * mp.expm1(k * c * j) / (k * mp.expm1(k * c)) for k in range(2, 12))
+
+    top = mpf(1)
+    while big_lambda(top) < 700:
+        top *= 2
+    return b * mp.sumem(lambda j: mp.exp(-big_lambda(j)), [0, top])
+
+
+GROWING_CASES = [
+    # (label, scheme, bits, bucket seconds, rate, growth)
+    ("uuid7 at 1000/s doubling yearly", "uuid7", 74, Fraction(1, 1000), "1000/s", "2x/y"),
+    ("ksuid at 10^6/s growing 40%/y", "ksuid", 128, Fraction(1), "1e6/s", "40%/y"),
+    ("ulid at 10^4/s growing tenfold yearly", "ulid", 80, Fraction(1, 1000), "1e4/s", "10x/y"),
+]
+
+
+EVEN_CASES = [
+    # (label, scheme, bits, bucket seconds, rate)
+    ("uuid7 at 1500/s: buckets of 1 and 2", "uuid7", 74, Fraction(1, 1000), "1500/s"),
+    ("uuid7 at 2^20+1/s", "uuid7", 74, Fraction(1, 1000), "1048577/s"),
+    ("ksuid at 2.5/s: buckets of 2 and 3", "ksuid", 128, Fraction(1), "2.5/s"),
+]
+
+
 def main():
     mp.dps = 130
     out = []
@@ -89,9 +147,22 @@ def main():
         out.append({"label": label, "bits": bits, "rate": rate, "growth": growth, "existing": existing,
                     "mean_seconds": mp.nstr(value, 40, strip_zeros=False, min_fixed=1, max_fixed=0)})
         print(label, mp.nstr(value, 20), flush=True)
+    even = []
+    for label, scheme, bits, bucket, rate in EVEN_CASES:
+        value = even_alternating_mean(bits, rate_of(rate), bucket)
+        even.append({"label": label, "scheme": scheme, "rate": rate,
+                     "mean_seconds": mp.nstr(value, 40, strip_zeros=False, min_fixed=1, max_fixed=0)})
+        print(label, mp.nstr(value, 20), flush=True)
+    growing = []
+    for label, scheme, bits, bucket, rate, growth in GROWING_CASES:
+        value = poisson_growing_mean(bits, rate_of(rate), growth, bucket)
+        growing.append({"label": label, "scheme": scheme, "rate": rate, "growth": growth,
+                        "mean_seconds": mp.nstr(value, 40, strip_zeros=False, min_fixed=1, max_fixed=0)})
+        print(label, mp.nstr(value, 20), flush=True)
     path = os.path.join(os.path.dirname(__file__), "..", "IDBudgetTests", "Reference", "mean_time.json")
     with open(path, "w") as fh:
-        json.dump({"source": "Tests/Oracles/mean_time_ref.py", "cases": out}, fh, indent=1)
+        json.dump({"source": "Tests/Oracles/mean_time_ref.py", "cases": out, "even_alternating": even,
+                   "poisson_growing": growing}, fh, indent=1)
         fh.write("\n")
 
 

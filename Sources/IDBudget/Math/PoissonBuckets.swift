@@ -155,6 +155,63 @@ public struct PoissonBuckets: Sendable {
         return (a.multiplied(by: space, precision: p, rounding: .down), b.multiplied(by: space, precision: p, rounding: .up))
     }
 
+    /// Bounds on the mean count of buckets to the first collision, counted to the end of its bucket,
+    /// when the rate grows: E[J] = Σ_{j≥0} e^(−Λ_j), Λ_j = Σ_{i<j} ℓ_i, ℓ_i = d·S·s(x₀·e^(ic)) with
+    /// s(x) = x − log1p(x) between x²/2 − x³/3 and x²/2. So with A = d·S·x₀²/2, Q = e^(2c) and
+    /// C = A/(Q − 1), Λ_j ≤ C(Q^j − 1), and Λ_j ≥ (1 − ε)·C(Q^j − 1) for j ≤ I + 1 where
+    /// ε = (2/3)·x₀·e^(Ic). e^(−K(Q^t − 1)) falls with t, and ∫₀^∞ e^(−K(Q^t − 1)) dt = e^K·E₁(K)/(2c)
+    /// (y = K·Q^t), so E[J] ≥ e^C·E₁(C)/(2c) and E[J] ≤ 1 + e^(C′)·E₁(C′)/(2c) + e^(−C′(Q^(I+1) − 1))/expm1(ℓ₀),
+    /// C′ = (1 − ε)C, the last term the buckets past I + 1 (ℓ rises with i). I is the first bucket with
+    /// C(Q^(I+1) − 1) ≥ 200 + |ln ℓ₀|. The bounds are a relative 1/E[J] + ε apart. Nil without growth
+    /// or where ε reaches ½.
+    func growingMeanBuckets(precision p: Int) -> (lo: BigFloat, hi: BigFloat)? {
+        guard let growth else { return nil }
+        let q = p + 24
+        let c = cBounds(growth, q)
+        guard c.lo.signum > 0 else { return nil }
+        let x0 = x0Bounds(q, c: c)
+        let dS = space * scopes
+        func cc(_ x: BigFloat, _ twoC: BigFloat, _ r: Rounding, _ other: Rounding) -> BigFloat {
+            // d·S·x²/2 / expm1(2c)
+            x.multiplied(by: x, precision: q, rounding: r).multiplied(by: dS, precision: q, rounding: r).timesPowerOfTwo(-1)
+                .divided(by: twoC.expm1(precision: q, rounding: other), precision: q, rounding: r)
+        }
+        let cHi = cc(x0.hi, c.lo.timesPowerOfTwo(1), .up, .down)
+        let cLo = cc(x0.lo, c.hi.timesPowerOfTwo(1), .down, .up)
+        let (l0Lo, _) = Self.s(x0.lo, x0.hi, q)
+        let ell0 = l0Lo.multiplied(by: dS, precision: q, rounding: .down)
+        guard ell0.signum > 0, cLo.signum > 0 else { return nil }
+        // I: C(Q^(I+1) − 1) ≥ T, in doubles first (then every bound below is rigorous for that I).
+        let target = 200 + Swift.abs(ell0.log(precision: 64, rounding: .nearest).doubleValue)
+        let logQ = 2 * c.lo.doubleValue
+        let cEstimate = cLo.log(precision: 64, rounding: .nearest).doubleValue
+        let steps = (Foundation.log1p(Foundation.exp(Foundation.log(target) - cEstimate)) / logQ).rounded(.up)
+        guard steps.isFinite, steps < 1e15 else { return nil }
+        let i = BigInt(Swift.max(0, Int(steps) - 1))
+        // ε = (2/3)·x₀·e^(I·c), rounded up.
+        let eps = x0.hi.multiplied(
+            by: c.hi.multiplied(by: i, precision: q, rounding: .up).exp(precision: q, rounding: .up), precision: q, rounding: .up
+        )
+        .multiplied(by: BigInt(2), precision: q, rounding: .up).divided(by: BigInt(3), precision: q, rounding: .up)
+        guard eps.timesPowerOfTwo(1) < BigFloat(1, precision: q) else { return nil }
+        let cPrime = cLo.multiplied(
+            by: BigFloat(1, precision: q).subtracting(eps, precision: q, rounding: .down), precision: q, rounding: .down)
+        func integral(_ k: BigFloat, _ r: Rounding, _ other: Rounding, _ twoC: BigFloat) -> BigFloat {
+            // e^K·E₁(K)/(2c), E₁(K) = −Ei(−K); falls as K rises.
+            let e1 = k.negated.eint(precision: q, rounding: other).negated
+            return e1.multiplied(by: k.exp(precision: q, rounding: r), precision: q, rounding: r).divided(
+                by: twoC, precision: q, rounding: r)
+        }
+        let lo = integral(cHi, .down, .up, c.hi.timesPowerOfTwo(1))
+        // The tail past I + 1: e^(−C′(Q^(I+1) − 1))/expm1(ℓ₀).
+        let rise = c.lo.timesPowerOfTwo(1).multiplied(by: i + BigInt(1), precision: q, rounding: .down).expm1(precision: q, rounding: .down)
+        let tail = cPrime.multiplied(by: rise, precision: q, rounding: .down).negated.exp(precision: q, rounding: .up)
+            .divided(by: ell0.expm1(precision: q, rounding: .down), precision: q, rounding: .up)
+        let hi = BigFloat(1, precision: q).adding(integral(cPrime, .up, .down, c.lo.timesPowerOfTwo(1)), precision: q, rounding: .up)
+            .adding(tail, precision: q, rounding: .up)
+        return (lo, hi)
+    }
+
     /// Σ_j S(x_j) with x_j = x₀·e^{jc}.
     private func growthSum(_ g: Growth, _ q: Int) throws(InputError) -> (lo: BigFloat, hi: BigFloat) {
         let c = cBounds(g, q)

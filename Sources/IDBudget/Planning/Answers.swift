@@ -62,7 +62,8 @@ public struct VolumeFigures: Codable, Sendable, Equatable {
 
 /// The collision figures for `count` ids in each of `groups` independent groups of a space.
 public struct CollisionFigures: Codable, Sendable, Equatable {
-    /// p that some two ids collide in any group: 30 certified significant digits.
+    /// p that some two ids collide in any group: 30 certified significant digits (fewer, as many as
+    /// are certain, only for xid/ObjectId counters past K(m − 1) ≥ 2^24: see `CounterOverlap`).
     public let probability: String
     /// 1 − p, 30 certified digits.
     public let complement: String

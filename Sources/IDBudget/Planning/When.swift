@@ -214,8 +214,12 @@ extension Planner {
             let one = model.with(buckets: BigInt(1))
             mean = try meanOfBuckets(bucketSeconds: model.bucketSeconds) { p in try one.logBounds(precision: p) }
             method += "; mean: bucket length / p of one bucket (a geometric number of buckets)"
+        } else if let (value, digits) = growingMean(model) {
+            mean = value
+            method +=
+                "; mean: bucket length × Σ_j P(no collision in the first j buckets) as the rate grows (bounded by e^C·E₁(C) integrals), to the \(digits) digits its bounds share"
         } else {
-            method += "; mean: not computed for growing buckets"
+            method += "; mean: not computed for these growing buckets"
         }
         return WhenFigures(
             from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },
@@ -225,7 +229,7 @@ extension Planner {
     /// The `when` of even arrivals into time buckets: the budget breaks in bucket F* + 1, the median in
     /// the first bucket where p over all so far reaches ½; the mean, where every bucket holds the same
     /// λ ids, is b/p₁ as for Poisson buckets (a geometric number of buckets); where they alternate
-    /// between ⌊λ⌋ and ⌈λ⌉ it is not computed.
+    /// between ⌊λ⌋ and ⌈λ⌉, `alternatingMean`'s bounds.
     static func when(even model: EvenBuckets, lasting: BigInt, from: Date?) throws -> WhenFigures {
         let (bn, bd) = model.bucketSeconds
         let digits = Birthday.significantDigits
@@ -238,12 +242,64 @@ extension Planner {
             let one = model.with(wholeBuckets: BigInt(1))
             mean = try meanOfBuckets(bucketSeconds: model.bucketSeconds) { p in one.logBounds(precision: p) }
             method += "; mean: bucket length / p of one bucket (a geometric number of buckets)"
+        } else if let (value, digits) = alternatingMean(model) {
+            mean = value
+            method +=
+                "; mean: bucket length × Σ_j P(no collision in the first j buckets), buckets of ⌊λ⌋ and ⌈λ⌉ ids, to the \(digits) digits its bounds share"
         } else {
             method += "; mean: not computed for buckets of ⌊λ⌋ and ⌈λ⌉ ids"
         }
         return WhenFigures(
             from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },
             medianSeconds: median.description, meanSeconds: mean?.description, method: method)
+    }
+
+    /// The mean time to the first collision under growth, to the end of its bucket: the bucket length
+    /// times `PoissonBuckets.growingMeanBuckets`' bounds, to the digits they share.
+    static func growingMean(_ model: PoissonBuckets) -> (ScientificDecimal, Int)? {
+        let p = 192
+        guard let (lo, hi) = model.growingMeanBuckets(precision: p) else { return nil }
+        let (sLo, sHi) = BigFloat.bounds(
+            numerator: model.bucketSeconds.numerator, denominator: model.bucketSeconds.denominator, precision: p)
+        let a = lo.multiplied(by: sLo, precision: p, rounding: .down)
+        let b = hi.multiplied(by: sHi, precision: p, rounding: .up)
+        for digits in stride(from: Birthday.significantDigits, through: 2, by: -1) {
+            if let s = Birthday.sameDigits(a, b, digits, shift: BigInt(0)) { return (s, digits) }
+        }
+        return nil
+    }
+
+    /// The mean time to the first collision, to the end of its bucket, when even buckets alternate
+    /// between ⌊λ⌋ and ⌈λ⌉ ids: the first j buckets hold ⌈jλ⌉ ids, so ⌈jφ⌉ of them hold ⌈λ⌉
+    /// (φ = λ − ⌊λ⌋) and P(no collision in them) is S_j = e^(−ℓ_f·j)·ρ^⌈jφ⌉, ρ = e^(−(ℓ_c − ℓ_f)) (ℓ_f, ℓ_c
+    /// one bucket's L at ⌊λ⌋ and ⌈λ⌉). With jφ ≤ ⌈jφ⌉ < jφ + 1 the mean b·Σ_j S_j lies between
+    /// b·ρ/(1 − e^(−ℓ̄)) and b/(1 − e^(−ℓ̄)), ℓ̄ = (1 − φ)·ℓ_f + φ·ℓ_c: a relative 1 − ρ ≈ λ/d apart.
+    /// Nil where they share fewer than 2 digits.
+    static func alternatingMean(_ model: EvenBuckets) -> (ScientificDecimal, Int)? {
+        let p = 192
+        let (fLo, fHi) = LogComplement.bounds(space: model.space, count: model.floorMean, scopes: model.scopes, precision: p)
+        let (cLo, cHi) = LogComplement.bounds(space: model.space, count: model.ceilingMean, scopes: model.scopes, precision: p)
+        let (phiLo, phiHi) = BigFloat.bounds(
+            numerator: model.mean.numerator % model.mean.denominator, denominator: model.mean.denominator, precision: p)
+        // ℓ̄ = ℓ_f + φ·(ℓ_c − ℓ_f), the difference positive.
+        let gapLo = cLo.subtracting(fHi, precision: p, rounding: .down)
+        let gapHi = cHi.subtracting(fLo, precision: p, rounding: .up)
+        guard gapLo.signum >= 0 else { return nil }
+        let barLo = fLo.adding(phiLo.multiplied(by: gapLo, precision: p, rounding: .down), precision: p, rounding: .down)
+        let barHi = fHi.adding(phiHi.multiplied(by: gapHi, precision: p, rounding: .up), precision: p, rounding: .up)
+        let (sLo, sHi) = BigFloat.bounds(
+            numerator: model.bucketSeconds.numerator, denominator: model.bucketSeconds.denominator, precision: p)
+        // 1 − e^(−ℓ̄) rises with ℓ̄.
+        let qLo = barLo.negated.expm1(precision: p, rounding: .up).negated
+        let qHi = barHi.negated.expm1(precision: p, rounding: .down).negated
+        guard qLo.signum > 0 else { return nil }
+        let rho = gapHi.negated.exp(precision: p, rounding: .down)
+        let lo = sLo.multiplied(by: rho, precision: p, rounding: .down).divided(by: qHi, precision: p, rounding: .down)
+        let hi = sHi.divided(by: qLo, precision: p, rounding: .up)
+        for digits in stride(from: Birthday.significantDigits, through: 2, by: -1) {
+            if let s = Birthday.sameDigits(lo, hi, digits, shift: BigInt(0)) { return (s, digits) }
+        }
+        return nil
     }
 
     /// The mean time to the first collision when every bucket has the same ℓ (one bucket's L, from

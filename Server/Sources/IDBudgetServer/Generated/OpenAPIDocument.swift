@@ -987,6 +987,11 @@ enum OpenAPIDocument {
                 "pattern": "^(0|[1-9]\\.[0-9]{29}e[+-][0-9]+)$",
                 "description": "exact to 30 significant digits (certified), scientific notation"
               },
+              "Output_certain": {
+                "type": "string",
+                "pattern": "^(0|[1-9](\\.[0-9]{1,29})?e[+-][0-9]+)$",
+                "description": "the significant digits that are certain, 2 to 30 (as many as the bounds share), scientific notation"
+              },
               "Output_integer": {
                 "type": "string",
                 "pattern": "^[0-9]+$",
@@ -1081,12 +1086,13 @@ enum OpenAPIDocument {
                 ],
                 "properties": {
                   "probability": {
-                    "$ref": "#/components/schemas/Output_exact"
+                    "$ref": "#/components/schemas/Output_certain",
+                    "description": "30 certified digits; fewer only for xid/ObjectId node counters past K(m − 1) ≥ 2^24, where the model is bounded (the notes say how many)"
                   },
                   "complement": {
                     "oneOf": [
                       {
-                        "$ref": "#/components/schemas/Output_exact"
+                        "$ref": "#/components/schemas/Output_certain"
                       },
                       {
                         "$ref": "#/components/schemas/Output_tiny"
@@ -1484,8 +1490,8 @@ enum OpenAPIDocument {
                             "description": "seconds until the new id that brings p to 1/2 or more is minted"
                           },
                           "mean_seconds": {
-                            "$ref": "#/components/schemas/Output_exact",
-                            "description": "seconds until id number E[N] (the mean count at the first collision) is minted; absent where idbudget does not certify E[N] (ids already stored, several scopes, 2^20 < d < 2^40, growing time buckets)"
+                            "$ref": "#/components/schemas/Output_certain",
+                            "description": "the mean time to the first collision, E[t(N)]: 30 digits at a constant rate with nothing stored; under growth, with ids stored, or over buckets of ⌊λ⌋ and ⌈λ⌉ ids, the digits its bounds share (method says how many); absent with several scopes and for 2^20 < d < 2^40 at a constant rate with nothing stored"
                           },
                           "method": {
                             "type": "string"
