@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 37's bucket models at the command line against Tests/Oracles/buckets_ref.py (mpmath and
@@ -91,7 +92,7 @@ import Testing
             let digits = parts[0].replacingOccurrences(of: ".", with: "")
             let exponent = Int(parts[1]) ?? 0
             let reference = try #require(c["mean_seconds"] as? String)
-            #expect(Self.rounded(reference, to: digits.count) == (digits, exponent), "\(label): \(printed) against \(reference)")
+            #expect(DecimalText.rounded(reference, to: digits.count) == (digits, exponent), "\(label): \(printed) against \(reference)")
             #expect(method.contains("to the \(digits.count) digits") || digits.count < 30, "\(label): \(method)")
             // At least the digits the bounds were built to give: O(1/√d) apart above 2^20, all 30 below.
             let bits = c["bits"] as? Int ?? 0
@@ -120,38 +121,10 @@ import Testing
             let digits = parts[0].replacingOccurrences(of: ".", with: "")
             #expect(digits.count >= 8, "\(label): \(printed)")
             let reference = try #require(c["mean_seconds"] as? String)
-            #expect(Self.rounded(reference, to: digits.count) == (digits, Int(parts[1]) ?? 0), "\(label): \(printed) against \(reference)")
+            #expect(
+                DecimalText.rounded(reference, to: digits.count) == (digits, Int(parts[1]) ?? 0),
+                "\(label): \(printed) against \(reference)")
         }
     }
 
-    /// A decimal string (mpmath's, 40 digits) rounded half-up to `n` significant digits, as digits and
-    /// the power of ten of the first.
-    static func rounded(_ text: String, to n: Int) -> (String, Int) {
-        let parts = text.lowercased().split(separator: "e")
-        var exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        let mantissa = String(parts[0])
-        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
-        var digits = mantissa.replacingOccurrences(of: ".", with: "").map { Int(String($0)) ?? 0 }
-        exponent += point - 1
-        while digits.first == 0 && digits.count > 1 {
-            digits.removeFirst()
-            exponent -= 1
-        }
-        var head = Array(digits.prefix(n))
-        if digits.count > n && digits[n] >= 5 {
-            var i = n - 1
-            while i >= 0 {
-                head[i] += 1
-                if head[i] < 10 { break }
-                head[i] = 0
-                i -= 1
-            }
-            if i < 0 {
-                head.insert(1, at: 0)
-                head.removeLast()
-                exponent += 1
-            }
-        }
-        return (head.map(String.init).joined(), exponent)
-    }
 }

@@ -8,24 +8,14 @@ import Testing
 @Suite struct NodeIDCLITests {
     /// p(2^bits, nodes) = 1 − ∏_{i<nodes}(1 − i/2^bits), exactly, to 30 digits.
     static func exact(bits: Int, nodes: Int) throws -> String {
-        let script = """
-            import sys; sys.path.insert(0, 'Tests/Oracles')
+        try Oracle.python(
+            """
             from fractions import Fraction
             from reference import fmt_fraction
             d, n, q = 2**\(bits), \(nodes), Fraction(1)
             for i in range(n): q *= Fraction(d - i, d)
             print(fmt_fraction(1 - q))
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        process.currentDirectoryURL = Repository.root
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            """)
     }
 
     @Test(arguments: [
@@ -62,24 +52,14 @@ import Testing
     @Test(arguments: [("xid", 50, 1000), ("objectid", 2000, 1), ("xid", 3, 8_000_000)])
     func countersStartedAtRandomMeetRarely(scheme: String, nodes: Int, perSecond: Int) throws {
         let json = try CLI.json(["probability", "--scheme", scheme, "--nodes", String(nodes), "--rate", "\(perSecond)/s"])
-        let script = """
-            import sys; sys.path.insert(0, 'Tests/Oracles')
+        let want = try Oracle.python(
+            """
             from fractions import Fraction
             from reference import fmt_fraction
             N, K, m, q = 2**64, \(nodes), \(perSecond), Fraction(1)
             for i in range(1, K): q *= Fraction(N - K * (m - 1) - i, N)
             print(fmt_fraction(1 - q))
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        process.currentDirectoryURL = Repository.root
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let want = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
+            """)
         // Past K(m − 1) < 2^24 (3 nodes at 8·10^6/s) the one-ring product is a bound's centre: fewer digits,
         // each of them the product's.
         let printed = CLI.at(json, "collision.probability") as? String ?? ""
@@ -90,7 +70,7 @@ import Testing
             let digits = parts[0].replacingOccurrences(of: ".", with: "")
             #expect(digits.count >= 8 && digits.count < 30, "\(printed)")
             #expect(
-                BucketModelsCLITests.rounded(want, to: digits.count) == (digits, Int(parts.last ?? "") ?? 0), "\(printed) against \(want)")
+                DecimalText.rounded(want, to: digits.count) == (digits, Int(parts.last ?? "") ?? 0), "\(printed) against \(want)")
         }
         #expect((json["notes"] as? [String])?.first?.contains("counters started at random") == true)
         // The birthday over node values is what it was without a rate: an upper bound.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The options of issue 24 at the command line: the Poisson default, growth, ids already stored, the
@@ -67,7 +68,7 @@ import Testing
         let parts = printed.split(separator: "e")
         if parts.count == 2, let reference = when?["mean_time_reference"] as? String {
             let digits = parts[0].replacingOccurrences(of: ".", with: "")
-            #expect(BucketModelsCLITests.rounded(reference, to: digits.count) == (digits, Int(parts[1]) ?? 0), "\(printed)")
+            #expect(DecimalText.rounded(reference, to: digits.count) == (digits, Int(parts[1]) ?? 0), "\(printed)")
         } else {
             Issue.record("no mean under growth, or no reference: '\(printed)'")
         }

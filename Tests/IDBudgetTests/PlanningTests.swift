@@ -1,6 +1,7 @@
 import Foundation
 import IDBudget
 import Precise
+import TestSupport
 import Testing
 
 /// The planning models of issue 24 (Poisson arrivals into time buckets, growth, ids already stored,
@@ -194,39 +195,10 @@ import Testing
             let parts = printed.split(separator: "e")
             let digits = parts[0].replacingOccurrences(of: ".", with: "")
             #expect(digits.count >= 5, "\(space): \(printed)")
-            #expect(Self.rounded(reference, to: digits.count) == (digits, Int(parts[1]) ?? 0), "\(space): \(printed), \(reference)")
+            #expect(DecimalText.rounded(reference, to: digits.count) == (digits, Int(parts[1]) ?? 0), "\(space): \(printed), \(reference)")
         } else {
             #expect(answer.when?.meanSeconds == r.meanSeconds, "\(space)")
         }
     }
 
-    /// A decimal string rounded half-up to `n` significant digits: the digits and the first one's power of ten.
-    static func rounded(_ text: String, to n: Int) -> (String, Int) {
-        let parts = text.lowercased().split(separator: "e")
-        var exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        let mantissa = String(parts[0])
-        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
-        var digits = mantissa.replacingOccurrences(of: ".", with: "").map { Int(String($0)) ?? 0 }
-        exponent += point - 1
-        while digits.first == 0 && digits.count > 1 {
-            digits.removeFirst()
-            exponent -= 1
-        }
-        var head = Array(digits.prefix(n))
-        if digits.count > n && digits[n] >= 5 {
-            var i = n - 1
-            while i >= 0 {
-                head[i] += 1
-                if head[i] < 10 { break }
-                head[i] = 0
-                i -= 1
-            }
-            if i < 0 {
-                head.insert(1, at: 0)
-                head.removeLast()
-                exponent += 1
-            }
-        }
-        return (head.map(String.init).joined(), exponent)
-    }
 }

@@ -56,3 +56,52 @@ public struct SplitMix: Sendable {
         String((0..<n).map { _ in symbols[Int(next() % UInt64(symbols.count))] })
     }
 }
+
+extension Oracle {
+    /// Runs `python3 -c code` in the repository's root (Tests/Oracles importable): its stdout, trimmed.
+    public static func python(_ code: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sys; sys.path.insert(0, 'Tests/Oracles')\n" + code]
+        process.currentDirectoryURL = Repository.root
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Decimal text as the references write it (mpmath's 40 digits) against idbudget's shorter prints.
+public enum DecimalText {
+    /// `text` rounded half-up to `n` significant digits: the digits and the power of ten of the first.
+    public static func rounded(_ text: String, to n: Int) -> (String, Int) {
+        let parts = text.lowercased().split(separator: "e")
+        var exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let mantissa = String(parts[0])
+        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        var digits = mantissa.replacingOccurrences(of: ".", with: "").map { Int(String($0)) ?? 0 }
+        exponent += point - 1
+        while digits.first == 0 && digits.count > 1 {
+            digits.removeFirst()
+            exponent -= 1
+        }
+        var head = Array(digits.prefix(n))
+        if digits.count > n && digits[n] >= 5 {
+            var i = n - 1
+            while i >= 0 {
+                head[i] += 1
+                if head[i] < 10 { break }
+                head[i] = 0
+                i -= 1
+            }
+            if i < 0 {
+                head.insert(1, at: 0)
+                head.removeLast()
+                exponent += 1
+            }
+        }
+        return (head.map(String.init).joined(), exponent)
+    }
+}

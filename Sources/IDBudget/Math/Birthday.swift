@@ -127,6 +127,15 @@ public enum Birthday {
         return ScientificDecimal(digits: a.digits, exponent: shift + BigInt(a.exponent - 1))
     }
 
+    /// The most significant digits two bounds share, as many as they do up to `digits` (at least 2),
+    /// and how many: for the figures whose bounds more bits cannot narrow (a model's own error).
+    static func sharedDigits(_ lo: BigFloat, _ hi: BigFloat, upTo digits: Int = significantDigits) -> (ScientificDecimal, Int)? {
+        for n in stride(from: digits, through: 2, by: -1) {
+            if let s = sameDigits(lo, hi, n, shift: BigInt(0)) { return (s, n) }
+        }
+        return nil
+    }
+
     /// p = −expm1(−L) and 1 − p = e^−L to `digits` certified digits, for any L given by rigorous
     /// bounds at a precision (the Poisson buckets' L, say): the same Ziv loop and the same printing
     /// paths as ``probability(space:count:scopes:digits:)``, including 1 − p = 10^−x once L ≥ 2^4096.

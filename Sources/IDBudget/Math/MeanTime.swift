@@ -33,10 +33,7 @@ enum MeanTime {
     /// far past r/a under growth that J's w² reaches 4000).
     static func figure(space d: BigInt, existing e: BigInt, rate: Rate, growth: Growth?, digits: Int) -> (ScientificDecimal, Int)? {
         guard let (lo, hi) = bounds(space: d, existing: e, rate: rate, growth: growth, precision: 192) else { return nil }
-        for n in stride(from: digits, through: 2, by: -1) {
-            if let s = Birthday.sameDigits(lo, hi, n, shift: BigInt(0)) { return (s, n) }
-        }
-        return nil
+        return Birthday.sharedDigits(lo, hi, upTo: digits)
     }
 
     /// Bounds on E[τ(M)] in seconds at `precision` bits.

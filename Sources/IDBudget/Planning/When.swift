@@ -263,10 +263,7 @@ extension Planner {
             numerator: model.bucketSeconds.numerator, denominator: model.bucketSeconds.denominator, precision: p)
         let a = lo.multiplied(by: sLo, precision: p, rounding: .down)
         let b = hi.multiplied(by: sHi, precision: p, rounding: .up)
-        for digits in stride(from: Birthday.significantDigits, through: 2, by: -1) {
-            if let s = Birthday.sameDigits(a, b, digits, shift: BigInt(0)) { return (s, digits) }
-        }
-        return nil
+        return Birthday.sharedDigits(a, b)
     }
 
     /// The mean time to the first collision, to the end of its bucket, when even buckets alternate
@@ -296,10 +293,7 @@ extension Planner {
         let rho = gapHi.negated.exp(precision: p, rounding: .down)
         let lo = sLo.multiplied(by: rho, precision: p, rounding: .down).divided(by: qHi, precision: p, rounding: .down)
         let hi = sHi.divided(by: qLo, precision: p, rounding: .up)
-        for digits in stride(from: Birthday.significantDigits, through: 2, by: -1) {
-            if let s = Birthday.sameDigits(lo, hi, digits, shift: BigInt(0)) { return (s, digits) }
-        }
-        return nil
+        return Birthday.sharedDigits(lo, hi)
     }
 
     /// The mean time to the first collision when every bucket has the same ℓ (one bucket's L, from
