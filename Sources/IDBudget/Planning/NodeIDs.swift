@@ -92,8 +92,9 @@ extension Planner {
                 ).doubleValue
                 let overlap = Swift.min(1, meet) * lambda * lambda
                 let seconds = Double(node.tick.numerator) / Double(node.tick.denominator) / overlap
+                let when = seconds.isFinite ? "about every \(String(format: "%.3g", seconds)) s" : "practically never"
                 notes[0] +=
-                    " \(scheme.name) draws its \(bits)-bit counter's start afresh every \(tickText(node.tick)): two nodes with one \(node.name), both minting, meet in a \(tickText(node.tick)) with probability about \(String(format: "%.3g", overlap)), so at \(rate) a node about every \(String(format: "%.3g", seconds)) s; p is the chance of a collision for any life longer than that."
+                    " \(scheme.name) draws its \(bits)-bit counter's start afresh every \(tickText(node.tick)): two nodes with one \(node.name), both minting, meet in a \(tickText(node.tick)) with probability about \(String(format: "%.3g", overlap)), so at \(rate) a node \(when); p is the chance of a collision for any life longer than that."
             case .eachTickAtZero:
                 break
             }
