@@ -76,7 +76,7 @@ import Testing
             .appendingPathComponent("../IDBudgetTests/Reference/mean_time.json")
         let data = try Data(contentsOf: url)
         let cases = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["cases"] as? [[String: Any]] ?? []
-        #expect(cases.count == 8)
+        #expect(cases.count == 10)
         for c in cases {
             let label = c["label"] as? String ?? ""
             var args = [
@@ -127,4 +127,24 @@ import Testing
         }
     }
 
+    /// Between 2^20 and 2^40, at a constant rate with nothing stored, the mean is E[N]/r with
+    /// E[N] = 1 + Q(d) = ∫₀^∞ e^−x (1 + x/d)^d dx (Ramanujan's Q; mpmath's quadrature here): printed to
+    /// the digits the integral bounds share (2 at 2^21, more as d grows), each of them the reference's.
+    @Test(arguments: [21, 30, 39])
+    func meanBetweenTheCertifiedForms(bits: Int) throws {
+        let out = try CLI.json(["capacity", "--bits", String(bits), "--max-probability", "1e-9", "--rate", "4/s"])
+        let printed = try #require(CLI.at(out, "when.mean_seconds") as? String, "\(out)")
+        let reference = try Oracle.python(
+            """
+            from mpmath import mp, quad, exp, inf, mpf
+            from reference import fmt_mpf
+            mp.dps = 60
+            d = mpf(2) ** \(bits)
+            print(fmt_mpf(quad(lambda x: exp(-x + d * mp.log1p(x / d)), [0, mp.sqrt(d), 4 * mp.sqrt(d), 40 * mp.sqrt(d), inf]) / 4))
+            """)
+        let parts = printed.split(separator: "e")
+        let digits = parts[0].replacingOccurrences(of: ".", with: "")
+        #expect(digits.count >= 2, "\(printed)")
+        #expect(DecimalText.rounded(reference, to: digits.count) == (digits, Int(parts[1]) ?? 0), "\(printed) against \(reference)")
+    }
 }

@@ -78,6 +78,32 @@ import Testing
         #expect(CLI.at(plain, "collision.probability") as? String == (try Self.exact(bits: 40, nodes: nodes)))
     }
 
+    /// Far past K(m − 1) ≥ 2^24 (1.79·10^9 xid processes at 1,000/s) the one-ring product still holds
+    /// to 30 digits (its error bound is e^−383000): p, 1 − p and C(K, 2)(2m − 1)/2^64 expected pairs
+    /// against mpmath's log-gamma of the product. Further on (10^12 processes) the bound no longer
+    /// separates 1 − p from 0: a one-line refusal naming --nodes with the range the exclusion arcs
+    /// give, never the node-value birthday (which would put 1 − p near 10^−635000).
+    @Test func farPastTheRing() throws {
+        let json = try CLI.json(["probability", "--scheme", "xid", "--nodes", "1790000000", "--rate", "1000/s"])
+        let want = try Oracle.python(
+            """
+            from fractions import Fraction
+            from mpmath import mp, loggamma, log, exp, expm1
+            from reference import fmt_mpf, fmt_fraction
+            mp.dps = 90
+            N, K, m = 2**64, 1790000000, 1000
+            a = K * (m - 1)
+            L = -(loggamma(N - a) - loggamma(N - a - K + 1) - (K - 1) * log(N))
+            print(fmt_mpf(-expm1(-L)), fmt_mpf(exp(-L)), fmt_fraction(Fraction(K * (K - 1) // 2 * (2 * m - 1), N)))
+            """
+        ).split(separator: " ").map(String.init)
+        #expect(CLI.at(json, "collision.probability") as? String == want[0])
+        #expect(CLI.at(json, "collision.complement") as? String == want[1])
+        #expect(CLI.at(json, "collision.expected_collisions") as? String == want[2])
+        let far = try CLI.expectUsageError(["probability", "--scheme", "xid", "--nodes", "1e12", "--rate", "1000/s"], naming: "--nodes")
+        #expect(far.stderr.contains("lies between about"), "\(far.stderr)")
+    }
+
     /// At the ceiling (2^24 ids a second) any two processes with one value meet: the birthday over 2^40.
     /// TSID draws its counter's start each millisecond: p stays the birthday, with how soon two nodes
     /// with one value meet at the rate given.

@@ -78,6 +78,8 @@ CASES = [
     ("2^80, 10/s doubling daily after 3·10^12 stored (w near −2)", 80, "10/s", "2x/d", 3 * 10**12),
     ("2^16, 1/s growing 10%/d (term by term)", 16, "1/s", "10%/d", 0),
     ("2^18, 5/s doubling hourly after 300 stored (term by term)", 18, "5/s", "2x/h", 300),
+    ("2^20 after 2^19 stored, 1/s doubling daily (term by term)", 20, "1/s", "2x/d", 2**19),
+    ("2^20 after 2^20 − 1 stored (the stored ids all but certainly collide)", 20, "1/s", None, 2**20 - 1),
 ]
 
 

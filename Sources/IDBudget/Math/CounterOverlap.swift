@@ -63,17 +63,31 @@ enum CounterOverlap {
         if lo.signum < 0 { lo = BigFloat(0, precision: q) }
         let pLo = lo.negated.expm1(precision: q, rounding: .up).negated.subtracting(err, precision: q, rounding: .down)
         let pHi = hi.negated.expm1(precision: q, rounding: .down).negated.adding(err, precision: q, rounding: .up)
-        let one = BigFloat(1, precision: q)
-        let cLo = one.subtracting(pHi, precision: q, rounding: .down)
-        let cHi = one.subtracting(pLo, precision: q, rounding: .up)
-        for digits in stride(from: Birthday.significantDigits, through: 2, by: -1) {
-            if pLo.signum > 0, cLo.signum > 0, let p = Birthday.sameDigits(pLo, pHi, digits, shift: BigInt(0)),
-                let c = Birthday.sameDigits(cLo, cHi, digits, shift: BigInt(0))
-            {
-                return (CollisionFigures(probability: p, complement: c, expected: expected, approx: approx), digits)
-            }
-        }
-        return nil
+        // 1 − p from e^−L itself, not 1 − p: near p = 1 the subtraction would leave no digits at q bits.
+        let cLo = hi.negated.exp(precision: q, rounding: .down).subtracting(err, precision: q, rounding: .down)
+        let cHi = lo.negated.exp(precision: q, rounding: .up).adding(err, precision: q, rounding: .up)
+        guard pLo.signum > 0, cLo.signum > 0, let (p, pDigits) = Birthday.sharedDigits(pLo, pHi),
+            let (c, cDigits) = Birthday.sharedDigits(cLo, cHi)
+        else { return nil }
+        return (CollisionFigures(probability: p, complement: c, expected: expected, approx: approx), Swift.min(pDigits, cDigits))
+    }
+
+    /// Bounds on P(no collision) that hold for any K, from the exclusion arcs: given no collision so
+    /// far among i processes, the cells a new one must avoid number at least i·m (each owns the m
+    /// cells from its counter on, disjoint since they are ≥ m apart) and at most i(2m − 1). So
+    /// ∏_{i<K}(1 − i(2m − 1)/N) ≤ 1 − p ≤ ∏_{i<K}(1 − i·m/N), the birthday's products over
+    /// ⌊N/(2m − 1)⌋ and ⌈N/m⌉ cells (rounding each factor the safe way). Nil where K exceeds either.
+    static func complementRange(values v: BigInt, counter ring: BigInt, perTick m: BigInt, nodes k: BigInt) -> (
+        lo: ScientificDecimal, hi: ScientificDecimal
+    )? {
+        let n = v * ring
+        let small = n / (m * BigInt(2) - BigInt(1))
+        let large = BigInt.ceilingQuotient(n, m)
+        guard k >= BigInt(2), k <= small, k <= large,
+            let lo = try? Birthday.probability(space: small, count: k, digits: 3).complement,
+            let hi = try? Birthday.probability(space: large, count: k, digits: 3).complement
+        else { return nil }
+        return (lo, hi)
     }
 
     /// The bound e·√K·(exp(X) − 1) on |P(no collision) − the one-ring product| when K(m − 1) ≥ M (see

@@ -344,7 +344,21 @@ public struct PoissonBuckets: Sendable {
 
     /// Whether p over `buckets` buckets is within `budget`, decided with certified bounds.
     func isWithin(budget: Budget) throws -> Bool {
-        var p = Swift.max(96, Int(log2Estimate) + 96)
+        // A comparison needs L to relative accuracy only (unlike 1 − p = e^−L): start low and double
+        // only while the bounds straddle the budget. Starting at log2(L) bits cost 20 s at L ≈ 2^(10^6).
+        var p = 128
+        let whole = lastFraction == nil ? buckets : buckets - BigInt(1)
+        if let growth, whole > BigInt(4096) {
+            // Steep growth over many buckets: the sum may be out of reach (busiest buckets past d/2 ids),
+            // but the last whole bucket alone, L ≥ d·S(x₀·e^((B−1)c)), often decides it already.
+            let c = cBounds(growth, 64)
+            let x = x0Bounds(64, c: c).lo.multiplied(
+                by: c.lo.multiplied(by: whole - BigInt(1), precision: 64, rounding: .down).exp(precision: 64, rounding: .down),
+                precision: 64, rounding: .down)
+            if !x.isFinite { return false }
+            let one = Self.s(x, x, 64).lo.multiplied(by: space, precision: 64, rounding: .down)
+            if one > budget.logComplementBounds(precision: 64).hi { return false }
+        }
         while p <= 1 << 22 {
             let (lo, hi) = try logBounds(precision: p)
             let (bLo, bHi) = budget.logComplementBounds(precision: p)

@@ -67,9 +67,19 @@ extension Planner {
             switch node.counterStart {
             case .oncePerProcess(let bits):
                 let ring = BigInt.power(2, bits)
-                if m * BigInt(2) - BigInt(1) < ring,
-                    let (figures, digits) = try CounterOverlap.figures(values: values, counter: ring, perTick: m, nodes: nodes)
-                {
+                if m * BigInt(2) - BigInt(1) < ring {
+                    guard let (figures, digits) = try CounterOverlap.figures(values: values, counter: ring, perTick: m, nodes: nodes)
+                    else {
+                        // The one-ring formula cannot be bounded this far past K(m − 1) ≥ 2^bits: the
+                        // node-value birthday would overstate p, so say what is certain instead.
+                        var range = ""
+                        if let (lo, hi) = CounterOverlap.complementRange(values: values, counter: ring, perTick: m, nodes: nodes) {
+                            range = "; 1 − p lies between about \(lo.short(3)) and \(hi.short(3))"
+                        }
+                        throw InputError(
+                            "\(nodes) nodes at \(m) ids a \(tickText(node.tick)) each: p is not certified this far past K(m − 1) ≥ 2^\(bits)\(range); give fewer nodes or a lower rate"
+                        )
+                    }
                     let birthday = collision.probability
                     collision = figures
                     notes[0] =

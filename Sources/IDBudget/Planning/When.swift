@@ -18,9 +18,9 @@ public struct WhenFigures: Codable, Sendable, Equatable {
     /// Seconds to the median first collision, 30 certified digits.
     public let medianSeconds: String
     /// Seconds to the mean first collision, E[t(N)]: 30 certified digits at a constant rate with no ids
-    /// stored; under growth or with ids stored, the digits its bounds share (`method` says how many).
-    /// Absent where idbudget does not bound it (several scopes; 2^20 < d < 2^40 at a constant rate
-    /// with nothing stored; growing time buckets).
+    /// stored (d ≤ 2^20 or d ≥ 2^40); under growth, with ids stored, or between, the digits its bounds
+    /// share (`method` says how many). Absent where idbudget does not bound it (several scopes; the
+    /// steepest growth, where its bounds share fewer than 2 digits).
     public let meanSeconds: String?
     /// How the mean was computed, in words.
     public let method: String
@@ -177,9 +177,10 @@ extension Planner {
         if !growing, existing.isZero, scopes == BigInt(1), let (lo, hi, how) = Birthday.meanCountBounds(space: d) {
             mean = try secondsToMint(bounds: (lo, hi), rate: rate, growth: growth)
             method += "; mean: \(how)"
-        } else if scopes == BigInt(1), growing || existing.signum > 0 {
+        } else if scopes == BigInt(1) {
             // Under growth t(k) is concave and t(E[N]) is later than the mean time; with ids stored the
-            // clock starts at the E-th id. The mean is E[t(N)] itself, to the digits its bounds share.
+            // clock starts at the E-th id. The mean is E[t(N)] itself, to the digits its bounds share
+            // (and so for 2^20 < d < 2^40 at a constant rate, where E[N] has no certified form here).
             if let (value, digits) = MeanTime.figure(
                 space: d, existing: existing, rate: rate, growth: growth, digits: Birthday.significantDigits)
             {
@@ -188,11 +189,11 @@ extension Planner {
                     "; mean: E[t(N)], the time of each count weighted by its probability, to the \(digits) digits its bounds share"
                     + (d <= BigInt(1 << 20) ? " (summed term by term)" : " (the sum bounded by integrals, within O(1/√d))")
             } else {
-                method += "; mean: not computed \(growing ? "under growth" : "with ids already stored") for this store and rate"
+                method +=
+                    "; mean: not computed \(growing ? "under growth" : existing.signum > 0 ? "with ids already stored" : "at this space") for this store and rate"
             }
         } else {
-            method +=
-                "; mean: not certified \(scopes > BigInt(1) ? "over several scopes" : "for 2^20 < d < 2^40")"
+            method += "; mean: not certified over several scopes"
         }
         return WhenFigures(
             from: from.map(dayText), breachSeconds: breach.description, breachDate: from.flatMap { date($0, plus: breach) },

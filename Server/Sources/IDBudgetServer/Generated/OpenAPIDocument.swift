@@ -1491,7 +1491,7 @@ enum OpenAPIDocument {
                           },
                           "mean_seconds": {
                             "$ref": "#/components/schemas/Output_certain",
-                            "description": "the mean time to the first collision, E[t(N)]: 30 digits at a constant rate with nothing stored; under growth, with ids stored, or over buckets of ⌊λ⌋ and ⌈λ⌉ ids, the digits its bounds share (method says how many); absent with several scopes and for 2^20 < d < 2^40 at a constant rate with nothing stored"
+                            "description": "the mean time to the first collision, E[t(N)]: 30 digits at a constant rate with nothing stored (d ≤ 2^20 or d ≥ 2^40); under growth, with ids stored, between 2^20 and 2^40, or over buckets of ⌊λ⌋ and ⌈λ⌉ ids, the digits its bounds share (method says how many); absent with several scopes, or where its bounds share fewer than 2 digits (the steepest growth)"
                           },
                           "method": {
                             "type": "string"
