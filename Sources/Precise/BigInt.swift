@@ -90,7 +90,14 @@ public struct BigInt: Sendable {
     public var bitWidth: Int { isZero ? 0 : Int(__gmpz_sizeinbase(storage.z, 2)) }
 
     /// Number of decimal digits in |self| (1 for zero).
-    public var decimalDigitCount: Int { description.utf8.count - (signum < 0 ? 1 : 0) }
+    public var decimalDigitCount: Int {
+        // GMP's size in base 10 is exact or one too many; only then is 10^(n − 1) worth building
+        // (writing the whole number out would cost far more at hundreds of thousands of digits).
+        let n = __gmpz_sizeinbase(storage.z, 10)
+        if n <= 1 { return 1 }
+        let power = BigInt.make { __gmpz_ui_pow_ui($0, 10, UInt(n - 1)) }
+        return __gmpz_cmpabs(storage.z, power.storage.z) < 0 ? n - 1 : n
+    }
 
     /// The value as an `Int`, or `nil` when it does not fit.
     public var intValue: Int? {

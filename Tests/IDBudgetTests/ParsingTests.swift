@@ -15,6 +15,19 @@ import Testing
         #expect(ExactDecimal("") == nil)
     }
 
+    /// Doubles of exact decimals, long significands cut to their leading digits first: the values
+    /// Python's float() gives for the same text.
+    @Test func exactDecimalsAsDoubles() {
+        #expect(ExactDecimal(significand: BigInt(15), exponent: -1).doubleValue == 1.5)
+        // float(2**1048575 * 10**-315652) overflows in Python's int/float path; 2**1048575 / 10**315652
+        // as a Fraction rounds to 3.3705700627495365.
+        let big = ExactDecimal(significand: BigInt.power(2, 1_048_575), exponent: -315_652)
+        #expect(big.doubleValue == 3.3705700627495365)
+        #expect(ExactDecimal(significand: BigInt.power(2, 1_048_575), exponent: 0).doubleValue == .infinity)
+        #expect(ExactDecimal(significand: BigInt.power(2, 5000), exponent: -2000).doubleValue == 0)
+        #expect(ExactDecimal(significand: BigInt(0), exponent: 99).doubleValue == 0)
+    }
+
     @Test func ratesTimesLifetimes() throws {
         let tenYears = try Lifetime(parsing: "10y")
         #expect(try Rate(parsing: "1e6/s").count(over: tenYears) == BigInt(315_360_000_000_000))

@@ -38,6 +38,21 @@ import Testing
         #expect(BigInt(Int.max).intValue == Int.max)
         #expect((BigInt(Int.max) + BigInt(1)).intValue == nil)
     }
+
+    /// The digit count without writing the number out: at 10^k − 1 and 10^k (where GMP's size in base
+    /// 10 may be one too many), negative values, and 2^k against Python's len(str(2**k)).
+    @Test func decimalDigitsAreCountedExactly() {
+        for k in [1, 2, 9, 10, 19, 20, 100, 1000, 12345] {
+            #expect((BigInt.power(10, k) - BigInt(1)).decimalDigitCount == k, "10^\(k) − 1")
+            #expect(BigInt.power(10, k).decimalDigitCount == k + 1, "10^\(k)")
+            #expect((BigInt(0) - BigInt.power(10, k)).decimalDigitCount == k + 1, "−10^\(k)")
+        }
+        #expect(BigInt(0).decimalDigitCount == 1)
+        // len(str(2**k)) for k = 64, 1000, 1048575
+        #expect(BigInt.power(2, 64).decimalDigitCount == 20)
+        #expect(BigInt.power(2, 1000).decimalDigitCount == 302)
+        #expect(BigInt.power(2, 1_048_575).decimalDigitCount == 315_653)
+    }
 }
 
 /// MPFR floats: directed rounding brackets the exact value, against mpmath at 50 digits.

@@ -64,6 +64,15 @@ QUERIES = [
                                                                         NEAR_TIE_PRODUCT]),
     ("capacity 2^64, matching p(2^64, 5·10^9) to 10,300 digits: refused", ["capacity", "--bits", "64", "--max-probability",
                                                                            NEAR_TIE_10300], 64),
+    # Issue 37's edges: steep growth over microseconds (20 s when the check began at log2(L) bits), the
+    # mean after a near-full store, many xid processes past K(m − 1) ≥ 2^24.
+    ("capacity ksuid, 1e6/s doubling every µs", ["capacity", "--scheme", "ksuid", "--max-probability", "1e-9", "--rate", "1e6/s",
+                                                 "--growth", "2x/us"]),
+    ("capacity uuid7, 1e-40/s doubling yearly", ["capacity", "--scheme", "uuid7", "--max-probability", "1e-9", "--rate", "1e-40/s",
+                                                 "--growth", "2x/y"]),
+    ("capacity 2^20 after 2^20 − 1 stored", ["capacity", "--bits", "20", "--existing", "1048575", "--max-probability", "0.5",
+                                             "--rate", "1/s"]),
+    ("probability, 1.79·10^9 xid processes at 1000/s", ["probability", "--scheme", "xid", "--nodes", "1.79e9", "--rate", "1000/s"]),
     ("capacity 3^1323000, 26-digit budget", ["capacity", "--space-size", "3^1323000", "--max-probability",
                                              "0.31415926535897932384626433"]),
 ]

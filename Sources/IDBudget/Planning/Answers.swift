@@ -9,24 +9,50 @@ public let outputSchemaVersion = 1
 
 /// A space of identifiers, as an answer reports it.
 public struct SpaceFigures: Codable, Sendable, Equatable {
-    /// The number of values, exactly (a decimal integer string).
-    public let size: String
+    /// The number of values, exactly (a decimal integer string). Written when read: at the top of the
+    /// range it has 631,306 digits, and a `plan` in text shows none of its rows' sizes.
+    public var size: String { exact.description }
     /// log2(size), approximate.
     public let bits: Double
     /// How the space was given: `base62^22`, `2^128`, `uuid7: 2^74 per millisecond`.
-    public let summary: String
+    public var summary: String { given ?? size }
+
+    private let exact: BigInt
+    private let given: String?
 
     public init(_ space: Space) {
-        size = space.size.description
+        exact = space.size
         bits = (space.bits * 10_000).rounded() / 10_000
-        summary = space.given ?? size
+        given = space.given
     }
 
     /// A space known by its size, described as `summary`.
     public init(size: BigInt, summary: String) {
-        self.size = size.description
+        exact = size
         bits = (size.log2Magnitude * 10_000).rounded() / 10_000
-        self.summary = summary
+        given = summary
+    }
+
+    private enum CodingKeys: String, CodingKey { case size, bits, summary }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try c.decode(String.self, forKey: .size)
+        guard let size = BigInt(decimal: text) else {
+            throw DecodingError.dataCorruptedError(forKey: .size, in: c, debugDescription: "not a decimal integer")
+        }
+        exact = size
+        bits = try c.decode(Double.self, forKey: .bits)
+        let summary = try c.decode(String.self, forKey: .summary)
+        given = summary == text ? nil : summary
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        let text = size
+        try c.encode(text, forKey: .size)
+        try c.encode(bits, forKey: .bits)
+        try c.encode(given ?? text, forKey: .summary)
     }
 }
 
