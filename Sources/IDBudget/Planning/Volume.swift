@@ -53,8 +53,12 @@ public struct Volume: Sendable {
     /// The ids that can collide with one another in a scope: the new ones and those already stored.
     public var total: BigInt { count + existing }
 
-    public var summary: String {
-        var s = count.description
+    public var summary: String { summary(count: count.description) }
+
+    /// The summary, with the count's decimal text written by the caller (once: it can run to 640,000
+    /// digits).
+    func summary(count text: @autoclosure () -> String) -> String {
+        var s = poisson == nil && even == nil ? text() : ""
         if let poisson {
             let mean = ScientificDecimal.exact(
                 numerator: poisson.mean.numerator, denominator: poisson.mean.denominator, significantDigits: 6)
