@@ -72,7 +72,8 @@ public func buildApplication(
     host: String = "127.0.0.1", port: Int = 8080, settings: ServerSettings = ServerSettings(), logger: Logger
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(settings: settings, logger: logger),
+        // HEAD is GET without the body, after every layer (errors included): `MethodResponder`.
+        router: WithMethods(router: buildRouter(settings: settings, logger: logger)),
         // A connection that sends nothing for this long is closed: a client stalled mid-request can
         // neither hold a connection for ever nor keep a SIGTERM from ending the server.
         // A request NIO cannot parse gets the JSON refusal too (ParseErrorHandler), not a bare 400.

@@ -68,6 +68,12 @@ import Testing
             let bad = try await client.executeRequest(
                 uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: twice))
             #expect(String(buffer: bad.body).contains("SUSPICIOUS"))
+            // A body without the form's `ids=` is audited whole: its first bytes are ids too.
+            let bare = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: "abcdefgh\nabcdefgh\n"))
+            let bareHTML = String(buffer: bare.body)
+            #expect(bareHTML.contains("<tr><th scope=\"row\">ids</th><td>2</td></tr>"), "\(bareHTML.prefix(600))")
+            #expect(bareHTML.contains("<tr><th scope=\"row\">distinct</th><td>1</td></tr>"), "\(bareHTML.prefix(2000))")
             // A hostile id is shown escaped, never as markup.
             let hostile = "ids=<script>alert(1)</script>\r\n\u{1b}[31m\r\n"
             let h = try await client.executeRequest(

@@ -115,9 +115,10 @@ import Testing
     @Test func undeclaredMethodsAre405() async throws {
         try await withServer { client in
             for (uri, method, allow) in [
-                ("/api/v1/length", HTTPRequest.Method.post, "GET"), ("/api/v1/audit", .get, "POST"), ("/healthz", .delete, "GET"),
-                ("/app.js", .post, "GET"),
-                ("/", .put, "GET"), ("/api/v1/plan", .patch, "GET"),
+                ("/api/v1/length", HTTPRequest.Method.post, "GET, HEAD"), ("/api/v1/audit", .get, "POST"),
+                ("/healthz", .delete, "GET, HEAD"),
+                ("/app.js", .post, "GET, HEAD"),
+                ("/", .put, "GET, HEAD"), ("/api/v1/plan", .patch, "GET, HEAD"),
             ] {
                 let r = try await client.executeRequest(uri: uri, method: method, headers: [:], body: nil)
                 #expect(r.status == .methodNotAllowed, "\(method) \(uri)")
@@ -198,6 +199,36 @@ import Testing
                 #expect(error.argument == "request" && !error.error.isEmpty, "\(what): \(body)")
                 if what.hasPrefix("after") { #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(100))") }
             }
+            #expect(try await client.get("/healthz").status == .ok)
+        }
+    }
+
+    /// HEAD wherever GET works: GET's status and Content-Length, no body, so a pipelined request after
+    /// it is framed right; a HEAD of a missing page is a bodiless 404. CONNECT is refused and the
+    /// connection closed at once, not left to the idle timeout.
+    @Test func headIsGetWithoutABodyAndConnectIsClosed() async throws {
+        try await withServer(.live) { client in
+            let port = try #require(client.port)
+            let get = try await client.get("/api/v1/length?alphabet=base62&count=1e9&max-probability=1e-9")
+            let request =
+                "HEAD /api/v1/length?alphabet=base62&count=1e9&max-probability=1e-9 HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "HEAD /nowhere HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            let reply = try await RawHTTP.offPool { try RawHTTP.exchange(port: port, Array(request.utf8)) }
+            let parts = reply.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0) }
+            #expect(parts.count == 3, "\(reply.prefix(600))")
+            #expect(parts.first?.hasPrefix("200") == true)
+            #expect(parts.first?.contains("Content-Length: \(get.body.utf8.count)") == true, "\(parts.first ?? "")")
+            #expect(parts.first?.hasSuffix("\r\n\r\n") == true, "a HEAD answer with a body: \(parts.first ?? "")")
+            #expect(parts.dropFirst().first?.hasPrefix("404") == true && parts.dropFirst().first?.hasSuffix("\r\n\r\n") == true)
+            #expect(parts.last?.hasPrefix("200") == true && parts.last?.hasSuffix("{\"status\":\"ok\"}\n") == true, "\(reply)")
+            let start = ContinuousClock.now
+            let connect = try await RawHTTP.offPool {
+                try RawHTTP.exchange(port: port, Array("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n".utf8))
+            }
+            #expect(connect.hasPrefix("HTTP/1.1 405"), "\(connect.prefix(200))")
+            // NIO frames no body after a CONNECT: the status, the headers, and the close say it all.
+            #expect(connect.contains("Allow: GET, HEAD, POST") && connect.contains("X-Content-Type-Options: nosniff"), "\(connect)")
+            #expect(ContinuousClock.now - start < .seconds(5), "CONNECT held the connection open")
             #expect(try await client.get("/healthz").status == .ok)
         }
     }

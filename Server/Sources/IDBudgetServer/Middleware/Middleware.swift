@@ -67,7 +67,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.response(refusal)
         } catch let error as any HTTPResponseError {
             if error.status == .notFound {
-                if let methods = routes[request.uri.path] {
+                if var methods = routes[request.uri.path] {
+                    if methods.contains(.get) { methods.append(.head) }
                     var response = Self.response(
                         Refusal(
                             .methodNotAllowed, argument: "method",
@@ -103,4 +104,32 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
 extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
+}
+
+/// HEAD wherever GET works (RFC 9110 §9.3.2), around the router (whose routes are chosen by method
+/// before any middleware runs): answered as GET, with its status and headers (its Content-Length too)
+/// and no body. (CONNECT never gets this far: `ParseErrorHandler` refuses it.)
+struct MethodResponder<Inner: HTTPResponder>: HTTPResponder {
+    let inner: Inner
+
+    func respond(to request: Request, context: Inner.Context) async throws -> Response {
+        switch request.method {
+        case .head:
+            var head = request.head
+            head.method = .get
+            var response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
+            let length = response.body.contentLength
+            response.body = ResponseBody(contentLength: length) { writer in try await writer.finish(nil) }
+            return response
+        default:
+            return try await inner.respond(to: request, context: context)
+        }
+    }
+}
+
+/// A router with ``MethodResponder`` around it.
+struct WithMethods<Router: HTTPResponderBuilder>: HTTPResponderBuilder {
+    let router: Router
+
+    func buildResponder() -> MethodResponder<Router.Responder> { MethodResponder(inner: router.buildResponder()) }
 }

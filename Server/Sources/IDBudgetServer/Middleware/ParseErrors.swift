@@ -21,11 +21,23 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var open = 0
     /// A head read whose request has not ended (its body is still coming).
     private var midRequest = false
-    /// A parse error waiting for the responses before it.
-    private var pending: HTTPParserError?
+    /// A refusal waiting for the responses before it.
+    private var pending: Refusal?
+    /// A CONNECT was read: it and everything after it are refused, not handed on.
+    private var refusing = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if refusing { return }
         switch unwrapInboundIn(data) {
+        case .head(let head) where head.method == .connect:
+            // The parser reads nothing after a CONNECT (it would be a tunnel's bytes), so the request
+            // never ends and a refusal from the router would leave the client waiting for the idle
+            // timeout: refuse it here and close.
+            refusing = true
+            let refusal = Refusal(
+                .methodNotAllowed, argument: "method", "CONNECT is not served: this server tunnels nothing; use GET (or POST for /audit)")
+            if open == 0 { refuse(context: context, refusal) } else { pending = refusal }
+            return
         case .head:
             open += 1
             midRequest = true
@@ -42,9 +54,9 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         open = max(0, open - 1)
         context.write(data, promise: promise)
-        if open == 0, let error = pending {
+        if open == 0, let refusal = pending {
             pending = nil
-            refuse(context: context, error)
+            refuse(context: context, refusal)
         }
     }
 
@@ -53,18 +65,21 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
-        if open == 0 { refuse(context: context, parse) } else { pending = parse }
+        let refusal = Refusal(.badRequest, argument: "request", Self.message(parse))
+        if open == 0 { refuse(context: context, refusal) } else { pending = refusal }
     }
 
-    /// The JSON 400, then the connection closed: after a parse error nothing more can be read from it.
-    private func refuse(context: ChannelHandlerContext, _ parse: HTTPParserError) {
-        let body = ByteBuffer(string: Refusal(.badRequest, argument: "request", Self.message(parse)).jsonText + "\n")
+    /// The JSON refusal, then the connection closed: after a parse error (or a CONNECT) nothing more
+    /// can be read from it.
+    private func refuse(context: ChannelHandlerContext, _ refusal: Refusal) {
+        let body = ByteBuffer(string: refusal.jsonText + "\n")
         var fields = SecurityHeaders.fields
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
         fields[.connection] = "close"
         fields[.contentLength] = String(body.readableBytes)
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: .badRequest, headerFields: fields))), promise: nil)
+        if refusal.status == .methodNotAllowed { fields[.allow] = "GET, HEAD, POST" }
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: refusal.status, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }

@@ -34,13 +34,14 @@ struct PageRoutes {
     }
 
     /// The page's audit form: pasted ids, sent as `text/plain` (`ids=` and the text, lines as they
-    /// are), audited as `POST /api/v1/audit` audits them; the verdict under the calculator.
+    /// are; a body without `ids=` is taken whole), audited as `POST /api/v1/audit` audits them; the
+    /// verdict under the calculator.
     func audit(_ request: Request) async throws -> Response {
         guard request.headers[.contentType]?.lowercased().hasPrefix("text/plain") ?? false else {
             throw Refusal(.unsupportedMediaType, argument: "body", "send the form as text/plain (ids=…); or POST the ids to /api/v1/audit")
         }
         let report = try await APIRoutes.audit(
-            request, settings: AuditSettings(), limits: settings, compute: compute, skipping: "ids=".utf8.count)
+            request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8))
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Page.Form(), result: .audit(report)))))

@@ -39,29 +39,45 @@ struct APIRoutes {
         return Self.json(try report.cliJSON())
     }
 
-    /// The audit of a request's body (after `skipping` its first bytes: the page's form sends `ids=`
-    /// first), bounded as the API's.
+    /// The audit of a request's body (after `prefix`, when the body starts with it: the page's form
+    /// sends `ids=` first; a body that does not start so is audited whole), bounded as the API's.
     static func audit(
-        _ request: Request, settings: AuditSettings, limits: ServerSettings, compute: Compute, skipping prefix: Int = 0
+        _ request: Request, settings: AuditSettings, limits: ServerSettings, compute: Compute, skipping prefix: [UInt8] = []
     ) async throws -> AuditReport {
         let limit = limits.maxBodyBytes
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw Refusal(.contentTooLarge, argument: "body", "\(declared) bytes; send at most \(limit) (\(limit >> 20) MiB)")
         }
         let auditor = AuditorBox(try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: limits.auditMemory, threads: 1))
+        func consume(_ bytes: UnsafeRawBufferPointer) throws(Refusal) {
+            do { try auditor.value.consume(bytes) } catch {
+                throw Refusal(.serviceUnavailable, argument: nil, "the audit could not go on: \(error)")
+            }
+        }
+        // The first bytes are held until there are enough of them to tell whether they are `prefix`
+        // (it may come split over several buffers).
+        var head: [UInt8] = []
+        var deciding = !prefix.isEmpty
         var received = 0
         for try await buffer in request.body {
-            let start = Swift.max(0, Swift.min(buffer.readableBytes, prefix - received))
             received += buffer.readableBytes
             guard received <= limit else {
                 throw Refusal(.contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
             }
-            do {
-                try buffer.withUnsafeReadableBytes { try auditor.value.consume(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-            } catch {
-                throw Refusal(.serviceUnavailable, argument: nil, "the audit could not go on: \(error)")
+            try buffer.withUnsafeReadableBytes { bytes in
+                var start = 0
+                if deciding {
+                    start = Swift.min(bytes.count, prefix.count - head.count)
+                    head += bytes[..<start]
+                    guard head.count == prefix.count else { return }
+                    deciding = false
+                    if head != prefix { try head.withUnsafeBytes { try consume($0) } }
+                }
+                try consume(UnsafeRawBufferPointer(rebasing: bytes[start...]))
             }
         }
+        // A body shorter than the prefix: its bytes as they are.
+        if deciding { try head.withUnsafeBytes { try consume($0) } }
         let (claimed, scheme) = (settings.claimedBits, settings.scheme)
         return try await compute.run { () throws(Refusal) -> AuditReport in
             do {
