@@ -12,8 +12,10 @@ public struct ServerSettings: Sendable {
     /// Heavy computations at once (huge spaces, counts or budgets: ``Query/isHeavy``); past it, 503. One
     /// core fewer than the machine has, so light questions always find one.
     public var slots: Int
-    /// Light computations at once; past it, 503.
+    /// Light computations at once: one a core (they are CPU-bound).
     public var lightSlots: Int
+    /// Light questions that may wait for a worker; past it, 503 at once.
+    public var lightQueue: Int
     /// Memory for one audit's fingerprint tables; past it they spill to temporary files.
     public var auditMemory: Int
     /// A connection silent this long is closed (a stalled upload, a half-sent head).
@@ -21,9 +23,11 @@ public struct ServerSettings: Sendable {
 
     public init(
         maxBodyBytes: Int = 64 << 20, deadline: Duration = .seconds(2),
-        slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), lightSlots: Int = 32,
+        slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
+        lightSlots: Int = ProcessInfo.processInfo.activeProcessorCount, lightQueue: Int = 8 * ProcessInfo.processInfo.activeProcessorCount,
         auditMemory: Int = 256 << 20, idleTimeout: Duration = .seconds(10)
     ) {
+        self.lightQueue = lightQueue
         self.maxBodyBytes = maxBodyBytes
         self.deadline = deadline
         self.slots = slots
@@ -37,7 +41,8 @@ public struct ServerSettings: Sendable {
 /// error, security-header and logging middleware.
 public func buildRouter(settings: ServerSettings = ServerSettings(), logger: Logger) -> Router<BasicRequestContext> {
     let router = Router()
-    let compute = Compute(deadline: settings.deadline, slots: settings.slots, lightSlots: settings.lightSlots)
+    let compute = Compute(
+        deadline: settings.deadline, slots: settings.slots, lightSlots: settings.lightSlots, lightQueue: settings.lightQueue)
     // Outermost first: the log line sees the final status, and every response — errors too — gets the headers.
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: SecurityHeadersMiddleware())

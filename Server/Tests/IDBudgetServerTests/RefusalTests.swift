@@ -281,6 +281,16 @@ import Testing
         ("alphabet=hex&count=1e9&max-probability=1e-100000", true),
         ("alphabet=hex&count=1e9&max-probability=1e-999", false),
         ("alphabet=hex&length=1000&count=5", true),
+        // Judged on the values, however written.
+        ("bits=2%5E21&max-probability=1e-999&rate=1e999/s", true),
+        ("bits=2.097152e6&count=5", true),
+        ("bits=2%5E13&count=5", true),
+        ("bits=2%5E12&count=5", false),
+        ("alphabet=hex&length=1e3&count=5", true),
+        ("alphabet=hex&length=999&count=5", false),
+        ("bits=64&count=10%5E300", true),
+        ("bits=64&count=2%5E64-1", false),
+        ("bits=122&rate=1e6/s&lifetime=10y", false),
     ])
     func heavyQuestionsAreTold(query: String, heavy: Bool) throws {
         let q = try Query(query, allowed: ["alphabet", "rate", "lifetime", "max-probability", "bits", "count", "length"])

@@ -2,86 +2,209 @@ import Foundation
 import IDBudget
 import Synchronization
 
-/// Runs the math off the server's threads, under a deadline and a limit on how many computations run at
-/// once, in two lanes: heavy questions (``Query/isHeavy``) get `slots`, light ones `lightSlots`, so a
-/// flood of heavy questions can not starve the light ones. Past the deadline the request is answered
-/// 503 at once; the computation can not be interrupted midway (GMP/MPFR), so it keeps its slot until it
-/// ends, and while every slot of its lane is taken new questions are answered 503 too: a flood costs at
-/// most `slots + lightSlots` threads, never a queue.
+/// Runs the math off the server's threads, on a fixed pool of worker threads, under a deadline, in two
+/// lanes: heavy questions (``Query/isHeavy``) get `slots` workers and no queue, light ones
+/// `lightSlots` workers and a queue of `lightQueue`, so a flood of heavy questions can not starve the
+/// light ones. A question that finds its lane full is answered 503 at once; one still unanswered at
+/// its deadline is answered 503 then. GMP/MPFR can not be interrupted midway, so a computation past
+/// its deadline keeps its worker until it ends; a queued question whose deadline has passed is dropped
+/// unrun. A flood therefore costs at most the pool's threads, never a growing queue.
+///
+/// The workers live as long as the `Compute`, each with a 64 MiB stack (the math recurses as deep as
+/// on the CLI's main thread) and its MPFR caches kept from one question to the next. One watcher
+/// thread answers the overdue, scanning the questions in flight every 20 ms: a question met in time
+/// costs an insertion and a removal, no timer of its own.
 public final class Compute: Sendable {
     public let deadline: Duration
     public let slots: Int
     public let lightSlots: Int
-    private let running = Mutex((heavy: 0, light: 0))
+    public let lightQueue: Int
+    private let heavyLane: Lane
+    private let lightLane: Lane
+    private let watch: DeadlineWatch
 
     public init(
-        deadline: Duration = .seconds(2), slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), lightSlots: Int = 32
+        deadline: Duration = .seconds(2), slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
+        lightSlots: Int = ProcessInfo.processInfo.activeProcessorCount, lightQueue: Int? = nil
     ) {
         self.deadline = deadline
         self.slots = max(1, slots)
         self.lightSlots = max(1, lightSlots)
+        self.lightQueue = max(0, lightQueue ?? 8 * self.lightSlots)
+        heavyLane = Lane(workers: self.slots, queue: 0, name: "heavy")
+        lightLane = Lane(workers: self.lightSlots, queue: self.lightQueue, name: "light")
+        watch = DeadlineWatch()
     }
 
-    /// Computations running now (including any past their deadline).
-    public var inFlight: Int { running.withLock { $0.heavy + $0.light } }
+    deinit {
+        heavyLane.stop()
+        lightLane.stop()
+        watch.stop()
+    }
+
+    /// Questions admitted and not yet done (running, queued, or running past their deadline).
+    public var inFlight: Int { heavyLane.load + lightLane.load }
 
     /// Runs `work` in the heavy lane, or with `heavy: false` in the light one.
     public func run<T: Sendable>(heavy: Bool = true, _ work: @escaping @Sendable () throws(Refusal) -> T) async throws(Refusal) -> T {
-        let limit = heavy ? slots : lightSlots
-        let admitted = running.withLock { n in
-            let taken = heavy ? n.heavy : n.light
-            guard taken < limit else { return false }
-            if heavy { n.heavy += 1 } else { n.light += 1 }
-            return true
-        }
-        guard admitted else {
-            throw Refusal(
-                .serviceUnavailable, argument: nil,
-                "busy: \(limit) \(heavy ? "heavy" : "light") computations are running; try again shortly")
-        }
-        let once = Once<Result<T, Refusal>>()
+        let lane = heavy ? heavyLane : lightLane
         let deadline = self.deadline
+        let watch = self.watch
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Refusal>, Never>) in
-            once.set(continuation)
-            // A thread of its own with a generous stack: the math recurses as deep as on the CLI's main thread.
-            let thread = Thread { [self] in
+            let once = Once(continuation)
+            let admitted = lane.submit {
+                // Answered already (past its deadline while queued): not worth a worker's time.
+                guard !once.isDone else { return }
                 let outcome: Result<T, Refusal>
                 do throws(Refusal) { outcome = .success(try work()) } catch { outcome = .failure(error) }
-                // The thread ends here: its MPFR caches would outlive it (a leak a question).
-                ThreadCaches.release()
-                self.running.withLock { if heavy { $0.heavy -= 1 } else { $0.light -= 1 } }
                 once.resume(outcome)
             }
-            thread.stackSize = 64 << 20
-            thread.start()
-            Task {
-                try? await Task.sleep(for: deadline)
+            guard admitted else {
+                once.resume(
+                    .failure(
+                        Refusal(
+                            .serviceUnavailable, argument: nil,
+                            "busy: \(lane.workers) \(lane.name) computations are running\(lane.queue > 0 ? " and \(lane.queue) waiting" : ""); try again shortly"
+                        )))
+                return
+            }
+            watch.add(at: ContinuousClock.now + deadline) {
                 once.resume(
                     .failure(
                         Refusal(
                             .serviceUnavailable, argument: nil,
                             "past the \(deadline.components.seconds) s compute deadline; ask a smaller question")))
+            } isDone: {
+                once.isDone
             }
         }
         return try result.get()
     }
 }
 
-/// A continuation resumed once, by whichever of the work and the deadline comes first.
-private final class Once<Value: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<Value, Never>?, done: Bool)>((nil, false))
+/// Worker threads of one lane and the jobs waiting for them.
+private final class Lane: Sendable {
+    let workers: Int
+    let queue: Int
+    let name: String
+    private let state = Mutex<(jobs: [@Sendable () -> Void], head: Int, running: Int, stopped: Bool)>(([], 0, 0, false))
+    private let ready = DispatchSemaphore(value: 0)
 
-    func set(_ continuation: CheckedContinuation<Value, Never>) {
-        state.withLock { $0.continuation = continuation }
+    init(workers: Int, queue: Int, name: String) {
+        self.workers = workers
+        self.queue = queue
+        self.name = name
+        for i in 0..<workers {
+            let thread = Thread { [self] in work() }
+            thread.stackSize = 64 << 20
+            thread.name = "idbudget-\(name)-\(i)"
+            thread.start()
+        }
     }
 
-    func resume(_ value: Value) {
-        let continuation = state.withLock { s -> CheckedContinuation<Value, Never>? in
-            guard !s.done else { return nil }
-            s.done = true
-            defer { s.continuation = nil }
-            return s.continuation
+    /// Jobs running or waiting.
+    var load: Int { state.withLock { $0.running + $0.jobs.count - $0.head } }
+
+    /// Queues `job` when a worker is free or the queue has room; false (and nothing queued) otherwise.
+    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let queued = state.withLock { s in
+            guard !s.stopped, s.running + s.jobs.count - s.head < workers + queue else { return false }
+            s.jobs.append(job)
+            return true
         }
-        continuation?.resume(returning: value)
+        if queued { ready.signal() }
+        return queued
+    }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+        for _ in 0..<workers { ready.signal() }
+    }
+
+    private func work() {
+        while true {
+            ready.wait()
+            let job = state.withLock { s -> (@Sendable () -> Void)? in
+                guard s.head < s.jobs.count else { return nil }
+                let job = s.jobs[s.head]
+                s.head += 1
+                // Compact now and then: the array holds only what is still waiting.
+                if s.head >= 64 && s.head * 2 >= s.jobs.count {
+                    s.jobs.removeFirst(s.head)
+                    s.head = 0
+                }
+                s.running += 1
+                return job
+            }
+            guard let job else {
+                if state.withLock({ $0.stopped }) { break }
+                continue
+            }
+            job()
+            state.withLock { $0.running -= 1 }
+        }
+        // The thread ends here: its MPFR caches would outlive it.
+        ThreadCaches.release()
+    }
+}
+
+/// The deadlines of the questions in flight, and one thread that answers the overdue.
+private final class DeadlineWatch: Sendable {
+    private struct Entry {
+        let at: ContinuousClock.Instant
+        let expire: @Sendable () -> Void
+        let isDone: @Sendable () -> Bool
+    }
+    private let entries = Mutex<(list: [Entry], stopped: Bool)>(([], false))
+
+    init() {
+        let thread = Thread { [self] in
+            while true {
+                Thread.sleep(forTimeInterval: 0.02)
+                let now = ContinuousClock.now
+                let (due, stopped) = self.entries.withLock { e -> ([Entry], Bool) in
+                    var due: [Entry] = []
+                    e.list.removeAll { entry in
+                        if entry.isDone() { return true }
+                        if entry.at <= now {
+                            due.append(entry)
+                            return true
+                        }
+                        return false
+                    }
+                    return (due, e.stopped)
+                }
+                for entry in due { entry.expire() }
+                if stopped { break }
+            }
+        }
+        thread.name = "idbudget-deadlines"
+        thread.start()
+    }
+
+    func add(at: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void, isDone: @escaping @Sendable () -> Bool) {
+        entries.withLock { $0.list.append(Entry(at: at, expire: expire, isDone: isDone)) }
+    }
+
+    func stop() { entries.withLock { $0.stopped = true } }
+}
+
+/// A continuation resumed once, by whichever of the work and the deadline comes first.
+private final class Once<Value: Sendable>: Sendable {
+    private let state: Mutex<CheckedContinuation<Value, Never>?>
+    private let done = Atomic<Bool>(false)
+
+    init(_ continuation: CheckedContinuation<Value, Never>) { state = Mutex(continuation) }
+
+    var isDone: Bool { done.load(ordering: .acquiring) }
+
+    func resume(_ value: Value) {
+        let continuation = state.withLock { c -> CheckedContinuation<Value, Never>? in
+            defer { c = nil }
+            return c
+        }
+        guard let continuation else { return }
+        done.store(true, ordering: .releasing)
+        continuation.resume(returning: value)
     }
 }

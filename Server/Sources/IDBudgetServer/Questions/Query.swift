@@ -17,32 +17,65 @@ public struct Query: Sendable {
 
     private(set) var values: [String: String] = [:]
 
-    /// Whether answering may take long: a space of 8192 bits or more, a length of 1000 or more, a number
-    /// written with an exponent of 1000 or more (`1e600000`, `2^65536`, `1e-100000`), or 300 digits.
-    /// Such questions run in the heavy lane of ``Compute``; the rest, almost every real one, never wait
-    /// behind them.
+    /// Whether answering may take long, judged on the values, however written: a space of 8192 bits or
+    /// more, a length of 1000 or more, a number of 10^300 or more (`1e600000`, `2^1200`, a 2^2097152
+    /// space), a budget of 10^−1000 or less, or 300 digits written. `bits=2097152`, `bits=2^21` and
+    /// `bits=2.097152e6` are all heavy. Such questions run in the heavy lane of ``Compute``; the rest,
+    /// almost every real one, never wait behind them.
     public var isHeavy: Bool {
         for (name, value) in values {
-            if name == "symbols" { continue }
-            if name == "bits", let b = Int(value), b >= 8192 { return true }
-            if name == "length", let n = Int(value), n >= 1000 { return true }
-            var digits = 0
-            var exponent = 0
-            var inExponent = false
-            for c in value.unicodeScalars {
-                if c == "e" || c == "E" || c == "^" {
-                    inExponent = true
-                    exponent = 0
-                } else if ("0"..."9").contains(c) {
-                    digits += 1
-                    if inExponent { exponent = Swift.min(exponent * 10 + Int(c.value - 48), 1_000_000) }
-                } else if c != "-" && c != "+" {
-                    inExponent = false
-                }
-                if exponent >= 1000 || digits >= 300 { return true }
-            }
+            if Self.anyText.contains(name) { continue }
+            if value.unicodeScalars.lazy.filter({ ("0"..."9").contains($0) }).count >= 300 { return true }
+            guard let log10 = Self.log10Magnitude(value) else { continue }
+            if name == "bits" && log10 >= 3.913_3 { return true }  // log10(8192) = 3.9133
+            if name == "length" && log10 >= 3 { return true }
+            if log10 >= 300 || log10 <= -1000 { return true }
         }
         return false
+    }
+
+    /// log10 of the number a value starts with (`1e6/s`, `2^21`, `2^2097152-1`, `0.5`, `10^-12`,
+    /// `2x/y`), roughly (enough to place it against a threshold); nil when it starts with no number.
+    static func log10Magnitude(_ text: String) -> Double? {
+        let chars = Array(text.utf8)
+        var i = 0
+        func integer() -> (value: Double, digits: Int)? {
+            var negative = false
+            if i < chars.count, chars[i] == UInt8(ascii: "-") || chars[i] == UInt8(ascii: "+") {
+                negative = chars[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var v = 0.0
+            var n = 0
+            while i < chars.count, chars[i] >= 48, chars[i] <= 57 {
+                v = Swift.min(v * 10 + Double(chars[i] - 48), 1e18)
+                n += 1
+                i += 1
+            }
+            return n == 0 ? nil : (negative ? -v : v, n)
+        }
+        // The mantissa: digits, a point, digits (300 digits or more are heavy before this is asked).
+        while i < chars.count, (chars[i] >= 48 && chars[i] <= 57) || chars[i] == UInt8(ascii: "_") || chars[i] == UInt8(ascii: ".") {
+            i += 1
+        }
+        guard i > 0, let m = Double(String(decoding: chars[0..<i].filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)) else {
+            return nil
+        }
+        let mantissa = m > 0 ? Foundation.log10(m) : -Double.infinity
+        guard i < chars.count else { return mantissa }
+        switch chars[i] {
+        case UInt8(ascii: "^"):
+            let base = Double(String(decoding: chars[0..<i].filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)) ?? 10
+            i += 1
+            guard let (power, _) = integer() else { return mantissa }
+            return power * Foundation.log10(Swift.max(base, 1))
+        case UInt8(ascii: "e"), UInt8(ascii: "E"):
+            i += 1
+            guard let (exponent, _) = integer() else { return mantissa }
+            return mantissa + exponent
+        default:
+            return mantissa
+        }
     }
 
     /// Parses `a=1&b=2` (`+` is a space, `%XX` a byte of UTF-8), taking only the names in `allowed`.
