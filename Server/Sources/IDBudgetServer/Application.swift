@@ -20,13 +20,24 @@ public struct ServerSettings: Sendable {
     public var auditMemory: Int
     /// A connection silent this long is closed (a stalled upload, a half-sent head).
     public var idleTimeout: Duration
+    /// Audit uploads at once (admitted before their body is read); past it, 503.
+    public var audits: Int
+    /// An upload still coming after this must have averaged ``minimumUploadRate`` (bytes a second), or
+    /// it is refused (408): a trickle can hold neither an audit's place nor the server's shutdown.
+    public var uploadGrace: Duration
+    public var minimumUploadRate: Double
 
     public init(
         maxBodyBytes: Int = 64 << 20, deadline: Duration = .seconds(2),
         slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
         lightSlots: Int = ProcessInfo.processInfo.activeProcessorCount, lightQueue: Int = 8 * ProcessInfo.processInfo.activeProcessorCount,
-        auditMemory: Int = 256 << 20, idleTimeout: Duration = .seconds(10)
+        auditMemory: Int = 256 << 20, idleTimeout: Duration = .seconds(10),
+        audits: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), uploadGrace: Duration = .seconds(5),
+        minimumUploadRate: Double = 16_384
     ) {
+        self.audits = audits
+        self.uploadGrace = uploadGrace
+        self.minimumUploadRate = minimumUploadRate
         self.lightQueue = lightQueue
         self.maxBodyBytes = maxBodyBytes
         self.deadline = deadline
@@ -42,7 +53,8 @@ public struct ServerSettings: Sendable {
 public func buildRouter(settings: ServerSettings = ServerSettings(), logger: Logger) -> Router<BasicRequestContext> {
     let router = Router()
     let compute = Compute(
-        deadline: settings.deadline, slots: settings.slots, lightSlots: settings.lightSlots, lightQueue: settings.lightQueue)
+        deadline: settings.deadline, slots: settings.slots, lightSlots: settings.lightSlots, lightQueue: settings.lightQueue,
+        audits: settings.audits)
     // Outermost first: the log line sees the final status, and every response — errors too — gets the headers.
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: SecurityHeadersMiddleware())

@@ -59,6 +59,36 @@ enum RawHTTP {
         return String(decoding: reply, as: UTF8.self)
     }
 
+    /// POSTs an audit declared at 10^6 bytes, 10 bytes every `every` seconds for at most `seconds`,
+    /// until the server answers; returns what it wrote.
+    static func trickle(port: Int, every: Double, for seconds: Double) throws -> String {
+        let fd = try socketTo(port: port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 0, tv_usec: Int(every * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        send("POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n")
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            send("abcdefghi\n")
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                reply += buffer[0..<n]
+                // The rest of the answer, until the server closes.
+                while true {
+                    let m = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                    if m <= 0 { break }
+                    reply += buffer[0..<m]
+                }
+                break
+            }
+            if n == 0 { break }
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+
     /// POSTs `chunks` chunks of `chunk` bytes with Transfer-Encoding: chunked, stopping as soon as the
     /// server answers (or stops reading); returns what the server wrote.
     static func chunkedPost(port: Int, path: String, chunk: Int, chunks: Int) throws -> String {

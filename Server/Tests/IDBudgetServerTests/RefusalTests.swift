@@ -256,6 +256,33 @@ import Testing
         #expect(next == 2)
     }
 
+    /// Audits are admitted before their upload is read: past `audits` at once, 503 at once.
+    @Test func auditsAreAdmittedBeforeTheirUpload() async throws {
+        let compute = Compute(deadline: .seconds(5), slots: 1, audits: 1)
+        async let first: String = compute.auditing {
+            try await Task.sleep(for: .milliseconds(500))
+            return "read"
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        await #expect(throws: Refusal.self) { try await compute.auditing { 1 } }
+        #expect(try await first == "read")
+        #expect(try await compute.auditing { 2 } == 2)
+    }
+
+    /// An upload trickled below the minimum rate is refused (408, connection closed) once past the
+    /// grace period, however long its declared body.
+    @Test func aTrickledUploadIsRefused() async throws {
+        let settings = ServerSettings(uploadGrace: .seconds(1), minimumUploadRate: 16_384)
+        try await withServer(.live, settings: settings) { client in
+            let port = try #require(client.port)
+            let start = ContinuousClock.now
+            let reply = try await RawHTTP.offPool { try RawHTTP.trickle(port: port, every: 0.3, for: 8) }
+            #expect(reply.hasPrefix("HTTP/1.1 408"), "\(reply.prefix(300))")
+            #expect(reply.contains("\"argument\":\"body\"") && reply.contains("Connection: close"), "\(reply)")
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
     /// Heavy questions can not starve light ones: with the heavy lane full, a heavy question is 503 and
     /// a light one is answered.
     @Test func lightQuestionsPassHeavyOnes() async throws {

@@ -19,14 +19,19 @@ public final class Compute: Sendable {
     public let slots: Int
     public let lightSlots: Int
     public let lightQueue: Int
+    /// Audit uploads at once, admitted before their body is read; past it, 503 at once.
+    public let audits: Int
+    private let auditing = Mutex(0)
     private let heavyLane: Lane
     private let lightLane: Lane
     private let watch: DeadlineWatch
 
     public init(
         deadline: Duration = .seconds(2), slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
-        lightSlots: Int = ProcessInfo.processInfo.activeProcessorCount, lightQueue: Int? = nil
+        lightSlots: Int = ProcessInfo.processInfo.activeProcessorCount, lightQueue: Int? = nil,
+        audits: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
     ) {
+        self.audits = max(1, audits)
         self.deadline = deadline
         self.slots = max(1, slots)
         self.lightSlots = max(1, lightSlots)
@@ -45,14 +50,34 @@ public final class Compute: Sendable {
     /// Questions admitted and not yet done (running, queued, or running past their deadline).
     public var inFlight: Int { heavyLane.load + lightLane.load }
 
-    /// Runs `work` in the heavy lane, or with `heavy: false` in the light one.
-    public func run<T: Sendable>(heavy: Bool = true, _ work: @escaping @Sendable () throws(Refusal) -> T) async throws(Refusal) -> T {
+    /// Runs `body` (an audit: its upload read, then judged) when fewer than `audits` run; 503 at once
+    /// otherwise, before a byte of the upload is read.
+    public func auditing<T>(_ body: () async throws -> T) async throws -> T {
+        let admitted = auditing.withLock { n in
+            guard n < audits else { return false }
+            n += 1
+            return true
+        }
+        guard admitted else {
+            throw Refusal(.serviceUnavailable, argument: nil, "busy: \(audits) audits are running; try again shortly")
+        }
+        defer { auditing.withLock { $0 -= 1 } }
+        return try await body()
+    }
+
+    /// Runs `work` in the heavy lane, or with `heavy: false` in the light one. An admitted audit's
+    /// judgement (`audit: true`) may wait in the heavy lane, which has no queue for questions: its
+    /// upload is read already, and at most `audits` of them wait.
+    public func run<T: Sendable>(
+        heavy: Bool = true, audit: Bool = false, _ work: @escaping @Sendable () throws(Refusal) -> T
+    ) async throws(Refusal) -> T {
         let lane = heavy ? heavyLane : lightLane
+        let extra = audit ? audits : 0
         let deadline = self.deadline
         let watch = self.watch
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Refusal>, Never>) in
             let once = Once(continuation)
-            let admitted = lane.submit {
+            let admitted = lane.submit(extra: extra) {
                 // Answered already (past its deadline while queued): not worth a worker's time.
                 guard !once.isDone else { return }
                 let outcome: Result<T, Refusal>
@@ -105,10 +130,11 @@ private final class Lane: Sendable {
     /// Jobs running or waiting.
     var load: Int { state.withLock { $0.running + $0.jobs.count - $0.head } }
 
-    /// Queues `job` when a worker is free or the queue has room; false (and nothing queued) otherwise.
-    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+    /// Queues `job` when a worker is free or the queue (and `extra` more places) has room; false (and
+    /// nothing queued) otherwise.
+    func submit(extra: Int = 0, _ job: @escaping @Sendable () -> Void) -> Bool {
         let queued = state.withLock { s in
-            guard !s.stopped, s.running + s.jobs.count - s.head < workers + queue else { return false }
+            guard !s.stopped, s.running + s.jobs.count - s.head < workers + queue + extra else { return false }
             s.jobs.append(job)
             return true
         }

@@ -97,6 +97,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     static func response(_ refusal: Refusal) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
         if refusal.status == .serviceUnavailable { headers[.retryAfter] = "1" }
+        // An upload refused part way (too slow, too large): the rest of its body is not read, so the
+        // connection can carry nothing more.
+        if refusal.status == .requestTimeout || refusal.status == .contentTooLarge { headers[.connection] = "close" }
         return Response(
             status: refusal.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: refusal.jsonText + "\n")))
     }

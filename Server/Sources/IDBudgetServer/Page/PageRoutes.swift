@@ -40,8 +40,9 @@ struct PageRoutes {
         guard request.headers[.contentType]?.lowercased().hasPrefix("text/plain") ?? false else {
             throw Refusal(.unsupportedMediaType, argument: "body", "send the form as text/plain (ids=…); or POST the ids to /api/v1/audit")
         }
-        let report = try await APIRoutes.audit(
-            request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8))
+        let report = try await compute.auditing {
+            try await APIRoutes.audit(request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8))
+        }
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Page.Form(), result: .audit(report)))))

@@ -35,7 +35,8 @@ struct APIRoutes {
     /// upload's size, and an upload past the limit is refused as soon as it is declared or reached.
     func audit(_ request: Request) async throws -> Response {
         let query = try Query(request.uri.query, allowed: ["max-line-bytes", "bits", "scheme"])
-        let report = try await Self.audit(request, settings: try AuditSettings(query), limits: settings, compute: compute)
+        let audit = try AuditSettings(query)
+        let report = try await compute.auditing { try await Self.audit(request, settings: audit, limits: settings, compute: compute) }
         return Self.json(try report.cliJSON())
     }
 
@@ -59,10 +60,23 @@ struct APIRoutes {
         var head: [UInt8] = []
         var deciding = !prefix.isEmpty
         var received = 0
+        let start = ContinuousClock.now
         for try await buffer in request.body {
             received += buffer.readableBytes
             guard received <= limit else {
                 throw Refusal(.contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
+            }
+            // A trickle holds an audit's place and keeps the server from stopping: past the grace
+            // period the upload must have come at the minimum rate on average. (Silence is the idle
+            // timeout's to end.)
+            let elapsed = ContinuousClock.now - start
+            if elapsed > limits.uploadGrace,
+                Double(received) < limits.minimumUploadRate * Double(elapsed.components.seconds)
+            {
+                throw Refusal(
+                    .requestTimeout, argument: "body",
+                    "\(received) bytes in \(elapsed.components.seconds) s; send the upload at \(Int(limits.minimumUploadRate) >> 10) KiB/s or more"
+                )
             }
             try buffer.withUnsafeReadableBytes { bytes in
                 var start = 0
@@ -79,7 +93,7 @@ struct APIRoutes {
         // A body shorter than the prefix: its bytes as they are.
         if deciding { try head.withUnsafeBytes { try consume($0) } }
         let (claimed, scheme) = (settings.claimedBits, settings.scheme)
-        return try await compute.run { () throws(Refusal) -> AuditReport in
+        return try await compute.run(audit: true) { () throws(Refusal) -> AuditReport in
             do {
                 return try AuditReport(summary: try auditor.value.finish(), claimedBits: claimed, scheme: scheme, resources: nil)
             } catch let refusal as Refusal {
