@@ -132,6 +132,16 @@ import Testing
         (["probability", "--scheme", "snowflake", "--nodes", "5", "--arrivals", "even"], "--arrivals"),
         (["probability", "--scheme", "snowflake", "--nodes", "5", "--node-ids", "sometimes"], "--node-ids"),
         (["probability", "--scheme", "snowflake", "--count", "1000"], "--nodes"),
+        // Options a node-id question does not use are still read: a value that is none is refused.
+        (["probability", "--scheme", "xid", "--nodes", "5", "--count", "abc"], "--count"),
+        (["probability", "--scheme", "xid", "--nodes", "5", "--lifetime", "garbage"], "--lifetime"),
+        (["probability", "--scheme", "xid", "--nodes", "5", "--growth", "zzz"], "--growth"),
+        (["probability", "--scheme", "xid", "--nodes", "5", "--scopes", "abc"], "--scopes"),
+        (["probability", "--scheme", "xid", "--nodes", "5", "--existing", "abc"], "--existing"),
+        // Two spaces: the second one given is named.
+        (["probability", "--scheme", "uuid4", "--space-size", "1e6", "--count", "1000"], "--space-size"),
+        (["probability", "--scheme", "cuid2", "--length", "10", "--count", "5"], "--length"),
+        (["probability", "--bits", "64", "--alphabet", "hex", "--length", "8", "--count", "5"], "--length"),
     ])
     func refusedWithOneLine(arguments: [String], argument: String) throws {
         try CLI.expectUsageError(arguments, naming: argument)

@@ -187,7 +187,7 @@ import Testing
     /// `retries` lists and takes only what it models (no scopes, no ids stored apart from the count);
     /// a rate just over a node's ceiling is not printed as 100% of it.
     @Test func floorsRetriesAndCeilings() throws {
-        for budget in ["2^-100000000", "2^-332193", "10^-100001", "1e-100001"] {
+        for budget in ["2^-100000000", "2^-332193", "10^-100001", "1e-100001", "1e-1000001", "5E-999999999", "1.0e-1000000000000000"] {
             let r = try CLI.run(["capacity", "--bits", "64", "--max-probability", budget])
             #expect(r.status == 64 && r.stderr.contains("below the 1e-100000"), "\(budget): \(r.stderr)")
         }

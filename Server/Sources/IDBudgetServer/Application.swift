@@ -96,7 +96,7 @@ public func buildApplication(
         // A request NIO cannot parse gets the JSON refusal too (ParseErrorHandler), not a bare 400.
         server: .http1(
             configuration: .init(
-                additionalChannelHandlers: [ParseErrorHandler()],
+                additionalChannelHandlers: [ParseErrorHandler(logger: logger)],
                 idleTimeout: .milliseconds(Int64(settings.idleTimeout.components.seconds * 1000)))),
         configuration: .init(address: .hostname(host, port: port), serverName: "idbudget-serve"),
         logger: logger)

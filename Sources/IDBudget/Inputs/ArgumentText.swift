@@ -51,7 +51,7 @@ public enum ArgumentText {
             throw ArgumentError(argument, "'\(text)' is negative; give a whole number ≥ \(allowingZero ? 0 : 1) such as \(example)")
         }
         guard let value = ExactDecimal(text) else {
-            if let negative = ExactDecimal.exponentBeyondInt(text) {
+            if let negative = ExactDecimal.exponentBeyondInt(text) ?? ExactDecimal.exponentOutOfRange(text).map({ !$0 }) {
                 throw ArgumentError(
                     argument,
                     negative

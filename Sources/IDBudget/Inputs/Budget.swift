@@ -18,7 +18,7 @@ public struct Budget: Sendable, CustomStringConvertible {
             throw InputError("'\(text)' is below the 1e\(Limits.minProbabilityExponent) idbudget handles")
         }
         guard let value = parsed else {
-            if let negative = ExactDecimal.exponentBeyondInt(trimmed) {
+            if let negative = ExactDecimal.exponentBeyondInt(trimmed) ?? ExactDecimal.exponentOutOfRange(trimmed).map({ !$0 }) {
                 throw InputError(
                     negative
                         ? "'\(text)' is below the 1e\(Limits.minProbabilityExponent) idbudget handles"

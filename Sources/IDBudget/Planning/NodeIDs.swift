@@ -38,15 +38,19 @@ extension Planner {
         let ceiling = "\(node.perTick) id\(node.perTick == 1 ? "" : "s") per \(tickText(node.tick)) a node"
         if let rate = ratePerNode {
             let (n, d) = (rate.perSecond.numerator, rate.perSecond.denominator)
-            // The share of the ceiling, to 6 significant digits (100.024%), more where 6 would round a rate
-            // over the ceiling to 100% (16777217/s for xid: 100.000006%).
+            // The share of the ceiling, to 6 significant digits (100.024%), more where 6 would round a
+            // rate off the ceiling to 100% (16777217/s for xid: 100.000006%), and in words past 15.
             let over = n * perSecond.denominator > d * perSecond.numerator
-            var percent = ""
-            for digits in [6, 9, 12, 15, 30] {
-                let used = ScientificDecimal.exact(
-                    numerator: n * perSecond.denominator * BigInt(100), denominator: d * perSecond.numerator, significantDigits: digits)
-                percent = used.doubleValue.isFinite && digits < 30 ? String(format: "%.\(digits)g", used.doubleValue) : used.short(digits)
-                if !over || percent != "100" { break }
+            let exact = n * perSecond.denominator == d * perSecond.numerator
+            var percent = "100"
+            if !exact {
+                for digits in [6, 9, 12, 15] {
+                    let used = ScientificDecimal.exact(
+                        numerator: n * perSecond.denominator * BigInt(100), denominator: d * perSecond.numerator, significantDigits: digits)
+                    percent = used.doubleValue.isFinite ? String(format: "%.\(digits)g", used.doubleValue) : used.short(digits)
+                    if percent != "100" { break }
+                }
+                if percent == "100" { percent = over ? "just over 100" : "just under 100" }
             }
             notes.append(
                 over

@@ -51,6 +51,15 @@ struct NodeIDsOptions: ParsableArguments {
                 argument: name,
                 message: "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
         }
+        // Not used, but still read: a value that is not one (`--count abc`) is refused, not ignored.
+        for (name, text, example) in [
+            ("--count", volume.count, "1e9"), ("--scopes", volume.scopes, "10"), ("--existing", volume.existing, "1e9"),
+            ("--count-per-scope", volume.countPerScope, "1e6"),
+        ] {
+            if let text { _ = try parseInteger(text, argument: name, example: example, allowingZero: name == "--existing") }
+        }
+        if let text = volume.lifetime { _ = try usage { () throws(ArgumentError) in try ArgumentText.lifetime(text) } }
+        if let text = volume.growth { _ = try parseGrowth(text) }
         let ignored = [
             ("--count", volume.count), ("--lifetime", volume.lifetime), ("--scopes", volume.scopes), ("--existing", volume.existing),
             ("--count-per-scope", volume.countPerScope), ("--growth", volume.growth),

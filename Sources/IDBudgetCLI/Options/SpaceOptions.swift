@@ -29,10 +29,17 @@ struct SpaceOptions: ParsableArguments {
     }
 
     func resolve() throws -> Space {
-        let forms = [symbols.given || length != nil, bits != nil, spaceSize != nil, scheme != nil].filter { $0 }.count
+        let given: [(String, Bool)] = [
+            ("--scheme", scheme != nil), ("--bits", bits != nil), ("--space-size", spaceSize != nil),
+            (length != nil ? "--length" : "--alphabet", symbols.given || length != nil),
+        ]
+        let forms = given.filter(\.1).count
         guard forms == 1 else {
+            // Blame the second form given (`--scheme cuid2 --length 10`: --length), or --bits when
+            // none was.
+            let named = given.filter(\.1).map(\.0)
             throw UsageError(
-                argument: "--bits",
+                argument: named.count > 1 ? named[1] : "--bits",
                 message: forms == 0
                     ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, --space-size N or --scheme uuid4"
                     : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme"

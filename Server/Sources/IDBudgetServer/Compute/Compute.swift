@@ -59,7 +59,7 @@ public final class Compute: Sendable {
             return true
         }
         guard admitted else {
-            throw Refusal(.serviceUnavailable, argument: nil, "busy: \(audits) audits are running; try again shortly")
+            throw Refusal(.serviceUnavailable, argument: nil, "busy: \(audits) audit\(audits == 1 ? " is" : "s are") running; try again shortly")
         }
         defer { auditing.withLock { $0 -= 1 } }
         return try await body()
@@ -89,7 +89,7 @@ public final class Compute: Sendable {
                     .failure(
                         Refusal(
                             .serviceUnavailable, argument: nil,
-                            "busy: \(lane.workers) \(lane.name) computations are running\(lane.queue > 0 ? " and \(lane.queue) waiting" : ""); try again shortly"
+                            "busy: \(lane.workers) \(lane.name) computation\(lane.workers == 1 ? " is" : "s are") running\(lane.queue > 0 ? " and \(lane.queue) waiting" : ""); try again shortly"
                         )))
                 return
             }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -25,6 +26,10 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var pending: Refusal?
     /// A CONNECT was read: it and everything after it are refused, not handed on.
     private var refusing = false
+    /// Where each refusal gets its line, as every request the router answers does.
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if refusing { return }
@@ -36,7 +41,7 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             refusing = true
             let refusal = Refusal(
                 .methodNotAllowed, argument: "method", "CONNECT is not served: this server tunnels nothing; use GET (or POST for /audit)")
-            if open == 0 { refuse(context: context, refusal) } else { pending = refusal }
+            if open == 0 { refuse(context: context, refusal, method: "CONNECT", path: head.path ?? "") } else { pending = refusal }
             return
         case .head:
             open += 1
@@ -71,7 +76,13 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The JSON refusal, then the connection closed: after a parse error (or a CONNECT) nothing more
     /// can be read from it.
-    private func refuse(context: ChannelHandlerContext, _ refusal: Refusal) {
+    private func refuse(context: ChannelHandlerContext, _ refusal: Refusal, method: String = "-", path: String = "-") {
+        logger.info(
+            "request",
+            metadata: [
+                "method": "\(method)", "path": "\(String(path.prefix(200)).escapingControlCharacters)",
+                "status": "\(refusal.status.code)", "refused_by": "parser", "reason": "\(refusal.message.prefix(120))",
+            ])
         let body = ByteBuffer(string: refusal.jsonText + "\n")
         var fields = SecurityHeaders.fields
         fields[.contentType] = "application/json; charset=utf-8"

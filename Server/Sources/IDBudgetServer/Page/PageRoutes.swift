@@ -80,8 +80,9 @@ struct PageRoutes {
             status = error.status
             result = .refusal(error)
         }
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
+        if status == .serviceUnavailable { headers[.retryAfter] = "1" }
         return Response(
-            status: status, headers: [.contentType: "text/html; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: form, result: result))))
+            status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Page.render(form: form, result: result))))
     }
 }

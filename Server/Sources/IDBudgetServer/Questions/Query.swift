@@ -10,7 +10,7 @@ public struct Query: Sendable {
     /// takes for a request head.
     public static let maxValueLength = 1024
     /// The parameters whose value may be any text (a custom alphabet's symbols, an id to inspect, which
-    /// the CLI takes as it comes); every other one is printable ASCII.
+    /// the CLI takes as it comes); every other one is printable ASCII (and µ, for microseconds).
     public static let anyText: Set<String> = ["symbols", "id"]
     /// The most parameters in one query.
     public static let maxParameters = 32
@@ -100,7 +100,11 @@ public struct Query: Sendable {
                 throw Refusal.usage(
                     argument, "the value is \(value.unicodeScalars.count) characters long; give at most \(Self.maxValueLength)")
             }
-            guard Self.anyText.contains(name) || value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+            // µ (micro sign) and μ (Greek mu): the CLI takes `1/µs` and `2x/μs`.
+            guard
+                Self.anyText.contains(name)
+                    || value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) || $0 == "\u{B5}" || $0 == "\u{3BC}" })
+            else {
                 throw Refusal.usage(argument, "'\(value.prefix(40))' is not printable ASCII; numbers and units are, e.g. rate=1e6/s")
             }
             guard values[name] == nil else {

@@ -22,7 +22,8 @@ public struct Refusal: Error, Sendable {
     /// The JSON body: the message shortened as the CLI shortens it, control characters escaped.
     var jsonText: String {
         let short = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
-        var object: [String: String] = ["error": short.escapingControlCharacters]
+        // `argument` always, null when the refusal concerns no one argument (busy, a deadline).
+        var object: [String: Any] = ["error": short.escapingControlCharacters, "argument": NSNull()]
         if let argument { object["argument"] = String(argument.prefix(80)).escapingControlCharacters }
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
