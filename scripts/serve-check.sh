@@ -58,6 +58,16 @@ mkdir -p results
 timeout 180 python3 Tools/browser_check.py --base "$base" --screenshot results/page.png || fail "the page failed in headless Chromium"
 curl -sf --max-time 5 "$base/healthz" >/dev/null || fail "the server did not stay up after the browser"
 grep -q 'method=GET path=/api/v1/length status=400' "$log" || fail "no log line for the 400"
+# What the HTTP parser refuses (an unknown method) and a CONNECT get their log line too.
+python3 -c "
+import socket
+for raw in (b'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', b'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'):
+    s = socket.create_connection(('127.0.0.1', $port)); s.settimeout(5); s.sendall(raw)
+    while s.recv(4096): pass
+"
+sleep 0.2
+grep -q 'refused_by=parser.*status=400\|status=400.*refused_by=parser' "$log" || fail "no log line for a request the parser refused"
+grep -q 'method=CONNECT' "$log" || fail "no log line for the CONNECT"
 # SIGTERM: a graceful stop, status 0; a question in flight (a heavy one, well under the 2 s deadline)
 # is answered, and the server takes no new ones.
 # A client stalled mid-upload (4 of 1000 bytes sent, the socket held open) must not hold the server:

@@ -239,6 +239,22 @@ import Testing
             #expect(r.status == .serviceUnavailable)
             #expect(r.headers[.retryAfter] == "1")
             #expect(try decodeError(r.body).error.contains("deadline"))
+            // Every error body names its argument, null when it concerns none.
+            #expect(r.body.contains("\"argument\":null"), "\(r.body)")
+            // The page's 503 too says when to come back.
+            let page = try await client.get("/?ask=probability&alphabet=hex&length=400000&rate=1e99&per=s&lifetime=1e99&unit=y")
+            #expect(page.status == .serviceUnavailable && page.headers[.retryAfter] == "1")
+        }
+    }
+
+    /// The API takes what the CLI takes: `1/µs` (micro sign) and `1/μs` (Greek mu).
+    @Test func microsecondsAsTheCLIWritesThem() async throws {
+        try await withServer { client in
+            for unit in ["%C2%B5s", "%CE%BCs", "us"] {
+                let r = try await client.get("/api/v1/probability?bits=64&rate=1%2F\(unit)&lifetime=1s")
+                #expect(r.status == .ok, "\(unit): \(r.body)")
+                #expect(r.body.contains("\"count\" : \"1000000\""), "\(unit): \(r.body.prefix(400))")
+            }
         }
     }
 

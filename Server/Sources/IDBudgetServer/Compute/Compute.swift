@@ -59,7 +59,8 @@ public final class Compute: Sendable {
             return true
         }
         guard admitted else {
-            throw Refusal(.serviceUnavailable, argument: nil, "busy: \(audits) audit\(audits == 1 ? " is" : "s are") running; try again shortly")
+            throw Refusal(
+                .serviceUnavailable, argument: nil, "busy: \(audits) audit\(audits == 1 ? " is" : "s are") running; try again shortly")
         }
         defer { auditing.withLock { $0 -= 1 } }
         return try await body()
