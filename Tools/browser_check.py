@@ -7,7 +7,10 @@ driven by selenium. Against a running idbudget-serve at BASE:
     SVG plot is there, the address is a permalink that answers 23 when loaded afresh;
   * with JavaScript off: fill the form, submit, the same 23 and the plot;
   * both ways, the audit form: paste 200 ids, submit, the verdict counts 200;
-  * no console errors (favicon, CSP, script), a screenshot saved to --screenshot.
+  * no console errors (favicon, CSP, script), a screenshot saved to --screenshot;
+  * at 375 px (a phone) and 1280 px: the page never scrolls sideways, nothing is cut off but what
+    scrolls in its own box, plot labels of 9 px or more, no word-break: break-all; screenshots of the
+    seed answer at both widths into --screens (docs/screenshots/ in CI).
 
     python3 Tools/browser_check.py --base http://127.0.0.1:18080 [--screenshot results/page.png]
 Exit 1 on any failure, naming it.
@@ -73,7 +76,78 @@ def audit_form(d, base, failures, label):
         failures.append(f"{label}: the audit's verdict is empty")
 
 
-def check(base, screenshot):
+LAYOUT = """
+const w = window.innerWidth, doc = document.documentElement;
+const out = {inner: w, scroll: doc.scrollWidth, cut: [], small: [], breakAll: []};
+const h = document.getElementById("headline");
+if (h) { const r = h.getBoundingClientRect(); if (r.right > w + 1 || r.left < -1) out.cut.push("headline"); }
+// Nothing but a box that scrolls on its own may reach past the screen.
+for (const e of document.querySelectorAll("main *")) {
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.right <= w + 1) continue;
+  let inside = false;
+  for (let p = e; p && p !== doc; p = p.parentElement) {
+    const ox = getComputedStyle(p).overflowX;
+    if ((ox === "auto" || ox === "scroll") && p.getBoundingClientRect().right <= w + 1) { inside = true; break; }
+  }
+  if (!inside) out.cut.push(e.tagName + (e.id ? "#" + e.id : ""));
+}
+for (const t of document.querySelectorAll("svg text")) {
+  const px = parseFloat(getComputedStyle(t).fontSize) * (t.ownerSVGElement.getBoundingClientRect().width / t.ownerSVGElement.viewBox.baseVal.width);
+  if (px < 9) out.small.push(t.textContent + " " + px.toFixed(1) + "px");
+}
+for (const e of document.querySelectorAll("*")) if (getComputedStyle(e).wordBreak === "break-all") out.breakAll.push(e.tagName);
+return out;
+"""
+
+# The pages a person opens: the seed length (with its comparison tables), a format's probability, an
+# error, the audit form.
+LAYOUT_PAGES = [
+    "/?ask=length&alphabet=base62&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11",
+    "/?ask=probability&scheme=uuid7&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11",
+    "/?ask=probability&alphabet=hex&length=32&rate=1000&per=min&lifetime=6&unit=M",
+    "/?ask=length&growth=fast&max-probability=1e-9",
+]
+
+
+def layout(base, failures, width, height, screenshot):
+    """At `width` CSS px: no sideways scroll of the page, the headline whole, nothing cut off but what
+    scrolls in its own box, plot labels of 9 px or more, no mid-word breaks; a screenshot of the seed
+    answer."""
+    o = Options()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--hide-scrollbars"):
+        o.add_argument(a)
+    o.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}})
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    d.set_page_load_timeout(30)
+    try:
+        for i, path in enumerate(LAYOUT_PAGES):
+            d.get(base + path)
+            r = d.execute_script(LAYOUT)
+            where = f"at {width} px, {path}"
+            if r["inner"] != width:
+                failures.append(f"{where}: the viewport is {r['inner']} px wide, not {width}")
+            if r["scroll"] > r["inner"] + 1:
+                failures.append(f"{where}: the page scrolls sideways ({r['scroll']} px wide)")
+            if r["cut"]:
+                failures.append(f"{where}: cut off at the right edge: {r['cut'][:5]}")
+            if r["small"]:
+                failures.append(f"{where}: plot labels under 9 px: {r['small'][:3]}")
+            if r["breakAll"]:
+                failures.append(f"{where}: word-break: break-all on {r['breakAll'][:3]}")
+            if i == 0 and screenshot:
+                total = d.execute_script("return document.documentElement.scrollHeight")
+                d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                  {"width": width, "height": min(total, 6000), "deviceScaleFactor": 1, "mobile": width < 600})
+                d.save_screenshot(screenshot)
+                d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    finally:
+        d.quit()
+
+
+def check(base, screenshot, screens):
     failures = []
     want = "23 symbols of base62"
 
@@ -127,6 +201,10 @@ def check(base, screenshot):
             failures.append(f"console errors without JavaScript: {[e.get('message') for e in errors][:3]}")
     finally:
         d.quit()
+
+    # A phone and a desktop.
+    for width, height in ((375, 812), (1280, 900)):
+        layout(base, failures, width, height, f"{screens}/page-{width}.png" if screens else None)
     return failures
 
 
@@ -134,13 +212,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", required=True)
     ap.add_argument("--screenshot")
+    ap.add_argument("--screens", help="a directory for page-375.png and page-1280.png (the seed answer on a phone, a desktop)")
     a = ap.parse_args()
-    failures = check(a.base.rstrip("/"), a.screenshot)
+    failures = check(a.base.rstrip("/"), a.screenshot, a.screens)
     for f in failures:
         print("browser_check: FAIL:", f, file=sys.stderr)
     if failures:
         sys.exit(1)
-    print("browser_check: headless Chromium, with and without JavaScript: 23, the plot, the permalink, the audit form, no console errors")
+    print("browser_check: headless Chromium, with and without JavaScript: 23, the plot, the permalink, the audit form, no console errors; at 375 and 1280 px nothing cut off, no sideways scroll, plot labels of 9 px or more")
 
 
 if __name__ == "__main__":

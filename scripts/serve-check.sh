@@ -54,8 +54,8 @@ if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; the
   $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 scripts/setup.sh --python selenium >/dev/null
-mkdir -p results
-timeout 180 python3 Tools/browser_check.py --base "$base" --screenshot results/page.png || fail "the page failed in headless Chromium"
+mkdir -p results results/screens
+timeout 240 python3 Tools/browser_check.py --base "$base" --screenshot results/page.png --screens results/screens || fail "the page failed in headless Chromium"
 curl -sf --max-time 5 "$base/healthz" >/dev/null || fail "the server did not stay up after the browser"
 grep -q 'method=GET path=/api/v1/length status=400' "$log" || fail "no log line for the 400"
 # What the HTTP parser refuses (an unknown method) and a CONNECT get their log line too.
@@ -70,12 +70,14 @@ grep -q 'refused_by=parser.*status=400\|status=400.*refused_by=parser' "$log" ||
 grep -q 'method=CONNECT' "$log" || fail "no log line for the CONNECT"
 # SIGTERM: a graceful stop, status 0; a question in flight (a heavy one, well under the 2 s deadline)
 # is answered, and the server takes no new ones.
+marks=$(mktemp -d)
 # A client stalled mid-upload (4 of 1000 bytes sent, the socket held open) must not hold the server:
 # its connection is closed after 10 s of silence.
 python3 -c "
 import socket, sys, time
 s = socket.create_connection(('127.0.0.1', $port))
 s.sendall(b'POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabcd')
+open('$marks/stalled', 'w').close()
 time.sleep(60)
 " &
 stalled=$!
@@ -85,6 +87,7 @@ python3 -c "
 import socket, sys, time
 s = socket.create_connection(('127.0.0.1', $port))
 s.sendall(b'POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n')
+open('$marks/trickle', 'w').close()
 try:
     for _ in range(30):
         s.sendall(b'abcdefghi\n')
@@ -96,6 +99,9 @@ trickle=$!
 inflight=$(mktemp)
 curl -s --max-time 30 -o /dev/null -w '%{http_code}' "$base/api/v1/probability?bits=2097152&count=1e600000" >"$inflight" &
 curlpid=$!
+# Both uploads under way (their heads sent) before the signal.
+for _ in $(seq 1 250); do [ -e "$marks/stalled" ] && [ -e "$marks/trickle" ] && break; sleep 0.02; done
+[ -e "$marks/stalled" ] && [ -e "$marks/trickle" ] || fail "the stalled and trickling uploads did not connect"
 for _ in $(seq 1 50); do grep -q . <(ss -tn state established "( dport = :$port )" 2>/dev/null | tail -n +2) && break; sleep 0.02; done
 sleep 0.05
 kill -TERM "$pid"

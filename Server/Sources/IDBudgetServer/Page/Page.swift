@@ -275,21 +275,28 @@ enum Page {
         return html
     }
 
+    /// One column on a phone: nothing wider than the screen but the boxes that scroll on their own
+    /// (the comparison tables, the plot, which keeps labels of 9 px or more at 375 px); digits wrap
+    /// where they must, words never mid-word.
     static let css = """
         body { font-family: system-ui, sans-serif; margin: 0; color: #111; background: #fafafa; }
-        main { max-width: 52rem; margin: 0 auto; padding: 1rem; }
-        fieldset { border: 1px solid #ccc; margin: 0 0 1rem; padding: .5rem 1rem 1rem; }
+        main { max-width: 52rem; margin: 0 auto; padding: 1rem; box-sizing: border-box; }
+        h1, h2 { overflow-wrap: anywhere; }
+        fieldset { border: 1px solid #ccc; margin: 0 0 1rem; padding: .5rem 1rem 1rem; min-width: 0; }
         textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; }
         #audit-form { margin-top: 1.5rem; }
         label { display: block; margin-top: .5rem; }
         label.inline { display: inline; margin: 0 .4rem; }
-        input, select, button { font: inherit; padding: .3rem; max-width: 100%; }
+        input, select, button { font: inherit; padding: .3rem; max-width: 100%; box-sizing: border-box; }
         button { margin-bottom: 1rem; }
         table { border-collapse: collapse; width: 100%; }
         th { text-align: left; font-weight: normal; color: #444; padding: .25rem 1rem .25rem 0; vertical-align: top; }
-        td { font-family: ui-monospace, monospace; word-break: break-all; }
-        .plot { width: 100%; height: auto; background: #fff; }
-        .error { color: #b00020; }
+        td { font-family: ui-monospace, monospace; overflow-wrap: anywhere; padding: .25rem 1rem .25rem 0; vertical-align: top; }
+        #compare, #formats { display: block; overflow-x: auto; width: auto; max-width: 100%; }
+        #compare th, #compare td, #formats th, #formats td { white-space: nowrap; overflow-wrap: normal; }
+        figure { margin: 1rem 0; overflow-x: auto; }
+        .plot { width: 100%; min-width: 540px; height: auto; background: #fff; }
+        .error { color: #b00020; overflow-wrap: anywhere; }
         pre { overflow-x: auto; background: #fff; padding: .5rem; }
 
         """
