@@ -34,7 +34,7 @@ import Testing
         ("probability?bits=12&count=2^99999999", "--count"),
         ("probability?bits=0&count=5", "--bits"),
         ("probability?bits=99999999&count=5", "--bits"),
-        ("probability?bits=12&space-size=5&count=5", "--bits"),
+        ("probability?bits=12&space-size=5&count=5", "--space-size"),
         ("probability?count=5", "--bits"),
         ("probability?space-size=0&count=5", "--space-size"),
         ("probability?scheme=nope&count=5", "--scheme"),

@@ -37,14 +37,41 @@ enum Page {
             alphabet = value("alphabet") ?? alphabet
             scheme = value("scheme") ?? ""
             length = value("length") ?? (ask == "probability" ? length : "")
-            rate = value("rate") ?? rate
+            rate = value("rate").map(Self.plain) ?? rate
             per = value("per") ?? per
-            lifetime = value("lifetime") ?? lifetime
+            lifetime = value("lifetime").map(Self.plain) ?? lifetime
             unit = value("unit") ?? unit
-            growth = value("growth") ?? ""
-            nodes = value("nodes") ?? ""
-            existing = value("existing") ?? ""
-            maxProbability = value("max-probability") ?? (ask == "length" ? maxProbability : "")
+            growth = value("growth").map(Self.plain) ?? ""
+            nodes = value("nodes").map(Self.plain) ?? ""
+            existing = value("existing").map(Self.plain) ?? ""
+            maxProbability = value("max-probability").map(Self.budget) ?? (ask == "length" ? maxProbability : "")
+        }
+
+        /// A value as people type it, in the CLI's syntax: digit groups (`1,000,000`, `1 000 000`)
+        /// closed up, a unit after a space (`10 years`) joined to its number.
+        static func plain(_ text: String) -> String {
+            String(
+                text.unicodeScalars.filter { $0 != "," && $0 != " " && $0 != "\u{A0}" && $0 != "\u{202F}" && $0 != "\u{2009}" }.map(
+                    Character.init))
+        }
+
+        /// A budget as people write odds: `1 in 10^11` is 10^-11, `1 in 1,000,000` 1e-6 (any power of
+        /// ten, and any other whole number whose reciprocal is a terminating decimal: `1 in 2^40`).
+        /// Anything else is left as written, for the budget's own refusal.
+        static func budget(_ text: String) -> String {
+            let t = plain(text).lowercased()
+            guard t.hasPrefix("1in") else { return plain(text) }
+            let odds = String(t.dropFirst(3))
+            if odds.hasPrefix("10^"), let k = Int(odds.dropFirst(3)), k > 0 { return "10^-\(k)" }
+            if odds.hasPrefix("2^"), let k = Int(odds.dropFirst(2)), k > 0 { return "2^-\(k)" }
+            guard let x = ExactDecimal(odds), let n = x.integerValue, n > BigInt(1) else { return plain(text) }
+            // 1/n terminates when n = 2^a·5^b: then 1/n = 2^b·5^a / 10^(a+b) exactly.
+            let (q2, a) = n.removingFactor(2)
+            let (q5, b) = q2.removingFactor(5)
+            guard q5 == BigInt(1) else { return plain(text) }
+            let digits = (BigInt.power(2, b) * BigInt.power(5, a)).description
+            let k = a + b
+            return digits.count > k ? digits : "0." + String(repeating: "0", count: k - digits.count) + digits
         }
 
         /// The rate and lifetime in the CLI's syntax: `1e6` per `s` is `1e6/s` (a value with its unit
@@ -52,14 +79,28 @@ enum Page {
         var rateText: String { rate.contains("/") ? rate : "\(rate)/\(per)" }
         var lifetimeText: String { lifetime.last.map { $0.isLetter } == true ? lifetime : "\(lifetime)\(unit)" }
 
+        /// The workload in words: "1e6 ids a second for 10 years".
+        var workloadText: String {
+            let per = Self.rateUnits.first { $0.0 == self.per }?.1 ?? self.per
+            let rateWords = rate.contains("/") ? "\(rate)" : "\(rate) ids a \(per)"
+            let unitWords = Self.lifetimeUnits.first { $0.0 == unit }?.1 ?? unit
+            let lifeWords = lifetime.last.map { $0.isLetter } == true ? lifetime : "\(lifetime) \(unitWords)"
+            return "\(rateWords) for \(lifeWords)"
+        }
+
         /// The CLI's question for this form.
         func question() throws(Refusal) -> Question {
             var cli = ["rate": rateText, "lifetime": lifetimeText]
             for (name, text) in [("growth", growth), ("nodes", nodes), ("existing", existing)] where !text.isEmpty { cli[name] = text }
-            if ask == "length" {
+            if ask == "length" && scheme.isEmpty {
                 cli["alphabet"] = alphabet
                 cli["max-probability"] = maxProbability
                 return try Question(.length, Query(values: cli))
+            }
+            // A format has its own length: asked for one, the page answers whether it is within the
+            // budget (its probability, against the budget).
+            if ask == "length" && maxProbability.isEmpty {
+                throw Refusal.usage("--max-probability", "give a maximum collision probability, e.g. 1e-11 or 1 in 10^11")
             }
             // A budget with the probability: checked as the CLI checks one, drawn as the plot's line.
             if !maxProbability.isEmpty { _ = try parseBudget(maxProbability) }
@@ -75,8 +116,10 @@ enum Page {
 
     /// An answer and what the page shows of it.
     struct Answered: Sendable {
-        let rows: [(String, String)]
-        let headline: String
+        var rows: [(String, String)]
+        var headline: String
+        /// The answer in one plain sentence, above the figures.
+        var sentence = ""
         let plot: Plot?
         let json: String
         /// For a length: every named alphabet's minimum length for the same question (`idbudget plan`).
@@ -84,8 +127,9 @@ enum Page {
         /// For a length: whether each random format is within the same budget, with its own model.
         var formats: [FormatFit] = []
 
-        /// `budget`: a budget to draw beside a probability (a length's answer has its own).
-        init(_ answer: any Answer, budget given: String? = nil) throws(Refusal) {
+        /// `budget`: a budget to draw beside a probability (a length's answer has its own); `workload`:
+        /// the rate and lifetime in words, for the sentence.
+        init(_ answer: any Answer, budget given: String? = nil, workload: String = "") throws(Refusal) {
             json = try answer.cliJSON()
             var rows: [(String, String)] = []
             let collision: CollisionFigures
@@ -107,7 +151,15 @@ enum Page {
             } else {
                 throw Refusal(.badRequest, argument: nil, "the page answers length and probability")
             }
-            rows.insert(contentsOf: [("space", space.summary), ("bits", String(format: "%.2f", space.bits)), ("ids", volume.count)], at: 0)
+            // Time buckets: the ids of one bucket and of all of them, each labelled.
+            let bucketed = volume.buckets != "1"
+            var idsRows = [("ids", volume.count)]
+            if bucketed {
+                let all = BigInt(decimal: volume.count).flatMap { c in BigInt(decimal: volume.buckets).map { (c * $0).description } }
+                idsRows = [("ids per time bucket (on average)", volume.count), ("time buckets", volume.buckets)]
+                if let all { idsRows.append(("ids in all (about)", all)) }
+            }
+            rows.insert(contentsOf: [("space", space.summary), ("bits", String(format: "%.2f", space.bits))] + idsRows, at: 0)
             rows.append(("collision probability p", collision.probability))
             rows.append(("odds", collision.oneIn))
             rows.append(("odds in words", oddsInWords(collision.oneIn)))
@@ -119,18 +171,49 @@ enum Page {
                     "what a double-precision calculator says",
                     collision.doubleApproximation.map { "\($0)" } ?? "nan (the space is beyond a double's range)"
                 ))
+            // Against the budget: a length is within it by construction; a probability is compared.
+            var verdict = ""
+            if !(answer is LengthAnswer), let b = budget, let within = Self.within(collision.probability, b) {
+                rows.append(("within the budget (\(b))", within ? "yes" : "no"))
+                verdict = within ? ", within the budget of \(b)" : ", over the budget of \(b)"
+            }
+            let odds = oddsInWords(collision.oneIn)
+            if let a = answer as? LengthAnswer {
+                sentence =
+                    "At \(workload), \(a.length) \(a.alphabet) characters keep the chance of any collision under \(a.budget) (\(oddsInWords(Self.oneIn(a.budget)))): it is \(odds)."
+            } else {
+                sentence =
+                    "At \(workload), the chance that any two of these ids collide is \(odds)\(verdict)\(bucketed ? " (ids collide only within one time bucket)" : "")."
+            }
             self.rows = rows
-            // The plot: per time bucket when the scheme has them (the volume's count is then per bucket).
-            let bucketed = volume.buckets != "1"
+            // The plot: per time bucket when the scheme has them (the volume's count is then per bucket),
+            // with the budget as one bucket's share of it, 1 − (1 − b)^(1/B) ≈ b/B.
             if let count = log10Decimal(volume.count), let p = log10Decimal(collision.groupProbability ?? collision.probability) {
+                var line: (String, Double)? = budget.flatMap { b in log10Decimal(b).map { (b, $0) } }
+                if bucketed, let (b, logB) = line {
+                    line = log10Decimal(volume.buckets).map { ("\(b) over all buckets", logB - $0) }
+                }
                 plot = Plot(
-                    log10Space: space.bits * Foundation.log10(2.0), here: (count, p), countText: volume.count,
-                    // A budget is for all the buckets together: not a line on one bucket's curve.
-                    budget: bucketed ? nil : budget.flatMap { b in log10Decimal(b).map { (b, $0) } },
+                    log10Space: space.bits * Foundation.log10(2.0), here: (count, p), countText: volume.count, budget: line,
                     countLabel: bucketed ? "ids per time bucket" : "ids (count n)")
             } else {
                 plot = nil
             }
+        }
+
+        /// Whether p (30 certified digits) is within budget `b`; nil where either is unreadable.
+        static func within(_ p: String, _ b: String) -> Bool? {
+            guard let pv = ExactDecimal(p), let bv = ExactDecimal(b) ?? (try? Budget(parsing: b)).map(\.value) else { return nil }
+            let (pn, pd) = pv.fraction
+            let (bn, bd) = bv.fraction
+            return pn * bd <= bn * pd
+        }
+
+        /// "1 in X" for a budget b: X = 1/b to 3 digits.
+        static func oneIn(_ b: String) -> String {
+            guard let v = (try? Budget(parsing: b))?.value else { return b }
+            let (n, d) = v.fraction
+            return "1 in \(ScientificDecimal.exact(numerator: d, denominator: n, significantDigits: 3).short(3))"
         }
     }
 
@@ -141,7 +224,18 @@ enum Page {
         case audit(AuditReport)
     }
 
-    static func render(form: Form, result: Result?) -> String {
+    /// The form's label for a CLI argument a refusal names (`--rate`: Rate).
+    static func fieldName(_ argument: String) -> String {
+        let names = [
+            "--rate": "Rate", "--lifetime": "Lifetime", "--max-probability": "Maximum collision probability", "--growth": "Growth",
+            "--nodes": "Nodes", "--existing": "Ids already stored", "--length": "Length", "--alphabet": "Alphabet", "--scheme": "Format",
+            "ask": "Question",
+        ]
+        return names[argument] ?? String(argument.prefix(80))
+    }
+
+    /// `pasted`: the audit form's ids, shown again with their verdict.
+    static func render(form: Form, result: Result?, pasted: String = "") -> String {
         func e(_ s: String) -> String { HTML.escape(s) }
         func options(_ items: [(String, String)], selected: String) -> String {
             items.map { "<option value=\"\(e($0.0))\"\($0.0 == selected ? " selected" : "")>\(e($0.1))</option>" }.joined()
@@ -207,6 +301,7 @@ enum Page {
         switch result {
         case .answer(let a):
             html += "<section id=\"answer\" aria-live=\"polite\">\n<h2>Answer: <output id=\"headline\">\(e(a.headline))</output></h2>\n"
+            if !a.sentence.isEmpty { html += "<p id=\"sentence\">\(e(a.sentence))</p>\n" }
             html += "<table>\n"
             for (label, value) in a.rows { html += "<tr><th scope=\"row\">\(e(label))</th><td>\(e(value))</td></tr>\n" }
             html += "</table>\n"
@@ -235,7 +330,7 @@ enum Page {
             html += "<details><summary>The CLI's JSON</summary><pre>\(e(a.json))</pre></details>\n</section>\n"
         case .refusal(let r):
             html += "<section id=\"answer\" aria-live=\"polite\"><h2>Not answered</h2>\n<p class=\"error\" role=\"alert\">"
-            html += r.argument.map { "<code>\(e(String($0.prefix(80))))</code>: " } ?? ""
+            html += r.argument.map { "\(e(Self.fieldName($0))): " } ?? ""
             html += "\(e(String(r.message.prefix(400))))</p></section>\n"
         case .audit(let r):
             html +=
@@ -263,7 +358,7 @@ enum Page {
             <form method="post" action="/audit" enctype="text/plain" id="audit-form">
             <fieldset><legend>Audit ids a system made</legend>
             <label for="ids">Ids, one per line (pasted; for files, POST them to /api/v1/audit)</label>
-            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off"></textarea>
+            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off">\(e(pasted))</textarea>
             </fieldset>
             <button type="submit">Audit</button>
             </form>
@@ -315,7 +410,7 @@ enum Page {
               const query = new URLSearchParams(new FormData(form)).toString();
               const mine = ++latest;
               try {
-                const response = await fetch("/?" + query, { headers: { Accept: "text/html" } });
+                const response = await fetch("/?" + query, { headers: { Accept: "text/html", "X-IDBudget-Preview": "1" } });
                 const html = await response.text();
                 if (mine !== latest) return;
                 const next = new DOMParser().parseFromString(html, "text/html").querySelector("#answer");

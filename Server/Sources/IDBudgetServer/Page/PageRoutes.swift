@@ -40,12 +40,17 @@ struct PageRoutes {
         guard request.headers[.contentType]?.lowercased().hasPrefix("text/plain") ?? false else {
             throw Refusal(.unsupportedMediaType, argument: "body", "send the form as text/plain (ids=…); or POST the ids to /api/v1/audit")
         }
+        // The pasted ids are shown again beside their verdict (up to 256 KiB of them).
+        let echo = Echo(limit: 256 << 10)
         let report = try await compute.auditing {
-            try await APIRoutes.audit(request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8))
+            try await APIRoutes.audit(
+                request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8), echo: echo)
         }
+        // Lines as a textarea holds them (a browser sends CRLF).
+        let pasted = String(decoding: echo.bytes.filter { $0 != 0x0D }, as: UTF8.self)
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Page.Form(), result: .audit(report)))))
+            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Page.Form(), result: .audit(report), pasted: pasted))))
     }
 
     func page(_ request: Request) async throws -> Response {
@@ -60,7 +65,21 @@ struct PageRoutes {
             // The question is read on the computation's thread too (see APIRoutes).
             let answer = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> Page.Answered in
                 let question = try asked.question()
-                var answered = try Page.Answered(question.answer(), budget: budget)
+                var answered = try Page.Answered(question.answer(), budget: budget, workload: asked.workloadText)
+                // A length asked for a format: the format's own fit, headline first.
+                if asked.ask == "length", !asked.scheme.isEmpty, let budget,
+                    let workload = try? VolumeText(
+                        rate: asked.rateText, lifetime: asked.lifetimeText, nodes: asked.nodes.isEmpty ? nil : asked.nodes,
+                        growth: asked.growth.isEmpty ? nil : asked.growth, existing: nil
+                    ).workload(),
+                    let plan = try? Planner.plan(workload: workload, budget: parseBudget(budget)),
+                    let fit = plan.formats?.first(where: { $0.scheme == asked.scheme })
+                {
+                    answered.headline = "\(fit.scheme) is \(fit.withinBudget ? "within" : "over") the budget"
+                    answered.rows.insert(contentsOf: [("random bits", "\(fit.bits)"), ("random bits needed", "\(fit.bitsNeeded)")], at: 2)
+                    answered.formats = plan.formats ?? []
+                    return answered
+                }
                 // A length comes with the other alphabets' lengths and the formats' fit for the same
                 // question (`plan`).
                 if case .length(_, _, let budget, _, _) = question,
@@ -80,9 +99,17 @@ struct PageRoutes {
             status = error.status
             result = .refusal(error)
         }
+        // The page's own script asks as you type: a half-typed value is an answer of its kind there
+        // (the refusal shown in the page), not an error for the browser's console.
+        if request.headers[.preview] != nil && status.code < 500 { status = .ok }
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
         if status == .serviceUnavailable { headers[.retryAfter] = "1" }
         return Response(
             status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: Page.render(form: form, result: result))))
     }
+}
+
+extension HTTPField.Name {
+    /// Sent by the page's script when it asks as you type.
+    static let preview = Self("X-IDBudget-Preview")!
 }

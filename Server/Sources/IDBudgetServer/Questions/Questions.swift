@@ -121,7 +121,8 @@ public enum Question: Sendable {
     static func nodeQuestion(_ scheme: Scheme, _ query: Query) throws(Refusal) -> Question {
         for other in ["alphabet", "symbols", "alphabet-size", "length", "bits", "space-size"] where query[other] != nil {
             throw Refusal.usage(
-                "--bits", "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")
+                secondSpaceArgument(query),
+                "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")
         }
         let nodesText = try query["nodes"].orUsage(
             "--nodes",
@@ -248,6 +249,18 @@ func resolveScheme(_ query: Query) throws(Refusal) -> Scheme? {
         "--scheme", "unknown scheme '\(scheme)'; use one of \(Scheme.all.map(\.name).joined(separator: ", "))")
 }
 
+/// The argument a refusal of two spaces names, as the CLI names it: the second form given, in the
+/// order scheme, bits, space size, alphabet/length (`--bits` when none is).
+func secondSpaceArgument(_ query: Query) -> String {
+    let alphabetGiven = query["alphabet"] != nil || query["symbols"] != nil || query["alphabet-size"] != nil
+    let given = [
+        ("--scheme", query["scheme"] != nil), ("--bits", query["bits"] != nil), ("--space-size", query["space-size"] != nil),
+        (query["length"] != nil ? "--length" : "--alphabet", alphabetGiven || query["length"] != nil),
+    ]
+    let named = given.filter(\.1).map(\.0)
+    return named.count > 1 ? named[1] : "--bits"
+}
+
 /// The identifier space: an alphabet and length, a number of bits, an explicit size, or a scheme.
 func resolveSpace(_ query: Query) throws(Refusal) -> Space {
     let alphabetGiven = query["alphabet"] != nil || query["symbols"] != nil || query["alphabet-size"] != nil
@@ -257,7 +270,7 @@ func resolveSpace(_ query: Query) throws(Refusal) -> Space {
     let forms = [alphabetGiven || length != nil, bits != nil, spaceSize != nil, query["scheme"] != nil].filter { $0 }.count
     guard forms == 1 else {
         throw Refusal.usage(
-            "--bits",
+            secondSpaceArgument(query),
             forms == 0
                 ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, --space-size N or --scheme uuid4"
                 : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")

@@ -43,7 +43,8 @@ struct APIRoutes {
     /// The audit of a request's body (after `prefix`, when the body starts with it: the page's form
     /// sends `ids=` first; a body that does not start so is audited whole), bounded as the API's.
     static func audit(
-        _ request: Request, settings: AuditSettings, limits: ServerSettings, compute: Compute, skipping prefix: [UInt8] = []
+        _ request: Request, settings: AuditSettings, limits: ServerSettings, compute: Compute, skipping prefix: [UInt8] = [],
+        echo: Echo? = nil
     ) async throws -> AuditReport {
         let limit = limits.maxBodyBytes
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
@@ -51,6 +52,7 @@ struct APIRoutes {
         }
         let auditor = AuditorBox(try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: limits.auditMemory, threads: 1))
         func consume(_ bytes: UnsafeRawBufferPointer) throws(Refusal) {
+            echo?.keep(bytes)
             do { try auditor.value.consume(bytes) } catch {
                 throw Refusal(.serviceUnavailable, argument: nil, "the audit could not go on: \(error)")
             }
@@ -102,6 +104,22 @@ struct APIRoutes {
                 throw Refusal(.serviceUnavailable, argument: nil, "the audit could not finish: \(error)")
             }
         }
+    }
+}
+
+/// The first bytes of an upload, kept to show them again (the page's audit form): at most `limit`.
+final class Echo: @unchecked Sendable {
+    let limit: Int
+    private(set) var bytes: [UInt8] = []
+    /// Whether more came than was kept.
+    private(set) var cut = false
+
+    init(limit: Int) { self.limit = limit }
+
+    func keep(_ chunk: UnsafeRawBufferPointer) {
+        let room = limit - bytes.count
+        if chunk.count > room { cut = true }
+        if room > 0 { bytes += chunk.prefix(room) }
     }
 }
 
