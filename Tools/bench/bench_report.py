@@ -225,6 +225,22 @@ if load_run is None or load_run.get("p99_ratio") is None:
 else:
     targets.append((LOAD_TARGET, load_run["p99_ratio"], 3.0, "<", "×"))
 
+CEILING_TARGET = "server: the seed question's requests/s ≥ 0.4× /healthz's (the HTTP ceiling), wrk, same run"
+if load_run is None or load_run.get("typical_to_ceiling") is None:
+    targets.append((CEILING_TARGET, None, 0.4, ">=", "not measured (no wrk, or results/load.json missing)"))
+else:
+    targets.append((CEILING_TARGET, load_run["typical_to_ceiling"], 0.4, ">=", "×"))
+BURST_TARGET = "server: RSS 3 s after 1,000 trickled audit uploads ≤ its RSS before + 100 MiB"
+burst = (load_run or {}).get("upload_burst")
+if burst is None or burst["rss_kib"]["after"] is None:
+    targets.append((BURST_TARGET, None, 100.0, "<=", "not measured (no results/load.json, or no burst in it)"))
+else:
+    targets.append((BURST_TARGET, (burst["rss_kib"]["after"] - burst["rss_kib"]["before"]) / 1024, 100.0, "<=", "MiB"))
+TERM_TARGET = "server: gone ≤ 15 s after SIGTERM with an upload trickling 10 bytes every 2 s"
+term = (load_run or {}).get("sigterm_with_trickle_s")
+targets.append((TERM_TARGET, term, 15.0, "<=", "s") if term is not None
+               else (TERM_TARGET, None, 15.0, "<=", "not measured (no results/load.json, or the server did not end within 60 s)"))
+
 SOAK_TARGET = "server: memory flat under mixed load (RSS peak of the soak's second half < 1.25× its first half's)"
 soak_run = (load_run or {}).get("soak")
 if soak_run is None or soak_run.get("flat_ratio") is None:
@@ -263,7 +279,7 @@ for name, goal, label in [("Math.probability.typical", 20, "library p(d, n), d �
 
 
 def met(value, goal, kind):
-    if kind == "<=µs":
+    if kind in ("<=µs", "<="):
         return value <= goal
     return value >= goal if kind == ">=" else value < goal
 
@@ -276,12 +292,14 @@ def shown(value, goal, kind, unit):
         text = f"{v:.{digits}f}"
         if met(float(text), g, kind) == met(v, g, kind) and (float(text) != g or v == g):
             break
-    return text + ("%" if unit == "%" else f" {unit}" if unit in ("s", "µs") else "×")
+    return text + ("%" if unit == "%" else f" {unit}" if unit in ("s", "µs", "MiB") else "×")
 
 
 def goal_text(goal, kind, unit):
     if kind == "<=µs":
         return f"≤ {goal * 1e6:g} µs"
+    if kind == "<=":
+        return f"≤ {goal:g} {unit}" if unit in ("s", "MiB") else f"≤ {goal:g}×"
     return f"{'≥' if kind == '>=' else '<'} " + (f"{goal:.0%}" if unit == "%" else f"{goal} s" if unit == "s" else f"{goal}×")
 
 

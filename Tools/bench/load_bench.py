@@ -26,6 +26,66 @@ import urllib.request
 
 TYPICAL = "/api/v1/length?alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11"
 HEAVY = "/api/v1/probability?bits=2097152&count=1e600000"
+# A heavy question in disguise: 2^21 bits written as a power (judged on its value, it is heavy).
+DISGUISED = "/api/v1/capacity?bits=2%5E21&max-probability=1e-999&rate=1e999/s"
+
+
+def upload_burst(port, pid, n=1000):
+    """n audit uploads opened at once, each declaring 10^6 bytes and sending 10: the server's RSS before,
+    at the peak while they are open, and 3 s after they are closed; how many were refused at once (503)."""
+    import socket
+    before = rss_kib(pid)
+    socks, refused = [], 0
+    for _ in range(n):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nabcdefghi\n")
+            socks.append(s)
+        except OSError:
+            pass
+    time.sleep(1.5)
+    peak = rss_kib(pid)
+    for s in socks:
+        try:
+            s.settimeout(0.01)
+            if s.recv(12).startswith(b"HTTP/1.1 503"):
+                refused += 1
+        except OSError:
+            pass
+        s.close()
+    time.sleep(3)
+    return {"uploads": n, "refused_503": refused, "rss_kib": {"before": before, "peak": peak, "after": rss_kib(pid)}}
+
+
+def sigterm_with_trickle(server, port):
+    """SIGTERM while an upload trickles 10 bytes every 2 s: seconds until the server is gone."""
+    import socket
+    import threading
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n")
+    stop = threading.Event()
+
+    def trickle():
+        while not stop.is_set():
+            try:
+                s.sendall(b"abcdefghi\n")
+            except OSError:
+                return
+            stop.wait(2)
+    t = threading.Thread(target=trickle, daemon=True)
+    t.start()
+    time.sleep(0.5)
+    start = time.perf_counter()
+    server.terminate()
+    try:
+        server.wait(timeout=60)
+        took = time.perf_counter() - start
+    except subprocess.TimeoutExpired:
+        server.kill()
+        took = None
+    stop.set()
+    s.close()
+    return took
 
 
 def wrk(url, seconds, connections, threads=1):
@@ -121,30 +181,40 @@ def main():
             except OSError:
                 time.sleep(0.1)
         start_rss = rss_kib(server.pid)
+        # The HTTP ceiling on this machine, same run: a question's rate is quoted against it.
+        ceiling = wrk(base + "/healthz", a.seconds, 8)
         alone = wrk(base + TYPICAL, a.seconds, 8)
         alone_rss = rss_kib(server.pid)
         heavy = subprocess.Popen(["wrk", "-t1", "-c4", f"-d{a.seconds + 2}s", "--latency", "--timeout", "10s", base + HEAVY],
                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        disguised = subprocess.Popen(["wrk", "-t1", "-c20", f"-d{a.seconds + 2}s", "--timeout", "10s", base + DISGUISED],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
         loaded = wrk(base + TYPICAL, a.seconds, 8)
         heavy_out = heavy.communicate(timeout=a.seconds + 60)[0]
+        disguised.wait(timeout=a.seconds + 60)
         heavy_rps = re.search(r"Requests/sec:\s+([\d.]+)", heavy_out)
         heavy_503 = re.search(r"Non-2xx or 3xx responses: (\d+)", heavy_out)
         loaded_rss = rss_kib(server.pid)
         soaked = soak(base, a.soak, server.pid, a.results) if a.soak > 0 and server.poll() is None else None
+        burst = upload_burst(a.port, server.pid) if server.poll() is None else None
         alive = server.poll() is None
+        term_seconds = sigterm_with_trickle(server, a.port) if alive else None
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
     out = {"seconds": a.seconds, "typical": TYPICAL, "heavy": HEAVY, "alone": alone, "with_heavy": loaded,
            "heavy_requests_per_s": float(heavy_rps.group(1)) if heavy_rps else None,
            "heavy_non_2xx": int(heavy_503.group(1)) if heavy_503 else 0,
            "rss_kib": {"start": start_rss, "after_alone": alone_rss, "after_loaded": loaded_rss},
            "p99_ratio": loaded["p99_ms"] / alone["p99_ms"] if alone["p99_ms"] else None,
-           "soak": soaked, "server_stayed_up": alive}
+           "soak": soaked, "server_stayed_up": alive, "healthz": ceiling,
+           "typical_to_ceiling": alone["requests_per_s"] / ceiling["requests_per_s"] if ceiling.get("requests_per_s") else None,
+           "disguised_heavy": DISGUISED, "upload_burst": burst, "sigterm_with_trickle_s": term_seconds}
     with open(os.path.join(a.results, "load.json"), "w") as f:
         json.dump(out, f, indent=1)
     print(json.dumps(out, indent=1))

@@ -80,10 +80,11 @@ public final class Compute: Sendable {
             let once = Once(continuation)
             let admitted = lane.submit(extra: extra) {
                 // Answered already (past its deadline while queued): not worth a worker's time.
-                guard !once.isDone else { return }
+                guard !once.isDone else { return nil }
                 let outcome: Result<T, Refusal>
                 do throws(Refusal) { outcome = .success(try work()) } catch { outcome = .failure(error) }
-                once.resume(outcome)
+                // Delivered once the worker is free again: a caller that asks again at once finds it so.
+                return { once.resume(outcome) }
             }
             guard admitted else {
                 once.resume(
@@ -113,7 +114,10 @@ private final class Lane: Sendable {
     let workers: Int
     let queue: Int
     let name: String
-    private let state = Mutex<(jobs: [@Sendable () -> Void], head: Int, running: Int, stopped: Bool)>(([], 0, 0, false))
+    /// A job runs on a worker and returns what to do once that worker counts as free (deliver its
+    /// answer), or nil.
+    typealias Job = @Sendable () -> (@Sendable () -> Void)?
+    private let state = Mutex<(jobs: [Job], head: Int, running: Int, stopped: Bool)>(([], 0, 0, false))
     private let ready = DispatchSemaphore(value: 0)
 
     init(workers: Int, queue: Int, name: String) {
@@ -133,7 +137,7 @@ private final class Lane: Sendable {
 
     /// Queues `job` when a worker is free or the queue (and `extra` more places) has room; false (and
     /// nothing queued) otherwise.
-    func submit(extra: Int = 0, _ job: @escaping @Sendable () -> Void) -> Bool {
+    func submit(extra: Int = 0, _ job: @escaping Job) -> Bool {
         let queued = state.withLock { s in
             guard !s.stopped, s.running + s.jobs.count - s.head < workers + queue + extra else { return false }
             s.jobs.append(job)
@@ -151,7 +155,7 @@ private final class Lane: Sendable {
     private func work() {
         while true {
             ready.wait()
-            let job = state.withLock { s -> (@Sendable () -> Void)? in
+            let job = state.withLock { s -> Job? in
                 guard s.head < s.jobs.count else { return nil }
                 let job = s.jobs[s.head]
                 s.head += 1
@@ -167,8 +171,9 @@ private final class Lane: Sendable {
                 if state.withLock({ $0.stopped }) { break }
                 continue
             }
-            job()
+            let deliver = job()
             state.withLock { $0.running -= 1 }
+            deliver?()
         }
         // The thread ends here: its MPFR caches would outlive it.
         ThreadCaches.release()
