@@ -2,6 +2,10 @@ import Foundation
 import IDBudget
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs the math off the server's threads, on a fixed pool of worker threads, under a deadline, in two
 /// lanes: heavy questions (``Query/isHeavy``) get `slots` workers and no queue, light ones
 /// `lightSlots` workers and a queue of `lightQueue`, so a flood of heavy questions can not starve the
@@ -153,6 +157,12 @@ private final class Lane: Sendable {
     }
 
     private func work() {
+        #if os(Linux)
+            // Heavy questions yield the cores to light ones: a flood of them may slow, not stall, the
+            // typical question (a nice thread gets a small share of a core others want). Linux keeps
+            // the nice value per thread, and `who` 0 is the calling thread.
+            if name == "heavy" { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+        #endif
         while true {
             ready.wait()
             let job = state.withLock { s -> Job? in
