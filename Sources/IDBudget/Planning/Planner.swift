@@ -135,7 +135,13 @@ public enum Planner {
         // The space's decimal figures (631,306 digits at the top of the range) are written beside the
         // search, which leaves a core idle while it evaluates L.
         let figures = Slots<SpaceFigures>(1)
-        let spaceFigures = DispatchWorkItem { figures[0] = SpaceFigures(space) }
+        let spaceFigures = DispatchWorkItem {
+            // Written here, once (`SpaceFigures` keeps it): otherwise it would be written when printed,
+            // after the search instead of beside it.
+            let f = SpaceFigures(space)
+            _ = f.size
+            figures[0] = f
+        }
         DispatchQueue.global().async(execute: spaceFigures)
         let total = try Birthday.capacity(space: space.size, scopes: scopes, budget: budget)
         let capacity = total >= existing ? total - existing : BigInt(0)
