@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The server under load, on loopback: wrk (Debian) against a typical question (the seed article's
-length) alone, then while heavy questions (p over 2^2097152 values for 10^600000 ids, ~0.3 s each) run
+length) alone — repeated (the answer cache's case) and with a new rate each request (computed every
+time) — then while heavy questions (p over 2^2097152 values for 10^600000 ids, ~0.3 s each) run
 at the same time; the server's resident memory after each phase. Writes RESULTS/load.json for
 Tools/bench/bench_report.py.
 
@@ -88,8 +89,19 @@ def sigterm_with_trickle(server, port):
     return took
 
 
-def wrk(url, seconds, connections, threads=1):
-    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s", url],
+# The seed question with a different rate each request (1000001/s, 1000002/s, …): every one a question
+# not asked before, so each is computed (the answer cache never hits): the math's own speed.
+DISTINCT_LUA = """n = 0
+request = function()
+  n = n + 1
+  return wrk.format("GET", "/api/v1/length?alphabet=base62&rate=" .. (1000000 + n) .. "/s&lifetime=10y&max-probability=1e-11")
+end
+"""
+
+
+def wrk(url, seconds, connections, threads=1, script=None):
+    extra = ["-s", script] if script else []
+    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s", *extra, url],
                          capture_output=True, text=True, timeout=seconds + 60).stdout
     def ms(text):
         value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
@@ -184,13 +196,20 @@ def main():
         # The HTTP ceiling on this machine, same run: a question's rate is quoted against it.
         ceiling = wrk(base + "/healthz", a.seconds, 8)
         alone = wrk(base + TYPICAL, a.seconds, 8)
+        distinct_script = os.path.join(a.results, "distinct.lua")
+        with open(distinct_script, "w") as f:
+            f.write(DISTINCT_LUA)
+        distinct_alone = wrk(base + TYPICAL, a.seconds, 8, script=distinct_script)
         alone_rss = rss_kib(server.pid)
         heavy = subprocess.Popen(["wrk", "-t1", "-c4", f"-d{a.seconds + 2}s", "--latency", "--timeout", "10s", base + HEAVY],
                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         disguised = subprocess.Popen(["wrk", "-t1", "-c20", f"-d{a.seconds + 2}s", "--timeout", "10s", base + DISGUISED],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
-        loaded = wrk(base + TYPICAL, a.seconds, 8)
+        # The flood lasts a.seconds + 2: half of it for the repeated question, half for distinct ones.
+        half = max(1, a.seconds // 2)
+        loaded = wrk(base + TYPICAL, half, 8)
+        distinct_loaded = wrk(base + TYPICAL, half, 8, script=distinct_script)
         heavy_out = heavy.communicate(timeout=a.seconds + 60)[0]
         disguised.wait(timeout=a.seconds + 60)
         heavy_rps = re.search(r"Requests/sec:\s+([\d.]+)", heavy_out)
@@ -211,7 +230,12 @@ def main():
            "heavy_requests_per_s": float(heavy_rps.group(1)) if heavy_rps else None,
            "heavy_non_2xx": int(heavy_503.group(1)) if heavy_503 else 0,
            "rss_kib": {"start": start_rss, "after_alone": alone_rss, "after_loaded": loaded_rss},
-           "p99_ratio": loaded["p99_ms"] / alone["p99_ms"] if alone["p99_ms"] else None,
+           "p99_ratio_repeated": loaded["p99_ms"] / alone["p99_ms"] if alone["p99_ms"] else None,
+           "distinct_alone": distinct_alone, "distinct_with_heavy": distinct_loaded,
+           # The lanes' test: questions computed beside the flood (the cache can not answer them).
+           "p99_ratio": distinct_loaded["p99_ms"] / distinct_alone["p99_ms"] if distinct_alone["p99_ms"] else None,
+           "distinct_to_ceiling": (distinct_alone["requests_per_s"] / ceiling["requests_per_s"]
+                                   if ceiling.get("requests_per_s") else None),
            "soak": soaked, "server_stayed_up": alive, "healthz": ceiling,
            "typical_to_ceiling": alone["requests_per_s"] / ceiling["requests_per_s"] if ceiling.get("requests_per_s") else None,
            "disguised_heavy": DISGUISED, "upload_burst": burst, "sigterm_with_trickle_s": term_seconds}

@@ -26,6 +26,8 @@ public struct ServerSettings: Sendable {
     /// it is refused (408): a trickle can hold neither an audit's place nor the server's shutdown.
     public var uploadGrace: Duration
     public var minimumUploadRate: Double
+    /// Light answers kept for a question asked again the same day (``AnswerCache``); 0: none.
+    public var answerCache: Int
 
     public init(
         maxBodyBytes: Int = 64 << 20, deadline: Duration = .seconds(2),
@@ -33,8 +35,9 @@ public struct ServerSettings: Sendable {
         lightSlots: Int = ProcessInfo.processInfo.activeProcessorCount, lightQueue: Int = 8 * ProcessInfo.processInfo.activeProcessorCount,
         auditMemory: Int = 256 << 20, idleTimeout: Duration = .seconds(10),
         audits: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), uploadGrace: Duration = .seconds(5),
-        minimumUploadRate: Double = 16_384
+        minimumUploadRate: Double = 16_384, answerCache: Int = 512
     ) {
+        self.answerCache = answerCache
         self.audits = audits
         self.uploadGrace = uploadGrace
         self.minimumUploadRate = minimumUploadRate
@@ -59,7 +62,8 @@ public func buildRouter(settings: ServerSettings = ServerSettings(), logger: Log
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware(routes: declaredRoutes))
-    APIRoutes(compute: compute, settings: settings).add(to: router.group("api/v1"))
+    let cache = AnswerCache(capacity: settings.answerCache)
+    APIRoutes(compute: compute, settings: settings, cache: cache).add(to: router.group("api/v1"))
     PageRoutes(compute: compute, settings: settings).add(to: router)
     router.get("healthz") { _, _ in
         Response(

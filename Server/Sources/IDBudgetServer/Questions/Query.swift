@@ -126,6 +126,11 @@ public struct Query: Sendable {
 
     public subscript(_ name: String) -> String? { values[name] }
 
+    /// The parameters in name order (one question, however its parameters were ordered).
+    var sortedPairs: [(name: String, value: String)] {
+        values.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+    }
+
     /// The value, with an empty one taken as not given (an HTML form sends empty fields).
     func nonEmpty(_ name: String) -> String? {
         guard let value = values[name], !value.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }

@@ -9,16 +9,20 @@ import NIOCore
 struct APIRoutes {
     let compute: Compute
     let settings: ServerSettings
+    let cache: AnswerCache
 
     func add(to group: RouterGroup<BasicRequestContext>) {
         for command in Question.Command.allCases {
             group.get(RouterPath(command.rawValue)) { request, _ in
                 let query = try Query(request.uri.query, allowed: Set(command.parameters))
+                let key = cache.key(command, query)
+                if let key, let text = cache.answer(key) { return Self.json(text) }
                 // Reading the question (numbers of 600,000 digits) is math too: on the computation's own
                 // thread, never on the few threads every request shares.
                 let text = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> String in
                     try Question(command, query).answer().cliJSON()
                 }
+                if let key { cache.keep(text, for: key) }
                 return Self.json(text)
             }
         }
