@@ -22,6 +22,12 @@ import Testing
         ("length?alphabet-size=200&count=5&max-probability=1e-3&max-bytes=9", "--max-bytes"),
         ("length?symbols=aa&count=5&max-probability=1e-3", "--symbols"),
         ("probability?alphabet=hex&count=5", "--length"),
+        // A node-id format does not use the growth or the lifetime, but reads them (schemathesis found the server skipped it).
+        ("probability?scheme=instagram&nodes=960&rate=1e6/s&lifetime=10y&growth=5C", "--growth"),
+        ("length?scheme=xid&nodes=9&rate=1/s&lifetime=10q&max-probability=1e-9", "--lifetime"),
+        ("probability?scheme=snowflake&nodes=9&count=-4", "--count"),
+        ("probability?scheme=xid&nodes=10&arrivals=bogus", "--arrivals"),
+        ("length?scheme=snowflake&nodes=9&count=4&until=2030-02-30&max-probability=1e-9", "--until"),
         ("probability?alphabet=hex&length=0&count=5", "--length"),
         ("probability?alphabet=hex&length=99999999999999999999999999&count=5", "--length"),
         ("probability?bits=12", "--count"),

@@ -189,6 +189,15 @@ public struct DatesText: Sendable {
 
     public init(until: String? = nil, from: String? = nil) { (self.until, self.from) = (until, from) }
 
+    /// Both days read, for a question that does not use them (a node-id format's): a value that is
+    /// not a day is refused, not ignored.
+    public func read() throws(ArgumentError) {
+        for (name, text) in [("--from", from), ("--until", until)] {
+            guard let text else { continue }
+            do { _ = try Planner.startDate(parsing: text) } catch { throw ArgumentError(name, error.message) }
+        }
+    }
+
     /// `volume` with `--until` turned into its lifetime, and the start day (today, UTC, by default).
     public func resolve(_ volume: VolumeText) throws(ArgumentError) -> (volume: VolumeText, from: Date) {
         var start = Planner.today

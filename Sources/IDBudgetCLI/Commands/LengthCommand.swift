@@ -78,6 +78,7 @@ struct LengthCommand: ParsableCommand {
     func nodeQuestion(_ scheme: Scheme) throws -> (nodes: BigInt, rate: Rate?, ignored: [String]) {
         let refused = [("--arrivals", arrivals.arrivals)]
         var q = try nodeIDs.question(scheme, volume: volume, refused: refused)
+        try usage { () throws(ArgumentError) in try DatesText(until: until, from: from).read() }
         q.ignored += [("--until", until), ("--from", from)].filter { $0.1 != nil }.map(\.0)
         return q
     }

@@ -27,58 +27,14 @@ enum OpenAPIDocument {
                 "description": "One space (alphabet and length, bits, space-size or scheme) and one volume (count, or rate with lifetime).",
                 "parameters": [
                   {
-                    "$ref": "#/components/parameters/alphabet"
-                  },
-                  {
-                    "$ref": "#/components/parameters/symbols"
-                  },
-                  {
-                    "$ref": "#/components/parameters/alphabet-size"
-                  },
-                  {
-                    "$ref": "#/components/parameters/length"
-                  },
-                  {
-                    "$ref": "#/components/parameters/bits"
-                  },
-                  {
-                    "$ref": "#/components/parameters/space-size"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scheme"
-                  },
-                  {
-                    "$ref": "#/components/parameters/count"
-                  },
-                  {
-                    "$ref": "#/components/parameters/rate"
-                  },
-                  {
-                    "$ref": "#/components/parameters/lifetime"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scopes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/count-per-scope"
-                  },
-                  {
-                    "$ref": "#/components/parameters/nodes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/growth"
-                  },
-                  {
-                    "$ref": "#/components/parameters/existing"
-                  },
-                  {
-                    "$ref": "#/components/parameters/peak-rate"
-                  },
-                  {
-                    "$ref": "#/components/parameters/node-ids"
-                  },
-                  {
-                    "$ref": "#/components/parameters/arrivals"
+                    "name": "question",
+                    "in": "query",
+                    "required": true,
+                    "style": "form",
+                    "explode": true,
+                    "schema": {
+                      "$ref": "#/components/schemas/ProbabilityQuestion"
+                    }
                   }
                 ],
                 "responses": {
@@ -101,58 +57,14 @@ enum OpenAPIDocument {
                 "description": "An alphabet (the shortest length in it), or a scheme (a fixed format: whether it is within budget, and the fewest random bits, or node bits with nodes, that would be).",
                 "parameters": [
                   {
-                    "$ref": "#/components/parameters/alphabet"
-                  },
-                  {
-                    "$ref": "#/components/parameters/symbols"
-                  },
-                  {
-                    "$ref": "#/components/parameters/alphabet-size"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scheme"
-                  },
-                  {
-                    "$ref": "#/components/parameters/count"
-                  },
-                  {
-                    "$ref": "#/components/parameters/rate"
-                  },
-                  {
-                    "$ref": "#/components/parameters/lifetime"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scopes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/count-per-scope"
-                  },
-                  {
-                    "$ref": "#/components/parameters/nodes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/growth"
-                  },
-                  {
-                    "$ref": "#/components/parameters/existing"
-                  },
-                  {
-                    "$ref": "#/components/parameters/max-probability-required"
-                  },
-                  {
-                    "$ref": "#/components/parameters/max-bytes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/until"
-                  },
-                  {
-                    "$ref": "#/components/parameters/from"
-                  },
-                  {
-                    "$ref": "#/components/parameters/arrivals"
-                  },
-                  {
-                    "$ref": "#/components/parameters/node-ids"
+                    "name": "question",
+                    "in": "query",
+                    "required": true,
+                    "style": "form",
+                    "explode": true,
+                    "schema": {
+                      "$ref": "#/components/schemas/LengthQuestion"
+                    }
                   }
                 ],
                 "responses": {
@@ -174,46 +86,14 @@ enum OpenAPIDocument {
                 "summary": "The most identifiers a space holds within a budget, and how long that lasts (`idbudget capacity`).",
                 "parameters": [
                   {
-                    "$ref": "#/components/parameters/alphabet"
-                  },
-                  {
-                    "$ref": "#/components/parameters/symbols"
-                  },
-                  {
-                    "$ref": "#/components/parameters/alphabet-size"
-                  },
-                  {
-                    "$ref": "#/components/parameters/length"
-                  },
-                  {
-                    "$ref": "#/components/parameters/bits"
-                  },
-                  {
-                    "$ref": "#/components/parameters/space-size"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scheme"
-                  },
-                  {
-                    "$ref": "#/components/parameters/max-probability-required"
-                  },
-                  {
-                    "$ref": "#/components/parameters/rate"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scopes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/growth"
-                  },
-                  {
-                    "$ref": "#/components/parameters/existing"
-                  },
-                  {
-                    "$ref": "#/components/parameters/arrivals"
-                  },
-                  {
-                    "$ref": "#/components/parameters/from"
+                    "name": "question",
+                    "in": "query",
+                    "required": true,
+                    "style": "form",
+                    "explode": true,
+                    "schema": {
+                      "$ref": "#/components/schemas/CapacityQuestion"
+                    }
                   }
                 ],
                 "responses": {
@@ -236,34 +116,14 @@ enum OpenAPIDocument {
                 "description": "Rows for the alphabets, then formats: each random format idbudget mints with its own collision model, and whether it is within budget.",
                 "parameters": [
                   {
-                    "$ref": "#/components/parameters/count"
-                  },
-                  {
-                    "$ref": "#/components/parameters/rate"
-                  },
-                  {
-                    "$ref": "#/components/parameters/lifetime"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scopes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/count-per-scope"
-                  },
-                  {
-                    "$ref": "#/components/parameters/nodes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/growth"
-                  },
-                  {
-                    "$ref": "#/components/parameters/existing"
-                  },
-                  {
-                    "$ref": "#/components/parameters/max-probability-required"
-                  },
-                  {
-                    "$ref": "#/components/parameters/max-bytes"
+                    "name": "question",
+                    "in": "query",
+                    "required": true,
+                    "style": "form",
+                    "explode": true,
+                    "schema": {
+                      "$ref": "#/components/schemas/PlanQuestion"
+                    }
                   }
                 ],
                 "responses": {
@@ -286,55 +146,14 @@ enum OpenAPIDocument {
                 "description": "A space and a volume (count, or rate with lifetime; one store: no scopes or existing): the fill, the expected attempts, and with max-attempts the chance that some insert fails that often; with max-probability too, the most ids within that budget.",
                 "parameters": [
                   {
-                    "$ref": "#/components/parameters/alphabet"
-                  },
-                  {
-                    "$ref": "#/components/parameters/symbols"
-                  },
-                  {
-                    "$ref": "#/components/parameters/alphabet-size"
-                  },
-                  {
-                    "$ref": "#/components/parameters/length"
-                  },
-                  {
-                    "$ref": "#/components/parameters/bits"
-                  },
-                  {
-                    "$ref": "#/components/parameters/space-size"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scheme"
-                  },
-                  {
-                    "$ref": "#/components/parameters/count"
-                  },
-                  {
-                    "$ref": "#/components/parameters/rate"
-                  },
-                  {
-                    "$ref": "#/components/parameters/lifetime"
-                  },
-                  {
-                    "$ref": "#/components/parameters/scopes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/count-per-scope"
-                  },
-                  {
-                    "$ref": "#/components/parameters/nodes"
-                  },
-                  {
-                    "$ref": "#/components/parameters/growth"
-                  },
-                  {
-                    "$ref": "#/components/parameters/existing"
-                  },
-                  {
-                    "$ref": "#/components/parameters/max-attempts"
-                  },
-                  {
-                    "$ref": "#/components/parameters/max-probability"
+                    "name": "question",
+                    "in": "query",
+                    "required": true,
+                    "style": "form",
+                    "explode": true,
+                    "schema": {
+                      "$ref": "#/components/schemas/RetriesQuestion"
+                    }
                   }
                 ],
                 "responses": {
@@ -386,8 +205,28 @@ enum OpenAPIDocument {
                     "description": "Read as this format only, e.g. uuid7, snowflake, typeid.",
                     "schema": {
                       "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
+                      "enum": [
+                        "uuid1",
+                        "uuid3",
+                        "uuid4",
+                        "uuid5",
+                        "uuid6",
+                        "uuid7",
+                        "uuid8",
+                        "ulid",
+                        "ksuid",
+                        "typeid",
+                        "xid",
+                        "objectid",
+                        "snowflake",
+                        "discord",
+                        "instagram",
+                        "sonyflake",
+                        "tsid",
+                        "cuid2",
+                        "firebase",
+                        "nanoid"
+                      ]
                     }
                   }
                 ],
@@ -405,36 +244,16 @@ enum OpenAPIDocument {
               "post": {
                 "operationId": "audit",
                 "summary": "Audit ids, one per line (`idbudget audit`).",
-                "description": "The body is read as a stream into the auditor, in bounded memory. Bodies over 64 MiB (declared by Content-Length, or reached while streaming a chunked body) are refused with 413. The report is the CLI's, without its memory figures (fingerprint_table_bytes, memory_limit_bytes, spilled, peak_rss_bytes: the server's memory is not the upload's).",
+                "description": "The body (any bytes) is read as a stream into the auditor, in bounded memory. Bodies over 64 MiB (declared by Content-Length, or reached while streaming a chunked body) are refused with 413. The report is the CLI's, without its memory figures (fingerprint_table_bytes, memory_limit_bytes, spilled, peak_rss_bytes: the server's memory is not the upload's).",
                 "parameters": [
                   {
-                    "name": "max-line-bytes",
+                    "name": "settings",
                     "in": "query",
-                    "description": "Longer lines are counted as overlong and skipped (1 to 16777216; default 4096).",
+                    "required": false,
+                    "style": "form",
+                    "explode": true,
                     "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "bits",
-                    "in": "query",
-                    "description": "The space the ids claim, in random bits (1 to 2097152).",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "scheme",
-                    "in": "query",
-                    "description": "Read the ids in this node-id layout (snowflake, discord, instagram, sonyflake, tsid, xid, objectid), where more than one fits.",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
+                      "$ref": "#/components/schemas/AuditSettings"
                     }
                   }
                 ],
@@ -442,15 +261,10 @@ enum OpenAPIDocument {
                   "required": false,
                   "content": {
                     "text/plain": {
-                      "schema": {
-                        "type": "string"
-                      }
+                      "schema": {}
                     },
                     "application/octet-stream": {
-                      "schema": {
-                        "type": "string",
-                        "format": "binary"
-                      }
+                      "schema": {}
                     }
                   }
                 },
@@ -527,118 +341,13 @@ enum OpenAPIDocument {
                 "summary": "The calculator page (HTML form, GET; every answer a permalink).",
                 "parameters": [
                   {
-                    "name": "ask",
+                    "name": "form",
                     "in": "query",
+                    "required": false,
+                    "style": "form",
+                    "explode": true,
                     "schema": {
-                      "type": "string",
-                      "enum": [
-                        "length",
-                        "probability"
-                      ]
-                    }
-                  },
-                  {
-                    "name": "alphabet",
-                    "in": "query",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "scheme",
-                    "in": "query",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "length",
-                    "in": "query",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "rate",
-                    "in": "query",
-                    "description": "A number (with `per`) or a rate such as 1e6/s.",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "per",
-                    "in": "query",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "lifetime",
-                    "in": "query",
-                    "description": "A number (with `unit`) or a lifetime such as 10y.",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "unit",
-                    "in": "query",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "growth",
-                    "in": "query",
-                    "description": "Optional: the rate grows, e.g. 2x/y.",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "nodes",
-                    "in": "query",
-                    "description": "Optional: nodes minting into the same space.",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "existing",
-                    "in": "query",
-                    "description": "Optional: ids already stored.",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
-                    }
-                  },
-                  {
-                    "name": "max-probability",
-                    "in": "query",
-                    "schema": {
-                      "type": "string",
-                      "maxLength": 1024,
-                      "pattern": "^[ -~]*$"
+                      "$ref": "#/components/schemas/PageForm"
                     }
                   }
                 ],
@@ -678,292 +387,6 @@ enum OpenAPIDocument {
             }
           },
           "components": {
-            "parameters": {
-              "alphabet": {
-                "name": "alphabet",
-                "in": "query",
-                "description": "A named alphabet: base64url, base62, base58, base36, base32, hex, decimal.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                },
-                "example": "base62"
-              },
-              "symbols": {
-                "name": "symbols",
-                "in": "query",
-                "description": "Custom symbols, e.g. ACGT (at least 2, no duplicates, printable; any Unicode).",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024
-                }
-              },
-              "alphabet-size": {
-                "name": "alphabet-size",
-                "in": "query",
-                "description": "Just the number of symbols (2 to 1048576).",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "length": {
-                "name": "length",
-                "in": "query",
-                "description": "Identifier length in symbols (with an alphabet).",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                },
-                "example": "22"
-              },
-              "bits": {
-                "name": "bits",
-                "in": "query",
-                "description": "Random bits per identifier: the space is 2^bits.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "space-size": {
-                "name": "space-size",
-                "in": "query",
-                "description": "The number of possible identifiers, e.g. 1e12 or 2^96.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "scheme": {
-                "name": "scheme",
-                "in": "query",
-                "description": "A known format (see /api/v1/schemes), e.g. uuid4, uuid7, ulid.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "count": {
-                "name": "count",
-                "in": "query",
-                "description": "Number of identifiers, exact: 1000000, 3.1536e14 or 2^40.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "rate": {
-                "name": "rate",
-                "in": "query",
-                "description": "Identifiers per unit of time: 1e6/s, 2000/min, 5/ms, 100/h, 10/d, 100/M (a month).",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                },
-                "example": "1e6/s"
-              },
-              "lifetime": {
-                "name": "lifetime",
-                "in": "query",
-                "description": "How long identifiers live: 10y, 6M, 30d, 36h, 90m, 1.5y.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                },
-                "example": "10y"
-              },
-              "scopes": {
-                "name": "scopes",
-                "in": "query",
-                "description": "Independent scopes that each hold the volume (devices, tenants).",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "count-per-scope": {
-                "name": "count-per-scope",
-                "in": "query",
-                "description": "Identifiers live in each scope (with scopes).",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "nodes": {
-                "name": "nodes",
-                "in": "query",
-                "description": "Nodes that each mint the count or rate into the same space.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "peak-rate": {
-                "name": "peak-rate",
-                "in": "query",
-                "description": "For time-bucketed schemes: the burst rate (at least rate) to budget every bucket at.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "growth": {
-                "name": "growth",
-                "in": "query",
-                "description": "The rate grows, compounding continuously: 40%/y, 3%/mo, or 2x/y (with rate and lifetime).",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "max-attempts": {
-                "name": "max-attempts",
-                "in": "query",
-                "description": "Attempts an insert may take before it fails, from 1: 3.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "until": {
-                "name": "until",
-                "in": "query",
-                "description": "With rate: the day the lifetime ends, YYYY-MM-DD (at 00:00 UTC), instead of lifetime; it runs from from (default today).",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "from": {
-                "name": "from",
-                "in": "query",
-                "description": "With rate: the day minting starts, YYYY-MM-DD (UTC), for the dates of the answer (when the budget breaks; a length schedule); default today.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "existing": {
-                "name": "existing",
-                "in": "query",
-                "description": "Ids already stored (in each scope) that new ones can collide with.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "arrivals": {
-                "name": "arrivals",
-                "in": "query",
-                "description": "For time-bucketed schemes with rate and lifetime: poisson (the default) or even.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "node-ids": {
-                "name": "node-ids",
-                "in": "query",
-                "description": "For node-id schemes (snowflake, xid, …, with nodes): how nodes get their node value, random or assigned.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "max-probability": {
-                "name": "max-probability",
-                "in": "query",
-                "description": "With max-attempts: a budget for some insert failing; the answer adds the most ids within it.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              },
-              "max-probability-required": {
-                "name": "max-probability",
-                "in": "query",
-                "required": true,
-                "description": "The collision budget, strictly between 0 and 1, e.g. 1e-11.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                },
-                "example": "1e-11"
-              },
-              "max-bytes": {
-                "name": "max-bytes",
-                "in": "query",
-                "description": "A byte limit to check, e.g. 64 for an apns-collapse-id.",
-                "schema": {
-                  "type": "string",
-                  "maxLength": 1024,
-                  "pattern": "^[ -~]*$"
-                }
-              }
-            },
-            "responses": {
-              "Answer": {
-                "description": "The CLI's JSON for the same question (`--format json`), byte for byte.",
-                "content": {
-                  "application/json": {
-                    "schema": {
-                      "$ref": "#/components/schemas/IDBudgetOutput"
-                    }
-                  }
-                }
-              },
-              "BadRequest": {
-                "description": "Input the CLI would refuse (exit status 64), an unknown parameter, or one given twice.",
-                "content": {
-                  "application/json": {
-                    "schema": {
-                      "$ref": "#/components/schemas/Error"
-                    }
-                  }
-                }
-              },
-              "Unavailable": {
-                "description": "Busy (every computation slot taken) or past the 2 s compute deadline; retry later.",
-                "headers": {
-                  "Retry-After": {
-                    "schema": {
-                      "type": "string"
-                    }
-                  }
-                },
-                "content": {
-                  "application/json": {
-                    "schema": {
-                      "$ref": "#/components/schemas/Error"
-                    }
-                  }
-                }
-              }
-            },
             "schemas": {
               "Error": {
                 "type": "object",
@@ -981,6 +404,1594 @@ enum OpenAPIDocument {
                     "description": "The argument refused, named as the CLI names it (`--rate`), when there is one."
                   }
                 }
+              },
+              "Alphabet": {
+                "description": "A named alphabet.",
+                "type": "string",
+                "enum": [
+                  "base64url",
+                  "base62",
+                  "base58",
+                  "base36",
+                  "base32",
+                  "hex",
+                  "decimal"
+                ]
+              },
+              "Symbols": {
+                "description": "Custom symbols, e.g. ACGT (at least 2, no duplicates, printable; any Unicode).",
+                "type": "string",
+                "maxLength": 1024,
+                "pattern": "^(?:([^\\x00-\\x1f\\x7f])(?!.*\\1)){2,}$"
+              },
+              "AlphabetSize": {
+                "description": "Just the number of symbols (2 to 1048576).",
+                "type": "string",
+                "pattern": "^([2-9]|[1-9][0-9]{1,5}|10[0-3][0-9]{4}|104[0-7][0-9]{3}|1048[0-4][0-9]{2}|10485[0-6][0-9]|104857[0-6])$"
+              },
+              "Length": {
+                "description": "Identifier length in symbols (with an alphabet), 1 to 99999.",
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,4}$"
+              },
+              "Bits": {
+                "description": "Random bits per identifier, 1 to 2097152: the space is 2^bits.",
+                "type": "string",
+                "pattern": "^([1-9][0-9]{0,5}|1[0-9]{6}|20[0-8][0-9]{4}|209[0-6][0-9]{3}|2097(0[0-9]{2}|1[0-4][0-9]|15[0-2]))$"
+              },
+              "SpaceSize": {
+                "description": "The number of possible identifiers, e.g. 1000000000000 (also 1e12 or 2^96).",
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,299}$"
+              },
+              "Count": {
+                "description": "Number of identifiers, exact: 1000000 (also 3.1536e14 or 2^40).",
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,17}$"
+              },
+              "Rate": {
+                "description": "Identifiers per unit of time: 1000/s, 2000/min, 100/h, 10/d (also 1e6/s, 5/ms, 100/M for a month).",
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,3}/(s|min|h|d)$"
+              },
+              "PeakRate": {
+                "description": "For time-bucketed schemes: the burst rate (at least rate) to budget every bucket at.",
+                "type": "string",
+                "pattern": "^[1-9][0-9]{4,6}/s$"
+              },
+              "Lifetime": {
+                "description": "How long identifiers live: 10y, 30d, 36h, 90m, 45s (also 6M, 1.5y, 500y).",
+                "type": "string",
+                "pattern": "^[1-9][0-9]?(y|d|h|m|s)$"
+              },
+              "Scopes": {
+                "description": "Independent scopes that each hold the volume (devices, tenants).",
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,5}$"
+              },
+              "Nodes": {
+                "description": "Nodes that each mint the count or rate into the same space.",
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,5}$"
+              },
+              "Growth": {
+                "description": "The rate grows, compounding continuously: 5%/y (also 3%/mo, 2x/y; with rate and lifetime).",
+                "type": "string",
+                "pattern": "^[1-9]%/y$"
+              },
+              "Existing": {
+                "description": "Ids already stored (in each scope) that new ones can collide with.",
+                "type": "string",
+                "pattern": "^(0|[1-9][0-9]{0,11})$"
+              },
+              "Budget": {
+                "description": "A probability strictly between 0 and 1, e.g. 1e-11 or 0.001.",
+                "type": "string",
+                "pattern": "^([1-9]e-([1-9]|[1-9][0-9]{1,2})|0\\.[0-9]{0,8}[1-9])$"
+              },
+              "MaxAttempts": {
+                "description": "Attempts an insert may take before it fails, 1 to 100: 3.",
+                "type": "string",
+                "pattern": "^([1-9][0-9]?|100)$"
+              },
+              "MaxBytes": {
+                "description": "A byte limit to check, e.g. 64 for an apns-collapse-id.",
+                "type": "string",
+                "pattern": "^[1-9][0-9]{0,3}$"
+              },
+              "Until": {
+                "description": "With rate: the day the lifetime ends, YYYY-MM-DD (at 00:00 UTC), instead of lifetime; it runs from from (default today).",
+                "type": "string",
+                "pattern": "^20[3-9][0-9]-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"
+              },
+              "From": {
+                "description": "With rate: the day minting starts, YYYY-MM-DD (UTC), for the dates of the answer (when the budget breaks; a length schedule); default today.",
+                "type": "string",
+                "pattern": "^20[0-2][0-9]-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"
+              },
+              "Arrivals": {
+                "description": "For time-bucketed schemes with rate and lifetime: poisson (the default) or even.",
+                "type": "string",
+                "enum": [
+                  "poisson",
+                  "even"
+                ]
+              },
+              "NodeIDs": {
+                "description": "For node-id schemes (with nodes): how nodes get their node value.",
+                "type": "string",
+                "enum": [
+                  "random",
+                  "assigned"
+                ]
+              },
+              "FlatScheme": {
+                "description": "A format whose ids collide wherever they are minted (see /api/v1/schemes).",
+                "type": "string",
+                "enum": [
+                  "uuid4",
+                  "nanoid",
+                  "cuid2",
+                  "uuid8",
+                  "apns-id",
+                  "apns-collapse-id",
+                  "notification-request-id"
+                ]
+              },
+              "BucketedScheme": {
+                "description": "A format whose ids collide only within one time bucket (a millisecond, a second).",
+                "type": "string",
+                "enum": [
+                  "uuid7",
+                  "ulid",
+                  "ksuid",
+                  "typeid",
+                  "firebase"
+                ]
+              },
+              "NodeScheme": {
+                "description": "A format whose ids are kept apart by a node value; with nodes.",
+                "type": "string",
+                "enum": [
+                  "uuid1",
+                  "uuid6",
+                  "xid",
+                  "objectid",
+                  "snowflake",
+                  "discord",
+                  "instagram",
+                  "sonyflake",
+                  "tsid"
+                ]
+              },
+              "AuditSettings": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "max-line-bytes": {
+                    "description": "Longer lines are counted as overlong and skipped (1 to 16777216; default 4096).",
+                    "type": "string",
+                    "pattern": "^([1-9][0-9]{0,6}|1[0-5][0-9]{6}|16[0-6][0-9]{5}|167[0-6][0-9]{4}|1677[0-6][0-9]{3}|16777[01][0-9]{2}|167772[0-1][0-6])$"
+                  },
+                  "bits": {
+                    "$ref": "#/components/schemas/Bits",
+                    "description": "The space the ids claim, in random bits (1 to 2097152); not with scheme."
+                  },
+                  "scheme": {
+                    "description": "Read the ids in this node-id layout, where more than one fits; not with bits (a layout claims no random bits).",
+                    "type": "string",
+                    "enum": [
+                      "snowflake",
+                      "discord",
+                      "instagram",
+                      "sonyflake",
+                      "tsid",
+                      "xid",
+                      "objectid"
+                    ]
+                  }
+                },
+                "not": {
+                  "required": [
+                    "bits",
+                    "scheme"
+                  ]
+                }
+              },
+              "PageForm": {
+                "description": "The page's form, as a browser sends it: empty fields are fields not filled. The page answers 200 while a question is still incomplete (it shows the form), and 400 for a value it refuses.",
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "ask": {
+                    "type": "string",
+                    "enum": [
+                      "",
+                      "length",
+                      "probability"
+                    ]
+                  },
+                  "alphabet": {
+                    "type": "string",
+                    "enum": [
+                      "",
+                      "base64url",
+                      "base62",
+                      "base58",
+                      "base36",
+                      "base32",
+                      "hex",
+                      "decimal"
+                    ]
+                  },
+                  "scheme": {
+                    "type": "string",
+                    "enum": [
+                      "",
+                      "uuid4",
+                      "nanoid",
+                      "cuid2",
+                      "uuid8",
+                      "apns-id",
+                      "apns-collapse-id",
+                      "notification-request-id",
+                      "uuid7",
+                      "ulid",
+                      "ksuid",
+                      "typeid",
+                      "firebase",
+                      "uuid1",
+                      "uuid6",
+                      "xid",
+                      "objectid",
+                      "snowflake",
+                      "discord",
+                      "instagram",
+                      "sonyflake",
+                      "tsid"
+                    ]
+                  },
+                  "length": {
+                    "type": "string",
+                    "pattern": "^([1-9][0-9]{0,3})?$"
+                  },
+                  "rate": {
+                    "type": "string",
+                    "pattern": "^([1-9][0-9]{0,3})?$",
+                    "description": "A number, per `per`."
+                  },
+                  "per": {
+                    "type": "string",
+                    "enum": [
+                      "",
+                      "s",
+                      "min",
+                      "h",
+                      "d",
+                      "M"
+                    ]
+                  },
+                  "lifetime": {
+                    "type": "string",
+                    "pattern": "^([1-9][0-9]?)?$",
+                    "description": "A number of `unit`s."
+                  },
+                  "unit": {
+                    "type": "string",
+                    "enum": [
+                      "",
+                      "s",
+                      "min",
+                      "h",
+                      "d",
+                      "w",
+                      "M",
+                      "y"
+                    ]
+                  },
+                  "growth": {
+                    "type": "string",
+                    "pattern": "^([1-9]%/y)?$",
+                    "description": "Optional: the rate grows, e.g. 5%/y."
+                  },
+                  "nodes": {
+                    "type": "string",
+                    "pattern": "^([1-9][0-9]{0,2})?$",
+                    "description": "Optional: nodes minting into the same space."
+                  },
+                  "existing": {
+                    "type": "string",
+                    "pattern": "^(0|[1-9][0-9]{0,5})?$",
+                    "description": "Optional: ids already stored."
+                  },
+                  "max-probability": {
+                    "type": "string",
+                    "pattern": "^(([1-9]e-([1-9]|[1-9][0-9]{1,2})|0\\.[0-9]{0,8}[1-9]))?$"
+                  }
+                },
+                "allOf": [
+                  {
+                    "if": {
+                      "required": [
+                        "scheme"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/BucketedScheme"
+                        }
+                      }
+                    },
+                    "then": {
+                      "properties": {
+                        "existing": {
+                          "enum": [
+                            "",
+                            "0"
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "scheme"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/NodeScheme"
+                        }
+                      }
+                    },
+                    "then": {
+                      "required": [
+                        "nodes"
+                      ],
+                      "properties": {
+                        "nodes": {
+                          "minLength": 1
+                        }
+                      }
+                    }
+                  }
+                ]
+              },
+              "OneSpace": {
+                "oneOf": [
+                  {
+                    "required": [
+                      "alphabet",
+                      "length"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "symbols"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "alphabet-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "bits"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "space-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "scheme"
+                          ]
+                        }
+                      ]
+                    }
+                  },
+                  {
+                    "required": [
+                      "symbols",
+                      "length"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "alphabet"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "alphabet-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "bits"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "space-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "scheme"
+                          ]
+                        }
+                      ]
+                    }
+                  },
+                  {
+                    "required": [
+                      "alphabet-size",
+                      "length"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "alphabet"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "symbols"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "bits"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "space-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "scheme"
+                          ]
+                        }
+                      ]
+                    }
+                  },
+                  {
+                    "required": [
+                      "bits"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "alphabet"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "symbols"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "alphabet-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "length"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "space-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "scheme"
+                          ]
+                        }
+                      ]
+                    }
+                  },
+                  {
+                    "required": [
+                      "space-size"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "alphabet"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "symbols"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "alphabet-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "length"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "bits"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "scheme"
+                          ]
+                        }
+                      ]
+                    }
+                  },
+                  {
+                    "required": [
+                      "scheme"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "alphabet"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "symbols"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "alphabet-size"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "length"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "bits"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "space-size"
+                          ]
+                        }
+                      ]
+                    }
+                  }
+                ]
+              },
+              "OneVolume": {
+                "oneOf": [
+                  {
+                    "required": [
+                      "count"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "rate"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "lifetime"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "count-per-scope"
+                          ]
+                        }
+                      ]
+                    }
+                  },
+                  {
+                    "required": [
+                      "count-per-scope"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "count"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "rate"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "lifetime"
+                          ]
+                        }
+                      ]
+                    }
+                  },
+                  {
+                    "required": [
+                      "rate",
+                      "lifetime"
+                    ],
+                    "not": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "count"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "count-per-scope"
+                          ]
+                        }
+                      ]
+                    }
+                  }
+                ]
+              },
+              "SchemeRules": {
+                "allOf": [
+                  {
+                    "if": {
+                      "required": [
+                        "arrivals"
+                      ],
+                      "properties": {
+                        "arrivals": {
+                          "const": "even"
+                        }
+                      }
+                    },
+                    "then": {
+                      "not": {
+                        "required": [
+                          "growth"
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "peak-rate"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "arrivals"
+                          ]
+                        }
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "scheme",
+                        "rate",
+                        "lifetime"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/BucketedScheme"
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "scheme"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/BucketedScheme"
+                        }
+                      }
+                    },
+                    "then": {
+                      "properties": {
+                        "existing": {
+                          "const": "0"
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "node-ids"
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "scheme",
+                        "nodes"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/NodeScheme"
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "scheme"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/NodeScheme"
+                        }
+                      }
+                    },
+                    "then": {
+                      "required": [
+                        "nodes"
+                      ]
+                    },
+                    "else": {
+                      "allOf": [
+                        {
+                          "$ref": "#/components/schemas/OneVolume"
+                        },
+                        {
+                          "if": {
+                            "required": [
+                              "growth"
+                            ]
+                          },
+                          "then": {
+                            "required": [
+                              "rate",
+                              "lifetime"
+                            ]
+                          }
+                        }
+                      ]
+                    }
+                  }
+                ]
+              },
+              "ProbabilityQuestion": {
+                "description": "One space (alphabet and length, bits, space-size or scheme) and one volume (count, or rate with lifetime).",
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "alphabet": {
+                    "$ref": "#/components/schemas/Alphabet"
+                  },
+                  "symbols": {
+                    "$ref": "#/components/schemas/Symbols"
+                  },
+                  "alphabet-size": {
+                    "$ref": "#/components/schemas/AlphabetSize"
+                  },
+                  "length": {
+                    "$ref": "#/components/schemas/Length"
+                  },
+                  "bits": {
+                    "$ref": "#/components/schemas/Bits"
+                  },
+                  "space-size": {
+                    "$ref": "#/components/schemas/SpaceSize"
+                  },
+                  "scheme": {
+                    "anyOf": [
+                      {
+                        "$ref": "#/components/schemas/FlatScheme"
+                      },
+                      {
+                        "$ref": "#/components/schemas/BucketedScheme"
+                      },
+                      {
+                        "$ref": "#/components/schemas/NodeScheme"
+                      }
+                    ]
+                  },
+                  "count": {
+                    "$ref": "#/components/schemas/Count"
+                  },
+                  "rate": {
+                    "$ref": "#/components/schemas/Rate"
+                  },
+                  "lifetime": {
+                    "$ref": "#/components/schemas/Lifetime"
+                  },
+                  "scopes": {
+                    "$ref": "#/components/schemas/Scopes"
+                  },
+                  "count-per-scope": {
+                    "$ref": "#/components/schemas/Count"
+                  },
+                  "nodes": {
+                    "$ref": "#/components/schemas/Nodes"
+                  },
+                  "growth": {
+                    "$ref": "#/components/schemas/Growth"
+                  },
+                  "existing": {
+                    "$ref": "#/components/schemas/Existing"
+                  },
+                  "peak-rate": {
+                    "$ref": "#/components/schemas/PeakRate"
+                  },
+                  "node-ids": {
+                    "$ref": "#/components/schemas/NodeIDs"
+                  },
+                  "arrivals": {
+                    "$ref": "#/components/schemas/Arrivals"
+                  }
+                },
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/OneSpace"
+                  },
+                  {
+                    "$ref": "#/components/schemas/OneVolume"
+                  },
+                  {
+                    "$ref": "#/components/schemas/SchemeRules"
+                  }
+                ]
+              },
+              "LengthQuestion": {
+                "description": "An alphabet (symbols or alphabet-size; the answer is the shortest length in it) or a scheme (a fixed format: whether it is within budget, and the fewest random bits, or node bits with nodes, that would be); one volume; the budget.",
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "max-probability"
+                ],
+                "properties": {
+                  "alphabet": {
+                    "$ref": "#/components/schemas/Alphabet"
+                  },
+                  "symbols": {
+                    "$ref": "#/components/schemas/Symbols"
+                  },
+                  "alphabet-size": {
+                    "$ref": "#/components/schemas/AlphabetSize"
+                  },
+                  "scheme": {
+                    "anyOf": [
+                      {
+                        "$ref": "#/components/schemas/FlatScheme"
+                      },
+                      {
+                        "$ref": "#/components/schemas/BucketedScheme"
+                      },
+                      {
+                        "$ref": "#/components/schemas/NodeScheme"
+                      }
+                    ]
+                  },
+                  "count": {
+                    "$ref": "#/components/schemas/Count"
+                  },
+                  "rate": {
+                    "$ref": "#/components/schemas/Rate"
+                  },
+                  "lifetime": {
+                    "$ref": "#/components/schemas/Lifetime"
+                  },
+                  "until": {
+                    "$ref": "#/components/schemas/Until"
+                  },
+                  "from": {
+                    "$ref": "#/components/schemas/From"
+                  },
+                  "scopes": {
+                    "$ref": "#/components/schemas/Scopes"
+                  },
+                  "count-per-scope": {
+                    "$ref": "#/components/schemas/Count"
+                  },
+                  "nodes": {
+                    "$ref": "#/components/schemas/Nodes"
+                  },
+                  "growth": {
+                    "$ref": "#/components/schemas/Growth"
+                  },
+                  "existing": {
+                    "$ref": "#/components/schemas/Existing"
+                  },
+                  "max-probability": {
+                    "$ref": "#/components/schemas/Budget"
+                  },
+                  "max-bytes": {
+                    "$ref": "#/components/schemas/MaxBytes"
+                  },
+                  "node-ids": {
+                    "$ref": "#/components/schemas/NodeIDs"
+                  },
+                  "arrivals": {
+                    "$ref": "#/components/schemas/Arrivals"
+                  }
+                },
+                "allOf": [
+                  {
+                    "if": {
+                      "required": [
+                        "arrivals"
+                      ],
+                      "properties": {
+                        "arrivals": {
+                          "const": "even"
+                        }
+                      }
+                    },
+                    "then": {
+                      "not": {
+                        "required": [
+                          "growth"
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "oneOf": [
+                      {
+                        "required": [
+                          "alphabet"
+                        ],
+                        "not": {
+                          "anyOf": [
+                            {
+                              "required": [
+                                "symbols"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "alphabet-size"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "scheme"
+                              ]
+                            }
+                          ]
+                        }
+                      },
+                      {
+                        "required": [
+                          "symbols"
+                        ],
+                        "not": {
+                          "anyOf": [
+                            {
+                              "required": [
+                                "alphabet"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "alphabet-size"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "scheme"
+                              ]
+                            }
+                          ]
+                        }
+                      },
+                      {
+                        "required": [
+                          "alphabet-size"
+                        ],
+                        "not": {
+                          "anyOf": [
+                            {
+                              "required": [
+                                "alphabet"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "symbols"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "scheme"
+                              ]
+                            }
+                          ]
+                        }
+                      },
+                      {
+                        "required": [
+                          "scheme"
+                        ],
+                        "not": {
+                          "anyOf": [
+                            {
+                              "required": [
+                                "alphabet"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "symbols"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "alphabet-size"
+                              ]
+                            }
+                          ]
+                        }
+                      }
+                    ]
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "max-bytes",
+                        "alphabet-size"
+                      ]
+                    },
+                    "then": {
+                      "properties": {
+                        "alphabet-size": {
+                          "pattern": "^([2-9]|[1-8][0-9]|9[0-5])$"
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "arrivals"
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "scheme",
+                        "rate"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/BucketedScheme"
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "scheme"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/BucketedScheme"
+                        }
+                      }
+                    },
+                    "then": {
+                      "properties": {
+                        "existing": {
+                          "const": "0"
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "node-ids"
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "scheme",
+                        "nodes"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/NodeScheme"
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "scheme"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/NodeScheme"
+                        }
+                      }
+                    },
+                    "then": {
+                      "required": [
+                        "nodes"
+                      ]
+                    },
+                    "else": {
+                      "allOf": [
+                        {
+                          "oneOf": [
+                            {
+                              "required": [
+                                "count"
+                              ],
+                              "not": {
+                                "anyOf": [
+                                  {
+                                    "required": [
+                                      "rate"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "lifetime"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "until"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "from"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "count-per-scope"
+                                    ]
+                                  }
+                                ]
+                              }
+                            },
+                            {
+                              "required": [
+                                "count-per-scope"
+                              ],
+                              "not": {
+                                "anyOf": [
+                                  {
+                                    "required": [
+                                      "count"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "rate"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "lifetime"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "until"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "from"
+                                    ]
+                                  }
+                                ]
+                              }
+                            },
+                            {
+                              "required": [
+                                "rate",
+                                "lifetime"
+                              ],
+                              "not": {
+                                "anyOf": [
+                                  {
+                                    "required": [
+                                      "count"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "count-per-scope"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "until"
+                                    ]
+                                  }
+                                ]
+                              }
+                            },
+                            {
+                              "required": [
+                                "rate",
+                                "until"
+                              ],
+                              "not": {
+                                "anyOf": [
+                                  {
+                                    "required": [
+                                      "count"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "count-per-scope"
+                                    ]
+                                  },
+                                  {
+                                    "required": [
+                                      "lifetime"
+                                    ]
+                                  }
+                                ]
+                              }
+                            }
+                          ]
+                        },
+                        {
+                          "if": {
+                            "required": [
+                              "growth"
+                            ]
+                          },
+                          "then": {
+                            "required": [
+                              "rate"
+                            ]
+                          }
+                        }
+                      ]
+                    }
+                  }
+                ]
+              },
+              "CapacityQuestion": {
+                "description": "One space and the budget; with a rate, how long the capacity lasts.",
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "max-probability"
+                ],
+                "properties": {
+                  "alphabet": {
+                    "$ref": "#/components/schemas/Alphabet"
+                  },
+                  "symbols": {
+                    "$ref": "#/components/schemas/Symbols"
+                  },
+                  "alphabet-size": {
+                    "$ref": "#/components/schemas/AlphabetSize"
+                  },
+                  "length": {
+                    "$ref": "#/components/schemas/Length"
+                  },
+                  "bits": {
+                    "$ref": "#/components/schemas/Bits"
+                  },
+                  "space-size": {
+                    "$ref": "#/components/schemas/SpaceSize"
+                  },
+                  "scheme": {
+                    "anyOf": [
+                      {
+                        "$ref": "#/components/schemas/FlatScheme"
+                      },
+                      {
+                        "$ref": "#/components/schemas/BucketedScheme"
+                      }
+                    ]
+                  },
+                  "max-probability": {
+                    "$ref": "#/components/schemas/Budget"
+                  },
+                  "rate": {
+                    "$ref": "#/components/schemas/Rate"
+                  },
+                  "scopes": {
+                    "$ref": "#/components/schemas/Scopes"
+                  },
+                  "growth": {
+                    "$ref": "#/components/schemas/Growth"
+                  },
+                  "existing": {
+                    "$ref": "#/components/schemas/Existing"
+                  },
+                  "arrivals": {
+                    "$ref": "#/components/schemas/Arrivals"
+                  },
+                  "from": {
+                    "$ref": "#/components/schemas/From"
+                  }
+                },
+                "allOf": [
+                  {
+                    "if": {
+                      "required": [
+                        "arrivals"
+                      ],
+                      "properties": {
+                        "arrivals": {
+                          "const": "even"
+                        }
+                      }
+                    },
+                    "then": {
+                      "not": {
+                        "required": [
+                          "growth"
+                        ]
+                      }
+                    }
+                  },
+                  {
+                    "$ref": "#/components/schemas/OneSpace"
+                  },
+                  {
+                    "if": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "growth"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "from"
+                          ]
+                        }
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "rate"
+                      ]
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "arrivals"
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "scheme",
+                        "rate"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/BucketedScheme"
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "scheme"
+                      ],
+                      "properties": {
+                        "scheme": {
+                          "$ref": "#/components/schemas/BucketedScheme"
+                        }
+                      }
+                    },
+                    "then": {
+                      "not": {
+                        "required": [
+                          "existing"
+                        ]
+                      }
+                    }
+                  }
+                ]
+              },
+              "PlanQuestion": {
+                "description": "One volume and the budget.",
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "max-probability"
+                ],
+                "properties": {
+                  "count": {
+                    "$ref": "#/components/schemas/Count"
+                  },
+                  "rate": {
+                    "$ref": "#/components/schemas/Rate"
+                  },
+                  "lifetime": {
+                    "$ref": "#/components/schemas/Lifetime"
+                  },
+                  "scopes": {
+                    "$ref": "#/components/schemas/Scopes"
+                  },
+                  "count-per-scope": {
+                    "$ref": "#/components/schemas/Count"
+                  },
+                  "nodes": {
+                    "$ref": "#/components/schemas/Nodes"
+                  },
+                  "growth": {
+                    "$ref": "#/components/schemas/Growth"
+                  },
+                  "existing": {
+                    "$ref": "#/components/schemas/Existing"
+                  },
+                  "max-probability": {
+                    "$ref": "#/components/schemas/Budget"
+                  },
+                  "max-bytes": {
+                    "$ref": "#/components/schemas/MaxBytes"
+                  }
+                },
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/OneVolume"
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "growth"
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "rate",
+                        "lifetime"
+                      ]
+                    }
+                  }
+                ]
+              },
+              "RetriesQuestion": {
+                "description": "One space and one volume in one store (no scopes or ids stored before). The count must be below the space (at N ≥ d an insert never succeeds: 400), which this document can not compare; and with max-probability the capacity searched is at most 2^4096.",
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "alphabet": {
+                    "$ref": "#/components/schemas/Alphabet"
+                  },
+                  "symbols": {
+                    "$ref": "#/components/schemas/Symbols"
+                  },
+                  "alphabet-size": {
+                    "$ref": "#/components/schemas/AlphabetSize"
+                  },
+                  "length": {
+                    "$ref": "#/components/schemas/Length"
+                  },
+                  "bits": {
+                    "$ref": "#/components/schemas/Bits"
+                  },
+                  "space-size": {
+                    "$ref": "#/components/schemas/SpaceSize"
+                  },
+                  "scheme": {
+                    "$ref": "#/components/schemas/FlatScheme"
+                  },
+                  "count": {
+                    "$ref": "#/components/schemas/Count"
+                  },
+                  "rate": {
+                    "$ref": "#/components/schemas/Rate"
+                  },
+                  "lifetime": {
+                    "$ref": "#/components/schemas/Lifetime"
+                  },
+                  "nodes": {
+                    "$ref": "#/components/schemas/Nodes"
+                  },
+                  "growth": {
+                    "$ref": "#/components/schemas/Growth"
+                  },
+                  "max-attempts": {
+                    "$ref": "#/components/schemas/MaxAttempts"
+                  },
+                  "max-probability": {
+                    "$ref": "#/components/schemas/Budget"
+                  }
+                },
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/OneSpace"
+                  },
+                  {
+                    "oneOf": [
+                      {
+                        "required": [
+                          "count"
+                        ],
+                        "not": {
+                          "anyOf": [
+                            {
+                              "required": [
+                                "rate"
+                              ]
+                            },
+                            {
+                              "required": [
+                                "lifetime"
+                              ]
+                            }
+                          ]
+                        }
+                      },
+                      {
+                        "required": [
+                          "rate",
+                          "lifetime"
+                        ],
+                        "not": {
+                          "required": [
+                            "count"
+                          ]
+                        }
+                      }
+                    ]
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "growth"
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "rate",
+                        "lifetime"
+                      ]
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "max-probability"
+                      ]
+                    },
+                    "then": {
+                      "required": [
+                        "max-attempts"
+                      ]
+                    }
+                  }
+                ]
               },
               "Output_exact": {
                 "type": "string",
@@ -2377,6 +3388,45 @@ enum OpenAPIDocument {
                     }
                   }
                 ]
+              }
+            },
+            "responses": {
+              "Answer": {
+                "description": "The CLI's JSON for the same question (`--format json`), byte for byte.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/IDBudgetOutput"
+                    }
+                  }
+                }
+              },
+              "BadRequest": {
+                "description": "Input the CLI would refuse (exit status 64), an unknown parameter, or one given twice.",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "Unavailable": {
+                "description": "Busy (every computation slot taken) or past the 2 s compute deadline; retry later.",
+                "headers": {
+                  "Retry-After": {
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                },
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
               }
             }
           }

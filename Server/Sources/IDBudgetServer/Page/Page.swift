@@ -108,6 +108,8 @@ enum Page {
                 cli["alphabet"] = alphabet
                 cli["length"] = length
             } else {
+                // A format has its own length; one typed beside it is still read, not ignored.
+                if !length.isEmpty { _ = try parseLength(length) }
                 cli["scheme"] = scheme
             }
             return try Question(.probability, Query(values: cli))

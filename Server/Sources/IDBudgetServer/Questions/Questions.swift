@@ -129,9 +129,10 @@ public enum Question: Sendable {
             "\(scheme.name) ids are kept apart by their \(scheme.node?.name ?? "node"); say how many nodes mint them, e.g. --nodes 50")
         let nodes = try parseInteger(nodesText, argument: "--nodes", example: "50")
         let rate = try query["rate"].map { (text: String) throws(Refusal) -> Rate in try parseRate(text) }
-        if query["peak-rate"] != nil {
+        // A bucket's figures mean nothing to a node-id format (the CLI refuses them first).
+        for name in ["peak-rate", "arrivals"] where query[name] != nil {
             throw Refusal.usage(
-                "--peak-rate", "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
+                "--\(name)", "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
         }
         var assigned: Bool?
         if let how = query["node-ids"] {
@@ -140,6 +141,16 @@ public enum Question: Sendable {
             }
             assigned = how == "assigned"
         }
+        // Not used, but still read, as the CLI reads them: a value that is not one (`growth=5C`) is refused, not ignored.
+        for (name, example) in [("count", "1e9"), ("scopes", "10"), ("existing", "1e9"), ("count-per-scope", "1e6")] {
+            if let text = query[name] {
+                _ = try refusing { () throws(ArgumentError) in
+                    try ArgumentText.integer(text, argument: "--\(name)", example: example, allowingZero: name == "existing")
+                }
+            }
+        }
+        if let text = query["lifetime"] { _ = try refusing { () throws(ArgumentError) in try ArgumentText.lifetime(text) } }
+        if let text = query["growth"] { _ = try refusing { () throws(ArgumentError) in try ArgumentText.growth(text) } }
         let ignored = ["count", "lifetime", "scopes", "existing", "count-per-scope", "growth"].filter { query[$0] != nil }.map { "--\($0)" }
         return .nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored)
     }
@@ -164,7 +175,9 @@ public enum Question: Sendable {
                 throw Refusal.usage(
                     "--arrivals", "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
             }
-            // `length`'s dates mean nothing to a node-id format either (named after the rest, as the CLI does).
+            // `length`'s dates mean nothing to a node-id format either (named after the rest, as the CLI
+            // does), but are read.
+            try refusing { () throws(ArgumentError) in try DatesText(until: query["until"], from: query["from"]).read() }
             let dates = ["until", "from"].filter { query[$0] != nil }.map { "--\($0)" }
             return .nodeLength(
                 scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored + dates, budget: budget, maxBytes: limit)
