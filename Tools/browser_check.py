@@ -6,7 +6,8 @@ driven by selenium. Against a running idbudget-serve at BASE:
     by typing a budget — the answer updates without a submit — then submit: the headline says 23, the
     SVG plot is there, the address is a permalink that answers 23 when loaded afresh;
   * with JavaScript off: fill the form, submit, the same 23 and the plot;
-  * both ways, the audit form: paste 200 ids, submit, the verdict counts 200;
+  * both ways, the audit form: paste 200 ids, submit, the verdict counts 200 and the calculator is as
+    it was (with JavaScript, as last typed);
   * no console errors (favicon, CSP, script), a screenshot saved to --screenshot;
   * at 375 px (a phone) and 1280 px: the page never scrolls sideways, nothing is cut off but what
     scrolls in its own box, plot labels of 9 px or more, no word-break: break-all; screenshots of the
@@ -57,9 +58,20 @@ def fill_seed_question(d, budget):
     e.send_keys(budget)
 
 
-def audit_form(d, base, failures, label):
-    """Paste ids into the audit form and submit: the verdict page counts them."""
-    d.get(base + "/")
+def audit_form(d, base, failures, label, javascript):
+    """Paste ids into the audit form and submit: the verdict page counts them, and the calculator above
+    it is as it was (with JavaScript, as last typed)."""
+    d.get(base + "/?ask=probability&alphabet=hex&length=12&rate=5&per=min&lifetime=3&unit=d")
+    kept = "12"
+    if javascript:
+        e = d.find_element(By.ID, "length")
+        e.clear()
+        e.send_keys("13")
+        kept = "13"
+        try:
+            WebDriverWait(d, 15).until(lambda d: "length=13" in d.current_url)
+        except Exception:
+            failures.append(f"{label}: typing a length did not update the page (at {d.current_url})")
     ids = "\n".join(f"{(i * 2654435761) & 0xFFFFFF:06x}" for i in range(200))
     d.find_element(By.ID, "ids").send_keys(ids)
     d.find_element(By.CSS_SELECTOR, "#audit-form button[type=submit]").click()
@@ -74,6 +86,9 @@ def audit_form(d, base, failures, label):
         failures.append(f"{label}: the audit counted {rows.get('ids')!r} ids, not 200")
     if not headline(d):
         failures.append(f"{label}: the audit's verdict is empty")
+    length = d.find_element(By.ID, "length").get_attribute("value")
+    if length != kept or d.find_element(By.ID, "alphabet").get_attribute("value") != "hex":
+        failures.append(f"{label}: after the audit the calculator shows length {length!r}, not {kept!r} of hex")
 
 
 LAYOUT = """
@@ -174,7 +189,7 @@ def check(base, screenshot, screens):
         permalink = d.current_url
         if screenshot:
             d.save_screenshot(screenshot)
-        audit_form(d, base, failures, "with JavaScript")
+        audit_form(d, base, failures, "with JavaScript", True)
         errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
         if errors:
             failures.append(f"console errors: {[e.get('message') for e in errors][:3]}")
@@ -195,7 +210,7 @@ def check(base, screenshot, screens):
             failures.append(f"without JavaScript the headline is {headline(d)!r}, not {want!r}")
         if not d.find_elements(By.CSS_SELECTOR, "#answer figure svg"):
             failures.append("without JavaScript no SVG plot in the answer")
-        audit_form(d, base, failures, "without JavaScript")
+        audit_form(d, base, failures, "without JavaScript", False)
         errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
         if errors:
             failures.append(f"console errors without JavaScript: {[e.get('message') for e in errors][:3]}")

@@ -74,6 +74,16 @@ import Testing
             let audit = try await client.executeRequest(
                 uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: pasted))
             #expect(String(buffer: audit.body).contains(">abc123\ndef456\n</textarea>"), "\(String(buffer: audit.body).suffix(500))")
+            // The calculator is kept across an audit: its fields ride in the audit form's action.
+            let asked = try await client.get("/?ask=probability&alphabet=hex&length=12&rate=5&per=min&lifetime=3&unit=d")
+            let action = "/audit?ask=probability&alphabet=hex&scheme=&length=12&rate=5&per=min&lifetime=3&unit=d"
+            #expect(asked.body.contains("action=\"\(action.replacingOccurrences(of: "&", with: "&amp;"))"), "\(asked.body.suffix(1500))")
+            let after = try await client.executeRequest(
+                uri: action, method: .post, headers: [.contentType: "text/plain"], body: .init(string: pasted))
+            let body = String(buffer: after.body)
+            #expect(after.status == .ok)
+            #expect(body.contains("id=\"length\" name=\"length\"") && body.contains("value=\"12\""), "\(body.prefix(3000))")
+            #expect(body.contains("<option value=\"min\" selected>"), "\(body.prefix(3000))")
         }
     }
 
@@ -99,7 +109,7 @@ import Testing
         let ids = (0..<3000).map { String(format: "%06x", ($0 &* 2_654_435_761) & 0xFF_FFFF) }
         try await withServer { client in
             let page = try await client.get("/")
-            #expect(page.body.contains("<form method=\"post\" action=\"/audit\" enctype=\"text/plain\""))
+            #expect(page.body.contains("<form method=\"post\" action=\"/audit?ask=length&amp;alphabet=base62"))
             #expect(page.body.contains("<label for=\"ids\">"))
             let form = "ids=" + ids.joined(separator: "\r\n") + "\r\n"
             let r = try await client.executeRequest(

@@ -30,6 +30,19 @@ enum Page {
 
         init() {}
 
+        /// The form as a query string (`ask=length&alphabet=base62&…`): the audit form's action carries
+        /// it, so the calculator is shown as it was after an audit.
+        var queryString: String {
+            let fields = [
+                ("ask", ask), ("alphabet", alphabet), ("scheme", scheme), ("length", length), ("rate", rate), ("per", per),
+                ("lifetime", lifetime), ("unit", unit), ("growth", growth), ("nodes", nodes), ("existing", existing),
+                ("max-probability", maxProbability),
+            ]
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+        }
+
         init(_ query: Query) throws(Refusal) {
             func value(_ name: String) -> String? { query.nonEmpty(name) }
             ask = value("ask") ?? ask
@@ -357,7 +370,7 @@ enum Page {
         }
         // The audit form last: its verdict shows in the answer above it.
         html += """
-            <form method="post" action="/audit" enctype="text/plain" id="audit-form">
+            <form method="post" action="/audit?\(e(form.queryString))" enctype="text/plain" id="audit-form">
             <fieldset><legend>Audit ids a system made</legend>
             <label for="ids">Ids, one per line (pasted; for files, POST them to /api/v1/audit)</label>
             <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off">\(e(pasted))</textarea>
@@ -420,6 +433,9 @@ enum Page {
                 if (next && here) {
                   here.replaceWith(next);
                   history.replaceState(null, "", "/?" + query);
+                  // An audit then keeps the calculator as it is now.
+                  const audit = document.querySelector("#audit-form");
+                  if (audit) audit.action = "/audit?" + query;
                 }
               } catch (e) {
                 // Offline or refused: the Answer button still sends the form.

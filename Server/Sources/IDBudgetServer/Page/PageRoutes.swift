@@ -46,11 +46,13 @@ struct PageRoutes {
             try await APIRoutes.audit(
                 request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8), echo: echo)
         }
+        // The calculator as it was (its fields ride in the form's action); a field it refuses is left at its default.
+        let form = (try? Query(request.uri.query, allowed: Page.Form.names)).flatMap { try? Page.Form($0) } ?? Page.Form()
         // Lines as a textarea holds them (a browser sends CRLF).
         let pasted = String(decoding: echo.bytes.filter { $0 != 0x0D }, as: UTF8.self)
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Page.Form(), result: .audit(report), pasted: pasted))))
+            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: form, result: .audit(report), pasted: pasted))))
     }
 
     func page(_ request: Request) async throws -> Response {
