@@ -42,8 +42,8 @@ big=$(head -c $((65 << 20)) /dev/zero | tr '\0' 'a' \
   | curl -s --max-time 60 -o /dev/null -w '%{http_code}' -X POST -H 'Transfer-Encoding: chunked' --data-binary @- "$base/api/v1/audit" || true)
 [ "$big" = 413 ] || fail "a chunked upload over 64 MiB was answered $big, not 413"
 # schemathesis against the served document, fixed seed, bounded: every check on every operation
-# (positive_data_acceptance too: what the document allows, the server answers; negative_data_rejection:
-# what it forbids, the server refuses), but retries' positive data: a retries question needs its
+# (positive_data_acceptance: what the document allows, the server answers; negative_data_rejection:
+# what it forbids, the server refuses) — but retries' positive data: a retries question needs its
 # count below its space, a comparison of two values a JSON Schema can not state.
 scripts/setup.sh --python schemathesis >/dev/null
 timeout 300 python3 -m schemathesis.cli run "$base/openapi.json" --url "$base" --checks all \

@@ -419,10 +419,10 @@ enum OpenAPIDocument {
                 ]
               },
               "Symbols": {
-                "description": "Custom symbols, e.g. ACGT (at least 2, no duplicates, printable; any Unicode).",
+                "description": "Custom symbols, e.g. ACGT: at least 2, no duplicates, no control characters or line and paragraph separators; any other Unicode (a symbol is a character as people see it: a letter with its combining marks).",
                 "type": "string",
                 "maxLength": 1024,
-                "pattern": "^(?:([^\\x00-\\x1f\\x7f])(?!.*\\1)){2,}$"
+                "pattern": "^(?:([^\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029])(?!.*\\1)){2,}$"
               },
               "AlphabetSize": {
                 "description": "Just the number of symbols (2 to 1048576).",
@@ -1881,7 +1881,7 @@ enum OpenAPIDocument {
                 ]
               },
               "RetriesQuestion": {
-                "description": "One space and one volume in one store (no scopes or ids stored before). The count must be below the space (at N ≥ d an insert never succeeds: 400), which this document can not compare; and with max-probability the capacity searched is at most 2^4096.",
+                "description": "One space and one volume in one store (no scopes or ids stored before). Two rules compare values, which this document can not state: the count must be below the space (at N ≥ d an insert never succeeds: 400), and with max-probability the capacity is searched up to 2^4096 (past it, 400).",
                 "type": "object",
                 "additionalProperties": false,
                 "properties": {

@@ -103,6 +103,8 @@ enum Page {
 
         /// The CLI's question for this form.
         func question() throws(Refusal) -> Question {
+            // A length typed but not used (the length is the answer, or a format has its own) is still read.
+            if !length.isEmpty { _ = try parseLength(length) }
             var cli = ["rate": rateText, "lifetime": lifetimeText]
             for (name, text) in [("growth", growth), ("nodes", nodes), ("existing", existing)] where !text.isEmpty { cli[name] = text }
             if ask == "length" && scheme.isEmpty {
@@ -121,8 +123,6 @@ enum Page {
                 cli["alphabet"] = alphabet
                 cli["length"] = length
             } else {
-                // A format has its own length; one typed beside it is still read, not ignored.
-                if !length.isEmpty { _ = try parseLength(length) }
                 cli["scheme"] = scheme
             }
             return try Question(.probability, Query(values: cli))
