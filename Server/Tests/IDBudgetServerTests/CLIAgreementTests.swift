@@ -107,6 +107,9 @@ extension CLIAgreementTests {
         "retries?alphabet=base62&length=8&count=1e6&max-attempts=3",
         "retries?alphabet=base62&length=8&count=1e6&max-attempts=3&max-probability=1e-9",
         "retries?bits=40&rate=1000/s&lifetime=30d",
+        // None stored is taken beside a time-bucketed format by capacity too, as by probability and length.
+        "capacity?scheme=ulid&max-probability=1e-9&existing=0",
+        "probability?scheme=ulid&rate=5/s&lifetime=1y&existing=0",
     ]
 
     @Test(arguments: questions)

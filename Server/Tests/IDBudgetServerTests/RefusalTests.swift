@@ -27,6 +27,7 @@ import Testing
         ("length?scheme=xid&nodes=9&rate=1/s&lifetime=10q&max-probability=1e-9", "--lifetime"),
         ("probability?scheme=snowflake&nodes=9&count=-4", "--count"),
         ("probability?scheme=xid&nodes=10&arrivals=bogus", "--arrivals"),
+        ("capacity?scheme=ulid&max-probability=1e-9&existing=3", "--existing"),
         ("length?scheme=snowflake&nodes=9&count=4&until=2030-02-30&max-probability=1e-9", "--until"),
         ("probability?alphabet=hex&length=0&count=5", "--length"),
         ("probability?alphabet=hex&length=99999999999999999999999999&count=5", "--length"),

@@ -45,7 +45,8 @@ public struct CapacityText: Sendable {
                     "--arrivals", "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with --rate")
             }
         }
-        if self.existing != nil, let scheme, let bucket = scheme.bucket {
+        // None stored (0) is no question of the past, as probability and length take it.
+        if existing.signum > 0, let scheme, let bucket = scheme.bucket {
             throw ArgumentError(
                 "--existing",
                 "\(scheme.name) ids collide only within one \(bucket.rawValue), so ids stored earlier cannot collide with new ones; leave --existing out"

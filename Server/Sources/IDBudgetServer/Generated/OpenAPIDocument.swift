@@ -1813,10 +1813,10 @@ enum OpenAPIDocument {
                       }
                     },
                     "then": {
-                      "not": {
-                        "required": [
-                          "existing"
-                        ]
+                      "properties": {
+                        "existing": {
+                          "const": "0"
+                        }
                       }
                     }
                   }
