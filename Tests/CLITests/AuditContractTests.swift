@@ -4,7 +4,7 @@ import Testing
 
 /// `idbudget audit` at its surface: summaries against an independent reference, shards that merge,
 /// memory that holds, errors that name the argument.
-@Suite(.serialized) struct AuditContractTests {
+@Suite(.serialized, .oracles) struct AuditContractTests {
     static func temp(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-\(name)-\(UUID().uuidString)")
     }

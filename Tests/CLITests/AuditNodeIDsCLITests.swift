@@ -5,7 +5,7 @@ import Testing
 /// `idbudget audit` on node-id streams: ids that the formats' own libraries mint (epyxid, bson,
 /// tsidpy; Tests/Oracles/inspect_ref.py) and ids `generate` mints are read by their fields, in the
 /// schema; a repeat exits 1; `--scheme` chooses among the decimal layouts; bad usage exits 64.
-@Suite struct AuditNodeIDsCLITests {
+@Suite(.oracles) struct AuditNodeIDsCLITests {
     static func audit(_ ids: String, _ arguments: [String] = []) throws -> (CLI.Result, [String: Any]) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("nodes-\(UUID().uuidString)")
         try Data(ids.utf8).write(to: file)

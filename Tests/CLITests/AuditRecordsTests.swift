@@ -7,7 +7,7 @@ import Testing
 /// byte-order mark, quoted commas and quotes, line breaks inside fields, CRLF, rows without the
 /// column, escapes, nested objects, numbers, nulls, lines that are not JSON — and the ids it reads).
 /// The summary of the log equals the summary of Python's ids, and the records it counts agree.
-@Suite(.serialized) struct AuditRecordsTests {
+@Suite(.serialized, .oracles) struct AuditRecordsTests {
     static let made: URL? = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("records-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

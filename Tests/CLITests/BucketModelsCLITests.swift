@@ -7,7 +7,7 @@ import Testing
 /// (buckets of ⌊λ⌋ and ⌈λ⌉ ids, counted from id k at k/r), a last bucket cut short by the lifetime
 /// holds only its own ids (even and Poisson, with growth), and capacity under even arrivals lasts the
 /// whole buckets the reference counts, with its breach dated.
-@Suite struct BucketModelsCLITests {
+@Suite(.oracles) struct BucketModelsCLITests {
     nonisolated(unsafe) static let reference: [String: Any] = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../IDBudgetTests/Reference/buckets.json")

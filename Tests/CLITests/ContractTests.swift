@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every subcommand's JSON against the one schema document, with a real validator (Python jsonschema,
 /// Draft 2020-12: Tests/Oracles/validate_json.py), in the shapes users hit: scopes, buckets, huge spaces,
 /// rates, byte limits.
-@Suite struct SchemaTests {
+@Suite(.oracles) struct SchemaTests {
     static func validate(_ json: String) throws -> (status: Int32, output: String) {
         try CLI.python("validate_json.py", input: json)
     }
@@ -71,7 +72,7 @@ import Testing
 }
 
 /// Answers that used to mislead, and inputs that used to slip through.
-@Suite struct AnswerContractTests {
+@Suite(.oracles) struct AnswerContractTests {
     @Test func peakBelowTheRateIsRefused() throws {
         let r = try CLI.run(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--peak-rate", "1e3/s", "--lifetime", "10y"])
         #expect(r.status == 64 && r.stdout.isEmpty && r.stderr.contains("--peak-rate"))
@@ -176,7 +177,7 @@ import Testing
 }
 
 /// Audits of streams whose right answer is known.
-@Suite struct AuditVerdictTests {
+@Suite(.oracles) struct AuditVerdictTests {
     static func audit(_ lines: [String]) throws -> [String: Any] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-verdict-\(UUID().uuidString).txt")
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
@@ -235,7 +236,7 @@ import Testing
 }
 
 /// The library answers the CLI's questions with the same JSON.
-@Suite struct LibraryParityTests {
+@Suite(.oracles) struct LibraryParityTests {
     @Test func readmeQuestionsAgreeWithTheCLI() throws {
         // The CLI side of README's "From Swift" block; the library side runs in scripts/readme-snippets.sh.
         let json = try CLI.json(["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y"])
@@ -274,7 +275,7 @@ import Testing
 /// Budgets written to agree with p(d, n) to thousands of digits (an outside tester's slow case): each
 /// side of p must still give its own answer, up to `Limits.tieDigits` (10,000) digits of agreement;
 /// beyond that, a clean refusal. Budgets from mpmath's log-gamma (Tests/Oracles/near_tie.py), never idbudget.
-@Suite struct NearTieTests {
+@Suite(.oracles) struct NearTieTests {
     static func budgets(_ space: String, _ count: String, _ digits: Int) throws -> [String] {
         let r = try CLI.python("near_tie.py", [space, count, String(digits)])
         #expect(r.status == 0, "\(r.output.prefix(300))")

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `idbudget generate --scheme …`, checked by independent decoders (Python's uuid, python-ulid,
 /// cyksuid, typeid-python; Tests/Oracles/check_formats.py, which first proves it catches broken streams).
-@Suite struct FormatCLITests {
+@Suite(.oracles) struct FormatCLITests {
     static func check(_ arguments: [String], _ checks: [String]) throws -> (status: Int32, output: String) {
         let ids = try CLI.run(["generate"] + arguments)
         guard ids.status == 0 else { return (ids.status, ids.stderr) }

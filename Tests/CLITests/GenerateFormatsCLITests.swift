@@ -5,7 +5,7 @@ import Testing
 /// `idbudget generate` for the node-id family and the other formats beyond the first eight: the node
 /// and time the reference libraries read back (Tests/Oracles/inspect_ref.py: Python's uuid, uuid6,
 /// epyxid, bson, tsidpy, and the Snowflakes' published layouts), raw output, and the bad inputs.
-@Suite struct GenerateFormatsCLITests {
+@Suite(.oracles) struct GenerateFormatsCLITests {
     /// `--node` and a fixed clock: the reference reads that node and that time in every id.
     @Test(arguments: [
         ("snowflake", "777", ["node": "777", "timestamp": "2026-11-25T23:40:00.123Z"]),

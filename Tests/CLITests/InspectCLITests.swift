@@ -5,7 +5,7 @@ import Testing
 /// `idbudget inspect` against the formats' own libraries (Tests/Oracles/inspect_ref.py): ids they mint
 /// read here with the fields they report, and ids idbudget mints read there with the fields idbudget
 /// reports; one schema-valid JSON object a line; exit 1 when an id is valid in no format.
-@Suite struct InspectCLITests {
+@Suite(.oracles) struct InspectCLITests {
     static func lines(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }

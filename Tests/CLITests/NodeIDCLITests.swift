@@ -5,7 +5,7 @@ import Testing
 /// Node-id formats (the Snowflake family, xid, ObjectId, TSID, UUIDv1/v6): p is that two live nodes
 /// share a node value, the birthday bound over the node field, checked against exact fractions
 /// (Python, Tests/Oracles/reference.py's formatter); 0 with assigned ids; the per-node ceiling noted.
-@Suite struct NodeIDCLITests {
+@Suite(.oracles) struct NodeIDCLITests {
     /// p(2^bits, nodes) = 1 − ∏_{i<nodes}(1 − i/2^bits), exactly, to 30 digits.
     static func exact(bits: Int, nodes: Int) throws -> String {
         try Oracle.python(

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `idbudget retries`: its output, its JSON against the schema and the reference, its errors.
-@Suite struct RetriesCLITests {
+@Suite(.oracles) struct RetriesCLITests {
     nonisolated(unsafe) static let reference: [[String: Any]] = {
         let url = Repository.file("Tests/IDBudgetTests/Reference/retries.json")
         let json = try! JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]

@@ -10,7 +10,7 @@ import Testing
 /// table) for ratios with too many digits, MPFR's log with a derivative bound below 65,536 bits. Every
 /// bound is checked against mpmath (scripts/lambda_ref.py, from the exact fraction); the neighbours of
 /// a huge count against full evaluations.
-@Suite struct LambdaTests {
+@Suite(.oracles) struct LambdaTests {
     static let budgets = [
         "0.3", "0.5", "0.1", "0.9", "0.99", "0.75", "0.999999", "0.9999999999999999999999", "0.123456789",
         "0.31415926535897932384626433",
