@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every subcommand's JSON against the one schema document, with a real validator (Python jsonschema,
 /// Draft 2020-12: Tests/Oracles/validate_json.py), in the shapes users hit: scopes, buckets, huge spaces,

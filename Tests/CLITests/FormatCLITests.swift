@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `idbudget generate --scheme …`, checked by independent decoders (Python's uuid, python-ulid,
 /// cyksuid, typeid-python; Tests/Oracles/check_formats.py, which first proves it catches broken streams).
