@@ -16,7 +16,8 @@ IDBUDGET_CLI=$PWD/$cli timeout -k 30 1200 swift test --package-path Server
 swift format lint --strict --recursive Server/Sources Server/Tests Server/Package.swift
 
 log=$(mktemp)
-scripts/serve.sh --port "$port" >"$log" 2>&1 &
+# Two audit slots: the SIGTERM check below holds two uploads open at once.
+scripts/serve.sh --port "$port" --audits 2 >"$log" 2>&1 &
 pid=$!
 stop() { kill "$pid" 2>/dev/null || true; }
 trap stop EXIT
@@ -101,12 +102,27 @@ except OSError:
     pass
 " &
 trickle=$!
+# A client uploading steadily above the minimum rate (40 KB/s, for a minute) is refused (503) at its
+# next chunk once the server stops: it can not hold the shutdown open either.
+python3 -c "
+import socket, sys, time
+s = socket.create_connection(('127.0.0.1', $port))
+s.sendall(b'POST /api/v1/audit HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 60000000\\r\\n\\r\\n')
+open('$marks/steady', 'w').close()
+try:
+    for _ in range(600):
+        s.sendall(b'0123456789abcdef0123\\n' * 190)
+        time.sleep(0.1)
+except OSError:
+    pass
+" &
+steady=$!
 inflight=$(mktemp)
 curl -s --max-time 30 -o /dev/null -w '%{http_code}' "$base/api/v1/probability?bits=2097152&count=1e600000" >"$inflight" &
 curlpid=$!
 # Both uploads under way (their heads sent) before the signal.
-for _ in $(seq 1 250); do [ -e "$marks/stalled" ] && [ -e "$marks/trickle" ] && break; sleep 0.02; done
-[ -e "$marks/stalled" ] && [ -e "$marks/trickle" ] || fail "the stalled and trickling uploads did not connect"
+for _ in $(seq 1 250); do [ -e "$marks/stalled" ] && [ -e "$marks/trickle" ] && [ -e "$marks/steady" ] && break; sleep 0.02; done
+[ -e "$marks/stalled" ] && [ -e "$marks/trickle" ] && [ -e "$marks/steady" ] || fail "the stalled, trickling and steady uploads did not connect"
 for _ in $(seq 1 50); do grep -q . <(ss -tn state established "( dport = :$port )" 2>/dev/null | tail -n +2) && break; sleep 0.02; done
 sleep 0.05
 kill -TERM "$pid"
@@ -115,11 +131,11 @@ wait "$curlpid" || true
 [ "$(cat "$inflight")" = 200 ] || fail "the question in flight at SIGTERM was answered $(cat "$inflight"), not 200"
 status=0
 for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "still running 15 s after SIGTERM (a stalled or trickling client held it?)"
-echo "serve-check: the server ended $(( $(date +%s) - term )) s after SIGTERM, a stalled and a trickling upload open"
-kill "$stalled" "$trickle" 2>/dev/null || true
+kill -0 "$pid" 2>/dev/null && fail "still running 15 s after SIGTERM (a stalled, trickling or steady upload held it?)"
+echo "serve-check: the server ended $(( $(date +%s) - term )) s after SIGTERM, a stalled, a trickling and a steady upload open"
+kill "$stalled" "$trickle" "$steady" 2>/dev/null || true
 wait "$pid" || status=$?
 trap - EXIT
 [ "$status" = 0 ] || fail "exited $status after SIGTERM, not 0"
 [ "$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "$base/healthz" || true)" = 000 ] || fail "a new request was answered after SIGTERM"
-echo "serve-check: tests, document, seed 23 (API, page, headless Chromium with and without JavaScript), 400, 405, 413, schemathesis, SIGTERM (the question in flight answered, a stalled and a trickling upload cut off, within 15 s) → 0: all passed"
+echo "serve-check: tests, document, seed 23 (API, page, headless Chromium with and without JavaScript), 400, 405, 413, schemathesis, SIGTERM (the question in flight answered, a stalled, a trickling and a steady upload cut off, within 15 s) → 0: all passed"

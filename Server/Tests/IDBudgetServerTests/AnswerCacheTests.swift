@@ -35,6 +35,24 @@ import Testing
         }
     }
 
+    /// Canonically equivalent spellings are different questions: `é` (U+00E9) and `e` + U+0301 have
+    /// different bytes, so different answers (found by an outside tester: the second was served the
+    /// first's). A leading byte-order mark is kept, as the CLI keeps it.
+    @Test func equivalentSpellingsAreNotOneQuestion() async throws {
+        try await withServer { client in
+            let composed = try await client.get("/api/v1/length?symbols=%C3%A9c&count=102&max-probability=1e-3")
+            let decomposed = try await client.get("/api/v1/length?symbols=e%CC%81c&count=102&max-probability=1e-3")
+            #expect(composed.status == .ok && decomposed.status == .ok)
+            #expect(composed.body != decomposed.body)
+            let a = try await client.get("/api/v1/inspect?id=caf%C3%A9")
+            let b = try await client.get("/api/v1/inspect?id=cafe%CC%81")
+            // Compared as bytes (String's == would call them equal).
+            #expect(!a.body.utf8.elementsEqual(b.body.utf8), "\(b.body)")
+            let bom = try await client.get("/api/v1/probability?symbols=%EF%BB%BFa&length=5&count=100")
+            #expect(bom.status == .ok, "\(bom.body)")
+        }
+    }
+
     /// With the cache off the answers are the same (the cache changes speed, never an answer).
     @Test func offGivesTheSameAnswers() async throws {
         let queries = ["/api/v1/length?\(Self.seed)", "/api/v1/capacity?scheme=uuid4&max-probability=1e-9&rate=1e3/s"]
@@ -75,7 +93,7 @@ import Testing
         cache.keep(String(repeating: "x", count: AnswerCache.maxAnswerBytes + 1), for: big)
         #expect(cache.answer(big) == nil)
         // Another day's key finds nothing.
-        let yesterday = AnswerCache.Key(text: keys[3].text, day: keys[3].day - 1)
+        let yesterday = AnswerCache.Key(bytes: keys[3].bytes, day: keys[3].day - 1)
         #expect(cache.answer(yesterday) == nil)
     }
 }

@@ -73,7 +73,18 @@ import Testing
             let pasted = "ids=abc123\r\ndef456\r\n"
             let audit = try await client.executeRequest(
                 uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: pasted))
-            #expect(String(buffer: audit.body).contains(">abc123\ndef456\n</textarea>"), "\(String(buffer: audit.body).suffix(500))")
+            // The CRLF a browser adds after the last field is not shown again (no empty line a round trip).
+            #expect(String(buffer: audit.body).contains(">abc123\ndef456</textarea>"), "\(String(buffer: audit.body).suffix(500))")
+            // More than the page shows again: it says so (the verdict covers all).
+            let many = "ids=" + (0..<20_000).map { String(format: "%016x", UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }.joined(separator: "\r\n")
+            let big = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: many))
+            let bigBody = String(buffer: big.body)
+            #expect(bigBody.contains("id=\"ids-note\"") && bigBody.contains("<td>20000</td>"), "\(bigBody.suffix(800))")
+            // Errors in the page's words: the form's labels, not the CLI's flags.
+            let snow = try await client.get("/?ask=probability&scheme=snowflake&rate=5&per=s&lifetime=3&unit=y")
+            #expect(
+                snow.status == .badRequest && !snow.body.contains("--nodes") && snow.body.contains("e.g. 50"), "\(snow.body.suffix(900))")
             // The calculator is kept across an audit: its fields ride in the audit form's action.
             let asked = try await client.get("/?ask=probability&alphabet=hex&length=12&rate=5&per=min&lifetime=3&unit=d")
             let action = "/audit?ask=probability&alphabet=hex&scheme=&length=12&rate=5&per=min&lifetime=3&unit=d"

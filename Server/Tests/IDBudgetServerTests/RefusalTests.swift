@@ -233,8 +233,14 @@ import Testing
                 try RawHTTP.exchange(port: port, Array("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n".utf8))
             }
             #expect(connect.hasPrefix("HTTP/1.1 405"), "\(connect.prefix(200))")
-            // NIO frames no body after a CONNECT: the status, the headers, and the close say it all.
+            // Framed as every refusal is (NIO's encoder would write no body after a CONNECT): a length,
+            // the JSON naming the argument, the security headers, then the close.
             #expect(connect.contains("Allow: GET, HEAD, POST") && connect.contains("X-Content-Type-Options: nosniff"), "\(connect)")
+            #expect(connect.contains("\"argument\":\"method\"") && connect.contains("Connection: close"), "\(connect)")
+            if let split = connect.range(of: "\r\n\r\n") {
+                let body = connect[split.upperBound...]
+                #expect(connect.contains("Content-Length: \(body.utf8.count)"), "\(connect)")
+            }
             #expect(ContinuousClock.now - start < .seconds(5), "CONNECT held the connection open")
             #expect(try await client.get("/healthz").status == .ok)
         }

@@ -18,8 +18,10 @@ final class AnswerCache: Sendable {
     static let maxAnswerBytes = 16 << 10
 
     private struct State {
-        var answers: [String: String] = [:]
-        var order: [String] = []
+        // Keyed by the bytes: Swift's String equality is canonical equivalence, and `é` and `e` + U+0301
+        // are different questions (their byte counts differ).
+        var answers: [[UInt8]: String] = [:]
+        var order: [[UInt8]] = []
         var next = 0
         var day = 0
     }
@@ -31,16 +33,16 @@ final class AnswerCache: Sendable {
     func key(_ command: Question.Command, _ query: Query) -> Key? {
         guard capacity > 0, !query.isHeavy else { return nil }
         let text = query.sortedPairs.map { "\($0.name)=\($0.value)" }.joined(separator: "\u{0}")
-        return Key(text: command.rawValue + "\u{0}" + text, day: Self.day())
+        return Key(bytes: Array((command.rawValue + "\u{0}" + text).utf8), day: Self.day())
     }
 
     struct Key {
-        let text: String
+        let bytes: [UInt8]
         let day: Int
     }
 
     func answer(_ key: Key) -> String? {
-        state.withLock { $0.day == key.day ? $0.answers[key.text] : nil }
+        state.withLock { $0.day == key.day ? $0.answers[key.bytes] : nil }
     }
 
     func keep(_ answer: String, for key: Key) {
@@ -51,15 +53,15 @@ final class AnswerCache: Sendable {
                 s = State()
                 s.day = key.day
             }
-            guard s.answers[key.text] == nil else { return }
+            guard s.answers[key.bytes] == nil else { return }
             if s.order.count < capacity {
-                s.order.append(key.text)
+                s.order.append(key.bytes)
             } else {
                 s.answers[s.order[s.next]] = nil
-                s.order[s.next] = key.text
+                s.order[s.next] = key.bytes
                 s.next = (s.next + 1) % capacity
             }
-            s.answers[key.text] = answer
+            s.answers[key.bytes] = answer
         }
     }
 

@@ -392,7 +392,8 @@ enum OpenAPIDocument {
                 "type": "object",
                 "additionalProperties": false,
                 "required": [
-                  "error"
+                  "error",
+                  "argument"
                 ],
                 "properties": {
                   "error": {
@@ -400,8 +401,11 @@ enum OpenAPIDocument {
                     "description": "What was wrong and what to send instead."
                   },
                   "argument": {
-                    "type": "string",
-                    "description": "The argument refused, named as the CLI names it (`--rate`), when there is one."
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "The argument refused, named as the CLI names it (`--rate`); null when the refusal concerns none (busy, past the deadline)."
                   }
                 }
               },
@@ -1252,9 +1256,6 @@ enum OpenAPIDocument {
                 "allOf": [
                   {
                     "$ref": "#/components/schemas/OneSpace"
-                  },
-                  {
-                    "$ref": "#/components/schemas/OneVolume"
                   },
                   {
                     "$ref": "#/components/schemas/SchemeRules"

@@ -90,9 +90,20 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         fields[.connection] = "close"
         fields[.contentLength] = String(body.readableBytes)
         if refusal.status == .methodNotAllowed { fields[.allow] = "GET, HEAD, POST" }
+        let channel = context.channel
+        // NIO's encoder writes no body (and no length) in a response to CONNECT, as if a tunnel
+        // followed: the refusal goes out as bytes below it, framed, then the connection closes.
+        if method == "CONNECT", let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) {
+            var head = "HTTP/1.1 \(refusal.status.code) \(refusal.status.reasonPhrase)\r\n"
+            for field in fields { head += "\(field.name.rawName): \(field.value)\r\n" }
+            var bytes = ByteBuffer(string: head + "\r\n")
+            var rest = body
+            bytes.writeBuffer(&rest)
+            encoder.writeAndFlush(NIOAny(bytes)).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: refusal.status, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
-        let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 

@@ -249,8 +249,21 @@ enum Page {
         return names[argument] ?? String(argument.prefix(80))
     }
 
+    /// A refusal's message in the page's words: the CLI's flags become the form's labels (“Nodes”),
+    /// an example after one keeps only its value (`e.g. --nodes 50`: e.g. 50).
+    static func pageWords(_ message: String) -> String {
+        var text = message.replacingOccurrences(of: #"e\.g\. --[a-z-]+ "#, with: "e.g. ", options: .regularExpression)
+        text = text.replacingOccurrences(of: #"leave (--[a-z-]+) out"#, with: "leave $1 empty", options: .regularExpression)
+        while let r = text.range(of: #"--[a-z][a-z-]*"#, options: .regularExpression) {
+            let flag = String(text[r])
+            let label = fieldName(flag)
+            text.replaceSubrange(r, with: "“\(label == flag ? String(flag.dropFirst(2)) : label)”")
+        }
+        return text
+    }
+
     /// `pasted`: the audit form's ids, shown again with their verdict.
-    static func render(form: Form, result: Result?, pasted: String = "") -> String {
+    static func render(form: Form, result: Result?, pasted: String = "", pastedNote: String? = nil) -> String {
         func e(_ s: String) -> String { HTML.escape(s) }
         func options(_ items: [(String, String)], selected: String) -> String {
             items.map { "<option value=\"\(e($0.0))\"\($0.0 == selected ? " selected" : "")>\(e($0.1))</option>" }.joined()
@@ -346,7 +359,7 @@ enum Page {
         case .refusal(let r):
             html += "<section id=\"answer\" aria-live=\"polite\"><h2>Not answered</h2>\n<p class=\"error\" role=\"alert\">"
             html += r.argument.map { "\(e(Self.fieldName($0))): " } ?? ""
-            html += "\(e(String(r.message.prefix(400))))</p></section>\n"
+            html += "\(e(String(Self.pageWords(r.message).prefix(400))))</p></section>\n"
         case .audit(let r):
             html +=
                 "<section id=\"answer\" aria-live=\"polite\">\n<h2>Audit: <output id=\"headline\">\(e(r.verdict))</output></h2>\n<table>\n"
@@ -373,7 +386,7 @@ enum Page {
             <form method="post" action="/audit?\(e(form.queryString))" enctype="text/plain" id="audit-form">
             <fieldset><legend>Audit ids a system made</legend>
             <label for="ids">Ids, one per line (pasted; for files, POST them to /api/v1/audit)</label>
-            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off">\(e(pasted))</textarea>
+            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off">\(e(pasted))</textarea>\(pastedNote.map { "\n<p class=\"note\" id=\"ids-note\">\(e($0))</p>" } ?? "")
             </fieldset>
             <button type="submit">Audit</button>
             </form>

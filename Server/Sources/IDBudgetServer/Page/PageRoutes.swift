@@ -48,11 +48,18 @@ struct PageRoutes {
         }
         // The calculator as it was (its fields ride in the form's action); a field it refuses is left at its default.
         let form = (try? Query(request.uri.query, allowed: Page.Form.names)).flatMap { try? Page.Form($0) } ?? Page.Form()
-        // Lines as a textarea holds them (a browser sends CRLF).
-        let pasted = String(decoding: echo.bytes.filter { $0 != 0x0D }, as: UTF8.self)
+        // Lines as a textarea holds them: a browser sends CRLF, and one more after the last field
+        // (kept, it would add an empty line at each round trip).
+        var kept = echo.bytes
+        if !echo.cut, kept.suffix(2) == [0x0D, 0x0A] { kept.removeLast(2) }
+        var pasted = String(decoding: kept, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        // More than is shown again: say so, never a silent cut (the verdict covers every id sent).
+        if echo.cut, let lastLine = pasted.lastIndex(of: "\n") { pasted = String(pasted[...lastLine]) }
+        let shownNote = echo.cut ? "the first \(echo.limit >> 10) KiB of the ids are shown again here; the verdict covers all of them" : nil
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: form, result: .audit(report), pasted: pasted))))
+            body: .init(
+                byteBuffer: ByteBuffer(string: Page.render(form: form, result: .audit(report), pasted: pasted, pastedNote: shownNote))))
     }
 
     func page(_ request: Request) async throws -> Response {

@@ -114,8 +114,33 @@ public struct Query: Sendable {
         }
     }
 
+    /// `+` a space, `%XX` a byte; the bytes must be UTF-8, and are kept as they are (a leading
+    /// byte-order mark too, which Foundation's decoding drops).
     private static func decode(_ text: Substring, argument: String) throws(Refusal) -> String {
-        guard let decoded = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var it = text.utf8.makeIterator()
+        func hex(_ c: UInt8?) -> UInt8? {
+            guard let c else { return nil }
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        while let c = it.next() {
+            switch c {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let hi = hex(it.next()), let lo = hex(it.next()) else {
+                    throw Refusal.usage(argument, "not valid percent-encoded UTF-8")
+                }
+                bytes.append(hi << 4 | lo)
+            default: bytes.append(c)
+            }
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
             throw Refusal.usage(argument, "not valid percent-encoded UTF-8")
         }
         return decoded

@@ -75,6 +75,10 @@ struct APIRoutes {
             // A trickle holds an audit's place and keeps the server from stopping: past the grace
             // period the upload must have come at the minimum rate on average. (Silence is the idle
             // timeout's to end.)
+            // Stopping: an upload still coming would hold the shutdown open.
+            if Shutdown.isStopping {
+                throw Refusal(.serviceUnavailable, argument: nil, "the server is stopping; send the upload again shortly")
+            }
             let elapsed = ContinuousClock.now - start
             if elapsed > limits.uploadGrace,
                 Double(received) < limits.minimumUploadRate * Double(elapsed.components.seconds)
