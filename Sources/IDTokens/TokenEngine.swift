@@ -319,9 +319,18 @@ final class TokenEngine {
 
     /// Writes `capacity / (length + separator)` tokens; erases the symbols it used before returning.
     func fill(_ base: UnsafeMutablePointer<UInt8>, capacity: Int, separator: UInt8?) -> Int {
-        checkFork()
         let stride = length + (separator == nil ? 0 : 1)
         let count = capacity / stride
+        fill(base, count: count, stride: stride, separator: separator)
+        return count
+    }
+
+    /// Writes `count` tokens, the i-th at `base + i·stride` (`stride` ≥ `length`, plus 1 with a
+    /// separator, which follows each token); the bytes between tokens are left as they are. Erases the
+    /// symbols it used before returning.
+    @inline(__always)
+    func fill(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?) {
+        checkFork()
         var out = base
         var begin = cursor[0]
         var start = begin
@@ -347,6 +356,5 @@ final class TokenEngine {
             idt_scrub_stack()
         }
         cursor[0] = start
-        return count
     }
 }

@@ -99,6 +99,9 @@ public final class IDGenerator {
     /// The node-id formats' identity and counters, shared by the process (``NodeSlot``); nil until
     /// the first id, and for UUIDs.
     var nodeSlot: NodeSlot?
+    /// KSUID's blocks for the stamp of the last ids minted in bulk (not secret: they follow from the
+    /// stamp).
+    var ksuidBlocks: KSUIDBlocks?
 
     /// Tests only (the CLI's): a fixed clock, in milliseconds since the Unix epoch.
     package func fixClock(at millis: UInt64) {
@@ -192,10 +195,12 @@ public final class IDGenerator {
         machineID = format == .xid ? Self.hostHash() & 0xFF_FFFF : 0
         let random = SecureRandom(forkProtection: forkProtection)
         keystream = random.stream
-        if format == .nanoid || format == .cuid2 {
+        if format == .nanoid || format == .cuid2 || format == .ksuid {
+            // KSUID: the low 20 characters of ids minted in bulk (see `KSUIDBlocks`).
             tokens = try? TokenGenerator(
-                bytes: format == .nanoid ? FormatEncoding.nanoid : FormatEncoding.base36, length: format.length,
-                source: random, options: TokenEngine.Options(forkProtection: forkProtection))
+                bytes: format == .nanoid ? FormatEncoding.nanoid : format == .cuid2 ? FormatEncoding.base36 : KSUIDBlocks.symbols,
+                length: format == .ksuid ? 20 : format.length, source: random,
+                options: TokenEngine.Options(forkProtection: forkProtection))
         } else {
             tokens = nil
         }
@@ -676,16 +681,18 @@ extension IDGenerator {
 }
 
 extension IDGenerator {
-    /// KSUIDs minted in bulk share their stamp in chunks of this many (one keystream refill's bytes).
+    /// KSUIDs minted in bulk share their stamp in chunks of this many (the clock is read once a chunk).
     static let ksuidChunk = Keystream.usableBytes / 16
 
-    /// KSUIDs in chunks of 254 (the 16 random bytes of each, 4064 bytes, are one keystream refill):
-    /// the clock once per chunk (the stamp and its end-of-time handling as ``write(_:checked:now:)``
-    /// has them), then `idt_ksuid_text` encodes the chunk straight from the keystream's buffer, which
-    /// erases the bytes after — no id's bits outlive its encoding. Checked, a clock outside KSUID's
-    /// range stops the fill before that chunk.
+    /// KSUIDs in chunks of 254: the clock once per chunk (the stamp and its end-of-time handling as
+    /// ``write(_:checked:now:)`` has them), the low 20 characters of every id sampled as a base62×20
+    /// token, then each id's block drawn and its top 7 characters written, an id that falls outside
+    /// its stamp's range drawn again (see `KSUIDBlocks`). The sampler erases the symbols it hands out;
+    /// the draws' words are scrubbed from the stack. Checked, a clock outside KSUID's range stops the
+    /// fill before that chunk.
     @inline(__always)
     fileprivate func fillKSUID(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, separator: UInt8?, checked: Bool) -> Int {
+        guard let engine = tokens?.engine else { return 0 }
         let chunk = Self.ksuidChunk
         var out = base
         var written = 0
@@ -696,10 +703,64 @@ extension IDGenerator {
             if _slowPath(!inRange && checked) { break }
             // Unchecked, a clock outside KSUID's range is held at its nearest end instead of wrapping.
             let stamp = seconds < Self.ksuidEpoch ? 0 : UInt32(clamping: seconds - Self.ksuidEpoch)
-            keystream.withNextBytes(16 * k) { idt_ksuid_text(stamp, $0, k, out, stride) }
-            if let separator {
-                for j in 0..<k { out[j * stride + 27] = separator }
+            if _slowPath(ksuidBlocks?.stamp != stamp) { ksuidBlocks = KSUIDBlocks(stamp: stamp) }
+            guard let blocks = ksuidBlocks else { break }
+            let blockCount = blocks.count
+            let threshold = blocks.threshold
+            let lowA = blocks.lowA
+            let lowB = blocks.lowB
+            var word: UInt64 = 0
+            var left = 0
+            let last = Int(blockCount) - 1
+            blocks.tops.withUnsafeBufferPointer { tops in
+                withUnsafeTemporaryAllocation(of: UInt16.self, capacity: chunk) { ends in
+                    guard let ends = ends.baseAddress else { return }
+                    // The block of an id: 16 random bits times the count, the high half, unless the low
+                    // half is below 2^16 mod count (Lemire).
+                    @inline(__always) func block() -> Int {
+                        while true {
+                            if left == 0 {
+                                word = keystream.next()
+                                left = 4
+                            }
+                            let p = UInt32(truncatingIfNeeded: word & 0xFFFF) &* blockCount
+                            word &>>= 16
+                            left -= 1
+                            if _fastPath(p & 0xFFFF >= threshold) { return Int(p >> 16) }
+                        }
+                    }
+                    // Each id's top 7 characters as 8 bytes (the eighth is overwritten below); the ids
+                    // in an end block noted (index, and which end).
+                    var found = 0
+                    for i in 0..<k {
+                        let j = block()
+                        UnsafeMutableRawPointer(out + i * stride).storeBytes(of: tops[j], as: UInt64.self)
+                        if _slowPath(j == 0 || j == last) {
+                            ends[found] = UInt16(truncatingIfNeeded: i << 1 | (j == 0 ? 0 : 1))
+                            found += 1
+                        }
+                    }
+                    // The low 20 characters.
+                    engine.fill(out + 7, count: k, stride: stride, separator: separator)
+                    // An id of an end block below A or above B is drawn again, block and characters.
+                    for e in 0..<found {
+                        let slot = out + Int(ends[e] >> 1) * stride
+                        var j = ends[e] & 1 == 0 ? 0 : last
+                        while true {
+                            let low = KSUIDBlocks.key(UnsafeRawPointer(slot + 7))
+                            if j == 0 ? low >= lowA : j == last ? low <= lowB : true { break }
+                            j = block()
+                            let top = tops[j]
+                            UnsafeMutableRawPointer(slot).storeBytes(of: UInt32(truncatingIfNeeded: top), as: UInt32.self)
+                            UnsafeMutableRawPointer(slot).storeBytes(
+                                of: UInt32(truncatingIfNeeded: top >> 24), toByteOffset: 3, as: UInt32.self)
+                            engine.writeToken(slot + 7)
+                        }
+                    }
+                    idt_erase(ends, 2 * chunk)
+                }
             }
+            word = 0
             out += k * stride
             written += k
         }
