@@ -12,7 +12,8 @@ let package = Package(
     name: "idbudget-benchmarks",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "collision-experiments", targets: ["CollisionExperiments"])
+        .executable(name: "collision-experiments", targets: ["CollisionExperiments"]),
+        .executable(name: "format-ratios", targets: ["FormatRatios"]),
     ],
     dependencies: [
         .package(path: ".."),
@@ -42,6 +43,12 @@ let package = Package(
             ],
             path: "MathSpeed",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Every format's bulk fill against base62×22, timed pair by pair (the report's 60% targets).
+        .executableTarget(
+            name: "FormatRatios",
+            dependencies: [.product(name: "IDTokens", package: idbudget)],
+            path: "FormatRatios"
         ),
         // Empirical collision counts against the exact expectation, written as JSON and CSV.
         .executableTarget(

@@ -196,10 +196,11 @@ public final class IDGenerator {
         let random = SecureRandom(forkProtection: forkProtection)
         keystream = random.stream
         if format == .nanoid || format == .cuid2 || format == .ksuid {
-            // KSUID: the low 20 characters of ids minted in bulk (see `KSUIDBlocks`).
+            // cuid2: the 23 characters after the letter; KSUID: the low 20 characters of ids minted
+            // in bulk (see `KSUIDBlocks`).
             tokens = try? TokenGenerator(
                 bytes: format == .nanoid ? FormatEncoding.nanoid : format == .cuid2 ? FormatEncoding.base36 : KSUIDBlocks.symbols,
-                length: format == .ksuid ? 20 : format.length, source: random,
+                length: format == .ksuid ? 20 : format == .cuid2 ? 23 : format.length, source: random,
                 options: TokenEngine.Options(forkProtection: forkProtection))
         } else {
             tokens = nil
@@ -333,9 +334,8 @@ public final class IDGenerator {
             tokens?.engine.writeToken(out)
             return length
         case .cuid2:
-            // 24 uniform base36 symbols, the first replaced by a uniform letter (a byte below
-            // 234 = 9·26, reduced mod 26).
-            tokens?.engine.writeToken(out)
+            // A uniform letter (a byte below 234 = 9·26, reduced mod 26), then 23 uniform base36 symbols.
+            tokens?.engine.writeToken(out + 1)
             var word = keystream.next()
             while word & 0xFF >= 234 { word = word >> 8 == 0 ? keystream.next() : word >> 8 }
             out[0] = UInt8(ascii: "a") + UInt8(truncatingIfNeeded: word & 0xFF) % 26
@@ -519,10 +519,15 @@ public final class IDGenerator {
         dropBatch()
         let stride = length + (separator == nil ? 0 : 1)
         let count = Swift.min(buffer.count / stride, Swift.max(0, limit))
-        if format == .nanoid || format == .cuid2, let tokens {
+        if format == .nanoid, let tokens {
             let n = tokens.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<(count * stride)]), separator: separator)
-            if format == .cuid2 { letters(base, count: n, stride: stride) }
             return (n, n * stride)
+        }
+        if format == .cuid2, let engine = tokens?.engine {
+            // 23 base36 symbols after each id's first character, then the letters.
+            engine.fill(base + 1, count: count, stride: stride, separator: separator)
+            letters(base, count: count, stride: stride)
+            return (count, count * stride)
         }
         if format == .uuid4 || format == .uuid8 || (format == .ulid && !monotonic) {
             let n = fillFresh(base, count: count, stride: stride, separator: separator, checked: checked)
@@ -614,7 +619,7 @@ public final class IDGenerator {
 }
 
 extension IDGenerator {
-    /// cuid2 in bulk: the first symbol of each of `count` base36 tokens replaced by a uniform letter,
+    /// cuid2 in bulk: the first character of each of `count` ids, a uniform letter,
     /// from keystream bytes below 234 (= 9·26) reduced mod 26, sampled 512 bytes at a time by the
     /// whole-byte sampler; the letters left over are erased.
     fileprivate func letters(_ base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int) {
