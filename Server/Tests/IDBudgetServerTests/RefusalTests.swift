@@ -312,6 +312,25 @@ import Testing
         }
     }
 
+    /// An upload that declares a body and sends none of it is refused the same way (408, connection
+    /// closed) soon after the grace period, not left to the idle timeout (which closes without a word).
+    @Test func aSilentUploadIsRefused() async throws {
+        let settings = ServerSettings(idleTimeout: .seconds(10), uploadGrace: .seconds(1), minimumUploadRate: 16_384)
+        try await withServer(.live, settings: settings) { client in
+            let port = try #require(client.port)
+            let start = ContinuousClock.now
+            let head = "POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n"
+            let reply = try await RawHTTP.offPool { try RawHTTP.exchange(port: port, Array(head.utf8)) }
+            #expect(reply.hasPrefix("HTTP/1.1 408"), "\(reply.prefix(300))")
+            #expect(reply.contains("\"argument\":\"body\"") && reply.contains("Connection: close"), "\(reply)")
+            #expect(ContinuousClock.now - start < .seconds(5))
+            // The page's form upload too.
+            let form = "POST /audit HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n"
+            let page = try await RawHTTP.offPool { try RawHTTP.exchange(port: port, Array(form.utf8)) }
+            #expect(page.hasPrefix("HTTP/1.1 408"), "\(page.prefix(300))")
+        }
+    }
+
     /// Heavy questions can not starve light ones: with the heavy lane full, a heavy question is 503 and
     /// a light one is answered.
     @Test func lightQuestionsPassHeavyOnes() async throws {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import IDBudget
 import NIOCore
+import Synchronization
 
 /// `GET /api/v1/{probability,length,capacity,plan,schemes,inspect}` and `POST /api/v1/audit`: the CLI's JSON for
 /// the same question, byte for byte (`idbudget … --format json`).
@@ -55,53 +56,63 @@ struct APIRoutes {
             throw Refusal(.contentTooLarge, argument: "body", "\(declared) bytes; send at most \(limit) (\(limit >> 20) MiB)")
         }
         let auditor = AuditorBox(try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: limits.auditMemory, threads: 1))
-        func consume(_ bytes: UnsafeRawBufferPointer) throws(Refusal) {
+        @Sendable func consume(_ bytes: UnsafeRawBufferPointer) throws(Refusal) {
             echo?.keep(bytes)
             do { try auditor.value.consume(bytes) } catch {
                 throw Refusal(.serviceUnavailable, argument: nil, "the audit could not go on: \(error)")
             }
         }
-        // The first bytes are held until there are enough of them to tell whether they are `prefix`
-        // (it may come split over several buffers).
-        var head: [UInt8] = []
-        var deciding = !prefix.isEmpty
-        var received = 0
+        // The body is read by one task while another watches its pace: a trickle is refused as its
+        // bytes come; an upload that sends nothing is caught by the watcher, once a second past the
+        // grace period (the reader, waiting for bytes that do not come, can not tell). Both get a 408
+        // and the connection closed, not the idle timeout's close without an answer.
+        let progress = UploadProgress()
         let start = ContinuousClock.now
-        for try await buffer in request.body {
-            received += buffer.readableBytes
-            guard received <= limit else {
-                throw Refusal(.contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
-            }
-            // A trickle holds an audit's place and keeps the server from stopping: past the grace
-            // period the upload must have come at the minimum rate on average. (Silence is the idle
-            // timeout's to end.)
-            // Stopping: an upload still coming would hold the shutdown open.
-            if Shutdown.isStopping {
-                throw Refusal(.serviceUnavailable, argument: nil, "the server is stopping; send the upload again shortly")
-            }
-            let elapsed = ContinuousClock.now - start
-            if elapsed > limits.uploadGrace,
-                Double(received) < limits.minimumUploadRate * Double(elapsed.components.seconds)
-            {
-                throw Refusal(
-                    .requestTimeout, argument: "body",
-                    "\(received) bytes in \(elapsed.components.seconds) s; send the upload at \(Int(limits.minimumUploadRate) >> 10) KiB/s or more"
-                )
-            }
-            try buffer.withUnsafeReadableBytes { bytes in
-                var start = 0
-                if deciding {
-                    start = Swift.min(bytes.count, prefix.count - head.count)
-                    head += bytes[..<start]
-                    guard head.count == prefix.count else { return }
-                    deciding = false
-                    if head != prefix { try head.withUnsafeBytes { try consume($0) } }
+        let body = request.body
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The first bytes are held until there are enough of them to tell whether they are
+                // `prefix` (it may come split over several buffers).
+                var head: [UInt8] = []
+                var deciding = !prefix.isEmpty
+                var received = 0
+                for try await buffer in body {
+                    received += buffer.readableBytes
+                    progress.received.store(received, ordering: .relaxed)
+                    guard received <= limit else {
+                        throw Refusal(.contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
+                    }
+                    // Stopping: an upload still coming would hold the shutdown open.
+                    if Shutdown.isStopping {
+                        throw Refusal(.serviceUnavailable, argument: nil, "the server is stopping; send the upload again shortly")
+                    }
+                    try Self.checkPace(received: received, since: start, limits: limits)
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        var start = 0
+                        if deciding {
+                            start = Swift.min(bytes.count, prefix.count - head.count)
+                            head += bytes[..<start]
+                            guard head.count == prefix.count else { return }
+                            deciding = false
+                            if head != prefix { try head.withUnsafeBytes { try consume($0) } }
+                        }
+                        try consume(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+                    }
                 }
-                try consume(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+                // A body shorter than the prefix: its bytes as they are.
+                if deciding { try head.withUnsafeBytes { try consume($0) } }
             }
+            group.addTask {
+                try await Task.sleep(until: start + limits.uploadGrace, clock: .continuous)
+                while true {
+                    try Self.checkPace(received: progress.received.load(ordering: .relaxed), since: start, limits: limits)
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
+            // The reader's end (or the first refusal) ends the watch.
+            try await group.next()
+            group.cancelAll()
         }
-        // A body shorter than the prefix: its bytes as they are.
-        if deciding { try head.withUnsafeBytes { try consume($0) } }
         let (claimed, scheme) = (settings.claimedBits, settings.scheme)
         return try await compute.run(audit: true) { () throws(Refusal) -> AuditReport in
             do {
@@ -113,6 +124,26 @@ struct APIRoutes {
             }
         }
     }
+}
+
+extension APIRoutes {
+    /// A trickle holds an audit's place and keeps the server from stopping: past the grace period an
+    /// upload must have come at the minimum rate on average, or it is refused (408).
+    static func checkPace(received: Int, since start: ContinuousClock.Instant, limits: ServerSettings) throws(Refusal) {
+        let elapsed = ContinuousClock.now - start
+        guard elapsed > limits.uploadGrace else { return }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        if Double(received) < limits.minimumUploadRate * seconds {
+            throw Refusal(
+                .requestTimeout, argument: "body",
+                "\(received) bytes in \(Int(seconds)) s; send the upload at \(Int(limits.minimumUploadRate) >> 10) KiB/s or more")
+        }
+    }
+}
+
+/// How many bytes of an upload have come, for the task that watches its pace.
+final class UploadProgress: Sendable {
+    let received = Atomic<Int>(0)
 }
 
 /// The first bytes of an upload, kept to show them again (the page's audit form): at most `limit`.
