@@ -80,7 +80,8 @@ struct APIRoutes {
                     received += buffer.readableBytes
                     progress.received.store(received, ordering: .relaxed)
                     guard received <= limit else {
-                        throw Refusal(.contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
+                        throw Refusal(
+                            .contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
                     }
                     // Stopping: an upload still coming would hold the shutdown open.
                     if Shutdown.isStopping {
