@@ -112,6 +112,24 @@ for (const t of document.querySelectorAll("svg text")) {
   if (px < 9) out.small.push(t.textContent + " " + px.toFixed(1) + "px");
 }
 for (const e of document.querySelectorAll("*")) if (getComputedStyle(e).wordBreak === "break-all") out.breakAll.push(e.tagName);
+// A line that ends between two letters or digits of one text node: a word or number broken where it
+// was not meant to be (a number's <wbr> between groups of digits splits it into text nodes).
+out.midWord = [];
+const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  const s = n.textContent, r = document.createRange();
+  if (s.length < 2 || n.parentElement.closest("svg, select, option, textarea, script, style")) continue;
+  let top = null;
+  for (let i = 0; i < s.length; i++) {
+    r.setStart(n, i); r.setEnd(n, i + 1);
+    const rects = r.getClientRects();
+    if (!rects.length) continue;
+    const t = Math.round(rects[0].top);
+    if (top !== null && t > top + 2 && /[\p{L}\p{N}]/u.test(s[i - 1]) && /[\p{L}\p{N}]/u.test(s[i]))
+      out.midWord.push(s.slice(Math.max(0, i - 12), i) + "|" + s.slice(i, i + 12));
+    top = t;
+  }
+}
 return out;
 """
 
@@ -122,6 +140,7 @@ LAYOUT_PAGES = [
     "/?ask=probability&scheme=uuid7&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11",
     "/?ask=probability&alphabet=hex&length=32&rate=1000&per=min&lifetime=6&unit=M",
     "/?ask=length&growth=fast&max-probability=1e-9",
+    "/?ask=probability&alphabet=decimal&length=300&rate=1e6&per=s&lifetime=10&unit=y",
 ]
 
 
@@ -151,6 +170,8 @@ def layout(base, failures, width, height, screenshot):
                 failures.append(f"{where}: plot labels under 9 px: {r['small'][:3]}")
             if r["breakAll"]:
                 failures.append(f"{where}: word-break: break-all on {r['breakAll'][:3]}")
+            if r["midWord"]:
+                failures.append(f"{where}: broken mid-word or mid-number: {r['midWord'][:3]}")
             if i == 0 and screenshot:
                 total = d.execute_script("return document.documentElement.scrollHeight")
                 d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",

@@ -10,6 +10,17 @@ import Testing
 @Suite struct PageTests {
     static let seed = "/?ask=length&alphabet=base62&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11"
 
+    /// Long numbers may wrap only between groups of 10 digits; shorter ones, and everything else, as
+    /// escaped text.
+    @Test func longNumbersBreakBetweenGroups() {
+        #expect(HTML.breakable("315360000000000") == "315360000000000")
+        let p = "8.34747485482901767387706378256e-6"
+        #expect(HTML.breakable(p) == p)
+        #expect(HTML.breakable(p, longerThan: 12) == "8.3474748548<wbr>2901767387<wbr>706378256e-6")
+        let digits = String(repeating: "1234567890", count: 4) + "1"
+        #expect(HTML.breakable("<" + digits + ">") == "&lt;" + (0..<4).map { _ in "1234567890" }.joined(separator: "<wbr>") + "<wbr>1&gt;")
+    }
+
     @Test func answersTheSeedArticlesQuestionWith23() async throws {
         try await withServer { client in
             let r = try await client.get(Self.seed)

@@ -23,6 +23,35 @@ enum HTML {
         }
         return out
     }
+
+    /// `escape(text)` with a line-break opportunity (`<wbr>`) after every `every` digits of each run
+    /// of more than `longerThan` digits: a number too long for a phone's line wraps between groups of
+    /// digits, never at an arbitrary digit, and a shorter one not at all.
+    static func breakable(_ text: some StringProtocol, longerThan: Int = 30, every: Int = 10) -> String {
+        var out = ""
+        var run: [Character] = []
+        func flush() {
+            if run.count > longerThan {
+                for (i, c) in run.enumerated() {
+                    if i > 0 && i % every == 0 { out += "<wbr>" }
+                    out.append(c)
+                }
+            } else {
+                out += String(run)
+            }
+            run.removeAll()
+        }
+        for c in String(text) {
+            if c.isASCII && c.isNumber {
+                run.append(c)
+            } else {
+                flush()
+                out += escape(String(c))
+            }
+        }
+        flush()
+        return out
+    }
 }
 
 /// log10 of a decimal the answers print: `8.47e-12`, `0.5`, `1`, `315360000000000` (any number of digits).

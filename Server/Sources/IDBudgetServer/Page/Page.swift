@@ -328,10 +328,13 @@ enum Page {
             """
         switch result {
         case .answer(let a):
-            html += "<section id=\"answer\" aria-live=\"polite\">\n<h2>Answer: <output id=\"headline\">\(e(a.headline))</output></h2>\n"
+            let headline = HTML.breakable(a.headline, longerThan: 12)
+            html += "<section id=\"answer\" aria-live=\"polite\">\n<h2>Answer: <output id=\"headline\">\(headline)</output></h2>\n"
             if !a.sentence.isEmpty { html += "<p id=\"sentence\">\(e(a.sentence))</p>\n" }
-            html += "<table>\n"
-            for (label, value) in a.rows { html += "<tr><th scope=\"row\">\(e(label))</th><td>\(e(value))</td></tr>\n" }
+            html += "<table class=\"figures\">\n"
+            for (label, value) in a.rows {
+                html += "<tr><th scope=\"row\">\(e(label))</th><td>\(HTML.breakable(value))</td></tr>\n"
+            }
             html += "</table>\n"
             if let plot = a.plot { html += "<figure>\(plot.svg)</figure>\n" }
             if !a.compare.isEmpty {
@@ -362,7 +365,7 @@ enum Page {
             html += "\(e(String(Self.pageWords(r.message).prefix(400))))</p></section>\n"
         case .audit(let r):
             html +=
-                "<section id=\"answer\" aria-live=\"polite\">\n<h2>Audit: <output id=\"headline\">\(e(r.verdict))</output></h2>\n<table>\n"
+                "<section id=\"answer\" aria-live=\"polite\">\n<h2>Audit: <output id=\"headline\">\(e(r.verdict))</output></h2>\n<table class=\"figures\">\n"
             var rows: [(String, String)] = [
                 ("ids", "\(r.ids)"), ("distinct", "\(r.distinct)"), ("extra occurrences", "\(r.extraOccurrences)"),
                 ("format", r.format), ("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)"), ("implied space", r.space.summary),
@@ -372,7 +375,7 @@ enum Page {
                 rows.append(("p-values", String(format: "more duplicates ≤ %.3g, fewer ≤ %.3g", r.pValueHigh, r.pValueLow)))
             }
             rows.append(("verdict code", r.verdictCode.rawValue))
-            for (label, value) in rows { html += "<tr><th scope=\"row\">\(e(label))</th><td>\(e(value))</td></tr>\n" }
+            for (label, value) in rows { html += "<tr><th scope=\"row\">\(e(label))</th><td>\(HTML.breakable(value))</td></tr>\n" }
             html += "</table>\n<ul class=\"findings\">\n"
             for f in r.findings.prefix(40) { html += "<li>\(e(String(f.prefix(600))))</li>\n" }
             html += "</ul>\n"
@@ -399,12 +402,13 @@ enum Page {
     }
 
     /// One column on a phone: nothing wider than the screen but the boxes that scroll on their own
-    /// (the comparison tables, the plot, which keeps labels of 9 px or more at 375 px); digits wrap
-    /// where they must, words never mid-word.
+    /// (the comparison tables, the plot, which keeps labels of 9 px or more at 375 px); the figures'
+    /// table stacks (label above value); digits wrap only between groups (``HTML/breakable(_:longerThan:every:)``),
+    /// words never mid-word (a word wider than the screen excepted).
     static let css = """
         body { font-family: system-ui, sans-serif; margin: 0; color: #111; background: #fafafa; }
         main { max-width: 52rem; margin: 0 auto; padding: 1rem; box-sizing: border-box; }
-        h1, h2 { overflow-wrap: anywhere; }
+        h1, h2 { overflow-wrap: break-word; }
         fieldset { border: 1px solid #ccc; margin: 0 0 1rem; padding: .5rem 1rem 1rem; min-width: 0; }
         textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; }
         #audit-form { margin-top: 1.5rem; }
@@ -414,12 +418,17 @@ enum Page {
         button { margin-bottom: 1rem; }
         table { border-collapse: collapse; width: 100%; }
         th { text-align: left; font-weight: normal; color: #444; padding: .25rem 1rem .25rem 0; vertical-align: top; }
-        td { font-family: ui-monospace, monospace; overflow-wrap: anywhere; padding: .25rem 1rem .25rem 0; vertical-align: top; }
+        td { font-family: ui-monospace, monospace; overflow-wrap: break-word; padding: .25rem 1rem .25rem 0; vertical-align: top; }
+        @media (max-width: 40rem) {
+          table.figures, table.figures tbody, table.figures tr, table.figures th, table.figures td { display: block; }
+          table.figures th { padding: .5rem 0 0; }
+          table.figures td { padding: 0 0 .25rem; }
+        }
         #compare, #formats { display: block; overflow-x: auto; width: auto; max-width: 100%; }
         #compare th, #compare td, #formats th, #formats td { white-space: nowrap; overflow-wrap: normal; }
         figure { margin: 1rem 0; overflow-x: auto; }
         .plot { width: 100%; min-width: 540px; height: auto; background: #fff; }
-        .error { color: #b00020; overflow-wrap: anywhere; }
+        .error { color: #b00020; overflow-wrap: break-word; }
         pre { overflow-x: auto; background: #fff; padding: .5rem; }
 
         """
