@@ -64,6 +64,14 @@ import Testing
             let typed = try await client.get(
                 "/?ask=length&alphabet=base62&rate=1%2C000%2C000&per=s&lifetime=10+years&max-probability=1+in+10%5E11")
             #expect(typed.body.contains("<output id=\"headline\">23 symbols of base62</output>"), "\(typed.body.suffix(800))")
+            // Shown again as typed: in the form, in the sentence, in the audit form's action.
+            for field in [
+                "id=\"rate\" name=\"rate\" value=\"1,000,000\"", "value=\"10 years\"", "value=\"1 in 10^11\"",
+                "At 1,000,000 ids a second for 10 years,",
+            ] {
+                #expect(typed.body.contains(field), "\(field)")
+            }
+            #expect(typed.body.contains("rate=1%2C000%2C000"))
             let million = try await client.get(
                 "/?ask=length&alphabet=hex&rate=1000&per=s&lifetime=1&unit=d&max-probability=1+in+1%2C000%2C000")
             let decimal = try await client.get("/?ask=length&alphabet=hex&rate=1000&per=s&lifetime=1&unit=d&max-probability=0.000001")

@@ -27,16 +27,23 @@ enum Page {
         var nodes = ""
         var existing = ""
         var maxProbability = "1e-11"
+        /// The values as typed (`1,000,000`, `10 years`, `1 in 10^11`), shown again in the form and the
+        /// sentence; the fields above hold them in the CLI's syntax.
+        var typed: [String: String] = [:]
 
         init() {}
+
+        /// A field's value as it was typed, else as the form holds it.
+        func shown(_ name: String, _ value: String) -> String { typed[name] ?? value }
 
         /// The form as a query string (`ask=length&alphabet=base62&…`): the audit form's action carries
         /// it, so the calculator is shown as it was after an audit.
         var queryString: String {
             let fields = [
-                ("ask", ask), ("alphabet", alphabet), ("scheme", scheme), ("length", length), ("rate", rate), ("per", per),
-                ("lifetime", lifetime), ("unit", unit), ("growth", growth), ("nodes", nodes), ("existing", existing),
-                ("max-probability", maxProbability),
+                ("ask", ask), ("alphabet", alphabet), ("scheme", scheme), ("length", length), ("rate", shown("rate", rate)),
+                ("per", per), ("lifetime", shown("lifetime", lifetime)), ("unit", unit), ("growth", shown("growth", growth)),
+                ("nodes", shown("nodes", nodes)), ("existing", shown("existing", existing)),
+                ("max-probability", shown("max-probability", maxProbability)),
             ]
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "-._~")
@@ -58,6 +65,7 @@ enum Page {
             nodes = value("nodes").map(Self.plain) ?? ""
             existing = value("existing").map(Self.plain) ?? ""
             maxProbability = value("max-probability").map(Self.budget) ?? (ask == "length" ? maxProbability : "")
+            for name in ["rate", "lifetime", "growth", "nodes", "existing", "max-probability"] { typed[name] = value(name) }
         }
 
         /// A value as people type it, in the CLI's syntax: digit groups (`1,000,000`, `1 000 000`)
@@ -95,6 +103,8 @@ enum Page {
         /// The workload in words: "1e6 ids a second for 10 years".
         var workloadText: String {
             let per = Self.rateUnits.first { $0.0 == self.per }?.1 ?? self.per
+            let rate = shown("rate", rate)
+            let lifetime = shown("lifetime", lifetime)
             let rateWords = rate.contains("/") ? "\(rate)" : "\(rate) ids a \(per)"
             let unitWords = Self.lifetimeUnits.first { $0.0 == unit }?.1 ?? unit
             let lifeWords = lifetime.last.map { $0.isLetter } == true ? lifetime : "\(lifetime) \(unitWords)"
@@ -304,23 +314,23 @@ enum Page {
             </fieldset>
             <fieldset><legend>Volume</legend>
             <label for="rate">Rate (ids per unit of time)</label>
-            <span class="pair"><input id="rate" name="rate" value="\(e(form.rate))" placeholder="1e6" required>
+            <span class="pair"><input id="rate" name="rate" value="\(e(form.shown("rate", form.rate)))" placeholder="1e6" required>
             <label for="per" class="inline">per</label>
             <select id="per" name="per">\(options(Form.rateUnits, selected: form.per))</select></span>
             <label for="lifetime">Lifetime (how long ids must stay unique)</label>
-            <span class="pair"><input id="lifetime" name="lifetime" value="\(e(form.lifetime))" placeholder="10" required>
+            <span class="pair"><input id="lifetime" name="lifetime" value="\(e(form.shown("lifetime", form.lifetime)))" placeholder="10" required>
             <label for="unit" class="inline">unit</label>
             <select id="unit" name="unit">\(options(Form.lifetimeUnits, selected: form.unit))</select></span>
             <label for="growth">Growth of the rate (optional): 40%/y, 2x/y, 3%/mo</label>
-            <input id="growth" name="growth" value="\(e(form.growth))" placeholder="none">
+            <input id="growth" name="growth" value="\(e(form.shown("growth", form.growth)))" placeholder="none">
             <label for="nodes">Nodes each minting at that rate into the same space (optional)</label>
-            <input id="nodes" name="nodes" inputmode="numeric" value="\(e(form.nodes))" placeholder="1">
+            <input id="nodes" name="nodes" inputmode="numeric" value="\(e(form.shown("nodes", form.nodes)))" placeholder="1">
             <label for="existing">Ids already stored (optional; not for time-ordered formats)</label>
-            <input id="existing" name="existing" inputmode="numeric" value="\(e(form.existing))" placeholder="0">
+            <input id="existing" name="existing" inputmode="numeric" value="\(e(form.shown("existing", form.existing)))" placeholder="0">
             </fieldset>
             <fieldset><legend>Budget</legend>
             <label for="max-probability">Maximum collision probability (gives the length; drawn with a probability)</label>
-            <input id="max-probability" name="max-probability" value="\(e(form.maxProbability))" placeholder="1e-11">
+            <input id="max-probability" name="max-probability" value="\(e(form.shown("max-probability", form.maxProbability)))" placeholder="1e-11">
             </fieldset>
             <button type="submit">Answer</button>
             </form>
