@@ -35,7 +35,16 @@ public struct AuditReport: Answer, Equatable {
     /// Ids by length in characters.
     public let lengths: [Int: Int]
     public let space: SpaceFigures
+    /// Random bits drawn fresh for each id (per bucket for time-ordered formats), in the one definition
+    /// `schemes` and `inspect` print: the catalogue's for a format the audit recognised, else what the
+    /// positions show (approximate).
     public let randomBits: Double
+    /// Random bits a minting process draws once and shares with its ids (a random node, a clock
+    /// sequence, a counter's start), for a recognised format; nil for tokens.
+    public let processRandomBits: Int?
+    /// The bits per bucket the duplicate test judged over: ``randomBits`` but for UUIDv1/v6 (the 14-bit
+    /// clock sequence per 100 ns tick) and the node-id formats (0: no id may repeat).
+    public let judgedBits: Double
     public let findings: [String]
     public let expectedDuplicates: Double
     public let sd: Double
@@ -322,7 +331,10 @@ public struct AuditReport: Answer, Equatable {
         timeFormat = r.format
         lengths = s.lengths
         space = SpaceFigures(size: r.space, summary: r.spaceDescription)
-        randomBits = Self.rounded(r.randomBits)
+        let catalogued = r.nodeFormat ?? r.format?.minted
+        randomBits = catalogued.map { Double($0.randomBits) } ?? Self.rounded(r.randomBits)
+        processRandomBits = catalogued?.processRandomBits
+        judgedBits = Self.rounded(r.randomBits)
         findings = r.findings
         expectedDuplicates = r.expectedDuplicates
         sd = r.sd
@@ -413,6 +425,8 @@ public struct AuditReport: Answer, Equatable {
         case timeFormat = "time_format"
         case lengths, space
         case randomBits = "random_bits"
+        case processRandomBits = "process_random_bits"
+        case judgedBits = "judged_bits"
         case findings
         case expectedDuplicates = "expected_duplicates"
         case sd, z
@@ -455,6 +469,8 @@ public struct AuditReport: Answer, Equatable {
         try c.encode(Dictionary(uniqueKeysWithValues: lengths.map { (String($0.key), String($0.value)) }), forKey: .lengths)
         try c.encode(space, forKey: .space)
         try c.encode(randomBits, forKey: .randomBits)
+        try c.encode(processRandomBits, forKey: .processRandomBits)
+        try c.encode(judgedBits, forKey: .judgedBits)
         try c.encode(findings, forKey: .findings)
         try c.encode(expectedDuplicates, forKey: .expectedDuplicates)
         try c.encode(sd, forKey: .sd)
@@ -518,6 +534,8 @@ public struct AuditReport: Answer, Equatable {
         self.lengths = lengths
         space = try c.decode(SpaceFigures.self, forKey: .space)
         randomBits = try c.decode(Double.self, forKey: .randomBits)
+        processRandomBits = try c.decodeIfPresent(Int.self, forKey: .processRandomBits)
+        judgedBits = try c.decodeIfPresent(Double.self, forKey: .judgedBits) ?? randomBits
         findings = try c.decode([String].self, forKey: .findings)
         expectedDuplicates = try c.decode(Double.self, forKey: .expectedDuplicates)
         sd = try c.decode(Double.self, forKey: .sd)

@@ -76,8 +76,8 @@ public struct IDFields: Codable, Sendable, Equatable {
 
 extension InspectedID {
     /// A line that is not UTF-8, as the bytes it is: the id echoed with each byte that is not part of
-    /// a UTF-8 character written `\xNN` (never a U+FFFD in its place, which would describe other
-    /// bytes), refused by every format asked, naming the offending bytes by their 1-based offsets.
+    /// a UTF-8 character written `\xNN` and each backslash of the line `\\` (never a U+FFFD in its
+    /// place, which would describe other bytes), refused by every format asked, naming the offending bytes by their 1-based offsets.
     /// Nil when `bytes` are UTF-8.
     public static func notUTF8(_ bytes: [UInt8], as formats: [InspectableFormat]) -> InspectedID? {
         var parser = Unicode.UTF8.ForwardParser()
@@ -88,7 +88,9 @@ extension InspectedID {
         loop: while true {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
-                echo.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                // A backslash of the line itself is doubled, so that `\xff` typed is not read as a byte.
+                let scalar = Unicode.UTF8.decode(encoded)
+                echo += scalar == "\\" ? "\\\\" : String(scalar)
                 offset += encoded.count
             case .error(let length):
                 for (i, b) in bytes[offset..<(offset + length)].enumerated() {

@@ -9,11 +9,11 @@ enum NodeFields {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "xid", reason: r)) }
         func short(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "xid", reason: r, byLength: true)) }
-        guard b.count == 20 else { return short("an xid is 20 characters; this has \(b.count)") }
+        guard b.count == 20 else { return short("an xid is 20 characters; \(Printable.has(b))") }
         var v: UInt128 = 0
         for (i, c) in b.enumerated() {
             guard let d = base32hex.firstIndex(of: c) else {
-                return no("character \(i + 1) (\(Printable.char(c))) is not lower-case base32hex (0–9, a–v)")
+                return no("\(Printable.at(b, i)) is not lower-case base32hex (0–9, a–v)")
             }
             v = v << 5 | UInt128(d)
         }
@@ -34,7 +34,7 @@ enum NodeFields {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "objectid", reason: r)) }
         func short(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "objectid", reason: r, byLength: true)) }
-        guard b.count == 24 else { return short("an ObjectId is 24 hex digits; this has \(b.count) characters") }
+        guard b.count == 24 else { return short("an ObjectId is 24 hex digits; \(Printable.has(b, characters: true))") }
         var bytes: [UInt8] = []
         for i in stride(from: 0, to: 24, by: 2) {
             guard let hi = Hex.value(b[i]) else { return no("character \(i + 1) (\(Printable.char(b[i]))) is not a hex digit") }
@@ -55,13 +55,13 @@ enum NodeFields {
         func no(_ r: String) -> Result<UInt64, IDRejection> { .failure(IDRejection(format: format.rawValue, reason: r)) }
         func short(_ r: String) -> Result<UInt64, IDRejection> { .failure(IDRejection(format: format.rawValue, reason: r, byLength: true)) }
         guard (1...20).contains(b.count) else {
-            return short("\(format.displayName) ids are decimal numbers up to 2^63 − 1 (19 digits); this has \(b.count) characters")
+            return short("\(format.displayName) ids are decimal numbers up to 2^63 − 1 (19 digits); \(Printable.has(b, characters: true))")
         }
         if b.count > 1 && b[0] == UInt8(ascii: "0") { return no("a leading zero: \(format.displayName) ids are written without one") }
         var v: UInt64 = 0
         for (i, c) in b.enumerated() {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) else {
-                return no("character \(i + 1) (\(Printable.char(c))) is not a decimal digit")
+                return no("\(Printable.at(b, i)) is not a decimal digit")
             }
             let (m, o1) = v.multipliedReportingOverflow(by: 10)
             let (s, o2) = m.addingReportingOverflow(UInt64(c - UInt8(ascii: "0")))
@@ -115,7 +115,7 @@ enum NodeFields {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "tsid", reason: r)) }
         func short(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "tsid", reason: r, byLength: true)) }
-        guard b.count == 13 else { return short("a TSID is 13 characters; this has \(b.count)") }
+        guard b.count == 13 else { return short("a TSID is 13 characters; \(Printable.has(b))") }
         var v: UInt64 = 0
         for (i, c) in b.enumerated() {
             let upper = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) ? c - 32 : c
@@ -123,7 +123,7 @@ enum NodeFields {
                 upper == UInt8(ascii: "O")
                 ? UInt8(ascii: "0") : upper == UInt8(ascii: "I") || upper == UInt8(ascii: "L") ? UInt8(ascii: "1") : upper
             guard let d = SortableFields.crockford.firstIndex(of: canonical) else {
-                return no("character \(i + 1) (\(Printable.char(c))) is not Crockford base32 (0–9, A–Z but U; O reads as 0, I and L as 1)")
+                return no("\(Printable.at(b, i)) is not Crockford base32 (0–9, A–Z but U; O reads as 0, I and L as 1)")
             }
             if i == 0 && d > 15 { return no("the first character must be 0–F (13 characters hold 65 bits, a TSID 64)") }
             v = v << 5 | UInt64(d)

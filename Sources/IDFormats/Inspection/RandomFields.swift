@@ -7,11 +7,11 @@ enum RandomFields {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "cuid2", reason: r)) }
         func short(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "cuid2", reason: r, byLength: true)) }
-        guard (2...32).contains(b.count) else { return short("a cuid2 is 2 to 32 characters (24 by default); this has \(b.count)") }
+        guard (2...32).contains(b.count) else { return short("a cuid2 is 2 to 32 characters (24 by default); \(Printable.has(b))") }
         guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b[0]) else { return no("the first character must be a letter a–z") }
         for (i, c) in b.enumerated()
         where !((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)) {
-            return no("character \(i + 1) (\(Printable.char(c))) is not lower-case base36 (a–z, 0–9)")
+            return no("\(Printable.at(b, i)) is not lower-case base36 (a–z, 0–9)")
         }
         var f = IDFields()
         // log2(26) + (n − 1)·log2(36), rounded down.
@@ -27,12 +27,12 @@ enum RandomFields {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "firebase", reason: r)) }
         func short(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "firebase", reason: r, byLength: true)) }
-        guard b.count == 20 else { return short("a Firebase push id is 20 characters; this has \(b.count)") }
+        guard b.count == 20 else { return short("a Firebase push id is 20 characters; \(Printable.has(b))") }
         var time: UInt64 = 0
         var random: UInt128 = 0
         for (i, c) in b.enumerated() {
             guard let d = firebaseAlphabet.firstIndex(of: c) else {
-                return no("character \(i + 1) (\(Printable.char(c))) is not in -0-9A-Z_a-z")
+                return no("\(Printable.at(b, i)) is not in -0-9A-Z_a-z")
             }
             if i < 8 { time = time << 6 | UInt64(d) } else { random = random << 6 | UInt128(d) }
         }
@@ -48,10 +48,10 @@ enum RandomFields {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "nanoid", reason: r)) }
         func short(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "nanoid", reason: r, byLength: true)) }
-        guard b.count == 21 else { return short("a Nano ID is 21 characters by default; this has \(b.count)") }
+        guard b.count == 21 else { return short("a Nano ID is 21 characters by default; \(Printable.has(b))") }
         let symbols = Alphabet.nanoid.bytes ?? []
         for (i, c) in b.enumerated() where !symbols.contains(c) {
-            return no("character \(i + 1) (\(Printable.char(c))) is not in A–Z, a–z, 0–9, _ and -")
+            return no("\(Printable.at(b, i)) is not in A–Z, a–z, 0–9, _ and -")
         }
         var f = IDFields()
         f.randomBits = 126

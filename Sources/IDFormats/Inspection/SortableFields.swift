@@ -8,12 +8,12 @@ enum SortableFields {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "ulid", reason: r)) }
         func short(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "ulid", reason: r, byLength: true)) }
-        guard b.count == 26 else { return short("a ULID is 26 characters; this has \(b.count)") }
+        guard b.count == 26 else { return short("a ULID is 26 characters; \(Printable.has(b))") }
         var v: UInt128 = 0
         for (i, c) in b.enumerated() {
             let upper = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) ? c - 32 : c
             guard let d = crockford.firstIndex(of: upper) else {
-                return no("character \(i + 1) (\(Printable.char(c))) is not Crockford base32 (0–9, A–Z but I, L, O, U)")
+                return no("\(Printable.at(b, i)) is not Crockford base32 (0–9, A–Z but I, L, O, U)")
             }
             if i == 0 && d > 7 { return no("the first character must be 0–7 (26 characters hold 130 bits, a ULID 128)") }
             v = v << 5 | UInt128(d)
@@ -34,11 +34,11 @@ enum SortableFields {
         let b = Array(text.utf8)
         func no(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "ksuid", reason: r)) }
         func short(_ r: String) -> Result<IDFields, IDRejection> { .failure(IDRejection(format: "ksuid", reason: r, byLength: true)) }
-        guard b.count == 27 else { return short("a KSUID is 27 characters; this has \(b.count)") }
+        guard b.count == 27 else { return short("a KSUID is 27 characters; \(Printable.has(b))") }
         // 160 bits as five 32-bit words, most significant first: times 62, plus the digit.
         var words = [UInt64](repeating: 0, count: 5)
         for (i, c) in b.enumerated() {
-            guard let d = base62.firstIndex(of: c) else { return no("character \(i + 1) (\(Printable.char(c))) is not base62") }
+            guard let d = base62.firstIndex(of: c) else { return no("\(Printable.at(b, i)) is not base62") }
             var carry = UInt64(d)
             for j in stride(from: 4, through: 0, by: -1) {
                 let x = words[j] * 62 + carry

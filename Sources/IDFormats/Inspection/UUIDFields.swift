@@ -9,7 +9,7 @@ enum UUIDFields {
         }
         let hyphens = b.count == 36
         guard hyphens || b.count == 32 else {
-            return no("a UUID is 36 characters (8-4-4-4-12 hex digits) or 32 hex digits; this has \(b.count)", length: true)
+            return no("a UUID is 36 characters (8-4-4-4-12 hex digits) or 32 hex digits; \(Printable.has(b))", length: true)
         }
         var value: UInt128 = 0
         for (i, c) in b.enumerated() {
@@ -17,7 +17,7 @@ enum UUIDFields {
                 guard c == UInt8(ascii: "-") else { return no("a hyphen belongs at positions 9, 14, 19 and 24") }
                 continue
             }
-            guard let v = Hex.value(c) else { return no("character \(i + 1) (\(Printable.char(c))) is not a hex digit") }
+            guard let v = Hex.value(c) else { return no("\(Printable.at(b, i)) is not a hex digit") }
             value = value << 4 | UInt128(v)
         }
         return .success(value)
@@ -105,5 +105,25 @@ enum Hex {
 enum Printable {
     static func char(_ c: UInt8) -> String {
         (0x21...0x7E).contains(c) ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16))"
+    }
+
+    /// "character K ('x')" for the character that starts at byte `i` of the UTF-8 text `b`: K counts
+    /// characters as people see them, not bytes (`é` is one character of two bytes).
+    static func at(_ b: [UInt8], _ i: Int) -> String {
+        guard b[..<i].allSatisfy({ $0 < 0x80 }) && b[i] < 0x80 else {
+            let k = String(decoding: b[..<i], as: UTF8.self).count + 1
+            guard let c = String(decoding: b[i...], as: UTF8.self).first else { return "character \(k)" }
+            let shown =
+                c.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control && $0.value != 0xFFFD }
+                ? "'\(c)'" : c.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+            return "character \(k) (\(shown))"
+        }
+        return "character \(i + 1) (\(char(b[i])))"
+    }
+
+    /// "this has N" (characters): for text that is not all ASCII, its characters and its bytes.
+    static func has(_ b: [UInt8], characters: Bool = false) -> String {
+        if b.allSatisfy({ $0 < 0x80 }) { return "this has \(b.count)\(characters ? " characters" : "")" }
+        return "this has \(String(decoding: b, as: UTF8.self).count) characters (\(b.count) bytes)"
     }
 }

@@ -8,7 +8,8 @@ internal import CTokens
     import Darwin
 #endif
 
-/// Mints identifiers of a standard format — UUIDv4, UUIDv7, ULID, KSUID, Nano ID — from the same
+/// Mints identifiers of the 18 standard formats of ``IDFormat`` (UUIDv1–v8, ULID, KSUID, Nano ID, TypeID, cuid2,
+/// Firebase, xid, ObjectId, the Snowflake family, TSID) from the same
 /// CSPRNG as ``TokenGenerator``, with the same fork safety.
 ///
 /// ```swift

@@ -2857,7 +2857,19 @@ enum OpenAPIDocument {
                       },
                       "random_bits": {
                         "type": "number",
-                        "description": "approximate: random bits per id (per bucket for time formats) from the positions or the format"
+                        "description": "random bits drawn fresh for each id (per bucket for time formats), as schemes' bits and inspect's random_bits: the catalogue's for a recognised format, else approximate, from the positions"
+                      },
+                      "process_random_bits": {
+                        "type": [
+                          "integer",
+                          "null"
+                        ],
+                        "minimum": 0,
+                        "description": "random bits a minting process draws once and shares with its ids, as schemes' process_bits, for a recognised format; null for tokens"
+                      },
+                      "judged_bits": {
+                        "type": "number",
+                        "description": "the random bits per bucket the duplicate test judged over: random_bits, but UUIDv1/v6's 14-bit clock sequence per tick, and 0 for the node-id formats (no id may repeat)"
                       },
                       "findings": {
                         "type": "array",
