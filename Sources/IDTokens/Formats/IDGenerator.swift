@@ -8,7 +8,7 @@ internal import CTokens
     import Darwin
 #endif
 
-/// Mints identifiers of the 18 standard formats of ``IDFormat`` (UUIDv1–v8, ULID, KSUID, Nano ID, TypeID, cuid2,
+/// Mints identifiers of the 18 standard formats of `IDFormat` (UUIDv1–v8, ULID, KSUID, Nano ID, TypeID, cuid2,
 /// Firebase, xid, ObjectId, the Snowflake family, TSID) from the same
 /// CSPRNG as ``TokenGenerator``, with the same fork safety.
 ///
