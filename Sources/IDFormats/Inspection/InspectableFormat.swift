@@ -79,6 +79,12 @@ extension IDFormat {
             return InspectedID(
                 id: id, readings: [], rejections: formats.map { IDRejection(format: $0.rawValue, reason: reason, byLength: true) })
         }
+        // Every format's ids are ASCII: text with another character is refused for that character,
+        // counted as people count characters (`é` is one, whether one code point or two).
+        if let (k, c) = id.enumerated().first(where: { !$0.element.isASCII }) {
+            let reason = "character \(k + 1) (\(Printable.shown(c))) is not ASCII, and every character of these ids is"
+            return InspectedID(id: id, readings: [], rejections: formats.map { IDRejection(format: $0.rawValue, reason: reason) })
+        }
         var readings: [IDReading] = []
         var rejections: [IDRejection] = []
         for format in formats {

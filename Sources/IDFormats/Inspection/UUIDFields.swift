@@ -107,23 +107,28 @@ enum Printable {
         (0x21...0x7E).contains(c) ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16))"
     }
 
-    /// "character K ('x')" for the character that starts at byte `i` of the UTF-8 text `b`: K counts
-    /// characters as people see them, not bytes (`é` is one character of two bytes).
-    static func at(_ b: [UInt8], _ i: Int) -> String {
-        guard b[..<i].allSatisfy({ $0 < 0x80 }) && b[i] < 0x80 else {
-            let k = String(decoding: b[..<i], as: UTF8.self).count + 1
-            guard let c = String(decoding: b[i...], as: UTF8.self).first else { return "character \(k)" }
-            let shown =
-                c.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control && $0.value != 0xFFFD }
-                ? "'\(c)'" : c.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
-            return "character \(k) (\(shown))"
+    /// "character K ('x')" for the byte at offset `i` of ASCII text `b` (ids with other characters
+    /// are refused before any format reads them: ``IDFormat/inspect(_:as:)``).
+    static func at(_ b: [UInt8], _ i: Int) -> String { "character \(i + 1) (\(char(b[i])))" }
+
+    /// A character quoted, or, when it would not show (a control or format character, a lone mark),
+    /// its code points.
+    static func shown(_ c: Character) -> String {
+        let hidden = c.unicodeScalars.contains {
+            switch $0.properties.generalCategory {
+            case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator: true
+            default: $0.value == 0xFFFD
+            }
         }
-        return "character \(i + 1) (\(char(b[i])))"
+        let lone = c.unicodeScalars.first.map { $0.properties.generalCategory == .nonspacingMark } ?? false
+        return hidden || lone
+            ? c.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") : "'\(c)'"
     }
 
     /// "this has N" (characters): for text that is not all ASCII, its characters and its bytes.
     static func has(_ b: [UInt8], characters: Bool = false) -> String {
         if b.allSatisfy({ $0 < 0x80 }) { return "this has \(b.count)\(characters ? " characters" : "")" }
-        return "this has \(String(decoding: b, as: UTF8.self).count) characters (\(b.count) bytes)"
+        let n = String(decoding: b, as: UTF8.self).count
+        return "this has \(n) character\(n == 1 ? "" : "s") (\(b.count) bytes)"
     }
 }
