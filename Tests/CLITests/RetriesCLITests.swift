@@ -77,8 +77,6 @@ import Testing
     }
 
     @Test(arguments: [
-        (["retries", "--space-size", "1000", "--count", "1000"], "--count"),  // N = d: infinite attempts
-        (["retries", "--space-size", "1000", "--count", "5000"], "--count"),
         (["retries", "--space-size", "1000", "--count", "10", "--max-attempts", "0"], "--max-attempts"),
         (["retries", "--space-size", "1000", "--count", "10", "--max-attempts", "-2"], "--max-attempts"),
         (["retries", "--space-size", "1000", "--count", "10", "--max-attempts", "1e9"], "--max-attempts"),
@@ -100,9 +98,26 @@ import Testing
         #expect(lines.count == 1 && r.stderr.contains(argument), "\(arguments): \(r.stderr)")
     }
 
+    /// A full store is an answer, not a usage error: the next insert's attempts print as infinite, and
+    /// past the space so does the total.
     @Test func aFullSpaceSaysTheAttemptsAreInfinite() throws {
         let r = try CLI.run(["retries", "--space-size", "1000", "--count", "1000"])
-        #expect(r.stderr.contains("infinite") && r.stderr.contains("N ≥ d"), "\(r.stderr)")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("infinite  (N ≥ d: the store is full)"), "\(r.stdout)")
+        #expect(r.stdout.contains("7.48547086055034491265651820433e+3"), "\(r.stdout)")
+        let past = try CLI.run(["retries", "--space-size", "1000", "--count", "1001", "--format", "json"])
+        #expect(past.status == 0, "\(past.stderr)")
+        #expect(past.stdout.contains("\"expected_attempts_total\" : null"), "\(past.stdout)")
+    }
+
+    /// A capacity past 2^4096 ids answers "at least 2^4096" (it was a usage error).
+    @Test func aCapacityPastTheSearchIsAtLeast() throws {
+        let r = try CLI.run([
+            "retries", "--alphabet", "base36", "--length", "55508", "--rate", "3/h", "--lifetime", "74y", "--max-attempts", "90",
+            "--max-probability", "0.39",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("at least 2^4096  (not searched further)"), "\(r.stdout)")
     }
 
     @Test func listedInHelp() throws {

@@ -21,8 +21,29 @@ struct RetriesReference: Decodable {
         let capacity: String?
     }
 
+    /// A store at or past its space (N ≥ d).
+    struct Full: Decodable {
+        let label: String
+        let space: String
+        let count: String
+        let maxAttempts: Int
+        let fill: String
+        let expectedAttemptsTotal: String?
+        let exhaustionProbability: String
+    }
+
+    /// A capacity past 2^4096 ids that the oracle proves is at least 2^4096 (space: base^exponent).
+    struct AtLeast: Decodable {
+        let label: String
+        let space: String
+        let maxAttempts: Int
+        let budget: String
+    }
+
     let digits: Int
     let cases: [Case]
+    let full: [Full]
+    let atLeast: [AtLeast]
 
     static let shared: RetriesReference = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Reference/retries.json")
@@ -31,9 +52,10 @@ struct RetriesReference: Decodable {
         return try! decoder.decode(RetriesReference.self, from: Data(contentsOf: url))
     }()
 
-    /// A decimal integer, or 2^k.
+    /// A decimal integer, or b^k.
     static func integer(_ text: String) -> BigInt {
-        if text.hasPrefix("2^"), let k = Int(text.dropFirst(2)) { return BigInt.power(2, k) }
+        let parts = text.split(separator: "^")
+        if parts.count == 2, let b = Int(parts[0]), let k = Int(parts[1]) { return BigInt.power(b, k) }
         return BigInt(decimal: text)!
     }
 }
@@ -88,10 +110,44 @@ struct RetriesReference: Decodable {
         #expect(p.description != String(wrong))
     }
 
-    @Test func fullSpaceIsRefused() {
+    @Test func fullSpaceIsRefusedByTheInfiniteFigures() {
         #expect(throws: InputError.self) { try Retries.expectedAttemptsNext(space: BigInt(10), count: BigInt(10)) }
         #expect(throws: InputError.self) { try Retries.expectedAttemptsTotal(space: BigInt(10), count: BigInt(11)) }
         #expect(throws: InputError.self) { try Retries.exhaustionProbability(space: BigInt(10), count: BigInt(5), maxAttempts: 0) }
+    }
+
+    /// A full store is answered: the next insert's attempts are infinite (nil), the total is d·H_d at
+    /// N = d and infinite past it, the fill and the exhaustion probability as the oracle has them.
+    @Test(arguments: reference.full.map(\.label))
+    func aFullStoreIsAnswered(label: String) throws {
+        let r = Self.reference.full.first { $0.label == label }!
+        let d = RetriesReference.integer(r.space)
+        let n = RetriesReference.integer(r.count)
+        let a = try Planner.retries(
+            space: try Space(size: d), volume: try Workload(count: n).volume(), maxAttempts: r.maxAttempts)
+        #expect(a.retries.fill == r.fill, "\(label)")
+        #expect(a.retries.expectedAttemptsNext == nil, "\(label)")
+        #expect(a.retries.expectedAttemptsTotal == r.expectedAttemptsTotal, "\(label)")
+        #expect(a.retries.exhaustionProbability == r.exhaustionProbability, "\(label)")
+        #expect(a.notes.contains { $0.contains("never succeeds") }, "\(label)")
+        let json = try a.jsonText()
+        #expect(json.contains("\"expected_attempts_next\" : null"), "\(label)")
+    }
+
+    /// Past 2^4096 ids the capacity is "at least 2^4096", proven (the oracle checks that count is
+    /// within the budget); the exact search would not end.
+    @Test(arguments: reference.atLeast.map(\.label))
+    func aCapacityPastTheSearchIsAtLeast(label: String) throws {
+        let r = Self.reference.atLeast.first { $0.label == label }!
+        let d = RetriesReference.integer(r.space)
+        let budget = try Budget(parsing: r.budget)
+        let limit = BigInt.power(2, Retries.capacityBitsLimit)
+        #expect(try Retries.capacitySearch(space: d, maxAttempts: r.maxAttempts, budget: budget) == .atLeast(limit), "\(label)")
+        #expect(throws: InputError.self) { try Retries.capacity(space: d, maxAttempts: r.maxAttempts, budget: budget) }
+        let a = try Planner.retries(
+            space: try Space(size: d), volume: try Workload(count: BigInt(10)).volume(), maxAttempts: r.maxAttempts, budget: budget)
+        #expect(a.retries.capacity == nil && a.retries.capacityAtLeast == limit.description, "\(label)")
+        #expect(try a.jsonText().contains("\"capacity_at_least\" : \"\(limit.description.prefix(20))"), "\(label)")
     }
 
     /// The typed entry answers as the CLI does.

@@ -199,7 +199,36 @@ CASES = [
 ]
 
 
+# A store at or past its space: N = d (the next insert never succeeds, the total is d·H_d) and N > d.
+FULL = [
+    ("full: d = 1000, N = 1000, k = 3", 1000, 1000, 3),
+    ("full: d = 1e6, N = 1e6, k = 2", 10**6, 10**6, 2),
+    ("past full: d = 1000, N = 1001, k = 2", 1000, 1001, 2),
+]
+
+# Capacities past 2^4096 ids: the answer is "at least 2^4096" when that count is within the budget.
+AT_LEAST = [
+    # label, base, exponent (d = base^exponent), k, budget
+    ("2^8192 values, k = 2, budget 1e-3", 2, 8192, 2, "1e-3"),
+    ("base36^55508, k = 90, budget 0.39", 36, 55508, 90, "0.39"),
+]
+
+
 def main():
+    full = []
+    for label, d, n, k in FULL:
+        full.append({
+            "label": label, "space": str(d), "count": str(n), "max_attempts": k,
+            "fill": fmt_fraction(Fraction(n, d)),
+            "expected_attempts_total": total_attempts(d, n) if n <= d else None,
+            "exhaustion_probability": exhaustion(d, n, k),
+        })
+        print(label, file=sys.stderr)
+    at_least = []
+    for label, base, exponent, k, budget in AT_LEAST:
+        assert within(base**exponent, 2**4096, k, Fraction(Decimal(budget))), label
+        at_least.append({"label": label, "space": f"{base}^{exponent}", "max_attempts": k, "budget": budget})
+        print(label, file=sys.stderr)
     rows = []
     for label, d, n, k, budget in CASES:
         huge = d.bit_length() > 4000
@@ -219,7 +248,7 @@ def main():
         }
         rows.append(row)
         print(label, file=sys.stderr)
-    out = {"digits": DIGITS, "cases": rows}
+    out = {"digits": DIGITS, "cases": rows, "full": full, "at_least": at_least}
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../IDBudgetTests/Reference/retries.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1)

@@ -107,6 +107,10 @@ extension CLIAgreementTests {
         "retries?alphabet=base62&length=8&count=1e6&max-attempts=3",
         "retries?alphabet=base62&length=8&count=1e6&max-attempts=3&max-probability=1e-9",
         "retries?bits=40&rate=1000/s&lifetime=30d",
+        // A full store (infinite attempts, null), and a capacity past 2^4096 (at least 2^4096).
+        "retries?bits=8&count=256&max-attempts=2",
+        "retries?bits=8&count=300&max-attempts=2&max-probability=1e-3",
+        "retries?alphabet=base36&length=55508&rate=3/h&lifetime=74y&max-attempts=90&max-probability=0.39",
         // None stored is taken beside a time-bucketed format by capacity too, as by probability and length.
         "capacity?scheme=ulid&max-probability=1e-9&existing=0",
         "probability?scheme=ulid&rate=5/s&lifetime=1y&existing=0",

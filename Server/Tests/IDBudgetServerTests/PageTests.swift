@@ -181,6 +181,20 @@ import Testing
         }
     }
 
+    /// A shared link picks up tracking tags on its way; the page still answers (the API refuses them).
+    @Test func parametersThePageDoesNotHaveArePassedOver() async throws {
+        try await withServer { client in
+            let r = try await client.get(Self.seed + "&utm_source=chat&fbclid=IwAR0x%20y&utm_source=again")
+            #expect(r.status == .ok)
+            #expect(r.body.contains("<output id=\"headline\">23 symbols of base62</output>"))
+            let api = try await client.get("/api/v1/length?alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11&utm_source=chat")
+            #expect(api.status == .badRequest && api.body.contains("\"argument\":\"--utm_source\""), "\(api.body)")
+            // A field it has, given twice, is still refused.
+            let twice = try await client.get(Self.seed + "&rate=5")
+            #expect(twice.status == .badRequest)
+        }
+    }
+
     @Test func probabilityOfAFormatWithItsBuckets() async throws {
         try await withServer { client in
             let r = try await client.get("/?ask=probability&scheme=uuid7&rate=1e6&per=s&lifetime=10&unit=y")

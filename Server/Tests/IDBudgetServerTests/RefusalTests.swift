@@ -81,7 +81,7 @@ import Testing
         ("length?alphabet=hex&rate=1/s&lifetime=1y&from=yesterday&max-probability=1e-9", "--from"),
         ("retries?bits=64&count=1e6&scopes=5", "--scopes"),
         ("retries?scheme=uuid7&count=1e6", "--scheme"),
-        ("retries?bits=8&count=300", "--count"),
+        ("retries?bits=8&count=-300", "--count"),
         ("retries?bits=64&count=1e6&max-attempts=0", "--max-attempts"),
         ("retries?bits=64&count=1e6&max-probability=1e-9", "--max-probability"),
         ("probability?scheme=snowflake&nodes=5&node-ids=maybe", "--node-ids"),

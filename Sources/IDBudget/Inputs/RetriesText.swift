@@ -31,9 +31,6 @@ public struct RetriesText: Sendable {
             throw ArgumentError("--max-probability", "a budget for running out of attempts needs --max-attempts; add e.g. --max-attempts 3")
         }
         let budget = try maxProbability.map { (t: String) throws(ArgumentError) -> Budget in try ArgumentText.budget(t) }
-        do { try Retries.notFull(space: space.size, count: resolved.count) } catch {
-            throw ArgumentError(volume.count != nil ? "--count" : "--rate", Self.message(error))
-        }
         if let k {
             do { try Retries.checkAttempts(k, space: space.size) } catch { throw ArgumentError("--max-attempts", Self.message(error)) }
         }

@@ -41,12 +41,17 @@ public enum Retries {
         return ScientificDecimal.exact(numerator: d, denominator: d - n, significantDigits: digits)
     }
 
-    /// Σ_{i<N} d/(d − i) = d·(H_d − H_{d−N}): the expected attempts to store N ids from empty. N < d.
+    /// Σ_{i<N} d/(d − i) = d·(H_d − H_{d−N}): the expected attempts to store N ids from empty. N ≤ d
+    /// (at N = d, d·H_d: the last insert sees one value free).
     public static func expectedAttemptsTotal(space d: BigInt, count n: BigInt, digits: Int = Birthday.significantDigits) throws
         -> ScientificDecimal
     {
         try check(space: d, count: n)
-        try notFull(space: d, count: n)
+        guard n <= d else {
+            throw InputError(
+                "\(Birthday.shortDescription(n)) ids are more than the space of \(Birthday.shortDescription(d)) values holds (N > d): insert d never succeeds, so the expected attempts are infinite; give a count up to the space"
+            )
+        }
         if n.isZero { return .zero }
         if n <= BigInt(256), n.bitWidth * d.bitWidth <= 1 << 16, let (num, den) = exactTotal(space: d, count: n) {
             return ScientificDecimal.exact(numerator: num, denominator: den, significantDigits: digits)
@@ -129,20 +134,50 @@ public enum Retries {
     /// Capacities above 2^capacityBitsLimit ids are not searched for k ≥ 2.
     public static let capacityBitsLimit = 4096
 
+    /// A capacity found, or one past the searched range (k ≥ 2 above 2^``capacityBitsLimit`` ids).
+    public enum Capacity: Sendable, Equatable {
+        /// The largest N with P(d, N, k) ≤ budget.
+        case exactly(BigInt)
+        /// A count proven within the budget (P(d, N, k) ≤ budget, decided exactly), 2^``capacityBitsLimit``;
+        /// the capacity is at least this and was not searched further.
+        case atLeast(BigInt)
+    }
+
     /// The largest N with P(d, N, k) ≤ budget: P(d, N, k) ≤ budget < P(d, N + 1, k). At most d (insert
-    /// d would find every value taken).
+    /// d would find every value taken). Throws when it lies past 2^``capacityBitsLimit``; see
+    /// ``capacitySearch(space:maxAttempts:budget:)`` for an answer there.
     public static func capacity(space d: BigInt, maxAttempts k: Int, budget: Budget) throws -> BigInt {
-        guard d >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
-        try checkAttempts(k, space: d)
-        if k == 1 { return try Birthday.capacity(space: d, budget: budget) }
-        // L ≈ N^(k+1)/((k+1)·d^k) = λ.
-        let log2N = (log2(Double(k + 1)) + budget.log2LogComplement + Double(k) * d.log2Magnitude) / Double(k + 1)
-        guard log2N.isFinite, log2N < Double(capacityBitsLimit) else {
+        switch try capacitySearch(space: d, maxAttempts: k, budget: budget) {
+        case .exactly(let n): return n
+        case .atLeast(let n):
             throw InputError(
-                "the capacity with --max-attempts \(k) is about 2^\(Int(log2N.isFinite ? log2N : 0)) ids; idbudget searches capacities up to 2^\(capacityBitsLimit)"
+                "the capacity with \(k) attempts per insert is more than \(Birthday.shortDescription(n)) ids; idbudget searches capacities up to 2^\(capacityBitsLimit)"
             )
         }
-        var n = doubleGuess(space: d, maxAttempts: k, budget: budget) ?? Swift.min(d, Swift.max(BigInt(1), powerOfTwo(log2N)))
+    }
+
+    /// The capacity, searched up to 2^``capacityBitsLimit`` ids for k ≥ 2. Past that, `.atLeast(2^4096)`
+    /// once P(d, 2^4096, k) ≤ budget is decided exactly; when the asymptotic estimate points past the
+    /// limit but that check fails, the capacity lies below it and is searched there.
+    public static func capacitySearch(space d: BigInt, maxAttempts k: Int, budget: Budget) throws -> Capacity {
+        guard d >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
+        try checkAttempts(k, space: d)
+        if k == 1 { return .exactly(try Birthday.capacity(space: d, budget: budget)) }
+        // L ≈ N^(k+1)/((k+1)·d^k) = λ.
+        // A budget of 1 (λ infinite) puts the estimate at +∞: every count up to d is within it.
+        let estimate = (log2(Double(k + 1)) + budget.log2LogComplement + Double(k) * d.log2Magnitude) / Double(k + 1)
+        let log2N = estimate.isNaN ? Double(capacityBitsLimit) : Swift.max(0, estimate)
+        let limit = BigInt.power(2, capacityBitsLimit)
+        var top = d + BigInt(1)
+        if limit < d, log2N >= Double(capacityBitsLimit) {
+            if try isWithin(space: d, count: limit, maxAttempts: k, budget: budget, minimumPrecision: limit.bitWidth + 64) {
+                return .atLeast(limit)
+            }
+            top = limit
+        }
+        var n =
+            doubleGuess(space: d, maxAttempts: k, budget: budget)
+            ?? Swift.min(top - BigInt(1), Swift.max(BigInt(1), powerOfTwo(Swift.min(log2N, Double(capacityBitsLimit)))))
         // Newton on the increment L(N+1) − L(N) = −log(1 − (N/d)^k), while the guess is far off.
         for _ in 0..<8 where n.bitWidth > 40 {
             let q = n.bitWidth + 64
@@ -158,13 +193,12 @@ public enum Retries {
             let step = bLo.subtracting(lLo, precision: q, rounding: .nearest).divided(by: g, precision: q, rounding: .nearest)
                 .integer(rounding: .nearest)
             if step.magnitude <= BigInt(1) { break }
-            n = Swift.min(d, Swift.max(BigInt(1), n + step))
+            n = Swift.min(top - BigInt(1), Swift.max(BigInt(1), n + step))
         }
         let ok = { (m: BigInt) throws -> Bool in
             try isWithin(space: d, count: m, maxAttempts: k, budget: budget, minimumPrecision: m.bitWidth + 64)
         }
-        let top = d + BigInt(1)
-        return try largestPassing(from: n, below: top, ok)
+        return .exactly(try largestPassing(from: n, below: top, ok))
     }
 
     /// For spaces up to 2^24: the capacity in double precision, L(N) = Σ_{i<N} −log1p(−(i/d)^k) summed
@@ -228,7 +262,7 @@ public enum Retries {
         return sum(0, count)
     }
 
-    /// Bounds on T = Σ_{i<N} d/(d − i), 1 ≤ N < d, at working precision p.
+    /// Bounds on T = Σ_{i<N} d/(d − i), 1 ≤ N ≤ d, at working precision p.
     static func totalBounds(_ d: BigInt, _ n: BigInt, _ p: Int) -> (lo: BigFloat, hi: BigFloat) {
         if let count = n.intValue, count <= 4096 {
             var lo = BigFloat(0, precision: p)

@@ -54,15 +54,21 @@ extension Text {
         r.add("stored ids (N)", a.volume.summary)
         let f = a.retries
         r.add("fill f = N/d", f.fill)
-        r.add("attempts, next insert", "\(f.expectedAttemptsNext)  (d/(d-N), on average)")
-        r.add("attempts to store all N", "\(f.expectedAttemptsTotal)  (sum of d/(d-i), i < N)")
+        r.add(
+            "attempts, next insert", f.expectedAttemptsNext.map { "\($0)  (d/(d-N), on average)" } ?? "infinite  (N ≥ d: the store is full)"
+        )
+        r.add("attempts to store all N", f.expectedAttemptsTotal.map { "\($0)  (sum of d/(d-i), i < N)" } ?? "infinite  (N > d)")
         if let k = f.maxAttempts, let p = f.exhaustionProbability {
             r.add("max attempts per insert", String(k))
             r.add("P(some insert fails)", "\(p)  (\(oneIn(p)))")
         }
-        if let budget = f.budget, let capacity = f.capacity {
+        if let budget = f.budget {
             r.add("budget", "P ≤ \(budget)")
-            r.add("capacity", "\(abbreviated(capacity))  (most ids within budget)")
+            if let capacity = f.capacity {
+                r.add("capacity", "\(abbreviated(capacity))  (most ids within budget)")
+            } else if f.capacityAtLeast != nil {
+                r.add("capacity", "at least 2^\(Retries.capacityBitsLimit)  (not searched further)")
+            }
         }
         r.notes = a.notes
         return r

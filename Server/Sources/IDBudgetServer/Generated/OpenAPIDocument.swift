@@ -603,9 +603,8 @@ enum OpenAPIDocument {
                 }
               },
               "PageForm": {
-                "description": "The page's form, as a browser sends it: empty fields are fields not filled. The page answers 200 while a question is still incomplete (it shows the form), and 400 for a value it refuses.",
+                "description": "The page's form, as a browser sends it: empty fields are fields not filled. The page answers 200 while a question is still incomplete (it shows the form), and 400 for a value it refuses. Other parameters (utm_source, fbclid, as a shared link picks them up) are passed over.",
                 "type": "object",
-                "additionalProperties": false,
                 "properties": {
                   "ask": {
                     "type": "string",
@@ -1882,7 +1881,7 @@ enum OpenAPIDocument {
                 ]
               },
               "RetriesQuestion": {
-                "description": "One space and one volume in one store (no scopes or ids stored before). Two rules compare values, which this document can not state: the count must be below the space (at N ≥ d an insert never succeeds: 400), and with max-probability the capacity is searched up to 2^4096 (past it, 400).",
+                "description": "One space and one volume in one store (no scopes or ids stored before). A count at or past the space is answered (the store is full: infinite expected attempts, null), and a capacity past 2^4096 ids as at least 2^4096 (capacity_at_least).",
                 "type": "object",
                 "additionalProperties": false,
                 "properties": {
@@ -3165,7 +3164,8 @@ enum OpenAPIDocument {
                           "max_attempts",
                           "exhaustion_probability",
                           "budget",
-                          "capacity"
+                          "capacity",
+                          "capacity_at_least"
                         ],
                         "properties": {
                           "fill": {
@@ -3173,12 +3173,26 @@ enum OpenAPIDocument {
                             "description": "f = N/d"
                           },
                           "expected_attempts_next": {
-                            "$ref": "#/components/schemas/Output_exact",
-                            "description": "d/(d − N): expected attempts of the next insert, which sees N stored"
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/Output_exact"
+                              },
+                              {
+                                "type": "null"
+                              }
+                            ],
+                            "description": "d/(d − N): expected attempts of the next insert, which sees N stored; null when infinite (N ≥ d: the store is full)"
                           },
                           "expected_attempts_total": {
-                            "$ref": "#/components/schemas/Output_exact",
-                            "description": "Σ_{i<N} d/(d − i): expected attempts to store the N ids from empty"
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/Output_exact"
+                              },
+                              {
+                                "type": "null"
+                              }
+                            ],
+                            "description": "Σ_{i<N} d/(d − i): expected attempts to store the N ids from empty; null when infinite (N > d)"
                           },
                           "max_attempts": {
                             "type": [
@@ -3215,7 +3229,18 @@ enum OpenAPIDocument {
                                 "type": "null"
                               }
                             ],
-                            "description": "the largest N whose exhaustion probability stays within the budget; null without --max-probability"
+                            "description": "the largest N whose exhaustion probability stays within the budget; null without --max-probability, or past 2^4096 (see capacity_at_least)"
+                          },
+                          "capacity_at_least": {
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/Output_integer"
+                              },
+                              {
+                                "type": "null"
+                              }
+                            ],
+                            "description": "when the capacity lies past 2^4096 ids (not searched further): 2^4096, a count proven within the budget; null otherwise"
                           }
                         }
                       }

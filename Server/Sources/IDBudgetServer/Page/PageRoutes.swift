@@ -47,7 +47,8 @@ struct PageRoutes {
                 request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8), echo: echo)
         }
         // The calculator as it was (its fields ride in the form's action); a field it refuses is left at its default.
-        let form = (try? Query(request.uri.query, allowed: Page.Form.names)).flatMap { try? Page.Form($0) } ?? Page.Form()
+        let form =
+            (try? Query(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)).flatMap { try? Page.Form($0) } ?? Page.Form()
         // Lines as a textarea holds them: a browser sends CRLF, and one more after the last field
         // (kept, it would add an empty line at each round trip).
         var kept = echo.bytes
@@ -67,7 +68,7 @@ struct PageRoutes {
         var status = HTTPResponse.Status.ok
         var result: Page.Result?
         do throws(Refusal) {
-            let query = try Query(request.uri.query, allowed: Page.Form.names)
+            let query = try Query(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)
             form = try Page.Form(query)
             let asked = form
             let budget = form.maxProbability.isEmpty ? nil : form.maxProbability

@@ -78,17 +78,22 @@ public struct Query: Sendable {
         }
     }
 
-    /// Parses `a=1&b=2` (`+` is a space, `%XX` a byte of UTF-8), taking only the names in `allowed`.
-    public init(_ query: String?, allowed: Set<String>) throws(Refusal) {
+    /// Parses `a=1&b=2` (`+` is a space, `%XX` a byte of UTF-8), taking only the names in `allowed`:
+    /// another name is refused, or with `ignoringUnknown` passed over (the page: a shared link picks up
+    /// `utm_source` or `fbclid` on its way, and the person who follows it still wants the answer).
+    public init(_ query: String?, allowed: Set<String>, ignoringUnknown: Bool = false) throws(Refusal) {
         guard let query, !query.isEmpty else { return }
         let pairs = query.split(separator: "&", omittingEmptySubsequences: true)
-        guard pairs.count <= Self.maxParameters else {
-            throw Refusal.usage("query", "\(pairs.count) parameters; give at most \(Self.maxParameters)")
+        // Ignored names still count, at a looser limit: the head's size bounds them anyway.
+        let limit = ignoringUnknown ? Self.maxParameters * 8 : Self.maxParameters
+        guard pairs.count <= limit else {
+            throw Refusal.usage("query", "\(pairs.count) parameters; give at most \(limit)")
         }
         for pair in pairs {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = try Self.decode(parts[0], argument: "query")
             guard allowed.contains(name) else {
+                if ignoringUnknown { continue }
                 let known = allowed.sorted().joined(separator: ", ")
                 throw Refusal.usage(
                     "--\(name.prefix(40))", "unknown parameter; this endpoint takes \(known.isEmpty ? "none" : known)")
