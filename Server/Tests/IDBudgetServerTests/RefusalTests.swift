@@ -285,6 +285,27 @@ import Testing
         #expect(next == 2)
     }
 
+    /// A question refused for a full lane waits `busyPause` for its 503 (a flooding client is slowed,
+    /// and no worker is held meanwhile); with no pause it is refused at once.
+    @Test(arguments: [Duration.milliseconds(300), .zero])
+    func aBusyRefusalIsPaced(pause: Duration) async throws {
+        let compute = Compute(deadline: .seconds(5), slots: 1, busyPause: pause)
+        async let slow: String = compute.run { () throws(Refusal) -> String in
+            Thread.sleep(forTimeInterval: 1.5)
+            return "done"
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        await #expect(throws: Refusal.self) { try await compute.run { () throws(Refusal) -> Int in 1 } }
+        let took = ContinuousClock.now - start
+        if pause > .zero {
+            #expect(took >= pause && took < .seconds(1.2), "\(took)")
+        } else {
+            #expect(took < .milliseconds(250), "\(took)")
+        }
+        #expect(try await slow == "done")
+    }
+
     /// Audits are admitted before their upload is read: past `audits` at once, 503 at once.
     @Test func auditsAreAdmittedBeforeTheirUpload() async throws {
         let compute = Compute(deadline: .seconds(5), slots: 1, audits: 1)

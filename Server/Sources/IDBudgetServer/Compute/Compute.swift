@@ -9,8 +9,11 @@ import Synchronization
 /// Runs the math off the server's threads, on a fixed pool of worker threads, under a deadline, in two
 /// lanes: heavy questions (``Query/isHeavy``) get `slots` workers and no queue, light ones
 /// `lightSlots` workers and a queue of `lightQueue`, so a flood of heavy questions can not starve the
-/// light ones. A question that finds its lane full is answered 503 at once; one still unanswered at
-/// its deadline is answered 503 then. GMP/MPFR can not be interrupted midway, so a computation past
+/// light ones. A question that finds its lane full is answered 503 after `busyPause` (0.1 s: no work
+/// and no worker meanwhile, only a place in the watcher's list), so a client that ignores
+/// `Retry-After` and asks again at once is slowed to ten questions a second a connection instead of
+/// looping as fast as HTTP goes (a flood of 503s costs the typical question as much CPU as a flood of
+/// answers would); one still unanswered at its deadline is answered 503 then. GMP/MPFR can not be interrupted midway, so a computation past
 /// its deadline keeps its worker until it ends; a queued question whose deadline has passed is dropped
 /// unrun. A flood therefore costs at most the pool's threads, never a growing queue.
 ///
@@ -23,6 +26,8 @@ public final class Compute: Sendable {
     public let slots: Int
     public let lightSlots: Int
     public let lightQueue: Int
+    /// How long a question refused for a full lane waits for its 503.
+    public let busyPause: Duration
     /// Audit uploads at once, admitted before their body is read; past it, 503 at once.
     public let audits: Int
     private let auditing = Mutex(0)
@@ -33,9 +38,10 @@ public final class Compute: Sendable {
     public init(
         deadline: Duration = .seconds(2), slots: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
         lightSlots: Int = ProcessInfo.processInfo.activeProcessorCount, lightQueue: Int? = nil,
-        audits: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+        audits: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), busyPause: Duration = .milliseconds(100)
     ) {
         self.audits = max(1, audits)
+        self.busyPause = busyPause
         self.deadline = deadline
         self.slots = max(1, slots)
         self.lightSlots = max(1, lightSlots)
@@ -91,12 +97,15 @@ public final class Compute: Sendable {
                 return { once.resume(outcome) }
             }
             guard admitted else {
-                once.resume(
-                    .failure(
-                        Refusal(
-                            .serviceUnavailable, argument: nil,
-                            "busy: \(lane.workers) \(lane.name) computation\(lane.workers == 1 ? " is" : "s are") running\(lane.queue > 0 ? " and \(lane.queue) waiting" : ""); try again shortly"
-                        )))
+                let busy = Refusal(
+                    .serviceUnavailable, argument: nil,
+                    "busy: \(lane.workers) \(lane.name) computation\(lane.workers == 1 ? " is" : "s are") running\(lane.queue > 0 ? " and \(lane.queue) waiting" : ""); try again shortly"
+                )
+                if busyPause > .zero {
+                    watch.add(at: ContinuousClock.now + busyPause) { once.resume(.failure(busy)) } isDone: { once.isDone }
+                } else {
+                    once.resume(.failure(busy))
+                }
                 return
             }
             watch.add(at: ContinuousClock.now + deadline) {
@@ -161,7 +170,7 @@ private final class Lane: Sendable {
             // Heavy questions yield the cores to light ones: a flood of them may slow, not stall, the
             // typical question (a nice thread gets a small share of a core others want). Linux keeps
             // the nice value per thread, and `who` 0 is the calling thread.
-            if name == "heavy" { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+            if name == "heavy" { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) }
         #endif
         while true {
             ready.wait()
