@@ -102,7 +102,11 @@ public final class Compute: Sendable {
                     "busy: \(lane.workers) \(lane.name) computation\(lane.workers == 1 ? " is" : "s are") running\(lane.queue > 0 ? " and \(lane.queue) waiting" : ""); try again shortly"
                 )
                 if busyPause > .zero {
-                    watch.add(at: ContinuousClock.now + busyPause) { once.resume(.failure(busy)) } isDone: { once.isDone }
+                    watch.add(at: ContinuousClock.now + busyPause) {
+                        once.resume(.failure(busy))
+                    } isDone: {
+                        once.isDone
+                    }
                 } else {
                     once.resume(.failure(busy))
                 }
