@@ -46,7 +46,7 @@ import Testing
         let theirs = Self.temp("theirs")
         defer { for u in [file, ours, theirs] { try? FileManager.default.removeItem(at: u) } }
         try Data(text).write(to: file)
-        for threads in ["1", "2"] {
+        for threads in ["1", "2", "3", "8"] {
             let r = try CLI.run(["audit", file.path, "--threads", threads, "--emit-summary", ours.path, "--format", "json"])
             #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
             let ref = try CLI.python("audit_summary_ref.py", ["summarise", file.path, "-o", theirs.path])
@@ -113,7 +113,9 @@ import Testing
         (["audit", "--shard", "0/2"], "--shard"),
         (["audit", "--shard", "3/2"], "--shard"),
         (["audit", "--shard", "1"], "--shard"),
-        (["audit", "--threads", "3"], "--threads"),
+        (["audit", "--threads", "0"], "--threads"),
+        (["audit", "--threads", "65"], "--threads"),
+        (["audit", "--threads", "two"], "--threads"),
         (["audit", "some-file", "--summary", "/nonexistent.json"], "--summary"),
     ])
     func badOptionsNameTheArgument(arguments: [String], argument: String) throws {

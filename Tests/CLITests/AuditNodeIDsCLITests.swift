@@ -95,10 +95,18 @@ import Testing
 
     /// The summary's `node_formats` equals the Python reference's (Tests/Oracles/audit_summary_ref.py,
     /// written from docs/audit-summary.md): a Snowflake stream with a repeat and a clock set back, an
-    /// xid stream, and a stream that is no node-id format's.
-    @Test(arguments: ["snowflake", "xid", "mixed"])
+    /// xid stream, a shuffled xid stream (regressions everywhere, across every thread's part), and a
+    /// stream that is no node-id format's — at 1, 3 and 8 threads, the same summary.
+    @Test(arguments: ["snowflake", "xid", "shuffled", "mixed"])
     func summaryEqualsThePythonReference(kind: String) throws {
-        var ids = try CLI.run(["generate", "--scheme", kind == "mixed" ? "objectid" : kind, "--count", "5000"]).stdout
+        let scheme = kind == "mixed" ? "objectid" : kind == "shuffled" ? "xid" : kind
+        var ids = try CLI.run(["generate", "--scheme", scheme, "--count", kind == "shuffled" ? "60000" : "5000"]).stdout
+        if kind == "shuffled" {
+            var lines = ids.split(separator: "\n")
+            var random = SplitMix(state: 35)
+            for i in stride(from: lines.count - 1, to: 0, by: -1) { lines.swapAt(i, Int(random.next() % UInt64(i + 1))) }
+            ids = lines.joined(separator: "\n") + "\n"
+        }
         let lines = ids.split(separator: "\n")
         ids += lines.prefix(3).joined(separator: "\n") + "\n"  // a repeat, from earlier: a regression
         // 1970: no ObjectId of this century; past 1,000 such lines, and a thousandth, no layout reads the stream.
@@ -110,13 +118,14 @@ import Testing
         )
         defer { for u in [file, ours, theirs] { try? FileManager.default.removeItem(at: u) } }
         try Data(ids.utf8).write(to: file)
-        // One thread: regressions are counted within each worker's part of the input (docs/audit-summary.md).
-        let r = try CLI.run(["audit", file.path, "--threads", "1", "--emit-summary", ours.path, "--format", "json"])
-        #expect(r.status == 1, "\(r.stderr)")  // a repeat either way
         let ref = try CLI.python("audit_summary_ref.py", ["summarise", file.path, "-o", theirs.path])
         #expect(ref.status == 0, "\(ref.output)")
-        let diff = try CLI.python("audit_summary_ref.py", ["compare", ours.path, theirs.path])
-        #expect(diff.status == 0, "\(diff.output)")
+        for threads in ["1", "3", "8"] {
+            let r = try CLI.run(["audit", file.path, "--threads", threads, "--emit-summary", ours.path, "--format", "json"])
+            #expect(r.status == 1, "\(threads): \(r.stderr)")  // a repeat either way
+            let diff = try CLI.python("audit_summary_ref.py", ["compare", ours.path, theirs.path])
+            #expect(diff.status == 0, "\(threads) threads: \(diff.output)")
+        }
         let summary = try String(contentsOf: ours, encoding: .utf8)
         #expect(summary.contains("\"node_formats\"") == (kind != "mixed"))
     }

@@ -137,7 +137,7 @@ import Testing
         #expect(throws: InputError.self) { try Auditor(shard: (0, 0)) }
         #expect(throws: InputError.self) { try Auditor(memoryLimit: -1) }
         #expect(throws: InputError.self) { try Auditor(threads: 0) }
-        #expect(throws: InputError.self) { try Auditor(threads: 3) }
+        #expect(throws: InputError.self) { try Auditor(threads: Auditor.maxThreads + 1) }
         #expect(throws: InputError.self) { try Auditor().audit(["a", "b"], claimedBits: -1) }
         #expect(throws: InputError.self) { try Auditor().audit(["a", "b"], claimedBits: 0) }
         #expect(throws: InputError.self) { try Auditor().audit(["a", "b"], claimedBits: Int.max) }

@@ -2,6 +2,7 @@ import Foundation
 import IDBudget
 import IDTokens
 import Precise
+import TestSupport
 import Testing
 
 @Suite struct AuditTests {
@@ -185,6 +186,32 @@ import Testing
         #expect(r.buckets != nil)
     }
 
+    /// RFC 9562 method 1: rand_a a counter from 0 each millisecond (2 to 8 ids in one), rand_b 62
+    /// random bits. Consistent, judged over rand_b; the same with rand_b narrowed to 12 random bits
+    /// is too many duplicates. A fixed SplitMix stream: the verdicts can not flake.
+    @Test func uuid7WithACounterInRandAIsJudgedOnRandB() throws {
+        var random = SplitMix(state: 11)
+        func ids(randB: Int) -> [String] {
+            var out: [String] = []
+            var ms: UInt64 = 1_750_000_000_000
+            while out.count < 20_000 {
+                ms += 1 + random.next() % 5
+                for counter in 0..<(2 + random.next() % 7) {
+                    let b = random.next() & ((1 << UInt64(randB)) - 1)
+                    let t = String(format: "%012llx", ms)
+                    let rb = String(format: "%016llx", b | 1 << 63)  // variant 10, then rand_b
+                    out.append("\(t.prefix(8))-\(t.suffix(4))-7\(String(format: "%03llx", counter))-\(rb.prefix(4))-\(rb.suffix(12))")
+                }
+            }
+            return out
+        }
+        let honest = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids(randB: 62))))
+        #expect(honest.format == .uuid7 && honest.randomBits == 62 && honest.verdict == .consistent, "\(honest.findings)")
+        #expect(honest.findings.contains { $0.contains("method 1") }, "\(honest.findings)")
+        let weak = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids(randB: 12))))
+        #expect(weak.verdict != .consistent, "\(weak.findings)")
+    }
+
     /// UUIDv7s whose random bits are all zero: one id a millisecond, so no duplicates at all; the
     /// positions give them away.
     @Test func uuid7WithoutRandomBitsIsFlagged() throws {
@@ -210,6 +237,48 @@ import Testing
         #expect(r.verdict == .consistent, "\(r.findings)")
         #expect(r.buckets != nil)
         #expect(r.findings.first?.hasPrefix("format: TypeID") == true)
+    }
+
+    /// A stray line among TypeIDs — a UUIDv4 (its `-` a 33rd symbol at position 24), a header — is one
+    /// id in 10,001: tolerated, its symbols not taken for the generator's. Each of 3 streams.
+    @Test(arguments: [(1, "0b6c1d4e-8f2a-4b3c-9d1e-2f3a4b5c6d7e"), (2, "id"), (3, "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a")])
+    func aStrayLineAmongTypeIDsIsTolerated(seed: Int, stray: String) throws {
+        var ids = try IDGenerator(.typeid, prefix: "user").next(10_000)
+        ids.insert(stray, at: (seed * 3_331) % ids.count)
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
+        #expect(r.format == .typeid, "\(r.formatName)")
+        #expect(r.verdict == .consistent, "\(r.findings)")
+        // A position that shows more symbols than the alphabet by more than a stray's worth still fails.
+        let many = try IDGenerator(.typeid, prefix: "user").next(10_000).enumerated().map { i, id in
+            i % 50 == 0 ? String(id.prefix(24)) + "-" + String(id.dropFirst(25)) : id
+        }
+        let bad = try AuditAnalysis(summary: try Self.summarise(Self.lines(many)))
+        #expect(bad.verdict != .consistent, "\(bad.findings)")
+    }
+
+    /// TypeIDs without a prefix (26 lower-case characters, a UUIDv7 inside) one every 13 ms are
+    /// TypeIDs, not ULIDs with narrow positions 11 and 14; ULIDs (upper case, or lower case with
+    /// random bits there) stay ULIDs. A fixed SplitMix stream: the verdicts can not flake.
+    @Test func typeIDsWithoutAPrefixAreTypeIDs() throws {
+        var random = SplitMix(state: 39)
+        func bits(_ n: Int) -> UInt128 { (UInt128(random.next()) << 64 | UInt128(random.next())) & ((1 << n) - 1) }
+        let t: UInt128 = 1_750_000_000_000
+        let v7 = { (ms: UInt128) in ms << 80 | 7 << 76 | bits(12) << 64 | 2 << 62 | bits(62) }
+        let ids = try (0..<10_000).map { i in try TypeID(prefix: "", uuid: v7(t + UInt128(13 * i))).description }
+        #expect(ids[0].count == 26 && ids[0] == ids[0].lowercased())
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
+        #expect(r.format == .typeid && r.randomBits == 74 && r.verdict == .consistent, "\(r.formatName) \(r.findings)")
+        #expect(r.findings.contains { $0.hasPrefix("read as TypeIDs without a prefix") }, "\(r.findings)")
+        // The same values as ULIDs (upper case, 80 random bits): ULIDs, consistent.
+        let ulids = try (0..<10_000).map { i in
+            try TypeID(prefix: "", uuid: (t + UInt128(13 * i)) << 80 | bits(80)).description.uppercased()
+        }
+        let u = try AuditAnalysis(summary: try Self.summarise(Self.lines(ulids)))
+        #expect(u.format == .ulid && u.verdict == .consistent, "\(u.formatName) \(u.findings)")
+        // Lower-case ULIDs with random bits where a UUIDv7 has its version: still ULIDs.
+        let lower = ulids.map { $0.lowercased() }
+        let l = try AuditAnalysis(summary: try Self.summarise(Self.lines(lower)))
+        #expect(l.format == .ulid && l.verdict == .consistent, "\(l.formatName) \(l.findings)")
     }
 
     /// Controls: TypeIDs of one millisecond drawing 16 random values (duplicates far past 74 bits),

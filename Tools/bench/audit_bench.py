@@ -10,7 +10,8 @@ threads — both cores here). Runs alternate (idbudget, DuckDB, idbudget, …) s
 machine slows both alike. Wall time and peak RSS per run come from the kernel (os.wait4's
 rusage of that child; the DuckDB child is a Python process running DuckDB, as a user would).
 The multiplicity histograms must agree, or the run fails. Writes results/audit.json:
-min/median/max of each and the ratios of the medians.
+min/median/max of each and the ratios of the medians. The 10^7 run (the default name) also times
+`--threads 1` in the same alternation: the thread row (default threads against one).
 """
 import json
 import os
@@ -75,12 +76,19 @@ def main():
             subprocess.run([binary, "generate", "--alphabet", "base62", "--length", "22", "--count", str(ids)], stdout=f, check=True)
         ours = {"wall": [], "rss": []}
         theirs = {"wall": [], "rss": []}
+        one = {"wall": []}
         histogram = None
         for _ in range(repeats):
+            if name == "audit":
+                text, wall, _ = measured([binary, "audit", path, "--threads", "1", "--format", "json"], ok=(0, 1))
+                one["wall"].append(wall)
+                single = json.loads(text)
             text, wall, rss = measured([binary, "audit", path, "--format", "json"], ok=(0, 1))
             ours["wall"].append(wall)
             ours["rss"].append(rss)
             j = json.loads(text)
+            if name == "audit" and (single["distinct"], single["verdict"]) != (j["distinct"], j["verdict"]):
+                sys.exit("audit_bench: --threads 1 and the default threads answer differently")
             mine = {"1": j["distinct"]} if j["duplicate_ids"] == "0" else None
             text, wall, rss = measured([sys.executable, "-c", DUCK, path])
             theirs["wall"].append(wall)
@@ -97,6 +105,10 @@ def main():
         }
         result["speed_ratio"] = result["duckdb"]["wall_s"]["median"] / result["idbudget"]["wall_s"]["median"]
         result["memory_ratio"] = result["idbudget"]["peak_rss_bytes"]["median"] / result["duckdb"]["peak_rss_bytes"]["median"]
+        if one["wall"]:
+            result["one_thread"] = {"wall_s": spread(one["wall"])}
+            result["threads"] = min(os.cpu_count() or 1, 64)
+            result["thread_ratio"] = result["one_thread"]["wall_s"]["median"] / result["idbudget"]["wall_s"]["median"]
     os.makedirs(out, exist_ok=True)
     json.dump(result, open(os.path.join(out, f"{name}.json"), "w"), indent=1)
     w, d = result["idbudget"], result["duckdb"]

@@ -226,6 +226,10 @@ if audit is None:
 else:
     targets.append((AUDIT_SPEED, audit["speed_ratio"], 1.5, ">=", "×"))
     targets.append((AUDIT_MEMORY, audit["memory_ratio"], 0.3334, "<", "×"))
+    if "thread_ratio" in audit:
+        t = audit["one_thread"]["wall_s"]
+        targets.append((f"`idbudget audit` of 10^7 ids, {audit['threads']} threads ≥ 1.7× one thread (median wall; one thread "
+                        f"{t['min']:.2f} / {t['median']:.2f} / {t['max']:.2f} s)", audit["thread_ratio"], 1.7, ">=", "×"))
 
 # The server under wrk on loopback (Tools/bench/load_bench.py): a typical question alone and while heavy
 # ones run; its p99 under load within 3× its p99 alone.

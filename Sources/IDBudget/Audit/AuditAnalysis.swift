@@ -103,10 +103,13 @@ public struct AuditAnalysis: Sendable {
     /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits`` (as `idbudget audit --bits`).
     /// With `scheme` (a node-id format), the ids are read in its layout when every one fits it; without,
     /// the fitting layout whose latest id is nearest the clock.
-    public init(summary s: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil) throws(InputError) {
+    public init(summary original: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil) throws(InputError) {
         if let claimedBits, claimedBits < 1 || claimedBits > Limits.maxSpaceBits {
             throw InputError("claimed bits must be from 1 to \(Limits.maxSpaceBits), got \(claimedBits)")
         }
+        // TypeIDs without a prefix read as ULIDs too; their version and variant characters tell them apart.
+        let prefixless = claimedBits == nil ? Self.asPrefixlessTypeIDs(original) : nil
+        let s = prefixless ?? original
         if claimedBits == nil, let (format, fits) = Self.nodeFormat(of: s, scheme: scheme), let stats = s.nodeFormats[format] {
             self.init(node: format, stats: stats, fits: fits, summary: s)
             if let scheme, scheme != format {
@@ -116,6 +119,11 @@ public struct AuditAnalysis: Sendable {
             return
         }
         defer {
+            if prefixless != nil, format == .typeid {
+                findings.insert(
+                    "read as TypeIDs without a prefix, not ULIDs: lower case, with a UUIDv7's version and variant characters (positions 11 and 14) in every id",
+                    at: Swift.min(1, findings.count))
+            }
             if let scheme, s.ids > 0 {
                 findings.insert("--scheme \(scheme.rawValue): not every id reads as \(scheme.rawValue); judged as the ids they are", at: 0)
             }
@@ -215,9 +223,24 @@ public struct AuditAnalysis: Sendable {
         let format = Self.timeFormat(of: s, findings: &findings)
         let alphabet = Self.chooseAlphabet(for: s, format: format)
         let positions = Self.classifyPositions(of: s, length: single, format: format, alphabetSize: alphabet.size)
-        let flags = PositionFlags(positions, of: s, format: format, findings: &findings)
+        // A UUIDv7 whose rand_a would count against it is read as method 1's counter instead (a
+        // monotonic generator's rand_a, explained by ids sharing a millisecond, stays random).
+        var probe: [String] = []
+        var flags = PositionFlags(positions, of: s, format: format, findings: &probe)
+        let counter = claimedBits == nil && format == .uuid7 && flags.flagged.contains { Self.randAPositions.contains($0.0) }
+        if counter {
+            flags = PositionFlags(positions, of: s, format: format, skipping: Self.randAPositions, findings: &findings)
+        } else {
+            findings += probe
+        }
         let judged = SpaceJudgement(
-            s, claimedBits: claimedBits, format: format, length: single, positions: positions, alphabet: alphabet, findings: &findings)
+            s, claimedBits: claimedBits, format: format, length: single, positions: positions, alphabet: alphabet, counter: counter,
+            findings: &findings)
+        if counter {
+            findings.append(
+                "positions 16–18 (rand_a) are not fresh random symbols: read as RFC 9562's method 1 counter (or method 3's finer clock) within the millisecond; duplicates judged over rand_b's \(Self.randBBits) bits"
+            )
+        }
         if format == nil {
             findings += Self.positionWords(
                 positions, length: single, alphabetSize: alphabet.size, randomBits: judged.randomBits, distinct: s.distinct)
@@ -250,6 +273,12 @@ public struct AuditAnalysis: Sendable {
         nodeStats = nil
         nodeFits = []
     }
+
+    /// A UUIDv7's rand_a, positions 15–17 (0-based): RFC 9562 lets method 1 fill it with a counter
+    /// that restarts each millisecond (method 3 with finer clock bits). When those positions would
+    /// count against the stream, it is judged as the RFC allows: on rand_b's 62 random bits.
+    static let randAPositions: Set<Int> = [15, 16, 17]
+    static let randBBits = 62
 
     /// "1–8, 10–13" from 0-based positions.
     static func ranges(_ positions: [Int]) -> String {

@@ -39,7 +39,7 @@ final class AuditWorker {
     var sample: [[UInt8]] = []
     var sampleLastFirstByte: UInt8 = 255
     /// Fingerprints waiting to be counted, one list per table (boxes: each table's thread touches only its own).
-    let out0 = PendingFingerprints(), out1 = PendingFingerprints()
+    let outs: [PendingFingerprints]
     let tableCount: Int
     /// Per time format (by `TimeFormat.index`): its buckets, and the run of ids in the latest bucket.
     var buckets = [AuditSummary.TimeBuckets](repeating: .init(), count: TimeFormat.allCases.count)
@@ -56,6 +56,7 @@ final class AuditWorker {
         counts = .allocate(capacity: AuditSummary.positionLimit * 128)
         counts.initialize(repeating: 0, count: AuditSummary.positionLimit * 128)
         tableCount = tables
+        outs = (0..<Swift.max(1, tables)).map { _ in PendingFingerprints() }
     }
 
     deinit {
@@ -159,7 +160,9 @@ final class AuditWorker {
             }
             // Keyed by length after the shard and the table are chosen: counts come out per length.
             let high = FingerprintTable.keyed(f.high, length: scalars)
-            if tableCount == 1 || (f.high >> 48) & 1 == 0 { out0.append(high, f.low) } else { out1.append(high, f.low) }
+            // The table: bits 40–47 of the fingerprint (bits 1–16 carry the length, the top 8 a spill
+            // partition, the low ones the shard).
+            outs[tableCount == 1 ? 0 : Int(truncatingIfNeeded: (f.high >> 40) & 0xFF) % tableCount].append(high, f.low)
             if ascii { asciiID(bytes) } else { wideID(bytes) }
             if length <= AuditSummary.sampleMaxBytes { keepInSample(bytes) }
         }
@@ -342,11 +345,11 @@ final class AuditWorker {
     }
 
     /// Fingerprints waiting in this worker's lists.
-    var pendingCount: Int { (out0.count + out1.count) / 2 }
+    var pendingCount: Int { outs.reduce(0) { $0 + $1.count } / 2 }
 
     /// Counts this worker's fingerprints of table `part` and forgets them.
     func drain(into table: FingerprintTable, part: Int) throws {
-        let list = part == 0 ? out0 : out1
+        let list = outs[part]
         var i = 0
         while i < list.count {
             try table.add(high: list.words[i], low: list.words[i + 1])

@@ -4,9 +4,11 @@ import Foundation
 /// Streams identifiers, one per line, into an ``AuditSummary``.
 ///
 /// Feed it raw chunks with ``consume(_:)`` and call ``finish()`` at the end. Lines are gathered into
-/// 1 MiB blocks; each block is split at a newline between two workers, which classify the lines,
-/// count lengths, symbols, positions and time buckets, and fingerprint the ids; then each worker counts
-/// the fingerprints of its half of the fingerprint space in its own table. Memory: the tables stay
+/// 1 MiB blocks; each block is split at newlines among the workers (one a thread), which classify the
+/// lines, count lengths, symbols, positions and time buckets, and fingerprint the ids; then each
+/// thread counts the fingerprints of its share of the fingerprint space in its own table. Every count
+/// is a sum, and what depends on order (node ids' clock regressions) is stitched across the parts in
+/// input order, so the summary is the same for any number of threads. Memory: the tables stay
 /// within `memoryLimit` (see `FingerprintTable`: past it they spill to temporary files and finish
 /// partition by partition, with exact results), plus the block, the time-bucket maps (at most
 /// 2^20 buckets a format) and small counters. A line costs time in proportion to its bytes.
@@ -26,18 +28,25 @@ public final class Auditor {
     public private(set) var bytesRead = 0
     private var finished: AuditSummary?
     private var sizeHint: Int?
+    /// Per node-id format: each node's latest key so far (in input order), and the regressions found
+    /// between one part and the next.
+    private var nodeLast = [[UInt64: NodeTally.Key]](repeating: [:], count: NodeStats.formats.count)
+    private var nodeBetween = [Int](repeating: 0, count: NodeStats.formats.count)
+
+    /// The most worker threads taken.
+    public static let maxThreads = 64
 
     /// - Parameters:
     ///   - maxLineBytes: longer lines (after a trailing CR) are counted as overlong and skipped.
     ///   - shard: audit only the ids whose fingerprint falls in shard `index` of `count` (0-based);
     ///     other lines (empty, overlong, …) are counted by shard 0.
     ///   - memoryLimit: bytes for the whole audit (default 1 GiB): the tables get it less 40 MiB.
-    ///   - threads: 1 or 2 workers (default: 2 where this process may run on two cores).
+    ///   - threads: worker threads, 1 to ``maxThreads`` (default: the cores this process may run on).
     ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
     ///     block's line lengths.
     /// - Throws: ``InputError`` for what `idbudget audit` would refuse: `maxLineBytes` outside
-    ///   1…16,777,216, a shard index outside 0..<count, a memory limit under 1 MiB, threads other than
-    ///   1 or 2.
+    ///   1…16,777,216, a shard index outside 0..<count, a memory limit under 1 MiB, threads outside
+    ///   1…``maxThreads``.
     public init(
         maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
         threads: Int? = nil, sizeHint: Int? = nil
@@ -49,7 +58,9 @@ public final class Auditor {
             throw InputError("a shard index must be in 0..<count with count ≥ 1, got \(shard.index) of \(shard.count)")
         }
         guard memoryLimit >= 1 << 20 else { throw InputError("memoryLimit must be at least 1 MiB (1048576), got \(memoryLimit)") }
-        if let threads, threads != 1 && threads != 2 { throw InputError("threads must be 1 or 2, got \(threads)") }
+        if let threads, threads < 1 || threads > Self.maxThreads {
+            throw InputError("threads must be from 1 to \(Self.maxThreads), got \(threads)")
+        }
         self.sizeHint = sizeHint
         self.maxLineBytes = maxLineBytes
         shardIndex = shard.index
@@ -58,7 +69,7 @@ public final class Auditor {
         // Room for the longest line and a read's worth more (a partial line is at most maxLineBytes + 1).
         blockSize = Swift.max(1 << 20, maxLineBytes + 2 + (1 << 20))
         block = .allocate(byteCount: blockSize, alignment: 64)
-        let n = (threads ?? Cores.usable) >= 2 ? 2 : 1
+        let n = Swift.min(Self.maxThreads, Swift.max(1, threads ?? Cores.usable))
         workers = (0..<n).map { _ in
             AuditWorker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n)
         }
@@ -133,20 +144,8 @@ public final class Auditor {
         for w in workers {
             for (f, t) in w.timeBuckets() { try summary.timeFormats[f, default: .init()].add(t) }
         }
-        // A node-id layout is the stream's only if it read every id of every worker.
-        var nodes: [IDFormat: NodeStats]?
-        for w in workers where w.summary.ids > 0 {
-            let mine = w.nodeIDs.stats()
-            guard var merged = nodes else {
-                nodes = mine
-                continue
-            }
-            for f in merged.keys {
-                if let n = mine[f] { try merged[f]?.add(n, "node_formats.\(f.rawValue)") } else { merged[f] = nil }
-            }
-            nodes = merged
-        }
-        summary.nodeFormats = nodes ?? [:]
+        // A node-id layout is the stream's only if no worker stopped reading it.
+        summary.nodeFormats = try NodeTally.merged(workers.map(\.nodeIDs), between: nodeBetween)
         let tables = self.tables
         let results = UnsafeMutablePointer<[Int: [Int: Int]]>.allocate(capacity: tables.count)
         results.initialize(repeating: [:], count: tables.count)
@@ -189,22 +188,31 @@ public final class Auditor {
         if end > 0 {
             let region = UnsafeRawBufferPointer(start: block, count: end)
             let final = final
+            for w in workers { w.nodeIDs.beginPart() }
             if workers.count == 1 {
                 try workers[0].scan(region, final: final)
             } else {
-                // Split at the first newline past the middle.
-                var split = end
-                if end > 4096, let nl = memchr(block + end / 2, 0x0A, end - end / 2) {
-                    split = block.distance(to: nl) + 1
+                // Split at the first newline past each n-th of the block (a small block stays whole).
+                let n = workers.count
+                var bounds = [0]
+                for k in 1..<n {
+                    let previous = bounds[k - 1]
+                    let target = Swift.max(previous, k * end / n)
+                    if end <= 4096 || target >= end {
+                        bounds.append(end)
+                    } else if let nl = memchr(block + target, 0x0A, end - target) {
+                        bounds.append(block.distance(to: nl) + 1)
+                    } else {
+                        bounds.append(end)
+                    }
                 }
-                let parts = [
-                    UnsafeRawBufferPointer(start: block, count: split),
-                    UnsafeRawBufferPointer(start: block + split, count: end - split),
-                ]
+                bounds.append(end)
+                let parts = (0..<n).map { UnsafeRawBufferPointer(start: block + bounds[$0], count: bounds[$0 + 1] - bounds[$0]) }
                 let workers = self.workers
-                let lastPart = parts[1].count > 0 ? 1 : 0
-                try parallel(2) { w in try workers[w].scan(parts[w], final: final && w == lastPart) }
+                let lastPart = parts.lastIndex { $0.count > 0 } ?? 0
+                try parallel(n) { w in try workers[w].scan(parts[w], final: final && w == lastPart) }
             }
+            stitchNodeIDs()
             if let hint = sizeHint {
                 // Lines in this block predict the rest: reserve once, before the first fingerprints land.
                 sizeHint = nil
@@ -225,7 +233,7 @@ public final class Auditor {
         }
     }
 
-    /// Each table takes the fingerprints of its half from every worker.
+    /// Each table takes the fingerprints of its share from every worker.
     private func count() throws {
         let workers = self.workers
         let tables = self.tables
@@ -233,6 +241,31 @@ public final class Auditor {
             try workers[0].drain(into: tables[0], part: 0)
             return
         }
-        try parallel(2) { t in for w in workers { try w.drain(into: tables[t], part: t) } }
+        try parallel(tables.count) { t in for w in workers { try w.drain(into: tables[t], part: t) } }
+    }
+
+    /// After a block: the node ids' regressions from one part to the next, in input order (worker w
+    /// read part w), then the formats whose misses, over every worker, passed 1,000 and a thousandth
+    /// of the lines seen stop reading — decided on the whole block's counts, the same for any threads.
+    private func stitchNodeIDs() {
+        for w in workers {
+            let edges = w.nodeIDs.endPart()
+            for i in nodeLast.indices where !edges.first[i].isEmpty {
+                for (node, key) in edges.first[i] {
+                    if let previous = nodeLast[i][node], key < previous { nodeBetween[i] += 1 }
+                }
+                for (node, key) in edges.last[i] where nodeLast[i][node] != nil || nodeLast[i].count < NodeStats.nodeLimit {
+                    nodeLast[i][node] = key
+                }
+            }
+        }
+        for i in nodeLast.indices where workers[0].nodeIDs.readers[i].alive {
+            let misses = workers.reduce(0) { $0 + $1.nodeIDs.readers[i].misses }
+            let ids = workers.reduce(0) { $0 + $1.nodeIDs.readers[i].stats.ids }
+            if misses > 1000 && misses > (misses + ids) / 1000 {
+                for w in workers { w.nodeIDs.stop(i) }
+                nodeLast[i] = [:]
+            }
+        }
     }
 }

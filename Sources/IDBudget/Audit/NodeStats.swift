@@ -3,8 +3,9 @@ import IDFormats
 
 /// What an audit keeps of the ids that read as one node-id format (xid, ObjectId, TSID, and the
 /// Snowflake family's layouts): their span of time, their node values, the largest sequence in one
-/// tick, and clock regressions. Sums, unions and extremes, so shards merge; regressions are counted
-/// within each worker's block of the input (an id earlier than the one before it from the same node).
+/// tick, and clock regressions. Sums, unions and extremes, so shards merge; regressions (an id earlier
+/// than the one before it from the same node) are counted in input order whatever the threads: each
+/// worker counts within its parts of the blocks, and the auditor the steps between parts.
 public struct NodeStats: Sendable, Equatable {
     /// Ids that read as the format (every one, or the format is not the stream's).
     public var ids = 0
@@ -69,14 +70,25 @@ public struct NodeStats: Sendable, Equatable {
 /// the format's time, is a miss (a CSV header, a stray test id): the format keeps reading past it and
 /// counts only the ids it reads (``NodeStats/ids``), so the analysis can set the misses aside while
 /// they are at most one in a thousand (``AuditAnalysis/strayTolerance(_:)``). A format stops reading —
-/// and is not the stream's — once its misses pass 1,000 and a thousandth of the lines it has seen.
+/// and is not the stream's — once its misses pass 1,000 and a thousandth of the lines seen; the
+/// auditor decides that between blocks on every worker's counts together (``Auditor``), so the
+/// answer is the same for any number of threads.
 final class NodeTally {
+    typealias Key = (millis: Int, sequence: Int)
     struct Reader {
         var stats = NodeStats()
         var alive = true
         var misses = 0
-        var last: [UInt64: (millis: Int, sequence: Int)] = [:]
+        /// Each node's latest key in the current part, and its first.
+        var last: [UInt64: Key] = [:]
+        var first: [UInt64: Key] = [:]
         var lastNode: UInt64 = .max
+    }
+
+    /// One part's ends, per format: each node's first and last key in it.
+    struct Edges {
+        var first: [[UInt64: Key]]
+        var last: [[UInt64: Key]]
     }
     var readers = [Reader](repeating: Reader(), count: NodeStats.formats.count)
     /// A day past the clock when the audit began: later ids are no format's.
@@ -109,13 +121,39 @@ final class NodeTally {
         anyAlive = readers.contains { $0.alive }
     }
 
-    /// A miss for `f`: past 1,000 of them, and a thousandth of the ids seen, it stops reading.
+    /// A miss for `f` (the auditor stops a format with too many: ``stop(_:)``).
     @inline(__always)
     private func kill(_ f: IDFormat) {
         guard let i = Self.index[f], readers[i].alive else { return }
         readers[i].misses += 1
-        let misses = readers[i].misses
-        if misses > 1000 && misses > (misses + readers[i].stats.ids) / 1000 { readers[i].alive = false }
+    }
+
+    /// Stops reading format `i` (its misses, over every worker, passed the limit).
+    func stop(_ i: Int) {
+        readers[i].alive = false
+        readers[i].last = [:]
+        readers[i].first = [:]
+        anyAlive = readers.contains { $0.alive }
+    }
+
+    /// Starts a part of the input: keys compared within it only.
+    func beginPart() {
+        for i in readers.indices {
+            readers[i].last = [:]
+            readers[i].first = [:]
+        }
+    }
+
+    /// The part's first and last key of each node, per format (empty for a format not reading).
+    func endPart() -> Edges {
+        var e = Edges(first: [], last: [])
+        for i in readers.indices {
+            e.first.append(readers[i].first)
+            e.last.append(readers[i].last)
+            readers[i].first = [:]
+            readers[i].last = [:]
+        }
+        return e
     }
 
     @inline(__always)
@@ -148,6 +186,7 @@ final class NodeTally {
             r.last[fields.node] = key
         } else if r.last.count < NodeStats.nodeLimit {
             r.last[fields.node] = key
+            r.first[fields.node] = key
         }
         readers[i] = r
     }
@@ -155,6 +194,19 @@ final class NodeTally {
     func stats() -> [IDFormat: NodeStats] {
         var out: [IDFormat: NodeStats] = [:]
         for (i, f) in NodeStats.formats.enumerated() where readers[i].alive && readers[i].stats.ids > 0 { out[f] = readers[i].stats }
+        return out
+    }
+
+    /// The workers' readings merged, in input order: a format is the stream's when no worker stopped
+    /// it, its regressions those within parts plus `between` (the steps from one part to the next).
+    static func merged(_ tallies: [NodeTally], between: [Int]) throws(InputError) -> [IDFormat: NodeStats] {
+        var out: [IDFormat: NodeStats] = [:]
+        for (i, f) in NodeStats.formats.enumerated() where tallies.allSatisfy({ $0.readers[i].alive }) {
+            var total = NodeStats()
+            for t in tallies { try total.add(t.readers[i].stats, "node_formats.\(f.rawValue)") }
+            total.regressions = try AuditSummary.sum(total.regressions, between[i], "node_formats.\(f.rawValue).regressions")
+            if total.ids > 0 { out[f] = total }
+        }
         return out
     }
 

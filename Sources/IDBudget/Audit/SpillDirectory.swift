@@ -1,7 +1,7 @@
 import Foundation
 
 /// The temporary directory for spill files: made once, on first use, whichever table spills first
-/// (both may at once, on two threads), and removed when the audit ends.
+/// (several may at once, one a thread), and removed when the audit ends.
 final class SpillDirectory: @unchecked Sendable {
     private let lock = NSLock()
     private var made: URL?

@@ -10,7 +10,7 @@ struct AuditCommand: ParsableCommand {
         abstract:
             "Audit real ids (one per line, a CSV column or a JSON-lines field): format, positions, duplicates against uniform randomness.",
         discussion: """
-            Streams the input on two cores into a summary (docs/audit-summary.md): counts, how often \
+            Streams the input on every core (--threads) into a summary (docs/audit-summary.md): counts, how often \
             each id repeats, lengths, per-position symbol counts, time buckets of UUIDv7/ULID/KSUID/UUIDv1. \
             Judges it: time-ordered formats within their buckets against their real random bits; each \
             position as random, structured, constant or biased; p-values for too many and too few \
@@ -70,7 +70,8 @@ struct AuditCommand: ParsableCommand {
     var summary: [String] = []
 
     @Option(
-        help: ArgumentHelp("Worker threads: 1 or 2 (default: 2 when there are two cores).", valueName: "n"), completion: .list(["1", "2"]))
+        help: ArgumentHelp(
+            "Worker threads, 1 to \(Auditor.maxThreads) (default: the usable cores); the answer is the same for any.", valueName: "n"))
     var threads: String?
 
     @Option(
@@ -140,10 +141,12 @@ struct AuditCommand: ParsableCommand {
             }
             shardValue = (k - 1, n)
         }
-        var threadCount = Cores.usable >= 2 ? 2 : 1
+        var threadCount = Swift.min(Auditor.maxThreads, Swift.max(1, Cores.usable))
         if let threads {
-            guard let t = Int(threads), t == 1 || t == 2 else {
-                throw UsageError(argument: "--threads", message: "'\(threads)' is not 1 or 2; e.g. --threads 2")
+            guard let t = Int(threads), t >= 1, t <= Auditor.maxThreads else {
+                throw UsageError(
+                    argument: "--threads",
+                    message: "'\(threads)' is not a number of threads from 1 to \(Auditor.maxThreads); e.g. --threads 4")
             }
             threadCount = t
         }

@@ -14,12 +14,12 @@ extension AuditAnalysis {
         /// Random fields that vary less than fresh draws would, explained by ids sharing a bucket.
         private(set) var shared: [Int] = []
 
-        init(_ positions: [Position], of s: AuditSummary, format: TimeFormat?, findings: inout [String]) {
+        init(_ positions: [Position], of s: AuditSummary, format: TimeFormat?, skipping: Set<Int> = [], findings: inout [String]) {
             let bucketCount = format.flatMap { s.timeFormats[$0]?.buckets.count } ?? 0
             let independent = format == nil || 2 * bucketCount >= s.ids
             // The dominant length (positions are of it; they stop at 64).
             let length = s.lengths.max { $0.value < $1.value }?.key ?? positions.count
-            for (i, p) in positions.enumerated() {
+            for (i, p) in positions.enumerated() where !skipping.contains(i) {
                 let random = format.map { AuditAnalysis.expectsRandom($0, at: i, length: length) } ?? false
                 switch p {
                 case .biased:

@@ -20,7 +20,19 @@ extension AuditAnalysis {
     /// generator's duplicates would otherwise shrink its own space until they explain themselves. When
     /// ``narrowIsSignificant(symbols:of:distinct:)`` says the distinct ids could show so few symbols by
     /// chance, the position is judged uniform over the alphabet.
-    static func classify(_ counts: [Unicode.Scalar: Int], alphabetSize a: Int, distinct: Int) -> Position {
+    ///
+    /// Symbols beyond the alphabet's size that a stray line brought (a header's letters, a UUID's `-`
+    /// among TypeIDs) are left out when, the rarest first, they come to at most one id in a thousand
+    /// (``strayTolerance(_:)``, as the strays themselves are tolerated): they are not the generator's.
+    static func classify(_ all: [Unicode.Scalar: Int], alphabetSize a: Int, distinct: Int) -> Position {
+        var counts = all
+        if counts.count > a {
+            let total = counts.values.reduce(0, +)
+            let rarest = counts.sorted { $0.value == $1.value ? $0.key.value < $1.key.value : $0.value < $1.value }.prefix(counts.count - a)
+            if rarest.reduce(0, { $0 + $1.value }) <= strayTolerance(total) {
+                for (c, _) in rarest { counts[c] = nil }
+            }
+        }
         let k = counts.count
         if k == 0 { return .constant(" ") }
         if k < a, !narrowIsSignificant(symbols: k, of: a, distinct: distinct) { return .uniform(symbols: a) }

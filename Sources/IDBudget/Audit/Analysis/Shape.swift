@@ -28,4 +28,30 @@ extension AuditAnalysis {
         }
         return format
     }
+
+    /// A stream of ULIDs that are TypeIDs without a prefix: 26 lower-case Crockford characters that
+    /// hold a UUIDv7, the version character (position 11: `e` or `f`, 0111 and a random bit) and the
+    /// variant character (position 14: `8 9 a b r s t v`: a random bit, 10, two random bits) narrowed
+    /// as a UUIDv7 narrows them — significantly, among the distinct ids (``narrowIsSignificant``), so
+    /// a few lower-case ULIDs that happen to fit are still ULIDs. Its buckets are the ULID reading's
+    /// (the first 10 characters are the same 48-bit millisecond either way), moved to TypeID, whose
+    /// random bits (74) are the ones the ids carry. nil for any other stream.
+    static func asPrefixlessTypeIDs(_ s: AuditSummary) -> AuditSummary? {
+        let tolerance = strayTolerance(s.ids)
+        guard s.ids > 0, (s.timeFormats[.typeid]?.ids ?? 0) == 0, let ulid = s.timeFormats[.ulid], ulid.ids > 0,
+            s.ids - ulid.ids <= tolerance, s.ids - (s.lengths[26] ?? 0) <= tolerance, s.positions.count >= 26
+        else { return nil }
+        func within(_ i: Int, _ allowed: String) -> Bool {
+            let outside = s.positions[i].filter { !allowed.unicodeScalars.contains($0.key) }.values.reduce(0, +)
+            return outside <= tolerance
+        }
+        let upper = (0..<26).reduce(0) { n, i in n + s.positions[i].filter { $0.key.properties.isUppercase }.values.reduce(0, +) }
+        guard upper <= tolerance, within(10, "ef"), within(13, "89abrstv"),
+            narrowIsSignificant(symbols: 2, of: 32, distinct: s.distinct)
+        else { return nil }
+        var t = s
+        t.timeFormats[.typeid] = ulid
+        t.timeFormats[.ulid] = AuditSummary.TimeBuckets()
+        return t
+    }
 }

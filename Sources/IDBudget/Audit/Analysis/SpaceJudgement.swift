@@ -22,12 +22,12 @@ extension AuditAnalysis {
         /// space is at least 2.
         init(
             _ s: AuditSummary, claimedBits: Int?, format: TimeFormat?, length single: Int?, positions: [Position],
-            alphabet: ChosenAlphabet, findings: inout [String]
+            alphabet: ChosenAlphabet, counter: Bool = false, findings: inout [String]
         ) {
             if let claimedBits {
                 self = .claimed(claimedBits, ids: s.ids, alphabet: alphabet)
             } else if let format, let t = s.timeFormats[format] {
-                self = .timeFormat(format, t, ids: s.ids, findings: &findings)
+                self = .timeFormat(format, t, ids: s.ids, counter: counter, findings: &findings)
             } else if let single {
                 self = .positions(
                     positions, length: single, ids: s.ids, alphabet: alphabet, firstSymbols: s.positions.first.map { Set($0.keys) },
@@ -54,12 +54,16 @@ extension AuditAnalysis {
         }
 
         /// A time format: its random bits, within each of its buckets (ids of different buckets cannot
-        /// collide). Its description goes first among the findings.
-        static func timeFormat(_ format: TimeFormat, _ t: AuditSummary.TimeBuckets, ids: Int, findings: inout [String]) -> Self {
+        /// collide). Its description goes first among the findings. With `counter` (a UUIDv7 whose
+        /// rand_a is RFC 9562 method 1's counter), rand_b's 62 bits.
+        static func timeFormat(
+            _ format: TimeFormat, _ t: AuditSummary.TimeBuckets, ids: Int, counter: Bool = false, findings: inout [String]
+        ) -> Self {
+            let bits = counter ? AuditAnalysis.randBBits : format.randomBits
             var j = Self(
-                formatName: format.displayName, space: BigInt.power(2, format.randomBits),
-                text: "\(format.displayName): 2^\(format.randomBits) per \(format.bucketName)", groups: [:],
-                randomBits: Double(format.randomBits))
+                formatName: format.displayName, space: BigInt.power(2, bits),
+                text: "\(format.displayName): 2^\(bits) per \(format.bucketName)\(counter ? " (rand_b; rand_a a counter)" : "")",
+                groups: [:], randomBits: Double(bits))
             if t.truncated || t.buckets.isEmpty {
                 j.groups = [ids: 1]
                 findings.append(
