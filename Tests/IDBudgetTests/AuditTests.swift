@@ -186,6 +186,22 @@ import Testing
         #expect(r.buckets != nil)
     }
 
+    /// A v4→v7 migration's log: 20,000 UUIDv7 and 1,000 UUIDv4 interleaved are each judged in their
+    /// own space — consistent; with 5 UUIDv4s copied, too many duplicates; with the last character
+    /// stuck in every id, a biased position.
+    @Test func aMigrationFromUUIDv4ToUUIDv7IsJudgedByVersion() throws {
+        var ids = IDGenerator(.uuid7).next(20_000)
+        let v4 = IDGenerator(.uuid4).next(1_000)
+        for (i, u) in v4.enumerated() { ids.insert(u, at: 20 * i + 7) }
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
+        #expect(r.formatName == "UUIDv7 and UUIDv4" && r.verdict == .consistent, "\(r.formatName) \(r.findings)")
+        #expect(r.findings.contains { $0.hasPrefix("a mix of UUID versions") }, "\(r.findings)")
+        let copied = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids + v4.prefix(5))))
+        #expect(copied.formatName == "UUIDv7 and UUIDv4" && copied.verdict == .tooMany, "\(copied.findings)")
+        let stuck = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids.map { String($0.dropLast()) + "0" })))
+        #expect(stuck.verdict == .nonUniform, "\(stuck.findings)")
+    }
+
     /// RFC 9562 method 1: rand_a a counter from 0 each millisecond (2 to 8 ids in one), rand_b 62
     /// random bits. Consistent, judged over rand_b; the same with rand_b narrowed to 12 random bits
     /// is too many duplicates. A fixed SplitMix stream: the verdicts can not flake.

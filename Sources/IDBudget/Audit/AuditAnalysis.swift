@@ -220,7 +220,15 @@ public struct AuditAnalysis: Sendable {
         duplicateIDs = s.duplicateIDs
         var findings: [String] = []
         let single = Self.dominantLength(of: s, findings: &findings)
-        let format = Self.timeFormat(of: s, findings: &findings)
+        var format = Self.timeFormat(of: s, findings: &findings)
+        // UUIDv7s beside UUIDv4s (a migration's log): each judged in its own space.
+        let uuid4s = claimedBits == nil && format == nil ? Self.uuidVersionMix(s, length: single) : nil
+        if let uuid4s {
+            format = .uuid7
+            findings.append(
+                "a mix of UUID versions (by the version character, position 15): \(s.ids - uuid4s) UUIDv7 judged within their milliseconds, \(uuid4s) UUIDv4 over 2^122; positions 1–13, UUIDv7's timestamp, are not tested"
+            )
+        }
         let alphabet = Self.chooseAlphabet(for: s, format: format)
         let positions = Self.classifyPositions(of: s, length: single, format: format, alphabetSize: alphabet.size)
         // A UUIDv7 whose rand_a would count against it is read as method 1's counter instead (a
@@ -246,16 +254,17 @@ public struct AuditAnalysis: Sendable {
                 positions, length: single, alphabetSize: alphabet.size, randomBits: judged.randomBits, distinct: s.distinct)
         }
         findings += flags.words(format: format, alphabetSize: alphabet.size)
-        let cells = DuplicateCells(
+        var cells = DuplicateCells(
             s, judged: judged, claimedBits: claimedBits, format: format, length: single, positions: positions, alphabet: alphabet,
             findings: &findings)
+        if let uuid4s { cells.add(DuplicateTest.Cell(space: BigInt.power(2, IDFormat.uuid4.randomBits), ids: uuid4s)) }
         let test = cells.test(observed: s.extraOccurrences, tests: tests)
 
         self.format = format
         self.alphabet = alphabet.name
         alphabetSize = alphabet.size
         self.positions = positions
-        formatName = judged.formatName
+        formatName = uuid4s == nil ? judged.formatName : "UUIDv7 and UUIDv4"
         space = judged.space
         spaceDescription = judged.text
         buckets = judged.buckets
@@ -272,6 +281,24 @@ public struct AuditAnalysis: Sendable {
         nodeFormat = nil
         nodeStats = nil
         nodeFits = []
+    }
+
+    /// The UUIDv4s among UUIDv7s of one length-36 stream, when every id is one or the other: the
+    /// hyphens in place, the version character `7` or `4` (each UUIDv7 parsed as one, with its
+    /// variant), the variant character 8, 9, a or b. Both are then judged where they can collide —
+    /// UUIDv7s within a millisecond, UUIDv4s among themselves — and the positions random in both
+    /// are tested (a mix of uniform symbols is uniform). nil otherwise.
+    static func uuidVersionMix(_ s: AuditSummary, length: Int?) -> Int? {
+        guard length == 36, s.lengths.count == 1, s.positions.count >= 36, let v7 = s.timeFormats[.uuid7]?.ids, v7 > 0 else {
+            return nil
+        }
+        for i in [8, 13, 18, 23] where s.positions[i] != ["-": s.ids] { return nil }
+        guard s.positions[19].keys.allSatisfy({ "89abAB".unicodeScalars.contains($0) }) else { return nil }
+        let version = s.positions[14]
+        guard version.keys.allSatisfy({ $0 == "4" || $0 == "7" }), version["7"] == v7, let v4 = version["4"], v4 > 0 else {
+            return nil
+        }
+        return v4
     }
 
     /// A UUIDv7's rand_a, positions 15–17 (0-based): RFC 9562 lets method 1 fill it with a counter

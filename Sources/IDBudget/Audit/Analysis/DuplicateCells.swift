@@ -82,6 +82,12 @@ extension AuditAnalysis {
                 ? BigInt.power(2, AuditAnalysis.spaceCapBits) : BigInt.power(base, length)
         }
 
+        /// Ids of another space beside these, in both tails (a mix of formats in one stream).
+        mutating func add(_ cell: DuplicateTest.Cell) {
+            more.append(cell)
+            fewer.append(cell)
+        }
+
         /// One test where both tails see the same cells, else the conservative pair.
         func test(observed: Int, tests: Int) -> DuplicateTest {
             let sameCells =
