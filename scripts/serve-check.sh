@@ -69,7 +69,13 @@ for raw in (b'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', b'CONNECT example.com:443 HTTP
 "
 sleep 0.2
 grep -q 'refused_by=parser.*status=400\|status=400.*refused_by=parser' "$log" || fail "no log line for a request the parser refused"
-grep -q 'method=CONNECT' "$log" || fail "no log line for the CONNECT"
+grep -q 'method=CONNECT path=example.com:443' "$log" || fail "no log line naming the CONNECT's target"
+# HEAD is answered as GET, and logged as the HEAD it was; a refused method's connection is closed.
+curl -s --max-time 5 -I -o /dev/null "$base/no-such-page"
+sleep 0.2
+grep -q 'method=HEAD path=/no-such-page status=404' "$log" || fail "no log line naming the HEAD"
+deleted=$(curl -s --max-time 5 -D - -o /dev/null -X DELETE "$base/healthz" | tr -d '\r')
+grep -qi '^connection: close' <<<"$deleted" || fail "a 405 did not close its connection: $deleted"
 # SIGTERM: a graceful stop, status 0; a question in flight (a heavy one, well under the 2 s deadline)
 # is answered, and the server takes no new ones.
 marks=$(mktemp -d)

@@ -80,6 +80,7 @@ extension CLIAgreementTests {
         // Node-id schemes: p over the node field (the README's 50 Snowflake workers), assigned, per-node rate.
         "probability?scheme=snowflake&nodes=50",
         "probability?scheme=snowflake&nodes=50&node-ids=assigned&rate=5000/ms",
+        "probability?scheme=snowflake&nodes=2000&node-ids=assigned",
         "probability?scheme=xid&nodes=1e4&rate=1e6/s&count=5",
         "probability?scheme=uuid1&nodes=1e6",
         // Growth, ids already stored, arrivals: read by the same library code as the CLI's options.

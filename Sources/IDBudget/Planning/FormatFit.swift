@@ -79,7 +79,7 @@ extension Planner {
             let fit = FormatFit(
                 scheme: scheme.name, collide: "by node", length: scheme.length, bytes: scheme.bytes, bits: node.bits,
                 bitsNeeded: (nodes - BigInt(1)).bitWidth,
-                collision: try CollisionFigures(space: values, count: nodes, groups: BigInt(1)), withinBudget: false,
+                collision: sharedValues(nodes: nodes, values: values), withinBudget: false,
                 maxBytes: maxBytes, fitsMaxBytes: maxBytes.map { scheme.bytes <= $0 })
             let volume = Volume(count: nodes, nodes: nodes, notes: ["\(nodes) live nodes"])
             return FormatLengthAnswer(

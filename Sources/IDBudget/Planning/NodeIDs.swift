@@ -20,12 +20,15 @@ extension Planner {
         guard nodes >= BigInt(1) else { throw InputError("nodes must be at least 1") }
         let assigned = assigned ?? node.assignedByDefault
         let values = BigInt.power(2, node.bits)
-        if assigned && nodes > values {
-            throw InputError("\(scheme.name) has 2^\(node.bits) \(node.name) values; \(nodes) nodes cannot all have one of their own")
-        }
+        // More nodes than values: however they are assigned, two share one (p = 1), as `length` says.
+        let overfull = assigned && nodes > values
         let space = try Space(bits: node.bits, summary: "\(scheme.name) \(node.name): 2^\(node.bits)")
         var notes: [String] = []
-        if assigned {
+        if overfull {
+            notes.append(
+                "node ids assigned, but \(nodes) nodes are more than the 2^\(node.bits) \(node.name) values: however they are assigned, two share one (p = 1), and two that share one mint the same ids whenever both mint in one tick."
+            )
+        } else if assigned {
             notes.append(
                 "node ids assigned: no two live nodes share a \(node.name), so no two ids collide while each node's clock moves forward and it mints within its ceiling (p = 0)."
             )
@@ -60,8 +63,11 @@ extension Planner {
         } else {
             notes.append("ceiling: \(ceiling); give --rate (per node) to compare.")
         }
-        let count = assigned ? BigInt(1) : nodes
-        var collision = try CollisionFigures(space: space.size, count: count, groups: BigInt(1))
+        let count = assigned && !overfull ? BigInt(1) : nodes
+        var collision =
+            overfull
+            ? Self.sharedValues(nodes: nodes, values: values)
+            : try CollisionFigures(space: space.size, count: count, groups: BigInt(1))
         if !assigned, let rate = ratePerNode, nodes >= BigInt(2) {
             // The ids a node mints in one tick, at most.
             let m = Swift.max(
@@ -118,6 +124,19 @@ extension Planner {
         return ProbabilityAnswer(
             space: SpaceFigures(space), volume: VolumeFigures(volume), collision: collision,
             expectedDrawsToFirstCollision: Birthday.expectedDrawsToFirstCollision(space: space.size).description, notes: notes)
+    }
+
+    /// More assigned nodes than values: p = 1, and the pairs of nodes that share a value when they are
+    /// spread as evenly as they can be — r values hold q + 1 nodes and the rest q, for nodes = q·values
+    /// + r — so Σ C(k, 2) = r·C(q + 1, 2) + (values − r)·C(q, 2), the fewest there can be.
+    static func sharedValues(nodes: BigInt, values: BigInt) -> CollisionFigures {
+        let (q, r) = (nodes / values, nodes % values)
+        func pairs(_ k: BigInt) -> BigInt { k * (k - BigInt(1)) / BigInt(2) }
+        let shared = r * pairs(q + BigInt(1)) + (values - r) * pairs(q)
+        return CollisionFigures(
+            probability: .one(significantDigits: Birthday.significantDigits), complement: .zero,
+            expected: ScientificDecimal.exact(numerator: shared, denominator: BigInt(1), significantDigits: Birthday.significantDigits),
+            approx: Birthday.doubleApproximation(space: values, count: nodes, scopes: BigInt(1)))
     }
 
     package static func tickText(_ t: (numerator: Int, denominator: Int)) -> String {

@@ -28,6 +28,12 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// The method a request came with, where ``MethodResponder`` hands it on as another (HEAD as GET),
+/// so that its log line names what the client sent.
+enum RequestMethod {
+    @TaskLocal static var original: String?
+}
+
 /// One structured line per request: method, path, status, duration.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
@@ -41,7 +47,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             logger.info(
                 "request",
                 metadata: [
-                    "method": "\(request.method.rawValue.escapingControlCharacters)",
+                    "method": "\((RequestMethod.original ?? request.method.rawValue).escapingControlCharacters)",
                     "path": "\(String(request.uri.path.prefix(200)).escapingControlCharacters)",
                     "status": "\(status)",
                     "duration_ms": "\(String(format: "%.3f", ms))",
@@ -75,6 +81,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                             "\(request.method.rawValue.prefix(20)) is not allowed here; use \(methods.map(\.rawValue).joined(separator: " or "))"
                         ))
                     response.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+                    // A refused method's body (a PUT's upload) is not read: the connection carries nothing more.
+                    response.headers[.connection] = "close"
                     return response
                 }
                 return Self.response(Refusal(.notFound, argument: "path", "no such page: \(request.uri.path.prefix(100))"))
@@ -120,7 +128,9 @@ struct MethodResponder<Inner: HTTPResponder>: HTTPResponder {
         case .head:
             var head = request.head
             head.method = .get
-            var response = try await inner.respond(to: Request(head: head, body: request.body), context: context)
+            var response = try await RequestMethod.$original.withValue("HEAD") {
+                try await inner.respond(to: Request(head: head, body: request.body), context: context)
+            }
             let length = response.body.contentLength
             response.body = ResponseBody(contentLength: length) { writer in try await writer.finish(nil) }
             return response
