@@ -42,7 +42,9 @@ import Testing
         #expect(CLI.at(overfull, "collision.probability") as? String == "1.00000000000000000000000000000e+0")
         #expect(CLI.at(overfull, "collision.complement") as? String == "0")
         #expect(CLI.at(overfull, "collision.expected_collisions") as? String == "9.76000000000000000000000000000e+2")
-        let fit = try CLI.json(["length", "--scheme", "snowflake", "--nodes", "2000", "--node-ids", "assigned", "--max-probability", "1e-9"])
+        let fit = try CLI.json([
+            "length", "--scheme", "snowflake", "--nodes", "2000", "--node-ids", "assigned", "--max-probability", "1e-9",
+        ])
         #expect(CLI.at(fit, "format.collision.expected_collisions") as? String == "9.76000000000000000000000000000e+2")
         // UUIDv1 as idbudget mints it (a random node and clock sequence) by default; MAC addresses assigned: 0.
         let mac = try CLI.json(["probability", "--scheme", "uuid1", "--nodes", "1000", "--node-ids", "assigned"])

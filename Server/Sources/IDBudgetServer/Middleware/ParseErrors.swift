@@ -41,7 +41,11 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             refusing = true
             let refusal = Refusal(
                 .methodNotAllowed, argument: "method", "CONNECT is not served: this server tunnels nothing; use GET (or POST for /audit)")
-            if open == 0 { refuse(context: context, refusal, method: "CONNECT", path: head.authority ?? head.path ?? "") } else { pending = refusal }
+            if open == 0 {
+                refuse(context: context, refusal, method: "CONNECT", path: head.authority ?? head.path ?? "")
+            } else {
+                pending = refusal
+            }
             return
         case .head:
             open += 1
