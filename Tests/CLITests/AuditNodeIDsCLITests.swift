@@ -130,6 +130,24 @@ import Testing
         #expect(summary.contains("\"node_formats\"") == (kind != "mixed"))
     }
 
+    /// xid and ObjectId logs in any order (shuffled, merged from many processes) are read by their
+    /// fields, and say they are out of order; a shuffled Snowflake log is not (its order is what tells
+    /// the decimal layouts apart), and is judged as decimal tokens.
+    @Test(arguments: ["xid", "objectid", "snowflake"])
+    func shuffledLogsOfXidAndObjectIdAreRead(scheme: String) throws {
+        var ids = try CLI.run(["generate", "--scheme", scheme, "--count", "20000"]).stdout.split(separator: "\n")
+        var random = SplitMix(state: 12)
+        for i in stride(from: ids.count - 1, to: 0, by: -1) { ids.swapAt(i, Int(random.next() % UInt64(i + 1))) }
+        let (r, json) = try Self.audit(ids.joined(separator: "\n") + "\n")
+        let findings = json["findings"] as? [String] ?? []
+        if scheme == "snowflake" {
+            #expect((json["nodes"] as? [String: Any])?["scheme"] == nil, "\(findings)")
+        } else {
+            #expect(r.status == 0 && (json["nodes"] as? [String: Any])?["scheme"] as? String == scheme, "\(findings)")
+            #expect(findings.contains { $0.contains("not in time order") }, "\(findings)")
+        }
+    }
+
     /// A log sorted newest first is still read by its fields, and says so; `--scheme` that does not
     /// fit says so too.
     @Test func newestFirstAndSchemesThatDoNotFit() throws {

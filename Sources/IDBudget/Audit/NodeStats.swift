@@ -49,13 +49,23 @@ public struct NodeStats: Sendable, Equatable {
 
     /// Whether these look like ids the format's minters made by `now` (Unix ms): times from
     /// ``earliest(_:)`` to a day past `now`; most ids share their node with others (a node mints
-    /// many; random numbers read in a layout scatter over its node values); and each node's ids come
-    /// in order, oldest or newest first, at most a tenth of the steps the other way (random numbers
-    /// go back half the time).
+    /// many; random numbers read in a layout scatter over its node values); and, for the decimal
+    /// layouts and TSID, each node's ids come in order, oldest or newest first, at most a tenth of the
+    /// steps the other way (random numbers go back half the time; the order is what tells the
+    /// Snowflake family's layouts apart). xid and ObjectId need no order — their length and alphabet
+    /// are their own, and random text of their shape puts nearly every id out of time — so a
+    /// shuffled or merged log of them is still read as what it is.
     func plausible(_ format: IDFormat, now: Int) -> Bool {
         let steps = ids - (nodesTruncated ? ids : nodes.count)
-        return ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000
-            && 2 * steps >= ids && (regressions <= steps / 10 || isNewestFirst)
+        let ordered = regressions <= steps / 10 || isNewestFirst || format == .xid || format == .objectid
+        return ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000 && 2 * steps >= ids && ordered
+    }
+
+    /// Whether each node's ids come out of order more than a tenth of the time, neither oldest nor
+    /// newest first: a shuffled or merged log (or clocks set back again and again).
+    public var isUnordered: Bool {
+        let steps = ids - (nodesTruncated ? ids : nodes.count)
+        return regressions > steps / 10 && !isNewestFirst
     }
 
     /// Whether nearly every id is earlier than the one before it from its node: a log sorted newest
