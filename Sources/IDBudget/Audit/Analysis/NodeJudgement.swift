@@ -87,9 +87,9 @@ extension AuditAnalysis {
                 ? "the ids come newest first (sorted descending): each of the \(n.regressions) steps back counts as a regression; audit them oldest first to count clocks set back"
                 : n.isUnordered
                     ? "the ids are not in time order (\(n.regressions) steps back: a shuffled or merged log); audit them in the order they were minted to count clocks set back"
-                : n.regressions == 0
-                    ? "no clock regressions: every node's ids come in time order"
-                    : "\(n.regressions) clock regression\(n.regressions == 1 ? "" : "s"): an id earlier than the one before it from the same node (a clock set back; ids minted then can repeat earlier ones)"
+                    : n.regressions == 0
+                        ? "no clock regressions: every node's ids come in time order"
+                        : "\(n.regressions) clock regression\(n.regressions == 1 ? "" : "s"): an id earlier than the one before it from the same node (a clock set back; ids minted then can repeat earlier ones)"
         )
         if s.extraOccurrences > 0 {
             findings.append(
