@@ -24,6 +24,8 @@ public struct AuditAnalysis: Sendable {
         case inconclusive
         /// No ids: nothing to judge, and not evidence of anything.
         case empty
+        /// More lines than allowed are not of the declared shape (``DeclaredShape``).
+        case invalid = "invalid-ids"
     }
 
     /// What one position holds.
@@ -92,7 +94,7 @@ public struct AuditAnalysis: Sendable {
     public var sd: Double { test.sd }
     public var z: Double { test.z }
     /// A verdict against the stream: too many or too few duplicates, or positions that are not random.
-    public var suspicious: Bool { verdict == .tooMany || verdict == .tooFew || verdict == .nonUniform }
+    public var suspicious: Bool { verdict == .tooMany || verdict == .tooFew || verdict == .nonUniform || verdict == .invalid }
     /// The stream passes the audit: ids, and nothing against them (what a CI gate asks).
     public var passes: Bool { verdict == .consistent }
 
@@ -103,9 +105,20 @@ public struct AuditAnalysis: Sendable {
     /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits`` (as `idbudget audit --bits`).
     /// With `scheme` (a node-id format), the ids are read in its layout when every one fits it; without,
     /// the fitting layout whose latest id is nearest the clock.
-    public init(summary original: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil) throws(InputError) {
+    /// With `declared`, the ids are judged against that shape instead (``DeclaredShape``), and
+    /// `claimedBits` and `scheme` must be nil.
+    public init(
+        summary original: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil, declared: DeclaredShape? = nil
+    ) throws(InputError) {
         if let claimedBits, claimedBits < 1 || claimedBits > Limits.maxSpaceBits {
             throw InputError("claimed bits must be from 1 to \(Limits.maxSpaceBits), got \(claimedBits)")
+        }
+        if let declared {
+            guard claimedBits == nil, scheme == nil else {
+                throw InputError("a declared shape is the space and the layout both: give it without claimed bits or a scheme")
+            }
+            self.init(declared: declared, summary: original)
+            return
         }
         // TypeIDs without a prefix read as ULIDs too; their version and variant characters tell them apart.
         let prefixless = claimedBits == nil ? Self.asPrefixlessTypeIDs(original) : nil

@@ -308,9 +308,13 @@ public struct AuditReport: Answer, Equatable {
 
     /// Judges `summary` (see ``AuditAnalysis``) and reports it.
     /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits``.
-    public init(summary: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil, resources: Resources? = nil) throws(InputError) {
+    public init(
+        summary: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil, declared: DeclaredShape? = nil,
+        resources: Resources? = nil
+    ) throws(InputError) {
         self.init(
-            summary: summary, analysis: try AuditAnalysis(summary: summary, claimedBits: claimedBits, scheme: scheme), resources: resources)
+            summary: summary, analysis: try AuditAnalysis(summary: summary, claimedBits: claimedBits, scheme: scheme, declared: declared),
+            resources: resources)
     }
 
     public init(summary s: AuditSummary, analysis r: AuditAnalysis, resources: Resources? = nil) {
@@ -384,6 +388,7 @@ public struct AuditReport: Answer, Equatable {
         case .tooFew:
             "SUSPICIOUS: fewer duplicates than uniform random ids over this space would show (p ≤ \(String(format: "%.3g", r.test.pValueLow))): structured, sequential or counter-based ids?"
         case .nonUniform: "SUSPICIOUS: positions that should be random are not (see findings)"
+        case .invalid: "INVALID: more lines than allowed are not of the declared shape (see findings)"
         case .inconclusive: "INCONCLUSIVE: the duplicates look off, but no bound proves it within the cost limit"
         case .empty: "NO IDS: nothing to judge"
         case .consistent: "consistent with uniform random ids over this space"

@@ -48,6 +48,20 @@ struct AuditCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "With --length: the alphabet every id must be written in, every position uniform over it (a CI gate).", valueName: "name"),
+        completion: .list(Alphabet.builtIns.compactMap(\.name)))
+    var alphabet: String?
+
+    @Option(help: ArgumentHelp("With --alphabet: the length every id must have.", valueName: "n"))
+    var length: String?
+
+    @Option(
+        name: .customLong("max-invalid"),
+        help: ArgumentHelp("With --alphabet and --length: lines allowed not of that shape (default 0).", valueName: "n"))
+    var maxInvalid: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Peak memory, e.g. 1G, 512M or max (the machine's memory); default 1G, at least 64M. Past it, ids spill to $TMPDIR.",
             valueName: "size"), completion: .list(["256M", "1G", "4G", "max"]))
     var memory: String = "1G"
@@ -103,6 +117,7 @@ struct AuditCommand: ParsableCommand {
     struct Settings {
         var maxLine: Int
         var claimed: Int?
+        var declared: DeclaredShape? = nil
         var scheme: IDFormat? = nil
         var memory: Int
         var shard: (index: Int, count: Int)
@@ -219,8 +234,43 @@ struct AuditCommand: ParsableCommand {
             nodeScheme = try usage { () throws(ArgumentError) in try ArgumentText.auditScheme(scheme, claimingBits: claimed != nil) }
         }
         return Settings(
-            maxLine: maxLine, claimed: claimed, scheme: nodeScheme, memory: bytes, shard: shardValue, threads: threadCount,
-            records: records)
+            maxLine: maxLine, claimed: claimed, declared: try declaredShape(), scheme: nodeScheme, memory: bytes, shard: shardValue,
+            threads: threadCount, records: records)
+    }
+
+    /// `--alphabet A --length L [--max-invalid N]`: the shape every id must have.
+    private func declaredShape() throws -> DeclaredShape? {
+        guard alphabet != nil || length != nil || maxInvalid != nil else { return nil }
+        guard let alphabet else {
+            throw UsageError(argument: "--length", message: "declares a shape with --alphabet; add e.g. --alphabet base62")
+        }
+        guard let named = Alphabet.named(alphabet) else {
+            let names = Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")
+            throw UsageError(argument: "--alphabet", message: "'\(alphabet)' is not an alphabet; give one of \(names)")
+        }
+        guard let length else {
+            throw UsageError(argument: "--alphabet", message: "declares a shape with --length; add e.g. --length 22")
+        }
+        guard let l = Int(length), l >= 1, l <= 4096 else {
+            throw UsageError(argument: "--length", message: "'\(length)' is not a length from 1 to 4096; e.g. --length 22")
+        }
+        var allowed = 0
+        if let maxInvalid {
+            guard let m = Int(maxInvalid), m >= 0 else {
+                throw UsageError(argument: "--max-invalid", message: "'\(maxInvalid)' is not a count of lines from 0; e.g. --max-invalid 1")
+            }
+            allowed = m
+        }
+        if bits != nil {
+            throw UsageError(argument: "--bits", message: "the declared --alphabet and --length are the space; leave --bits out")
+        }
+        if scheme != nil {
+            throw UsageError(argument: "--scheme", message: "the declared --alphabet and --length are the layout; leave --scheme out")
+        }
+        guard let shape = try? DeclaredShape(alphabet: named, length: l, maxInvalid: allowed) else {
+            throw UsageError(argument: "--length", message: "'\(length)' is not a length from 1 to 4096; e.g. --length 22")
+        }
+        return shape
     }
 
     /// `1G`, `512M`, `64MiB`, `1073741824`: bytes.
@@ -311,7 +361,7 @@ struct AuditCommand: ParsableCommand {
             AuditReport.Resources(
                 fingerprintTableBytes: $0.peak, spilled: $0.spilled, peakRSSBytes: PeakMemory.bytes(), memoryLimitBytes: s.memory)
         }
-        var r = try AuditReport(summary: summary, claimedBits: s.claimed, scheme: s.scheme, resources: resources)
+        var r = try AuditReport(summary: summary, claimedBits: s.claimed, scheme: s.scheme, declared: s.declared, resources: resources)
         r.records = records
         try show(r)
         if !r.passes { Output.status = ExitStatus.fails.rawValue }

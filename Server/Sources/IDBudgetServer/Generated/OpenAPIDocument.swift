@@ -2831,7 +2831,8 @@ enum OpenAPIDocument {
                           "too-few-duplicates",
                           "non-uniform-positions",
                           "inconclusive",
-                          "empty"
+                          "empty",
+                          "invalid-ids"
                         ]
                       },
                       "format": {
@@ -2965,7 +2966,8 @@ enum OpenAPIDocument {
                                 "too-few-duplicates",
                                 "non-uniform-positions",
                                 "inconclusive",
-                                "empty"
+                                "empty",
+                                "invalid-ids"
                               ]
                             }
                           }

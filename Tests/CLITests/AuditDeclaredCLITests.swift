@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `idbudget audit --alphabet A --length L [--max-invalid N]`: CI's gate on the shape it meant to
+/// mint. Honest streams pass; a header line, a narrowed or stuck position, and copies of one id fail,
+/// each with its verdict and exit status 1; the JSON against the schema.
+@Suite(.oracles) struct AuditDeclaredCLITests {
+    static func file(_ text: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("declared-\(UUID().uuidString)")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    static func audit(_ text: String, _ arguments: [String]) throws -> (CLI.Result, [String: Any]) {
+        let url = try file(text)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let r = try CLI.run(["audit", url.path, "--format", "json"] + arguments)
+        let json = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
+        return (r, json)
+    }
+
+    static let tokens = (try? CLI.run(["generate", "--alphabet", "base62", "--length", "22", "--count", "20000"]).stdout) ?? ""
+
+    @Test func anHonestStreamPasses() throws {
+        let (r, json) = try Self.audit(Self.tokens, ["--alphabet", "base62", "--length", "22"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(json["verdict_code"] as? String == "consistent" && json["format"] as? String == "declared base62×22")
+        #expect(try CLI.python("validate_json.py", input: r.stdout).status == 0)
+    }
+
+    /// A header line is not an id of the shape: invalid, exit 1 — unless allowed.
+    @Test func aHeaderLineFailsUnlessAllowed() throws {
+        let (r, json) = try Self.audit("id\n" + Self.tokens, ["--alphabet", "base62", "--length", "22"])
+        #expect(r.status == 1 && json["verdict_code"] as? String == "invalid-ids", "\(json["findings"] ?? "")")
+        #expect((json["findings"] as? [String])?.contains { $0.hasPrefix("1 line is not base62×22") } == true)
+        #expect(try CLI.python("validate_json.py", input: r.stdout).status == 0)
+        let (allowed, _) = try Self.audit("id\n" + Self.tokens, ["--alphabet", "base62", "--length", "22", "--max-invalid", "1"])
+        #expect(allowed.status == 0)
+        // A symbol outside the alphabet in an id of the right length is invalid too.
+        let (dash, j) = try Self.audit("abcdefghij-klmnopqrstu\n" + Self.tokens, ["--alphabet", "base62", "--length", "22"])
+        #expect(dash.status == 1 && j["verdict_code"] as? String == "invalid-ids")
+    }
+
+    /// A base58 generator declared base62 (58 of 62 symbols at every position), and hex ids whose
+    /// fifth character is stuck: positions not uniform over the declared alphabet.
+    @Test func aNarrowedOrStuckPositionFails() throws {
+        let base58 = try CLI.run(["generate", "--alphabet", "base58", "--length", "22", "--count", "20000"]).stdout
+        let (r, json) = try Self.audit(base58, ["--alphabet", "base62", "--length", "22"])
+        #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(json["findings"] ?? "")")
+        var random = SplitMix(state: 8)
+        let hex = Array("0123456789abcdef")
+        let stuck = (0..<5000).map { _ in
+            String((0..<8).map { i in i == 4 ? "0" : hex[Int(random.next() % 16)] })
+        }
+        let (s, sj) = try Self.audit(stuck.joined(separator: "\n") + "\n", ["--alphabet", "hex", "--length", "8"])
+        #expect(s.status == 1 && sj["verdict_code"] as? String == "non-uniform-positions", "\(sj["findings"] ?? "")")
+        #expect((sj["findings"] as? [String])?.contains { $0.contains("position 5 is constant ('0')") } == true)
+    }
+
+    /// 2 to 21 copies of one id: too many duplicates over the declared space.
+    @Test(arguments: [2, 5, 21])
+    func copiesOfOneIdFail(copies: Int) throws {
+        let (r, json) = try Self.audit(
+            String(repeating: "3fA9kQ2mZx81LpWcVb7NtR\n", count: copies), ["--alphabet", "base58", "--length", "22"])
+        #expect(r.status == 1 && json["verdict_code"] as? String == "too-many-duplicates", "\(json["findings"] ?? "")")
+    }
+
+    @Test(arguments: [
+        (["audit", "--alphabet", "base62"], "--alphabet"),
+        (["audit", "--length", "22"], "--length"),
+        (["audit", "--alphabet", "base99", "--length", "22"], "--alphabet"),
+        (["audit", "--alphabet", "base62", "--length", "0"], "--length"),
+        (["audit", "--alphabet", "base62", "--length", "22", "--max-invalid", "-1"], "--max-invalid"),
+        (["audit", "--alphabet", "base62", "--length", "22", "--bits", "64"], "--bits"),
+        (["audit", "--alphabet", "base62", "--length", "22", "--scheme", "xid"], "--scheme"),
+    ])
+    func badDeclarationsNameTheArgument(arguments: [String], argument: String) throws {
+        try CLI.expectUsageError(arguments, naming: argument)
+    }
+}
