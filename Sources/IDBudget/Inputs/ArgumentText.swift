@@ -105,6 +105,38 @@ public enum ArgumentText {
         return format
     }
 
+    /// `audit --alphabet A --length L [--max-invalid N]`: the shape every id must have (nil when none of
+    /// the three is given); not with `--bits` or `--scheme`, which the declaration replaces.
+    public static func declaredShape(
+        alphabet: String?, length: String?, maxInvalid: String?, claimingBits: Bool, scheme: Bool
+    ) throws(ArgumentError) -> DeclaredShape? {
+        guard alphabet != nil || length != nil || maxInvalid != nil else { return nil }
+        guard let alphabet else {
+            throw ArgumentError(
+                length != nil ? "--length" : "--max-invalid", "declares a shape with --alphabet; add e.g. --alphabet base62")
+        }
+        guard let named = Alphabet.named(alphabet) else {
+            let names = Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")
+            throw ArgumentError("--alphabet", "'\(alphabet.prefix(40))' is not an alphabet; give one of \(names)")
+        }
+        guard let length else { throw ArgumentError("--alphabet", "declares a shape with --length; add e.g. --length 22") }
+        guard let l = Int(length), l >= 1, l <= 4096 else {
+            throw ArgumentError("--length", "'\(length.prefix(40))' is not a length from 1 to 4096; e.g. --length 22")
+        }
+        var allowed = 0
+        if let maxInvalid {
+            guard let m = Int(maxInvalid), m >= 0 else {
+                throw ArgumentError("--max-invalid", "'\(maxInvalid.prefix(40))' is not a count of lines from 0; e.g. --max-invalid 1")
+            }
+            allowed = m
+        }
+        if claimingBits { throw ArgumentError("--bits", "the declared --alphabet and --length are the space; leave --bits out") }
+        if scheme { throw ArgumentError("--scheme", "the declared --alphabet and --length are the layout; leave --scheme out") }
+        do { return try DeclaredShape(alphabet: named, length: l, maxInvalid: allowed) } catch {
+            throw ArgumentError("--length", error.message)
+        }
+    }
+
     public static func budget(_ text: String) throws(ArgumentError) -> Budget {
         do { return try Budget(parsing: text) } catch { throw ArgumentError("--max-probability", error.message) }
     }

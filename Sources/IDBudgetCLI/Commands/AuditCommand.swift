@@ -240,37 +240,10 @@ struct AuditCommand: ParsableCommand {
 
     /// `--alphabet A --length L [--max-invalid N]`: the shape every id must have.
     private func declaredShape() throws -> DeclaredShape? {
-        guard alphabet != nil || length != nil || maxInvalid != nil else { return nil }
-        guard let alphabet else {
-            throw UsageError(argument: "--length", message: "declares a shape with --alphabet; add e.g. --alphabet base62")
+        try usage { () throws(ArgumentError) in
+            try ArgumentText.declaredShape(
+                alphabet: alphabet, length: length, maxInvalid: maxInvalid, claimingBits: bits != nil, scheme: scheme != nil)
         }
-        guard let named = Alphabet.named(alphabet) else {
-            let names = Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")
-            throw UsageError(argument: "--alphabet", message: "'\(alphabet)' is not an alphabet; give one of \(names)")
-        }
-        guard let length else {
-            throw UsageError(argument: "--alphabet", message: "declares a shape with --length; add e.g. --length 22")
-        }
-        guard let l = Int(length), l >= 1, l <= 4096 else {
-            throw UsageError(argument: "--length", message: "'\(length)' is not a length from 1 to 4096; e.g. --length 22")
-        }
-        var allowed = 0
-        if let maxInvalid {
-            guard let m = Int(maxInvalid), m >= 0 else {
-                throw UsageError(argument: "--max-invalid", message: "'\(maxInvalid)' is not a count of lines from 0; e.g. --max-invalid 1")
-            }
-            allowed = m
-        }
-        if bits != nil {
-            throw UsageError(argument: "--bits", message: "the declared --alphabet and --length are the space; leave --bits out")
-        }
-        if scheme != nil {
-            throw UsageError(argument: "--scheme", message: "the declared --alphabet and --length are the layout; leave --scheme out")
-        }
-        guard let shape = try? DeclaredShape(alphabet: named, length: l, maxInvalid: allowed) else {
-            throw UsageError(argument: "--length", message: "'\(length)' is not a length from 1 to 4096; e.g. --length 22")
-        }
-        return shape
     }
 
     /// `1G`, `512M`, `64MiB`, `1073741824`: bytes.
