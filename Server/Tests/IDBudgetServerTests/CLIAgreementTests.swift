@@ -163,55 +163,6 @@ extension CLIAgreementTests {
         }
     }
 
-    /// `audit?alphabet=…&length=…` judges a declared shape as `idbudget audit --alphabet --length` does —
-    /// the same verdict on honest ids and on a header line — and refuses what the CLI refuses, in its words.
-    @Test func auditTakesADeclaredShape() async throws {
-        let minted = try Self.run(["generate", "--alphabet", "base62", "--length", "22", "--count", "2000"])
-        #expect(minted.status == 0)
-        for (body, query, verdict) in [
-            (minted.out, "alphabet=base62&length=22", "consistent"), ("id\n" + minted.out, "alphabet=base62&length=22", "invalid-ids"),
-            ("id\n" + minted.out, "alphabet=base62&length=22&max-invalid=1", "consistent"),
-        ] {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-declared-\(UUID().uuidString).txt")
-            try body.write(to: file, atomically: true, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let arguments = query.split(separator: "&").flatMap { pair in
-                let kv = pair.split(separator: "=")
-                return ["--\(kv[0])", String(kv[1])]
-            }
-            let cli = try Self.run(["audit", file.path, "--format", "json"] + arguments)
-            let cliJSON = try #require(try JSONSerialization.jsonObject(with: Data(cli.out.utf8)) as? [String: Any])
-            #expect(cliJSON["verdict_code"] as? String == verdict, "\(query)")
-            let cliFindings = cliJSON["findings"] as? [String] ?? []
-            try await withServer { client in
-                let r = try await client.executeRequest(
-                    uri: "/api/v1/audit?\(query)", method: .post, headers: [:], body: .init(string: body))
-                #expect(r.status == .ok)
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(String(buffer: r.body).utf8)) as? [String: Any])
-                #expect(json["verdict_code"] as? String == verdict, "\(query)")
-                #expect(json["findings"] as? [String] == cliFindings, "\(query)")
-            }
-        }
-        for query in [
-            "alphabet=base62", "length=22", "alphabet=base62&length=22&bits=64", "alphabet=base99&length=22",
-            "alphabet=hex&length=8&scheme=xid",
-        ] {
-            let arguments = query.split(separator: "&").flatMap { pair in
-                let kv = pair.split(separator: "=")
-                return ["--\(kv[0])", String(kv[1])]
-            }
-            let cli = try Self.run(["audit", "/dev/null"] + arguments)
-            #expect(cli.status == 64, "\(query)")
-            try await withServer { client in
-                let r = try await client.executeRequest(
-                    uri: "/api/v1/audit?\(query)", method: .post, headers: [:], body: .init(string: "1\n"))
-                #expect(r.status == .badRequest)
-                let error = try decodeError(String(buffer: r.body))
-                #expect("idbudget: error: \(error.argument ?? ""): \(error.error)\n" == cli.err, "\(query)")
-            }
-        }
-    }
-
     /// Refusals the server's port resolves: the CLI says `idbudget: error: ARGUMENT: MESSAGE`.
     static let refusals = RefusalTests.badQuestions.map(\.0).filter {
         // The API's own refusals (no --format, one value a name, a parameter it does not know) and

@@ -593,73 +593,14 @@ enum OpenAPIDocument {
                       "xid",
                       "objectid"
                     ]
-                  },
-                  "alphabet": {
-                    "$ref": "#/components/schemas/Alphabet",
-                    "description": "With length: the alphabet every id must be written in, every position uniform over it (a declared shape, for CI)."
-                  },
-                  "length": {
-                    "description": "With alphabet: the length every id must have, 1 to 4096.",
-                    "type": "string",
-                    "pattern": "^([1-9][0-9]{0,2}|[1-3][0-9]{3}|40[0-8][0-9]|409[0-6])$"
-                  },
-                  "max-invalid": {
-                    "description": "With alphabet and length: lines allowed not of that shape (default 0); past it, the verdict is invalid-ids.",
-                    "type": "string",
-                    "pattern": "^(0|[1-9][0-9]{0,8})$"
                   }
                 },
-                "allOf": [
-                  {
-                    "not": {
-                      "required": [
-                        "bits",
-                        "scheme"
-                      ]
-                    }
-                  },
-                  {
-                    "if": {
-                      "anyOf": [
-                        {
-                          "required": [
-                            "alphabet"
-                          ]
-                        },
-                        {
-                          "required": [
-                            "length"
-                          ]
-                        },
-                        {
-                          "required": [
-                            "max-invalid"
-                          ]
-                        }
-                      ]
-                    },
-                    "then": {
-                      "required": [
-                        "alphabet",
-                        "length"
-                      ],
-                      "not": {
-                        "anyOf": [
-                          {
-                            "required": [
-                              "bits"
-                            ]
-                          },
-                          {
-                            "required": [
-                              "scheme"
-                            ]
-                          }
-                        ]
-                      }
-                    }
-                  }
-                ]
+                "not": {
+                  "required": [
+                    "bits",
+                    "scheme"
+                  ]
+                }
               },
               "PageForm": {
                 "description": "The page's form, as a browser sends it: empty fields are fields not filled. The page answers 200 while a question is still incomplete (it shows the form), and 400 for a value it refuses. Other parameters (utm_source, fbclid, as a shared link picks them up) are passed over.",

@@ -39,7 +39,7 @@ struct APIRoutes {
     /// Ids, one per line, streamed into an `Auditor` chunk by chunk: memory stays bounded whatever the
     /// upload's size, and an upload past the limit is refused as soon as it is declared or reached.
     func audit(_ request: Request) async throws -> Response {
-        let query = try Query(request.uri.query, allowed: ["max-line-bytes", "bits", "scheme", "alphabet", "length", "max-invalid"])
+        let query = try Query(request.uri.query, allowed: ["max-line-bytes", "bits", "scheme"])
         let audit = try AuditSettings(query)
         let report = try await compute.auditing { try await Self.audit(request, settings: audit, limits: settings, compute: compute) }
         return Self.json(try report.cliJSON())
@@ -114,11 +114,10 @@ struct APIRoutes {
             try await group.next()
             group.cancelAll()
         }
-        let (claimed, scheme, declared) = (settings.claimedBits, settings.scheme, settings.declared)
+        let (claimed, scheme) = (settings.claimedBits, settings.scheme)
         return try await compute.run(audit: true) { () throws(Refusal) -> AuditReport in
             do {
-                return try AuditReport(
-                    summary: try auditor.value.finish(), claimedBits: claimed, scheme: scheme, declared: declared, resources: nil)
+                return try AuditReport(summary: try auditor.value.finish(), claimedBits: claimed, scheme: scheme, resources: nil)
             } catch let refusal as Refusal {
                 throw refusal
             } catch {
@@ -170,15 +169,12 @@ final class AuditorBox: @unchecked Sendable {
     init(_ value: Auditor) { self.value = value }
 }
 
-/// `max-line-bytes`, `bits`, `scheme` and a declared shape (`alphabet`, `length`, `max-invalid`),
-/// checked as `idbudget audit` checks them.
+/// `max-line-bytes`, `bits` and `scheme`, checked as `idbudget audit` checks them.
 struct AuditSettings {
     var maxLineBytes = 4096
     var claimedBits: Int?
     /// A node-id layout to read the ids in (`idbudget audit --scheme`).
     var scheme: IDFormat?
-    /// The shape every id must have (`idbudget audit --alphabet A --length L`).
-    var declared: DeclaredShape?
 
     /// The CLI's defaults: lines up to 4096 bytes, the space the ids imply.
     init() {}
@@ -197,15 +193,9 @@ struct AuditSettings {
             }
             claimedBits = b
         }
-        let claiming = claimedBits != nil
-        let (alphabet, length, maxInvalid, schemeName) = (query["alphabet"], query["length"], query["max-invalid"], query["scheme"])
-        // In the CLI's order: the scheme, then the declaration, so the first refusal names the same argument.
-        if let name = schemeName {
+        if let name = query["scheme"] {
+            let claiming = claimedBits != nil
             scheme = try refusing { () throws(ArgumentError) in try ArgumentText.auditScheme(name, claimingBits: claiming) }
-        }
-        declared = try refusing { () throws(ArgumentError) in
-            try ArgumentText.declaredShape(
-                alphabet: alphabet, length: length, maxInvalid: maxInvalid, claimingBits: claiming, scheme: schemeName != nil)
         }
     }
 }
