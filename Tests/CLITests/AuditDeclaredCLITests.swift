@@ -58,6 +58,15 @@ import Testing
         #expect((sj["findings"] as? [String])?.contains { $0.contains("position 5 is constant ('0')") } == true)
     }
 
+    /// No id of the declared shape — an empty input, or only a header that is allowed — is nothing to
+    /// judge: `empty`, exit 1, and no finding about positions.
+    @Test(arguments: ["", "id\n"])
+    func nothingOfTheShapeIsEmpty(text: String) throws {
+        let (r, json) = try Self.audit(text, ["--alphabet", "base62", "--length", "22", "--max-invalid", "1"])
+        #expect(r.status == 1 && json["verdict_code"] as? String == "empty", "\(json["findings"] ?? "")")
+        #expect((json["findings"] as? [String])?.contains { $0.contains("not uniform") } == false)
+    }
+
     /// 2 to 21 copies of one id: too many duplicates over the declared space.
     @Test(arguments: [2, 5, 21])
     func copiesOfOneIdFail(copies: Int) throws {

@@ -226,6 +226,15 @@ import Testing
         #expect(honest.findings.contains { $0.contains("method 1") }, "\(honest.findings)")
         let weak = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids(randB: 12))))
         #expect(weak.verdict != .consistent, "\(weak.findings)")
+        // rand_b drawn from 16 values (each random-looking): method 1 draws it afresh for every id, so
+        // its narrow positions count against the stream, shared milliseconds or not.
+        let pool = (0..<16).map { _ in random.next() & ((1 << 62) - 1) }
+        let pooled = ids(randB: 62).enumerated().map { i, id in
+            let rb = String(format: "%016llx", pool[i % 16] | 1 << 63)
+            return String(id.prefix(19)) + rb.prefix(4) + "-" + rb.suffix(12)
+        }
+        let p = try AuditAnalysis(summary: try Self.summarise(Self.lines(pooled)))
+        #expect(p.verdict == .nonUniform, "\(p.findings)")
     }
 
     /// UUIDv7s whose random bits are all zero: one id a millisecond, so no duplicates at all; the

@@ -245,12 +245,13 @@ public struct AuditAnalysis: Sendable {
         let alphabet = Self.chooseAlphabet(for: s, format: format)
         let positions = Self.classifyPositions(of: s, length: single, format: format, alphabetSize: alphabet.size)
         // A UUIDv7 whose rand_a would count against it is read as method 1's counter instead (a
-        // monotonic generator's rand_a, explained by ids sharing a millisecond, stays random).
+        // monotonic generator's rand_a, explained by ids sharing a millisecond, stays random). Method 1
+        // draws rand_b afresh for every id: a rand_b that varies less than that counts against it.
         var probe: [String] = []
         var flags = PositionFlags(positions, of: s, format: format, findings: &probe)
         let counter = claimedBits == nil && format == .uuid7 && flags.flagged.contains { Self.randAPositions.contains($0.0) }
         if counter {
-            flags = PositionFlags(positions, of: s, format: format, skipping: Self.randAPositions, findings: &findings)
+            flags = PositionFlags(positions, of: s, format: format, skipping: Self.randAPositions, fresh: true, findings: &findings)
         } else {
             findings += probe
         }

@@ -67,7 +67,8 @@ extension AuditAnalysis {
             findings.append("positions past \(AuditSummary.positionLimit) are not recorded: they are not tested")
         }
         // Every position uniform over A: the declared symbols' counts, tested as `classify` tests them.
-        let positions: [Position] = (0..<head).map { i in
+        // No id of the declared length: no position to test.
+        let positions: [Position] = n == 0 ? [] : (0..<head).map { i in
             let counts = i < rows.count ? rows[i].filter { symbols.contains($0.key) } : [:]
             return Self.classify(counts, alphabetSize: a, distinct: s.distinct)
         }
@@ -90,7 +91,13 @@ extension AuditAnalysis {
         let extra = multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value }
         let test = DuplicateTest(cells: [DuplicateTest.Cell(space: space, ids: n)], observed: extra, tests: 1, judgeFewer: true)
         var verdict = Self.decideVerdict(s, test: test, nonUniform: !flagged.isEmpty, findings: &findings)
-        if invalid > d.maxInvalid, verdict != .tooMany, verdict != .empty { verdict = .invalid }
+        if invalid > d.maxInvalid, verdict != .tooMany, verdict != .empty {
+            verdict = .invalid
+        } else if n == 0, s.ids > 0 {
+            // Only lines of other shapes, all allowed: still nothing of the declared shape to judge.
+            verdict = .empty
+            findings.append("no ids of the declared shape: nothing to judge")
+        }
 
         ids = s.ids
         distinct = s.distinct

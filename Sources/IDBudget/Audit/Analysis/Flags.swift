@@ -14,9 +14,14 @@ extension AuditAnalysis {
         /// Random fields that vary less than fresh draws would, explained by ids sharing a bucket.
         private(set) var shared: [Int] = []
 
-        init(_ positions: [Position], of s: AuditSummary, format: TimeFormat?, skipping: Set<Int> = [], findings: inout [String]) {
+        /// `fresh`: the random fields are drawn afresh for every id whatever its bucket (a UUIDv7 whose
+        /// rand_a is method 1's counter: its rand_b is random per id), so sharing is no excuse.
+        init(
+            _ positions: [Position], of s: AuditSummary, format: TimeFormat?, skipping: Set<Int> = [], fresh: Bool = false,
+            findings: inout [String]
+        ) {
             let bucketCount = format.flatMap { s.timeFormats[$0]?.buckets.count } ?? 0
-            let independent = format == nil || 2 * bucketCount >= s.ids
+            let independent = format == nil || fresh || 2 * bucketCount >= s.ids
             // The dominant length (positions are of it; they stop at 64).
             let length = s.lengths.max { $0.value < $1.value }?.key ?? positions.count
             for (i, p) in positions.enumerated() where !skipping.contains(i) {
