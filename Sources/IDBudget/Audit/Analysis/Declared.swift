@@ -68,10 +68,13 @@ extension AuditAnalysis {
         }
         // Every position uniform over A: the declared symbols' counts, tested as `classify` tests them.
         // No id of the declared length: no position to test.
-        let positions: [Position] = n == 0 ? [] : (0..<head).map { i in
-            let counts = i < rows.count ? rows[i].filter { symbols.contains($0.key) } : [:]
-            return Self.classify(counts, alphabetSize: a, distinct: s.distinct)
-        }
+        let positions: [Position] =
+            n == 0
+            ? []
+            : (0..<head).map { i in
+                let counts = i < rows.count ? rows[i].filter { symbols.contains($0.key) } : [:]
+                return Self.classify(counts, alphabetSize: a, distinct: s.distinct)
+            }
         let flagged = positions.indices.filter { if case .uniform = positions[$0] { return false } else { return true } }
         if !flagged.isEmpty {
             let words = flagged.prefix(8).map { i -> String in
