@@ -19,6 +19,7 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Requests to answers: the application, its routes and middleware. Tests drive it in memory.
@@ -28,13 +29,21 @@ let package = Package(
                 .product(name: "IDBudget", package: idbudget),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // The page's style sheet, script and icon, compiled into the binary (no bundle to find at run
+            // time): one column on a phone, nothing wider than the screen but the boxes that scroll on
+            // their own; the script swaps in the answer as you type (the form works without it).
+            resources: [
+                .embedInCode("Page/Resources/style.css"), .embedInCode("Page/Resources/app.js"),
+                .embedInCode("Page/Resources/favicon.svg"),
             ]
         ),
-        // The executable: options, logging setup, run.
+        // The executable: options (ArgumentParser, or the environment), logging setup, run.
         .executableTarget(
             name: "IDBudgetServe",
             dependencies: [
                 "IDBudgetServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

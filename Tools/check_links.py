@@ -21,6 +21,7 @@ PLANNED = {
     "Sources/IDBudget", "Sources/IDBudgetCLI", "Tests", "Tests/Oracles", "Tools", "scripts", "Benchmarks",
 }
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+IMAGE = re.compile(r"<img\s[^>]*\bsrc=\"([^\"]+)\"")
 FENCE = re.compile(r"^(```+|~~~+)")
 
 
@@ -78,7 +79,8 @@ def main(argv):
         if not md.exists():
             problems.append(f"{md.relative_to(ROOT)}: missing")
             continue
-        for target in LINK.findall(prose(md.read_text(encoding="utf-8"))):
+        text = prose(md.read_text(encoding="utf-8"))
+        for target in LINK.findall(text) + IMAGE.findall(text):
             if re.match(r"^[a-z][a-z0-9+.-]*:", target):
                 continue  # https:, mailto: …
             checked += 1

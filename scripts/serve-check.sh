@@ -29,6 +29,20 @@ for _ in $(seq 1 1200); do
   sleep 0.5
 done
 curl -sf --max-time 5 "$base/healthz" | grep -q '"ok"' || fail "/healthz did not answer"
+# Settings: options, or the environment; a value out of range stops it at once (64), naming the option
+# or the variable; an option wins over the environment.
+serve=Server/.build/release/idbudget-serve
+st=0; out=$(timeout 10 "$serve" --port 70000 2>&1) || st=$?
+[ "$st" = 64 ] && grep -q -- "--port" <<<"$out" || fail "--port 70000 was not refused with 64 naming --port ($st): $out"
+st=0; out=$(IDBUDGET_SERVE_LIGHT_SLOTS=many timeout 10 "$serve" 2>&1) || st=$?
+[ "$st" = 64 ] && grep -q "IDBUDGET_SERVE_LIGHT_SLOTS" <<<"$out" || fail "a bad IDBUDGET_SERVE_LIGHT_SLOTS was not refused naming it ($st): $out"
+"$serve" --help | grep -q -- "--minimum-upload-rate" || fail "--help does not list every setting"
+eport=$((port + 1))
+IDBUDGET_SERVE_PORT=$eport IDBUDGET_SERVE_DEADLINE=3 timeout 20 "$serve" >/dev/null 2>&1 &
+epid=$!
+for _ in $(seq 1 40); do curl -sf --max-time 1 "http://127.0.0.1:$eport/healthz" >/dev/null && break; sleep 0.25; done
+curl -sf --max-time 2 "http://127.0.0.1:$eport/healthz" >/dev/null || fail "IDBUDGET_SERVE_PORT=$eport was not the port"
+kill "$epid"; wait "$epid" 2>/dev/null || true
 seed=$(curl -sf --max-time 10 "$base/api/v1/length?alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11")
 [ "$(printf '%s' "$seed" | python3 -c 'import json,sys; print(json.load(sys.stdin)["length"])')" = 23 ] || fail "the seed question was not answered 23"
 # Read whole, then searched: `curl | grep -q` fails under pipefail when grep stops reading first.

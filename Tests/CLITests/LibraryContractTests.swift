@@ -65,11 +65,48 @@ import Testing
         #expect(throws: InputError.self) { try Lifetime(.seconds(-3)) }
         #expect(throws: InputError.self) { try Budget(1) }
         #expect(throws: InputError.self) { try Budget(0) }
+        // A value read at run time (a literal in source is a constant: `Budget(-1e-3)` is refused at once).
+        let negative = -1e-3
         #expect(throws: InputError("'-0.001' is negative; give a probability strictly between 0 and 1, such as 1e-11")) {
-            try Budget(-1e-3)
+            try Budget(negative)
         }
         #expect(throws: InputError.self) { try Planner.length(for: .base62, count: 0, budget: Budget(1e-6)) }
         #expect(throws: InputError.self) { try Planner.plan(count: 10, budget: Budget(1e-6), scopes: -1) }
+    }
+
+    /// What a consumer writes: literals for the inputs, a decimal answer that converts with `Double(_:)`.
+    /// The digits are mpmath's (Tests/IDBudgetTests/Reference/reference.json, the article's base62^23).
+    @Test func literalsInDecimalsOut() throws {
+        let answer = try Planner.length(for: .base62, rate: .perSecond(1e6), lifetime: .years(10), budget: 1e-11)
+        #expect(answer.length == 23)
+        #expect(answer.collision.probability.description == "2.96192706207961307114354150383e-13")
+        #expect(Double(answer.collision.probability) == 2.96192706207961307114354150383e-13)
+        #expect(Double(answer.collision.complement) == 9.99999999999703807293792038693e-1)
+        let typed = try Planner.length(for: .base62, rate: "1e6/s", lifetime: "10y", budget: "1e-11")
+        #expect(try typed.jsonText() == answer.jsonText())
+        // Equal as numbers, encoded as written.
+        #expect(Budget(floatLiteral: 1e-3) == Budget(stringLiteral: "0.001"))
+        #expect(Rate(stringLiteral: "60/min") == Rate(stringLiteral: "1/s"))
+        #expect(Lifetime(stringLiteral: "1d") == Lifetime(stringLiteral: "24h"))
+        #expect(Lifetime(stringLiteral: "1d") != Lifetime(stringLiteral: "25h"))
+        struct Inputs: Codable, Equatable {
+            let budget: Budget
+            let rate: Rate
+            let lifetime: Lifetime
+        }
+        let inputs = Inputs(budget: 1e-11, rate: "2000/min", lifetime: "1.5y")
+        let json = String(decoding: try JSONEncoder().encode(inputs), as: UTF8.self)
+        #expect(json.contains(#""budget":"1e-11""#) && json.contains(#""rate":"2000\/min""#) && json.contains(#""lifetime":"1.5y""#))
+        let back = try JSONDecoder().decode(Inputs.self, from: Data(json.utf8))
+        #expect(back == inputs && back.rate.text == "2000/min")
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Inputs.self, from: Data(#"{"budget":"2","rate":"1/s","lifetime":"1y"}"#.utf8))
+        }
+        // A decimal answer keeps every digit it was printed with, trailing zeros too.
+        let digits = try JSONDecoder().decode([ScientificDecimal].self, from: Data(#"["1.000e-3","0","10^-4.34e+19728"]"#.utf8))
+        #expect(String(decoding: try JSONEncoder().encode(digits), as: UTF8.self) == #"["1.000e-3","0","10^-4.34e+19728"]"#)
+        #expect(Double(digits[0]) == 0.001 && Double(digits[1]) == 0 && Double(digits[2]) == 0)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([ScientificDecimal].self, from: Data(#"["0.5"]"#.utf8)) }
     }
 
     @Test func auditReportIsTheCLIsJSON() throws {

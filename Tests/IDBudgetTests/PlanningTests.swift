@@ -124,9 +124,9 @@ import Testing
         let r = Self.reference.existing.first { $0.label == label }!
         let volume = try Workload(count: BigInt(decimal: r.new)!, existing: BigInt(decimal: r.existing)!).volume()
         let answer = try Planner.probability(space: Space(size: BigInt(decimal: r.space)!), volume: volume)
-        #expect(answer.collision.probability == r.probability, "\(label)")
-        #expect(answer.collision.complement == r.complement, "\(label)")
-        #expect(answer.collision.expectedCollisions == r.expectedCollisions, "\(label)")
+        #expect(answer.collision.probability.description == r.probability, "\(label)")
+        #expect(answer.collision.complement.description == r.complement, "\(label)")
+        #expect(answer.collision.expectedCollisions.description == r.expectedCollisions, "\(label)")
         #expect(answer.volume.count == r.new)
         #expect(answer.volume.existing == r.existing)
     }

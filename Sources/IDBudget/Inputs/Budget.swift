@@ -8,7 +8,7 @@ public struct Budget: Sendable, CustomStringConvertible {
     /// The value as numerator/denominator (a power of ten), computed once: ties and λ ask for it often.
     public let fraction: (numerator: BigInt, denominator: BigInt)
     /// λ's bounds by precision: `capacity` asks for the same million-bit λ at every step of its search.
-    private let cache = LambdaCache()
+    private let cache: LambdaCache
 
     /// Parses a probability strictly between 0 and 1: `1e-11`, `0.001`, `0.5`.
     public init(parsing text: String) throws(InputError) {
@@ -39,6 +39,7 @@ public struct Budget: Sendable, CustomStringConvertible {
         self.value = value
         self.text = trimmed
         self.fraction = (num, den)
+        cache = LambdaCache()
     }
 
     public var description: String { text }

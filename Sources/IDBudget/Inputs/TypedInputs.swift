@@ -61,3 +61,82 @@ extension Budget {
     /// A probability strictly between 0 and 1, exactly as `--max-probability <p>`.
     public init(_ probability: Double) throws(InputError) { try self.init(parsing: probability.decimalText) }
 }
+
+// Literals in source: `budget: 1e-11`, `rate: "1e6/s"`, `lifetime: "10y"`. A literal is the programmer's
+// own constant, so one the parser refuses (`budget: 1.5`) stops the program at its first use with the
+// parser's message, as an out-of-range `Character` literal does; values read at run time go through
+// the throwing initialisers instead.
+
+extension Budget: ExpressibleByFloatLiteral, ExpressibleByStringLiteral {
+    public init(floatLiteral value: Double) { self = Self.literal(value.decimalText) }
+    public init(stringLiteral value: String) { self = Self.literal(value) }
+
+    private static func literal(_ text: String) -> Budget {
+        do { return try Budget(parsing: text) } catch { preconditionFailure("Budget literal: \(error.message)") }
+    }
+}
+
+extension Rate: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        do { self = try Rate(parsing: value) } catch { preconditionFailure("Rate literal: \(error.message)") }
+    }
+}
+
+extension Lifetime: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        do { self = try Lifetime(parsing: value) } catch { preconditionFailure("Lifetime literal: \(error.message)") }
+    }
+}
+
+// Equal as numbers (`1e-3` and `0.001` are one budget; `60/min` and `1/s` one rate), encoded as the text
+// the user wrote, which is what the JSON answers carry.
+
+extension Budget: Equatable, Codable {
+    public static func == (a: Budget, b: Budget) -> Bool {
+        a.fraction.numerator * b.fraction.denominator == b.fraction.numerator * a.fraction.denominator
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do { self = try Budget(parsing: text) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+extension Lifetime: Equatable, Codable {
+    public static func == (a: Lifetime, b: Lifetime) -> Bool {
+        a.seconds.numerator * b.seconds.denominator == b.seconds.numerator * a.seconds.denominator
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do { self = try Lifetime(parsing: text) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+extension Rate: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do { self = try Rate(parsing: text) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}

@@ -194,3 +194,54 @@ extension ScientificDecimal: Comparable, Hashable {
         self.init(digits: digits, exponent: exponent)
     }
 }
+
+extension ScientificDecimal: Codable {
+    /// Reads exactly what ``description`` writes — `0`, `d.ddd…e±N`, `10^-d.ddd…e±N` — keeping every
+    /// digit (trailing zeros too: they say how many digits are certified), so an answer decoded and
+    /// encoded again is the same text.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Self(printed: text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "'\(text.prefix(40))' is not a decimal as idbudget prints it"))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    /// The printed form, digits kept as written; nil for any other text.
+    init?(printed text: String) {
+        if text == "0" {
+            self = .zero
+            return
+        }
+        var rest = Substring(text)
+        let power = rest.hasPrefix("10^-")
+        if power { rest = rest.dropFirst(4) }
+        guard let e = rest.firstIndex(of: "e") else { return nil }
+        var mantissa = rest[..<e]
+        var exponentText = rest[rest.index(after: e)...]
+        if exponentText.hasPrefix("+") { exponentText = exponentText.dropFirst() }
+        let isDigit = { (c: Character) in c >= "0" && c <= "9" }
+        guard let first = mantissa.first, first != "0", isDigit(first) else { return nil }
+        mantissa = mantissa.dropFirst()
+        if !mantissa.isEmpty {
+            guard mantissa.first == ".", mantissa.count > 1 else { return nil }
+            mantissa = mantissa.dropFirst()
+        }
+        let body = exponentText.hasPrefix("-") ? exponentText.dropFirst() : exponentText
+        guard mantissa.allSatisfy(isDigit), !body.isEmpty, body.allSatisfy(isDigit),
+            let exponent = BigInt(decimal: String(exponentText))
+        else { return nil }
+        self.init(digits: String(first) + mantissa, exponent: exponent, isPowerOfTen: power)
+    }
+}
+
+extension Double {
+    /// The nearest `Double` to a printed answer (0 below its range, ∞ above): `Double(answer.collision.probability)`.
+    public init(_ value: ScientificDecimal) { self = value.doubleValue }
+}

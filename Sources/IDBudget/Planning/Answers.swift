@@ -111,15 +111,15 @@ public struct VolumeFigures: Codable, Sendable, Equatable {
 public struct CollisionFigures: Codable, Sendable, Equatable {
     /// p that some two ids collide in any group: 30 certified significant digits (fewer, as many as
     /// are certain, only for xid/ObjectId counters past K(m − 1) ≥ 2^24: see `CounterOverlap`).
-    public let probability: String
+    public let probability: ScientificDecimal
     /// 1 − p, 30 certified digits.
-    public let complement: String
+    public let complement: ScientificDecimal
     /// p as odds, rounded: `1 in 5.45e10`.
     public let oneIn: String
     /// Expected colliding pairs over all groups, C(n, 2)/d × groups.
-    public let expectedCollisions: String
+    public let expectedCollisions: ScientificDecimal
     /// p within one scope or bucket, when there are several.
-    public let groupProbability: String?
+    public let groupProbability: ScientificDecimal?
     /// What double-precision calculators print, 1 − exp(−n(n−1)/2d × groups): approximate, and absent
     /// where doubles cannot hold the space.
     public let doubleApproximation: Double?
@@ -127,14 +127,14 @@ public struct CollisionFigures: Codable, Sendable, Equatable {
     /// The figures for Poisson arrivals into time buckets (see ``PoissonBuckets``).
     public init(poisson model: PoissonBuckets) throws {
         let (p, c) = try model.probability()
-        probability = p.description
-        complement = c.description
+        probability = p
+        complement = c
         oneIn = p.oneIn
         let pairs = try model.expectedCollisions()
-        expectedCollisions = pairs.description
+        expectedCollisions = pairs
         groupProbability =
             model.growth == nil && (model.buckets > BigInt(1) || model.scopes > BigInt(1))
-            ? try model.bucketProbability().probability.description : nil
+            ? try model.bucketProbability().probability : nil
         let approx = 1 - exp(-pairs.doubleValue)
         doubleApproximation = approx.isFinite && model.space.bitWidth <= 1024 ? approx : nil
     }
@@ -142,12 +142,12 @@ public struct CollisionFigures: Codable, Sendable, Equatable {
     /// The figures for even arrivals into time buckets (see ``EvenBuckets``).
     public init(even model: EvenBuckets) throws {
         let (p, c) = try model.probability()
-        probability = p.description
-        complement = c.description
+        probability = p
+        complement = c
         oneIn = p.oneIn
         let pairs = model.expectedCollisions()
-        expectedCollisions = pairs.description
-        groupProbability = model.buckets * model.scopes > BigInt(1) ? try model.bucketProbability().probability.description : nil
+        expectedCollisions = pairs
+        groupProbability = model.buckets * model.scopes > BigInt(1) ? try model.bucketProbability().probability : nil
         let approx = 1 - exp(-pairs.doubleValue)
         doubleApproximation = approx.isFinite && model.space.bitWidth <= 1024 ? approx : nil
     }
@@ -155,21 +155,21 @@ public struct CollisionFigures: Codable, Sendable, Equatable {
     /// Figures worked out elsewhere (`CounterOverlap`): p, 1 − p, the expected colliding pairs and what
     /// a double-precision calculator prints.
     init(probability p: ScientificDecimal, complement c: ScientificDecimal, expected: ScientificDecimal, approx: Double) {
-        probability = p.description
-        complement = c.description
+        probability = p
+        complement = c
         oneIn = p.oneIn
-        expectedCollisions = expected.description
+        expectedCollisions = expected
         groupProbability = nil
         doubleApproximation = approx.isFinite ? approx : nil
     }
 
     public init(space: BigInt, count: BigInt, groups: BigInt) throws {
         let (p, c) = try Birthday.probability(space: space, count: count, scopes: groups)
-        probability = p.description
-        complement = c.description
+        probability = p
+        complement = c
         oneIn = p.oneIn
-        expectedCollisions = Birthday.expectedCollisions(space: space, count: count, scopes: groups).description
-        groupProbability = groups > BigInt(1) ? try Birthday.probability(space: space, count: count).probability.description : nil
+        expectedCollisions = Birthday.expectedCollisions(space: space, count: count, scopes: groups)
+        groupProbability = groups > BigInt(1) ? try Birthday.probability(space: space, count: count).probability : nil
         // A double cannot hold d ≥ 2^1024: what a calculator prints there (0, nan) is noise, not a figure.
         let approx = Birthday.doubleApproximation(space: space, count: count, scopes: groups)
         doubleApproximation = approx.isFinite && space.bitWidth <= 1024 ? approx : nil

@@ -16,8 +16,8 @@ enum Text {
     static func collision(_ report: inout Report, _ c: CollisionFigures) {
         if let g = c.groupProbability { report.add("p in one scope/bucket", "\(g)  (\(oneIn(g)))") }
         report.add("collision probability", "\(c.probability)  (\(c.oneIn))")
-        report.add("no collision (1 - p)", c.complement)
-        report.add("expected colliding pairs", c.expectedCollisions)
+        report.add("no collision (1 - p)", c.complement.description)
+        report.add("expected colliding pairs", c.expectedCollisions.description)
         report.add(
             "double 1-exp(-n(n-1)/2d)",
             c.doubleApproximation.map { "\($0)  (what double-precision calculators print)" }
@@ -25,12 +25,14 @@ enum Text {
     }
 
     static func oneIn(_ p: String) -> String { ScientificDecimal(p)?.oneIn ?? "" }
+    static func oneIn(_ p: ScientificDecimal) -> String { p.oneIn }
 
     static func abbreviated(_ s: String) -> String {
         s.count <= 60 ? s : "\(s.prefix(25))…\(s.suffix(25)) (\(s.count) digits)"
     }
 
     static func short(_ p: String, _ digits: Int = 6) -> String { ScientificDecimal(p)?.short(digits) ?? p }
+    static func short(_ p: ScientificDecimal, _ digits: Int = 6) -> String { p.short(digits) }
 
     static func render(_ a: ProbabilityAnswer) -> Report {
         var r = Report()

@@ -185,12 +185,12 @@ enum Page {
                 if let all { idsRows.append(("ids in all (about)", all)) }
             }
             rows.insert(contentsOf: [("space", space.summary), ("bits", String(format: "%.2f", space.bits))] + idsRows, at: 0)
-            rows.append(("collision probability p", collision.probability))
+            rows.append(("collision probability p", collision.probability.description))
             rows.append(("odds", collision.oneIn))
             rows.append(("odds in words", oddsInWords(collision.oneIn)))
-            rows.append(("no collision (1 − p)", collision.complement))
-            rows.append(("expected colliding pairs", collision.expectedCollisions))
-            if let g = collision.groupProbability { rows.append(("p in one time bucket", g)) }
+            rows.append(("no collision (1 − p)", collision.complement.description))
+            rows.append(("expected colliding pairs", collision.expectedCollisions.description))
+            if let g = collision.groupProbability { rows.append(("p in one time bucket", g.description)) }
             rows.append(
                 (
                     "what a double-precision calculator says",
@@ -198,7 +198,7 @@ enum Page {
                 ))
             // Against the budget: a length is within it by construction; a probability is compared.
             var verdict = ""
-            if !(answer is LengthAnswer), let b = budget, let within = Self.within(collision.probability, b) {
+            if !(answer is LengthAnswer), let b = budget, let within = Self.within(collision.probability.description, b) {
                 rows.append(("within the budget (\(b))", within ? "yes" : "no"))
                 verdict = within ? ", within the budget of \(b)" : ", over the budget of \(b)"
             }
@@ -213,7 +213,9 @@ enum Page {
             self.rows = rows
             // The plot: per time bucket when the scheme has them (the volume's count is then per bucket),
             // with the budget as one bucket's share of it, 1 − (1 − b)^(1/B) ≈ b/B.
-            if let count = log10Decimal(volume.count), let p = log10Decimal(collision.groupProbability ?? collision.probability) {
+            if let count = log10Decimal(volume.count),
+                let p = log10Decimal((collision.groupProbability ?? collision.probability).description)
+            {
                 var line: (String, Double)? = budget.flatMap { b in log10Decimal(b).map { (b, $0) } }
                 if bucketed, let (b, logB) = line {
                     line = log10Decimal(volume.buckets).map { ("\(b) over all buckets", logB - $0) }
@@ -354,7 +356,7 @@ enum Page {
                 for r in a.compare {
                     html += "<tr><td>\(e(r.alphabet))</td><td>\(r.length)</td><td>\(r.bytes)</td>"
                     html +=
-                        "<td>\(e(r.collision.probability))</td><td>\(e(r.collision.oneIn))</td><td>\(r.fitsMaxBytes ? "yes" : "no")</td></tr>\n"
+                        "<td>\(e(r.collision.probability.description))</td><td>\(e(r.collision.oneIn))</td><td>\(r.fitsMaxBytes ? "yes" : "no")</td></tr>\n"
                 }
                 html += "</table>\n"
             }
@@ -364,7 +366,7 @@ enum Page {
                 html += "<th scope=\"col\">bits needed</th><th scope=\"col\">p</th><th scope=\"col\">within budget</th></tr>\n"
                 for f in a.formats {
                     html += "<tr><td>\(e(f.scheme))</td><td>\(e(f.collide))</td><td>\(f.bits)</td><td>\(f.bitsNeeded)</td>"
-                    html += "<td>\(e(f.collision.probability))</td><td>\(f.withinBudget ? "yes" : "no")</td></tr>\n"
+                    html += "<td>\(e(f.collision.probability.description))</td><td>\(f.withinBudget ? "yes" : "no")</td></tr>\n"
                 }
                 html += "</table>\n"
             }
@@ -410,77 +412,4 @@ enum Page {
             """
         return html
     }
-
-    /// One column on a phone: nothing wider than the screen but the boxes that scroll on their own
-    /// (the comparison tables, the plot, which keeps labels of 9 px or more at 375 px); the figures'
-    /// table stacks (label above value); digits wrap only between groups (``HTML/breakable(_:longerThan:every:)``),
-    /// words never mid-word (a word wider than the screen excepted).
-    static let css = """
-        body { font-family: system-ui, sans-serif; margin: 0; color: #111; background: #fafafa; }
-        main { max-width: 52rem; margin: 0 auto; padding: 1rem; box-sizing: border-box; }
-        h1, h2 { overflow-wrap: break-word; }
-        fieldset { border: 1px solid #ccc; margin: 0 0 1rem; padding: .5rem 1rem 1rem; min-width: 0; }
-        textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; }
-        #audit-form { margin-top: 1.5rem; }
-        label { display: block; margin-top: .5rem; }
-        label.inline { display: inline; margin: 0 .4rem; }
-        input, select, button { font: inherit; padding: .3rem; max-width: 100%; box-sizing: border-box; }
-        button { margin-bottom: 1rem; }
-        table { border-collapse: collapse; width: 100%; }
-        th { text-align: left; font-weight: normal; color: #444; padding: .25rem 1rem .25rem 0; vertical-align: top; }
-        td { font-family: ui-monospace, monospace; overflow-wrap: break-word; padding: .25rem 1rem .25rem 0; vertical-align: top; }
-        @media (max-width: 40rem) {
-          table.figures, table.figures tbody, table.figures tr, table.figures th, table.figures td { display: block; }
-          table.figures th { padding: .5rem 0 0; }
-          table.figures td { padding: 0 0 .25rem; }
-        }
-        #compare, #formats { display: block; overflow-x: auto; width: auto; max-width: 100%; }
-        #compare th, #compare td, #formats th, #formats td { white-space: nowrap; overflow-wrap: normal; }
-        figure { margin: 1rem 0; overflow-x: auto; }
-        .plot { width: 100%; min-width: 540px; height: auto; background: #fff; }
-        .error { color: #b00020; overflow-wrap: break-word; }
-        pre { overflow-x: auto; background: #fff; padding: .5rem; }
-
-        """
-
-    /// Updates the answer as you type: the GET the form would send, its answer section swapped in (the
-    /// form works the same without it; a permalink is kept in the address bar).
-    static let script = """
-        "use strict";
-        (() => {
-          const form = document.querySelector("form");
-          if (!form || !window.fetch || !window.DOMParser) return;
-          let timer = 0, latest = 0;
-          form.addEventListener("input", () => {
-            clearTimeout(timer);
-            timer = setTimeout(async () => {
-              const query = new URLSearchParams(new FormData(form)).toString();
-              const mine = ++latest;
-              try {
-                const response = await fetch("/?" + query, { headers: { Accept: "text/html", "X-IDBudget-Preview": "1" } });
-                const html = await response.text();
-                if (mine !== latest) return;
-                const next = new DOMParser().parseFromString(html, "text/html").querySelector("#answer");
-                const here = document.querySelector("#answer");
-                if (next && here) {
-                  here.replaceWith(next);
-                  history.replaceState(null, "", "/?" + query);
-                  // An audit then keeps the calculator as it is now.
-                  const audit = document.querySelector("#audit-form");
-                  if (audit) audit.action = "/audit?" + query;
-                }
-              } catch (e) {
-                // Offline or refused: the Answer button still sends the form.
-              }
-            }, 250);
-          });
-        })();
-
-        """
-
-    static let favicon = """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f5fbf"/>\
-        <path d="M5 27 C14 26 20 20 27 5" stroke="#fff" stroke-width="3" fill="none"/></svg>
-
-        """
 }

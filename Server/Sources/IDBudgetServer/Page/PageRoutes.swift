@@ -16,19 +16,19 @@ struct PageRoutes {
         router.get("style.css") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(string: Page.css)))
+                body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.style_css)))
         }
         router.get("app.js") { _, _ in
             Response(
                 status: .ok,
                 headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(string: Page.script)))
+                body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.app_js)))
         }
         for path in ["favicon.svg", "favicon.ico"] {
             router.get(RouterPath(path)) { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
-                    body: .init(byteBuffer: ByteBuffer(string: Page.favicon)))
+                    body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.favicon_svg)))
             }
         }
     }

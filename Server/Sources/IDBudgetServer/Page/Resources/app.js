@@ -1,0 +1,29 @@
+"use strict";
+(() => {
+  const form = document.querySelector("form");
+  if (!form || !window.fetch || !window.DOMParser) return;
+  let timer = 0, latest = 0;
+  form.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const query = new URLSearchParams(new FormData(form)).toString();
+      const mine = ++latest;
+      try {
+        const response = await fetch("/?" + query, { headers: { Accept: "text/html", "X-IDBudget-Preview": "1" } });
+        const html = await response.text();
+        if (mine !== latest) return;
+        const next = new DOMParser().parseFromString(html, "text/html").querySelector("#answer");
+        const here = document.querySelector("#answer");
+        if (next && here) {
+          here.replaceWith(next);
+          history.replaceState(null, "", "/?" + query);
+          // An audit then keeps the calculator as it is now.
+          const audit = document.querySelector("#audit-form");
+          if (audit) audit.action = "/audit?" + query;
+        }
+      } catch (e) {
+        // Offline or refused: the Answer button still sends the form.
+      }
+    }, 250);
+  });
+})();
