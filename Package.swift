@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "IDFormats", targets: ["IDFormats"]),
         .library(name: "IDTokens", targets: ["IDTokens"]),
         .library(name: "IDBudget", targets: ["IDBudget"]),
+        .library(name: "IDQuestions", targets: ["IDQuestions"]),
         .executable(name: "idbudget", targets: ["IDBudgetCLI"]),
     ],
     dependencies: [
@@ -40,11 +41,14 @@ let package = Package(
         .target(name: "Precise", dependencies: ["CMPFR"]),
         // Reasoning about ids: birthday math, planning, audit. Exact and certified.
         .target(name: "IDBudget", dependencies: ["IDFormats", "Precise"]),
+        // The one door from named arguments (`rate` → `1e6/s`) to questions and answers: the CLI's
+        // options, the server's query strings and the page's form all pass through it.
+        .target(name: "IDQuestions", dependencies: ["IDBudget"]),
         // The `idbudget` command: parses, calls the libraries, prints.
         .executableTarget(
             name: "IDBudgetCLI",
             dependencies: [
-                "IDBudget", "IDTokens",
+                "IDBudget", "IDQuestions", "IDTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +65,6 @@ let package = Package(
             ],
             exclude: ["Reference"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["IDBudgetCLI", "IDBudget", "IDTokens", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["IDBudgetCLI", "IDBudget", "IDQuestions", "IDTokens", "TestSupport"]),
     ]
 )

@@ -27,6 +27,7 @@ let package = Package(
             name: "IDBudgetServer",
             dependencies: [
                 .product(name: "IDBudget", package: idbudget),
+                .product(name: "IDQuestions", package: idbudget),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -53,6 +54,7 @@ let package = Package(
             dependencies: [
                 "IDBudgetServer",
                 .product(name: "IDBudget", package: idbudget),
+                .product(name: "IDQuestions", package: idbudget),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

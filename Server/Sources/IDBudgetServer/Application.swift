@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import IDQuestions
 import Logging
 
 /// What the server is allowed to spend on a request.
@@ -9,7 +10,7 @@ public struct ServerSettings: Sendable {
     public var maxBodyBytes: Int
     /// Questions still computing after this are answered 503.
     public var deadline: Duration
-    /// Heavy computations at once (huge spaces, counts or budgets: ``Query/isHeavy``); past it, 503. One
+    /// Heavy computations at once (huge spaces, counts or budgets: `Arguments.isHeavy`); past it, 503. One
     /// core fewer than the machine has, so light questions always find one.
     public var slots: Int
     /// Light computations at once: one a core (they are CPU-bound).

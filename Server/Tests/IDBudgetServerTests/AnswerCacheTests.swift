@@ -71,9 +71,9 @@ import Testing
 
     @Test func heavyQuestionsAreNotKept() throws {
         let cache = AnswerCache(capacity: 8)
-        let heavy = try Query("bits=2%5E21&count=1e600000", allowed: ["bits", "count"])
+        let heavy = try Query.arguments("bits=2%5E21&count=1e600000", allowed: ["bits", "count"])
         #expect(cache.key(.probability, heavy) == nil)
-        let light = try Query("bits=64&count=1e6", allowed: ["bits", "count"])
+        let light = try Query.arguments("bits=64&count=1e6", allowed: ["bits", "count"])
         #expect(cache.key(.probability, light) != nil)
         #expect(AnswerCache(capacity: 0).key(.probability, light) == nil)
     }
@@ -83,13 +83,13 @@ import Testing
         let cache = AnswerCache(capacity: 2)
         var keys: [AnswerCache.Key] = []
         for bits in 60..<64 {
-            let key = try #require(cache.key(.probability, try Query("bits=\(bits)&count=9", allowed: ["bits", "count"])))
+            let key = try #require(cache.key(.probability, try Query.arguments("bits=\(bits)&count=9", allowed: ["bits", "count"])))
             cache.keep("answer \(bits)", for: key)
             keys.append(key)
         }
         #expect(cache.answer(keys[0]) == nil && cache.answer(keys[1]) == nil)
         #expect(cache.answer(keys[2]) == "answer 62" && cache.answer(keys[3]) == "answer 63")
-        let big = try #require(cache.key(.probability, try Query("bits=70&count=9", allowed: ["bits", "count"])))
+        let big = try #require(cache.key(.probability, try Query.arguments("bits=70&count=9", allowed: ["bits", "count"])))
         cache.keep(String(repeating: "x", count: AnswerCache.maxAnswerBytes + 1), for: big)
         #expect(cache.answer(big) == nil)
         // Another day's key finds nothing.

@@ -5,9 +5,9 @@ import Testing
 @testable import IDBudgetServer
 
 /// The real `idbudget` beside the server: the same answer byte for byte, and the same refusal (the
-/// argument and the message) for the same question. The server resolves options with its own port of
-/// the CLI's option code (an executable target can not be imported), so this is what keeps the two
-/// from drifting. The CLI binary: $IDBUDGET_CLI, or the root package's build
+/// argument and the message) for the same question. Both ask the one layer (`IDQuestions`), so this
+/// holds the two mappings to it end to end: the query string's (here) and the options' (OneDoorTests
+/// checks those in process). The CLI binary: $IDBUDGET_CLI, or the root package's build
 /// (`swift build --product idbudget` at the root); CI sets IDBUDGET_CLI, and then a missing binary fails.
 /// Serialized: each case waits on a CLI process synchronously, holding one of the few threads async
 /// code shares; two at once could starve the deadline timer another suite's 503 test relies on.

@@ -390,7 +390,7 @@ import Testing
         ("bits=122&rate=1e6/s&lifetime=10y", false),
     ])
     func heavyQuestionsAreTold(query: String, heavy: Bool) throws {
-        let q = try Query(query, allowed: ["alphabet", "rate", "lifetime", "max-probability", "bits", "count", "length"])
+        let q = try Query.arguments(query, allowed: ["alphabet", "rate", "lifetime", "max-probability", "bits", "count", "length"])
         #expect(q.isHeavy == heavy, "\(query)")
     }
 }

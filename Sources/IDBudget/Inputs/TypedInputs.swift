@@ -91,52 +91,37 @@ extension Lifetime: ExpressibleByStringLiteral {
 // Equal as numbers (`1e-3` and `0.001` are one budget; `60/min` and `1/s` one rate), encoded as the text
 // the user wrote, which is what the JSON answers carry.
 
-extension Budget: Equatable, Codable {
+/// A value people write as text (`1e-11`, `1e6/s`, `10y`): encoded as that text, decoded by parsing it
+/// (a text the parser refuses is a `DecodingError` carrying its message).
+public protocol TextCodable: Codable {
+    init(parsing text: String) throws(InputError)
+    var text: String { get }
+}
+
+extension TextCodable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do { self = try Self(parsing: text) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+extension Budget: Equatable, TextCodable {
     public static func == (a: Budget, b: Budget) -> Bool {
         a.fraction.numerator * b.fraction.denominator == b.fraction.numerator * a.fraction.denominator
     }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do { self = try Budget(parsing: text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
 }
 
-extension Lifetime: Equatable, Codable {
+extension Lifetime: Equatable, TextCodable {
     public static func == (a: Lifetime, b: Lifetime) -> Bool {
         a.seconds.numerator * b.seconds.denominator == b.seconds.numerator * a.seconds.denominator
     }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do { self = try Lifetime(parsing: text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
 }
 
-extension Rate: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do { self = try Rate(parsing: text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
-}
+extension Rate: TextCodable {}

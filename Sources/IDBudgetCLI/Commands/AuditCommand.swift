@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 import IDTokens
 import Precise
 

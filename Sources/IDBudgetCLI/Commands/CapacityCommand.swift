@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 import Precise
 
-struct CapacityCommand: ParsableCommand {
+struct CapacityCommand: ParsableCommand, LayerCommand {
+    static let question = Question.Command.capacity
+
     static let configuration = CommandConfiguration(
         commandName: "capacity",
         abstract: "The most identifiers a space holds within a collision budget, and how long that lasts.",
@@ -41,24 +44,17 @@ struct CapacityCommand: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    /// The options beyond the space, for the library to read as every front end reads them.
-    var text: CapacityText {
-        CapacityText(
-            maxProbability: maxProbability, rate: rate, scopes: scopes, growth: growth, existing: existing, arrivals: arrivals.arrivals,
-            from: from)
+    /// The options by the one layer's names (`IDQuestions`).
+    var named: [(String, String?)] {
+        space.named + arrivals.named
+            + [
+                ("max-probability", maxProbability), ("rate", rate), ("scopes", scopes), ("growth", growth), ("existing", existing),
+                ("from", from),
+            ]
     }
-
-    func question() throws -> CapacityQuestion {
-        let space = try space.resolve()
-        let scheme = try self.space.resolveScheme()
-        return try usage { () throws(ArgumentError) in try text.question(space: space, scheme: scheme) }
-    }
-
-    func validate() throws { _ = try question() }
 
     func run() throws {
-        let question = try question()
-        let answer = try usage { () throws(ArgumentError) in try question.answer() }
+        guard let answer = try ask(Self.question, named) as? CapacityAnswer else { return }
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 import IDTokens
 
 struct GenerateCommand: ParsableCommand {
@@ -200,7 +201,9 @@ struct GenerateCommand: ParsableCommand {
         if let symbols, alphabet == nil {
             bytes = try Self.symbolBytes(symbols, allowWhitespace: allowWhitespace)
         } else {
-            let chosen = try resolveSymbols(alphabet: alphabet ?? "base62", symbols: symbols, alphabetSize: nil)
+            let chosen = try usage { () throws(ArgumentError) in
+                try Symbols(alphabet: alphabet ?? "base62", symbols: symbols, alphabetSize: nil)
+            }
             guard case .alphabet(let a) = chosen, let b = a.bytes else {
                 throw UsageError(argument: "--alphabet", message: "give --alphabet or --symbols")
             }

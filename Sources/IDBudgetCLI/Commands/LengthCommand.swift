@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 import Precise
 
-struct LengthCommand: ParsableCommand {
+struct LengthCommand: ParsableCommand, LayerCommand {
+    static let question = Question.Command.length
+
     static let configuration = CommandConfiguration(
         commandName: "length",
         abstract: "The shortest identifier that keeps the collision probability within budget.",
@@ -56,107 +59,23 @@ struct LengthCommand: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    /// The named scheme, if one was given (and no alphabet with it).
-    func resolveScheme() throws -> Scheme? {
-        guard let scheme else { return nil }
-        if symbols.given {
-            throw UsageError(
-                argument: "--scheme", message: "give --scheme or an alphabet (--alphabet, --symbols, --alphabet-size), not both")
-        }
-        return try Scheme.named(scheme).orUsage(
-            "--scheme", "unknown scheme '\(scheme.prefix(40))'; use one of \(Scheme.all.map(\.name).joined(separator: ", "))")
-    }
-
-    /// The start, and the volume with `--until` turned into a lifetime.
-    func resolved(scheme: Scheme? = nil) throws -> (volume: Volume, from: Date) {
-        let dates = DatesText(until: until, from: from)
-        let (text, start) = try usage { () throws(ArgumentError) in try dates.resolve(volume.text) }
-        return (try VolumeOptions.resolve(text, scheme: scheme, arrivals: arrivals.arrivals), start)
-    }
-
-    /// `--until` as the node question's lifetime is not used either.
-    func nodeQuestion(_ scheme: Scheme) throws -> (nodes: BigInt, rate: Rate?, ignored: [String]) {
-        let refused = [("--arrivals", arrivals.arrivals)]
-        var q = try nodeIDs.question(scheme, volume: volume, refused: refused)
-        try usage { () throws(ArgumentError) in try DatesText(until: until, from: from).read() }
-        q.ignored += [("--until", until), ("--from", from)].filter { $0.1 != nil }.map(\.0)
-        return q
-    }
-
-    func validate() throws {
-        _ = try parseBudget(maxProbability)
-        if let scheme = try resolveScheme() {
-            _ = try parseMaxBytes(maxBytes)
-            if scheme.node != nil {
-                _ = try nodeQuestion(scheme)
-            } else {
-                try nodeIDs.refuse()
-                _ = try resolved(scheme: scheme)
-            }
-            return
-        }
-        try nodeIDs.refuse()
-        let alphabet = try symbols.resolve()
-        _ = try resolved()
-        if try parseMaxBytes(maxBytes) != nil, case .size(let n) = alphabet, n > Planner.printableASCIICount {
-            throw UsageError(
-                argument: "--max-bytes",
-                message:
-                    "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give --symbols to check a byte limit"
-            )
-        }
+    /// The options by the one layer's names (`IDQuestions`).
+    var named: [(String, String?)] {
+        symbols.named + [("scheme", scheme)] + volume.named + arrivals.named + nodeIDs.named
+            + [("max-probability", maxProbability), ("max-bytes", maxBytes), ("until", until), ("from", from)]
     }
 
     func run() throws {
-        let budget = try parseBudget(maxProbability)
-        let limit = try parseMaxBytes(maxBytes)
-        if let scheme = try resolveScheme() { return try run(scheme: scheme, budget: budget, limit: limit) }
-        let (volume, from) = try resolved()
-        let answer: LengthAnswer
-        do {
-            switch try symbols.resolve() {
-            case .alphabet(let a): answer = try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: limit, from: from)
-            case .size(let n): answer = try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: limit, from: from)
-            }
-        } catch let error as InputError {
-            throw UsageError(argument: "--max-probability", message: error.message)
+        switch try ask(Self.question, named) {
+        case let answer as LengthAnswer:
+            try Text.emit(answer, output.format, text: Text.render)
+            if answer.fitsMaxBytes == false { Output.status = ExitStatus.fails.rawValue }
+        case let answer as FormatLengthAnswer:
+            // --scheme: the format's fit; exit status 1 when it is over budget or over --max-bytes.
+            try Text.emit(answer, output.format, text: Text.render)
+            if !answer.format.withinBudget || answer.format.fitsMaxBytes == false { Output.status = ExitStatus.fails.rawValue }
+        default:
+            break
         }
-        try Text.emit(answer, output.format, text: Text.render)
-        if answer.fitsMaxBytes == false { Output.status = ExitStatus.fails.rawValue }
     }
-
-    /// `--scheme`: the format's fit; exit status 1 when it is over budget or over `--max-bytes`.
-    func run(scheme: Scheme, budget: Budget, limit: Int?) throws {
-        var answer: FormatLengthAnswer
-        if scheme.node != nil {
-            let (nodes, rate, ignored) = try nodeQuestion(scheme)
-            do {
-                answer = try Planner.length(
-                    scheme: scheme, nodes: nodes, assigned: try nodeIDs.assigned(), ratePerNode: rate, budget: budget, maxBytes: limit)
-            } catch let error as InputError {
-                throw UsageError(argument: "--nodes", message: error.message)
-            }
-            if !ignored.isEmpty {
-                answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
-            }
-        } else {
-            let (volume, _) = try resolved(scheme: scheme)
-            do { answer = try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: limit) } catch let error
-                as InputError
-            {
-                // A growth too steep to evaluate is the growth's to change.
-                throw UsageError(argument: volume.growth != nil ? "--growth" : "--max-probability", message: error.message)
-            }
-        }
-        try Text.emit(answer, output.format, text: Text.render)
-        if !answer.format.withinBudget || answer.format.fitsMaxBytes == false { Output.status = ExitStatus.fails.rawValue }
-    }
-}
-
-func parseMaxBytes(_ text: String?) throws -> Int? {
-    guard let text else { return nil }
-    guard let n = wholeNumber(text), n >= 1 else {
-        throw UsageError(argument: "--max-bytes", message: "'\(text)' is not a whole number of bytes ≥ 1; e.g. --max-bytes 64")
-    }
-    return n
 }

@@ -1,9 +1,12 @@
 import ArgumentParser
 import IDBudget
+import IDQuestions
 import IDTokens
 import Precise
 
-struct PlanCommand: ParsableCommand {
+struct PlanCommand: ParsableCommand, LayerCommand {
+    static let question = Question.Command.plan
+
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "The minimum length in every named alphabet for a volume and a budget.",
@@ -18,8 +21,6 @@ struct PlanCommand: ParsableCommand {
               idbudget plan --count 1e9 --max-probability 1e-12 --max-bytes 16 || echo "none fits"
             """
     )
-
-    static let apnsCollapseIDBytes = 64
 
     @OptionGroup var volume: VolumeOptions
 
@@ -36,26 +37,12 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    func validate() throws {
-        _ = try volume.resolve()
-        _ = try parseBudget(maxProbability)
-        _ = try parseMaxBytes(maxBytes)
-    }
+    /// The options by the one layer's names (`IDQuestions`).
+    var named: [(String, String?)] { volume.named + [("max-probability", maxProbability), ("max-bytes", maxBytes)] }
 
     func run() throws {
-        let volume = try volume.resolve()
-        let budget = try parseBudget(maxProbability)
-        let answer: PlanAnswer
-        let limit = try parseMaxBytes(maxBytes)
-        let workload = try usage { () throws(ArgumentError) in try self.volume.text.workload() }
-        let (formats, formatNotes) = workload.formatVolumes()
-        do {
-            answer = try Planner.plan(
-                volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes, formats: formats, formatNotes: formatNotes)
-        } catch let error as InputError {
-            throw UsageError(argument: "--max-probability", message: error.message)
-        }
+        guard let answer = try ask(Self.question, named) as? PlanAnswer else { return }
         try Text.emit(answer, output.format, text: Text.render)
-        if limit != nil && !answer.rows.contains(where: \.fitsMaxBytes) { Output.status = ExitStatus.fails.rawValue }
+        if maxBytes != nil && !answer.rows.contains(where: \.fitsMaxBytes) { Output.status = ExitStatus.fails.rawValue }
     }
 }

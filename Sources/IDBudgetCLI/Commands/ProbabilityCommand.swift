@@ -1,7 +1,10 @@
 import ArgumentParser
 import IDBudget
+import IDQuestions
 
-struct ProbabilityCommand: ParsableCommand {
+struct ProbabilityCommand: ParsableCommand, LayerCommand {
+    static let question = Question.Command.probability
+
     static let configuration = CommandConfiguration(
         commandName: "probability",
         abstract: "The exact chance that some two of N identifiers collide.",
@@ -22,45 +25,13 @@ struct ProbabilityCommand: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    func validate() throws {
-        if let scheme = try space.resolveScheme(), scheme.node != nil {
-            _ = try nodeQuestion(scheme)
-            return
-        }
-        try nodeIDs.refuse()
-        _ = try space.resolve()
-        _ = try volume.resolve(scheme: space.resolveScheme(), peakRate: peak.peakRate, arrivals: arrivals.arrivals)
-    }
-
-    /// A node-id scheme's question: the nodes and the per-node rate; the count, lifetime and the rest do not change p.
-    func nodeQuestion(_ scheme: Scheme) throws -> (nodes: BigInt, rate: Rate?, ignored: [String]) {
-        try nodeIDs.question(scheme, volume: volume, refused: [("--peak-rate", peak.peakRate), ("--arrivals", arrivals.arrivals)])
+    /// The options by the one layer's names (`IDQuestions`).
+    var named: [(String, String?)] {
+        space.named + volume.named + peak.named + arrivals.named + nodeIDs.named
     }
 
     func run() throws {
-        let scheme = try space.resolveScheme()
-        if let scheme, scheme.node != nil {
-            let (nodes, rate, ignored) = try nodeQuestion(scheme)
-            var answer: ProbabilityAnswer
-            do {
-                answer = try Planner.nodeProbability(
-                    scheme: scheme, nodes: nodes, assigned: try nodeIDs.assigned(), ratePerNode: rate)
-            } catch let error as InputError {
-                throw UsageError(argument: "--nodes", message: error.message)
-            }
-            if !ignored.isEmpty {
-                answer.notes.append(
-                    "\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
-            }
-            try Text.emit(answer, output.format, text: Text.render)
-            return
-        }
-        let resolved = try volume.resolve(scheme: scheme, peakRate: peak.peakRate, arrivals: arrivals.arrivals)
-        let answer: ProbabilityAnswer
-        do { answer = try Planner.probability(space: try space.resolve(), volume: resolved, scheme: scheme) } catch let error as InputError
-        {
-            throw UsageError(argument: volume.growth != nil ? "--growth" : "--rate", message: error.message)
-        }
+        guard let answer = try ask(Self.question, named) as? ProbabilityAnswer else { return }
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 import Precise
 
-struct RetriesCommand: ParsableCommand {
+struct RetriesCommand: ParsableCommand, LayerCommand {
+    static let question = Question.Command.retries
+
     static let configuration = CommandConfiguration(
         commandName: "retries",
         abstract: "For stores that check uniqueness and redraw on collision: fill, expected attempts, running out.",
@@ -31,18 +34,13 @@ struct RetriesCommand: ParsableCommand {
 
     @OptionGroup var output: FormatOptions
 
-    func question() throws -> RetriesQuestion {
-        let scheme = try space.resolveScheme()
-        let text = RetriesText(volume: volume.text, maxAttempts: maxAttempts, maxProbability: maxProbability)
-        let space = try space.resolve()
-        return try usage { () throws(ArgumentError) in try text.question(space: space, scheme: scheme) }
+    /// The options by the one layer's names (`IDQuestions`).
+    var named: [(String, String?)] {
+        space.named + volume.named + [("max-attempts", maxAttempts), ("max-probability", maxProbability)]
     }
 
-    func validate() throws { _ = try question() }
-
     func run() throws {
-        let question = try question()
-        let answer = try usage { () throws(ArgumentError) in try question.answer() }
+        guard let answer = try ask(Self.question, named) as? RetriesAnswer else { return }
         try Text.emit(answer, output.format, text: Text.render)
     }
 }

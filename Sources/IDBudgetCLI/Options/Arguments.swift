@@ -1,8 +1,18 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 
-// The values options take, parsed with errors that name the argument and say what to type.
+// The options go through the one layer (IDQuestions) that the server and the page use too: each
+// command lists its options by the layer's names, and the layer reads, checks and answers them.
+
+/// The answer to `command` asked with `named` (the options given; nil ones left out); a refusal is a
+/// usage error naming the argument.
+func ask(_ command: Question.Command, _ named: [(String, String?)]) throws -> any Answer {
+    var arguments = Arguments()
+    for case (let name, let value?) in named { arguments[name] = value }
+    return try usage { () throws(ArgumentError) in try Question(command, arguments).answer() }
+}
 
 /// The library's reading of an argument (`ArgumentText`), its refusal as a usage error.
 func usage<T>(_ body: () throws(ArgumentError) -> T) throws -> T {
@@ -18,17 +28,15 @@ func parseInteger(_ text: String, argument: String, example: String, allowingZer
     }
 }
 
-func parseRate(_ text: String) throws -> Rate { try usage { () throws(ArgumentError) in try ArgumentText.rate(text) } }
-
-func parseGrowth(_ text: String) throws -> Growth { try usage { () throws(ArgumentError) in try ArgumentText.growth(text) } }
-
-func parseArrivals(_ text: String) throws -> Arrivals { try usage { () throws(ArgumentError) in try ArgumentText.arrivals(text) } }
-
-func parseBudget(_ text: String) throws -> Budget { try usage { () throws(ArgumentError) in try ArgumentText.budget(text) } }
-
 extension Character {
     var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 /// A whole number in any form the other options take (`64`, `2^21`, `1e6`), when it fits an Int.
 func wholeNumber(_ text: String) -> Int? { ArgumentText.wholeNumber(text) }
+
+/// A command the one layer answers: its question there, and its options by the layer's names.
+protocol LayerCommand {
+    static var question: Question.Command { get }
+    var named: [(String, String?)] { get }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 
 /// How many identifiers: a count, or a rate over a lifetime; optionally per scope, per node, per bucket.
 struct VolumeOptions: ParsableArguments {
@@ -42,24 +43,12 @@ struct VolumeOptions: ParsableArguments {
             "Ids already stored (in each scope) that new ones can collide with: p is over stored and new ids together.", valueName: "n"))
     var existing: String?
 
-    /// The volume; `peakRate` is the text of `--peak-rate`, which only `probability` takes (see
-    /// ``PeakRateOptions``).
-    func resolve(scheme: Scheme? = nil, peakRate: String? = nil, arrivals: String? = nil) throws -> Volume {
-        try Self.resolve(text, scheme: scheme, peakRate: peakRate, arrivals: arrivals)
-    }
-
-    /// `text` resolved as the options would be.
-    static func resolve(_ text: VolumeText, scheme: Scheme? = nil, peakRate: String? = nil, arrivals: String? = nil) throws -> Volume {
-        var text = text
-        (text.peakRate, text.arrivals) = (peakRate, arrivals)
-        return try usage { () throws(ArgumentError) in try text.volume(scheme: scheme) }
-    }
-
-    /// The options as text, for the library to read.
-    var text: VolumeText {
-        VolumeText(
-            count: count, countPerScope: countPerScope, rate: rate, lifetime: lifetime, scopes: scopes, nodes: nodes, growth: growth,
-            existing: existing)
+    /// The options by the one layer's names (`IDQuestions`).
+    var named: [(String, String?)] {
+        [
+            ("count", count), ("rate", rate), ("lifetime", lifetime), ("scopes", scopes), ("count-per-scope", countPerScope),
+            ("nodes", nodes), ("growth", growth), ("existing", existing),
+        ]
     }
 }
 
@@ -89,7 +78,7 @@ struct StoreVolumeOptions: ParsableArguments {
             "The rate grows, compounding continuously: 40%/y, 3%/mo, or 2x/y (doubling a year).", valueName: "growth"))
     var growth: String?
 
-    var text: VolumeText { VolumeText(count: count, rate: rate, lifetime: lifetime, nodes: nodes, growth: growth) }
+    var named: [(String, String?)] { [("count", count), ("rate", rate), ("lifetime", lifetime), ("nodes", nodes), ("growth", growth)] }
 }
 
 /// The burst rate of a time-bucketed scheme: only `probability` (which takes `--scheme`) has it, so the
@@ -99,6 +88,8 @@ struct PeakRateOptions: ParsableArguments {
         name: .customLong("peak-rate"),
         help: ArgumentHelp("For time-bucketed schemes: the burst rate (at least --rate) to budget every bucket at.", valueName: "rate"))
     var peakRate: String?
+
+    var named: [(String, String?)] { [("peak-rate", peakRate)] }
 }
 
 /// How ids fall into time buckets: only the commands that take `--scheme` (`probability`, `capacity`, `length`)
@@ -110,4 +101,6 @@ struct ArrivalsOptions: ParsableArguments {
             valueName: "model"),
         completion: .list(Arrivals.allCases.map(\.rawValue)))
     var arrivals: String?
+
+    var named: [(String, String?)] { [("arrivals", arrivals)] }
 }

@@ -1,13 +1,5 @@
 internal import CTokens
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // cuid2 in bulk: the letters that start each id, sampled a round at a time.
 
 extension IDGenerator {

@@ -1,13 +1,5 @@
 internal import CTokens
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // Many ids at once: into an array, a text buffer (a separator after each) or a binary one.
 
 extension IDGenerator {

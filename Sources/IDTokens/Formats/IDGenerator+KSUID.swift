@@ -1,13 +1,5 @@
 internal import CTokens
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // KSUIDs in bulk: one clock read and one draw a chunk.
 
 extension IDGenerator {

@@ -1,13 +1,5 @@
 internal import CTokens
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // Monotonic time-ordered ids in bulk: the fork check, the clock and the random steps once a chunk.
 
 extension IDGenerator {

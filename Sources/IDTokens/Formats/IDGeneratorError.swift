@@ -1,13 +1,3 @@
-internal import CTokens
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Why an ``IDGenerator`` could not mint an id.
 public enum IDGeneratorError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The id's time does not fit the format's timestamp: the clock is past its last value (uuid7 and

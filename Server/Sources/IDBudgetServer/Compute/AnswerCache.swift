@@ -1,5 +1,6 @@
 import Foundation
 import IDBudget
+import IDQuestions
 import Synchronization
 
 /// The JSON of light questions answered lately, by question and day: a question asked again (the same
@@ -7,7 +8,7 @@ import Synchronization
 ///
 /// An answer depends on its parameters and on today's date alone (the default `--from` of a length
 /// schedule or a capacity's dates), so an entry is keyed by both and a new day starts afresh; an
-/// answer computed across midnight is not kept. Only light questions (``Query/isHeavy`` false) are
+/// answer computed across midnight is not kept. Only light questions (`Arguments.isHeavy` false) are
 /// kept, and only answers up to ``maxAnswerBytes``: the heavy lane still bounds every heavy question,
 /// and memory stays within `capacity × maxAnswerBytes` (8 MiB by default) whatever clients ask.
 /// Eviction is first in, first out: a flood of distinct questions costs the cache its hits, never memory.
@@ -30,7 +31,7 @@ final class AnswerCache: Sendable {
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
     /// The key of `query` asked of `command` today (UTC), or nil when such a question is not kept.
-    func key(_ command: Question.Command, _ query: Query) -> Key? {
+    func key(_ command: Question.Command, _ query: Arguments) -> Key? {
         guard capacity > 0, !query.isHeavy else { return nil }
         let text = query.sortedPairs.map { "\($0.name)=\($0.value)" }.joined(separator: "\u{0}")
         return Key(bytes: Array((command.rawValue + "\u{0}" + text).utf8), day: Self.day())

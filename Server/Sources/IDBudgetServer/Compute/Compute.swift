@@ -1,5 +1,6 @@
 import Foundation
 import IDBudget
+import IDQuestions
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Synchronization
 #endif
 
 /// Runs the math off the server's threads, on a fixed pool of worker threads, under a deadline, in two
-/// lanes: heavy questions (``Query/isHeavy``) get `slots` workers and no queue, light ones
+/// lanes: heavy questions (`Arguments.isHeavy`) get `slots` workers and no queue, light ones
 /// `lightSlots` workers and a queue of `lightQueue`, so a flood of heavy questions can not starve the
 /// light ones. A question that finds its lane full is answered 503 after `busyPause` (0.1 s: no work
 /// and no worker meanwhile, only a place in the watcher's list), so a client that ignores

@@ -1,5 +1,6 @@
 import Foundation
 import IDBudget
+import IDQuestions
 
 /// The page's HTML: the form, the answer, the plot.
 enum Page {
@@ -50,7 +51,7 @@ enum Page {
             return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
         }
 
-        init(_ query: Query) throws(Refusal) {
+        init(_ query: Arguments) throws(Refusal) {
             func value(_ name: String) -> String? { query.nonEmpty(name) }
             ask = value("ask") ?? ask
             guard ask == "length" || ask == "probability" else { throw Refusal.usage("ask", "'\(ask)' is neither length nor probability") }
@@ -111,16 +112,26 @@ enum Page {
             return "\(rateWords) for \(lifeWords)"
         }
 
+        /// The same workload asked as `plan` (every alphabet's length, every format's fit), with the ids
+        /// already stored or without them; nil when it can not be answered.
+        func plan(budget: String, existing withExisting: Bool) -> PlanAnswer? {
+            var named = ["rate": rateText, "lifetime": lifetimeText, "max-probability": budget]
+            for (name, text) in [("nodes", nodes), ("growth", growth), ("existing", withExisting ? existing : "")] where !text.isEmpty {
+                named[name] = text
+            }
+            return (try? Question(.plan, Arguments(named)).answer()) as? PlanAnswer
+        }
+
         /// The CLI's question for this form.
         func question() throws(Refusal) -> Question {
             // A length typed but not used (the length is the answer, or a format has its own) is still read.
-            if !length.isEmpty { _ = try parseLength(length) }
+            if !length.isEmpty { _ = try refusing { () throws(ArgumentError) in try ArgumentText.length(length) } }
             var cli = ["rate": rateText, "lifetime": lifetimeText]
             for (name, text) in [("growth", growth), ("nodes", nodes), ("existing", existing)] where !text.isEmpty { cli[name] = text }
             if ask == "length" && scheme.isEmpty {
                 cli["alphabet"] = alphabet
                 cli["max-probability"] = maxProbability
-                return try Question(.length, Query(values: cli))
+                return try refusing { () throws(ArgumentError) in try Question(.length, Arguments(cli)) }
             }
             // A format has its own length: asked for one, the page answers whether it is within the
             // budget (its probability, against the budget).
@@ -128,14 +139,14 @@ enum Page {
                 throw Refusal.usage("--max-probability", "give a maximum collision probability, e.g. 1e-11 or 1 in 10^11")
             }
             // A budget with the probability: checked as the CLI checks one, drawn as the plot's line.
-            if !maxProbability.isEmpty { _ = try parseBudget(maxProbability) }
+            if !maxProbability.isEmpty { _ = try refusing { () throws(ArgumentError) in try ArgumentText.budget(maxProbability) } }
             if scheme.isEmpty {
                 cli["alphabet"] = alphabet
                 cli["length"] = length
             } else {
                 cli["scheme"] = scheme
             }
-            return try Question(.probability, Query(values: cli))
+            return try refusing { () throws(ArgumentError) in try Question(.probability, Arguments(cli)) }
         }
     }
 

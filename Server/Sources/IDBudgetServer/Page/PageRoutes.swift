@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import IDBudget
+import IDQuestions
 import NIOCore
 
 /// `/`: the calculator. A plain form sent with GET, so every answer is a permalink and it works with
@@ -48,7 +49,8 @@ struct PageRoutes {
         }
         // The calculator as it was (its fields ride in the form's action); a field it refuses is left at its default.
         let form =
-            (try? Query(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)).flatMap { try? Page.Form($0) } ?? Page.Form()
+            (try? Query.arguments(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)).flatMap { try? Page.Form($0) }
+            ?? Page.Form()
         // Lines as a textarea holds them: a browser sends CRLF, and one more after the last field
         // (kept, it would add an empty line at each round trip).
         var kept = echo.bytes
@@ -68,21 +70,17 @@ struct PageRoutes {
         var status = HTTPResponse.Status.ok
         var result: Page.Result?
         do throws(Refusal) {
-            let query = try Query(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)
+            let query = try Query.arguments(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)
             form = try Page.Form(query)
             let asked = form
             let budget = form.maxProbability.isEmpty ? nil : form.maxProbability
             // The question is read on the computation's thread too (see APIRoutes).
             let answer = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> Page.Answered in
                 let question = try asked.question()
-                var answered = try Page.Answered(question.answer(), budget: budget, workload: asked.workloadText)
+                var answered = try Page.Answered(
+                    refusing { () throws(ArgumentError) in try question.answer() }, budget: budget, workload: asked.workloadText)
                 // A length asked for a format: the format's own fit, headline first.
-                if asked.ask == "length", !asked.scheme.isEmpty, let budget,
-                    let workload = try? VolumeText(
-                        rate: asked.rateText, lifetime: asked.lifetimeText, nodes: asked.nodes.isEmpty ? nil : asked.nodes,
-                        growth: asked.growth.isEmpty ? nil : asked.growth, existing: nil
-                    ).workload(),
-                    let plan = try? Planner.plan(workload: workload, budget: parseBudget(budget)),
+                if asked.ask == "length", !asked.scheme.isEmpty, let budget, let plan = asked.plan(budget: budget, existing: false),
                     let fit = plan.formats?.first(where: { $0.scheme == asked.scheme })
                 {
                     answered.headline = "\(fit.scheme) is \(fit.withinBudget ? "within" : "over") the budget"
@@ -92,13 +90,7 @@ struct PageRoutes {
                 }
                 // A length comes with the other alphabets' lengths and the formats' fit for the same
                 // question (`plan`).
-                if case .length(_, _, let budget, _, _) = question,
-                    let workload = try? VolumeText(
-                        rate: asked.rateText, lifetime: asked.lifetimeText, nodes: asked.nodes.isEmpty ? nil : asked.nodes,
-                        growth: asked.growth.isEmpty ? nil : asked.growth, existing: asked.existing.isEmpty ? nil : asked.existing
-                    ).workload(),
-                    let plan = try? Planner.plan(workload: workload, budget: budget)
-                {
+                if case .length = question, let budget, let plan = asked.plan(budget: budget, existing: true) {
                     answered.compare = plan.rows
                     answered.formats = plan.formats ?? []
                 }

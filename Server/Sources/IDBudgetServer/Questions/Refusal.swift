@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import IDQuestions
 
 /// A request refused: the status, the argument it concerns (as the CLI names it, `--rate`), and what
 /// to send instead. The error middleware answers it as `{"error": …, "argument": …}`.
@@ -18,6 +19,9 @@ public struct Refusal: Error, Sendable {
     static func usage(_ argument: String, _ message: String) -> Refusal {
         Refusal(.badRequest, argument: argument, message)
     }
+
+    /// The one layer's refusal of an argument, as a 400.
+    init(_ error: ArgumentError) { self.init(.badRequest, argument: error.argument, error.message) }
 
     /// The JSON body: the message shortened as the CLI shortens it, control characters escaped.
     var jsonText: String {
@@ -52,4 +56,9 @@ extension String {
         }
         return out
     }
+}
+
+/// What the one layer (`IDQuestions`) reads, its refusal as a 400.
+func refusing<T>(_ body: () throws(ArgumentError) -> T) throws(Refusal) -> T {
+    do { return try body() } catch { throw Refusal(error) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import IDBudget
+import IDQuestions
 import NIOCore
 import Synchronization
 
@@ -15,13 +16,13 @@ struct APIRoutes {
     func add(to group: RouterGroup<BasicRequestContext>) {
         for command in Question.Command.allCases {
             group.get(RouterPath(command.rawValue)) { request, _ in
-                let query = try Query(request.uri.query, allowed: Set(command.parameters))
+                let query = try Query.arguments(request.uri.query, allowed: Set(command.parameters))
                 let key = cache.key(command, query)
                 if let key, let text = cache.answer(key) { return Self.json(text) }
                 // Reading the question (numbers of 600,000 digits) is math too: on the computation's own
                 // thread, never on the few threads every request shares.
                 let text = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> String in
-                    try Question(command, query).answer().cliJSON()
+                    try refusing { () throws(ArgumentError) in try Question(command, query).answer() }.cliJSON()
                 }
                 if let key { cache.keep(text, for: key) }
                 return Self.json(text)
@@ -39,7 +40,7 @@ struct APIRoutes {
     /// Ids, one per line, streamed into an `Auditor` chunk by chunk: memory stays bounded whatever the
     /// upload's size, and an upload past the limit is refused as soon as it is declared or reached.
     func audit(_ request: Request) async throws -> Response {
-        let query = try Query(request.uri.query, allowed: ["max-line-bytes", "bits", "scheme"])
+        let query = try Query.arguments(request.uri.query, allowed: ["max-line-bytes", "bits", "scheme"])
         let audit = try AuditSettings(query)
         let report = try await compute.auditing { try await Self.audit(request, settings: audit, limits: settings, compute: compute) }
         return Self.json(try report.cliJSON())
@@ -179,7 +180,7 @@ struct AuditSettings {
     /// The CLI's defaults: lines up to 4096 bytes, the space the ids imply.
     init() {}
 
-    init(_ query: Query) throws(Refusal) {
+    init(_ query: Arguments) throws(Refusal) {
         if let text = query["max-line-bytes"] {
             guard let n = Int(text), n >= 1, n <= 1 << 24 else {
                 throw Refusal.usage(
@@ -188,7 +189,7 @@ struct AuditSettings {
             maxLineBytes = n
         }
         if let bits = query["bits"] {
-            guard let b = wholeNumber(bits), b >= 1, b <= Limits.maxSpaceBits else {
+            guard let b = ArgumentText.wholeNumber(bits), b >= 1, b <= Limits.maxSpaceBits else {
                 throw Refusal.usage("--bits", "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
             }
             claimedBits = b

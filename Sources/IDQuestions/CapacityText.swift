@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 /// `capacity`'s options beyond the space, as text — the CLI's options and the server's query
 /// parameters alike — read in the order the CLI reads them, so the first refusal names the same

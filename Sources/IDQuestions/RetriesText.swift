@@ -1,3 +1,6 @@
+import Foundation
+import IDBudget
+
 /// `retries`' options beyond the space, as text — the CLI's options and the server's query parameters
 /// alike — checked as the CLI checks them.
 public struct RetriesText: Sendable {

@@ -9,7 +9,7 @@ public enum Question: Sendable {
     /// A node-id scheme: p that two of `nodes` live nodes share a node value (the CLI's `probability
     /// --scheme snowflake --nodes 50`).
     case nodeProbability(scheme: Scheme, nodes: BigInt, assigned: Bool?, rate: Rate?, ignored: [String])
-    case length(symbols: SymbolsBox, volume: Volume, budget: Budget, maxBytes: Int?, from: Date)
+    case length(symbols: Symbols, volume: Volume, budget: Budget, maxBytes: Int?, from: Date)
     /// `length --scheme F`: whether a random format is within budget.
     case formatLength(scheme: Scheme, volume: Volume, budget: Budget, maxBytes: Int?)
     /// `length --scheme F --nodes K` for a node-id format: whether its node field is wide enough.
@@ -43,68 +43,65 @@ public enum Question: Sendable {
         static let volume = ["count", "rate", "lifetime", "scopes", "count-per-scope", "nodes", "growth", "existing"]
     }
 
-    /// An alphabet or its size, sendable.
-    public struct SymbolsBox: @unchecked Sendable {
-        let value: Symbols
-    }
-
-    /// The question `command` asks with `query`, or the refusal the CLI would give.
-    public init(_ command: Command, _ query: Query) throws(Refusal) {
+    /// The question `command` asks with `arguments`, or the refusal the CLI would give.
+    public init(_ command: Command, _ arguments: Arguments) throws(ArgumentError) {
         switch command {
         case .probability:
-            if let scheme = try resolveScheme(query), scheme.node != nil {
-                self = try Self.nodeQuestion(scheme, query)
+            if let scheme = try resolveScheme(arguments), scheme.node != nil {
+                self = try Self.nodeQuestion(scheme, arguments)
                 return
             }
-            if query["node-ids"] != nil { throw Self.nodeIDsRefusal }
-            let space = try resolveSpace(query)
-            let scheme = try resolveScheme(query)
-            let volume = try resolveVolume(query, scheme: scheme, peakRate: query["peak-rate"])
+            if arguments["node-ids"] != nil { throw Self.nodeIDsRefusal }
+            let space = try resolveSpace(arguments)
+            let scheme = try resolveScheme(arguments)
+            let volume = try resolveVolume(arguments, scheme: scheme, peakRate: arguments["peak-rate"])
             self = .probability(space: space, volume: volume, scheme: scheme)
         case .length:
-            let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
-            if let scheme = try resolveScheme(query) {
-                self = try Self.formatLength(scheme, query, budgetText: budgetText)
+            let budgetText = try arguments["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            if let scheme = try resolveScheme(arguments) {
+                self = try Self.formatLength(scheme, arguments, budgetText: budgetText)
                 return
             }
-            if query["node-ids"] != nil { throw Self.nodeIDsRefusal }
-            let symbols = try resolveSymbols(alphabet: query["alphabet"], symbols: query["symbols"], alphabetSize: query["alphabet-size"])
-            let (volume, from) = try resolveDatedVolume(query)
-            let budget = try parseBudget(budgetText)
-            let limit = try parseMaxBytes(query["max-bytes"])
+            if arguments["node-ids"] != nil { throw Self.nodeIDsRefusal }
+            let symbols = try Symbols(
+                alphabet: arguments["alphabet"], symbols: arguments["symbols"], alphabetSize: arguments["alphabet-size"])
+            let (volume, from) = try resolveDatedVolume(arguments)
+            let budget = try ArgumentText.budget(budgetText)
+            let limit = try ArgumentText.maxBytes(arguments["max-bytes"])
             if limit != nil, case .size(let n) = symbols, n > Planner.printableASCIICount {
-                throw Refusal.usage(
+                throw ArgumentError(
                     "--max-bytes",
                     "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give --symbols to check a byte limit"
                 )
             }
-            self = .length(symbols: SymbolsBox(value: symbols), volume: volume, budget: budget, maxBytes: limit, from: from)
+            self = .length(symbols: symbols, volume: volume, budget: budget, maxBytes: limit, from: from)
         case .capacity:
-            let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
-            let space = try resolveSpace(query)
+            let budgetText = try arguments["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            let space = try resolveSpace(arguments)
             let text = CapacityText(
-                maxProbability: budgetText, rate: query["rate"], scopes: query["scopes"], growth: query["growth"],
-                existing: query["existing"], arrivals: query["arrivals"], from: query["from"])
-            let scheme = try resolveScheme(query)
-            self = .capacity(try refusing { () throws(ArgumentError) in try text.question(space: space, scheme: scheme) })
+                maxProbability: budgetText, rate: arguments["rate"], scopes: arguments["scopes"], growth: arguments["growth"],
+                existing: arguments["existing"], arrivals: arguments["arrivals"], from: arguments["from"])
+            let scheme = try resolveScheme(arguments)
+            self = .capacity(try text.question(space: space, scheme: scheme))
         case .plan:
-            let budgetText = try query["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
-            let volume = try resolveVolume(query)
-            let budget = try parseBudget(budgetText)
-            let limit = try parseMaxBytes(query["max-bytes"])
-            let (formats, notes) = try refusing { () throws(ArgumentError) in try volumeText(query).workload() }.formatVolumes()
+            let budgetText = try arguments["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            let volume = try resolveVolume(arguments)
+            let budget = try ArgumentText.budget(budgetText)
+            let limit = try ArgumentText.maxBytes(arguments["max-bytes"])
+            let (formats, notes) = try volumeText(arguments).workload().formatVolumes()
             self = .plan(volume: volume, budget: budget, maxBytes: limit ?? Self.apnsCollapseIDBytes, formats: formats, formatNotes: notes)
         case .retries:
-            let space = try resolveSpace(query)
-            let text = RetriesText(volume: volumeText(query), maxAttempts: query["max-attempts"], maxProbability: query["max-probability"])
-            let scheme = try resolveScheme(query)
-            self = .retries(try refusing { () throws(ArgumentError) in try text.question(space: space, scheme: scheme) })
+            let space = try resolveSpace(arguments)
+            let text = RetriesText(
+                volume: volumeText(arguments), maxAttempts: arguments["max-attempts"], maxProbability: arguments["max-probability"])
+            let scheme = try resolveScheme(arguments)
+            self = .retries(try text.question(space: space, scheme: scheme))
         case .schemes:
             self = .schemes
         case .inspect:
-            let id = try query["id"].orUsage("id", "missing; add e.g. id=user_01h455vb4pex5vsknk084sn02q")
+            let id = try arguments["id"].orUsage("id", "missing; add e.g. id=user_01h455vb4pex5vsknk084sn02q")
             var formats = InspectableFormat.allCases
-            if let name = query["scheme"] {
+            if let name = arguments["scheme"] {
                 let format = try InspectableFormat(rawValue: name).orUsage(
                     "--scheme",
                     "'\(name)' is not a format inspect reads; use one of \(InspectableFormat.allCases.map(\.rawValue).joined(separator: ", "))"
@@ -118,72 +115,72 @@ public enum Question: Sendable {
     /// A node-id scheme's question, refused as the CLI's `probability` refuses it: the nodes are
     /// needed, the rate is per node, a peak rate has no meaning; a count, lifetime or scopes are noted
     /// as not used.
-    static func nodeQuestion(_ scheme: Scheme, _ query: Query) throws(Refusal) -> Question {
-        for other in ["alphabet", "symbols", "alphabet-size", "length", "bits", "space-size"] where query[other] != nil {
-            throw Refusal.usage(
-                secondSpaceArgument(query),
+    static func nodeQuestion(_ scheme: Scheme, _ arguments: Arguments) throws(ArgumentError) -> Question {
+        for other in ["alphabet", "symbols", "alphabet-size", "length", "bits", "space-size"] where arguments[other] != nil {
+            throw ArgumentError(
+                secondSpaceArgument(arguments),
                 "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")
         }
-        let nodesText = try query["nodes"].orUsage(
+        let nodesText = try arguments["nodes"].orUsage(
             "--nodes",
             "\(scheme.name) ids are kept apart by their \(scheme.node?.name ?? "node"); say how many nodes mint them, e.g. --nodes 50")
-        let nodes = try parseInteger(nodesText, argument: "--nodes", example: "50")
-        let rate = try query["rate"].map { (text: String) throws(Refusal) -> Rate in try parseRate(text) }
+        let nodes = try ArgumentText.integer(nodesText, argument: "--nodes", example: "50")
+        let rate = try arguments["rate"].map { (text: String) throws(ArgumentError) -> Rate in try ArgumentText.rate(text) }
         // A bucket's figures mean nothing to a node-id format (the CLI refuses them first).
-        for name in ["peak-rate", "arrivals"] where query[name] != nil {
-            throw Refusal.usage(
+        for name in ["peak-rate", "arrivals"] where arguments[name] != nil {
+            throw ArgumentError(
                 "--\(name)", "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
         }
         var assigned: Bool?
-        if let how = query["node-ids"] {
+        if let how = arguments["node-ids"] {
             guard how == "random" || how == "assigned" else {
-                throw Refusal.usage("--node-ids", "'\(how.prefix(40))' is not random or assigned; e.g. --node-ids assigned")
+                throw ArgumentError("--node-ids", "'\(how.prefix(40))' is not random or assigned; e.g. --node-ids assigned")
             }
             assigned = how == "assigned"
         }
         // Not used, but still read, as the CLI reads them: a value that is not one (`growth=5C`) is refused, not ignored.
         for (name, example) in [("count", "1e9"), ("scopes", "10"), ("existing", "1e9"), ("count-per-scope", "1e6")] {
-            if let text = query[name] {
-                _ = try refusing { () throws(ArgumentError) in
-                    try ArgumentText.integer(text, argument: "--\(name)", example: example, allowingZero: name == "existing")
-                }
+            if let text = arguments[name] {
+                _ = try ArgumentText.integer(text, argument: "--\(name)", example: example, allowingZero: name == "existing")
             }
         }
-        if let text = query["lifetime"] { _ = try refusing { () throws(ArgumentError) in try ArgumentText.lifetime(text) } }
-        if let text = query["growth"] { _ = try refusing { () throws(ArgumentError) in try ArgumentText.growth(text) } }
-        let ignored = ["count", "lifetime", "scopes", "existing", "count-per-scope", "growth"].filter { query[$0] != nil }.map { "--\($0)" }
+        if let text = arguments["lifetime"] { _ = try ArgumentText.lifetime(text) }
+        if let text = arguments["growth"] { _ = try ArgumentText.growth(text) }
+        let ignored = ["count", "lifetime", "scopes", "existing", "count-per-scope", "growth"].filter { arguments[$0] != nil }.map {
+            "--\($0)"
+        }
         return .nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored)
     }
 
-    static let nodeIDsRefusal = Refusal.usage(
+    static let nodeIDsRefusal = ArgumentError(
         "--node-ids",
         "node ids matter only for node-id schemes (\(Scheme.all.filter { $0.node != nil }.map(\.name).joined(separator: ", "))); leave it out"
     )
 
     /// `length --scheme F`, refused as the CLI's `length` refuses it.
-    static func formatLength(_ scheme: Scheme, _ query: Query, budgetText: String) throws(Refusal) -> Question {
-        for other in ["alphabet", "symbols", "alphabet-size"] where query[other] != nil {
-            throw Refusal.usage("--scheme", "give --scheme or an alphabet (--alphabet, --symbols, --alphabet-size), not both")
+    static func formatLength(_ scheme: Scheme, _ arguments: Arguments, budgetText: String) throws(ArgumentError) -> Question {
+        for other in ["alphabet", "symbols", "alphabet-size"] where arguments[other] != nil {
+            throw ArgumentError("--scheme", "give --scheme or an alphabet (--alphabet, --symbols, --alphabet-size), not both")
         }
-        let budget = try parseBudget(budgetText)
-        let limit = try parseMaxBytes(query["max-bytes"])
+        let budget = try ArgumentText.budget(budgetText)
+        let limit = try ArgumentText.maxBytes(arguments["max-bytes"])
         if scheme.node != nil {
-            guard case .nodeProbability(_, let nodes, let assigned, let rate, let ignored) = try nodeQuestion(scheme, query) else {
-                throw Refusal.usage("--scheme", "not a node-id scheme")
+            guard case .nodeProbability(_, let nodes, let assigned, let rate, let ignored) = try nodeQuestion(scheme, arguments) else {
+                throw ArgumentError("--scheme", "not a node-id scheme")
             }
-            if query["arrivals"] != nil {
-                throw Refusal.usage(
+            if arguments["arrivals"] != nil {
+                throw ArgumentError(
                     "--arrivals", "\(scheme.name) ids are kept apart by their node field, not by random bits per bucket; leave it out")
             }
             // `length`'s dates mean nothing to a node-id format either (named after the rest, as the CLI
             // does), but are read.
-            try refusing { () throws(ArgumentError) in try DatesText(until: query["until"], from: query["from"]).read() }
-            let dates = ["until", "from"].filter { query[$0] != nil }.map { "--\($0)" }
+            try DatesText(until: arguments["until"], from: arguments["from"]).read()
+            let dates = ["until", "from"].filter { arguments[$0] != nil }.map { "--\($0)" }
             return .nodeLength(
                 scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored + dates, budget: budget, maxBytes: limit)
         }
-        if query["node-ids"] != nil { throw nodeIDsRefusal }
-        let (volume, _) = try resolveDatedVolume(query, scheme: scheme)
+        if arguments["node-ids"] != nil { throw nodeIDsRefusal }
+        let (volume, _) = try resolveDatedVolume(arguments, scheme: scheme)
         return .formatLength(scheme: scheme, volume: volume, budget: budget, maxBytes: limit)
     }
 
@@ -191,7 +188,7 @@ public enum Question: Sendable {
     public static let apnsCollapseIDBytes = 64
 
     /// The answer, as the CLI computes it; a refusal names the argument the CLI names.
-    public func answer() throws(Refusal) -> any Answer {
+    public func answer() throws(ArgumentError) -> any Answer {
         do {
             switch self {
             case .probability(let space, let volume, let scheme):
@@ -201,26 +198,26 @@ public enum Question: Sendable {
                 do {
                     answer = try Planner.nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, ratePerNode: rate)
                 } catch let error as InputError {
-                    throw Refusal.usage("--nodes", error.message)
+                    throw ArgumentError("--nodes", error.message)
                 }
                 if !ignored.isEmpty {
                     answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
                 }
                 return answer
             case .length(let symbols, let volume, let budget, let maxBytes, let from):
-                switch symbols.value {
+                switch symbols {
                 case .alphabet(let a):
                     return try Planner.length(alphabet: a, volume: volume, budget: budget, maxBytes: maxBytes, from: from)
                 case .size(let n):
                     return try Planner.length(alphabetSize: n, volume: volume, budget: budget, maxBytes: maxBytes, from: from)
                 }
             case .capacity(let question):
-                return try refusing { () throws(ArgumentError) in try question.answer() }
+                return try question.answer()
             case .formatLength(let scheme, let volume, let budget, let maxBytes):
                 do { return try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: maxBytes) } catch let error
                     as InputError
                 {
-                    throw Refusal.usage(volume.growth != nil ? "--growth" : "--max-probability", error.message)
+                    throw ArgumentError(volume.growth != nil ? "--growth" : "--max-probability", error.message)
                 }
             case .nodeLength(let scheme, let nodes, let assigned, let rate, let ignored, let budget, let maxBytes):
                 var answer: FormatLengthAnswer
@@ -228,7 +225,7 @@ public enum Question: Sendable {
                     answer = try Planner.length(
                         scheme: scheme, nodes: nodes, assigned: assigned, ratePerNode: rate, budget: budget, maxBytes: maxBytes)
                 } catch let error as InputError {
-                    throw Refusal.usage("--nodes", error.message)
+                    throw ArgumentError("--nodes", error.message)
                 }
                 if !ignored.isEmpty {
                     answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
@@ -237,102 +234,103 @@ public enum Question: Sendable {
             case .plan(let volume, let budget, let maxBytes, let formats, let formatNotes):
                 return try Planner.plan(volume: volume, budget: budget, maxBytes: maxBytes, formats: formats, formatNotes: formatNotes)
             case .retries(let question):
-                return try refusing { () throws(ArgumentError) in try question.answer() }
+                return try question.answer()
             case .schemes:
                 return SchemesAnswer()
             case .inspect(let id, let formats):
                 return InspectAnswer(inspecting: id, as: formats)
             }
-        } catch let refusal as Refusal {
-            throw refusal
+        } catch let error as ArgumentError {
+            throw error
         } catch let error as InputError {
             // The CLI's probability command lets these through as usage errors of its own; the others
             // name --max-probability.
-            if case .probability = self { throw Refusal.usage("--count", error.message) }
-            throw Refusal.usage("--max-probability", error.message)
+            if case .probability = self { throw ArgumentError("--count", error.message) }
+            throw ArgumentError("--max-probability", error.message)
         } catch {
-            throw Refusal.usage("--max-probability", "\(error)")
+            throw ArgumentError("--max-probability", "\(error)")
         }
     }
 }
 
-func resolveScheme(_ query: Query) throws(Refusal) -> Scheme? {
-    guard let scheme = query["scheme"] else { return nil }
+func resolveScheme(_ arguments: Arguments) throws(ArgumentError) -> Scheme? {
+    guard let scheme = arguments["scheme"] else { return nil }
     return try Scheme.named(scheme).orUsage(
         "--scheme", "unknown scheme '\(scheme)'; use one of \(Scheme.all.map(\.name).joined(separator: ", "))")
 }
 
 /// The argument a refusal of two spaces names, as the CLI names it: the second form given, in the
 /// order scheme, bits, space size, alphabet/length (`--bits` when none is).
-func secondSpaceArgument(_ query: Query) -> String {
-    let alphabetGiven = query["alphabet"] != nil || query["symbols"] != nil || query["alphabet-size"] != nil
+func secondSpaceArgument(_ arguments: Arguments) -> String {
+    let alphabetGiven = arguments["alphabet"] != nil || arguments["symbols"] != nil || arguments["alphabet-size"] != nil
     let given = [
-        ("--scheme", query["scheme"] != nil), ("--bits", query["bits"] != nil), ("--space-size", query["space-size"] != nil),
-        (query["length"] != nil ? "--length" : "--alphabet", alphabetGiven || query["length"] != nil),
+        ("--scheme", arguments["scheme"] != nil), ("--bits", arguments["bits"] != nil), ("--space-size", arguments["space-size"] != nil),
+        (arguments["length"] != nil ? "--length" : "--alphabet", alphabetGiven || arguments["length"] != nil),
     ]
     let named = given.filter(\.1).map(\.0)
     return named.count > 1 ? named[1] : "--bits"
 }
 
 /// The identifier space: an alphabet and length, a number of bits, an explicit size, or a scheme.
-func resolveSpace(_ query: Query) throws(Refusal) -> Space {
-    let alphabetGiven = query["alphabet"] != nil || query["symbols"] != nil || query["alphabet-size"] != nil
-    let length = query["length"]
-    let bits = query["bits"]
-    let spaceSize = query["space-size"]
-    let forms = [alphabetGiven || length != nil, bits != nil, spaceSize != nil, query["scheme"] != nil].filter { $0 }.count
+func resolveSpace(_ arguments: Arguments) throws(ArgumentError) -> Space {
+    let alphabetGiven = arguments["alphabet"] != nil || arguments["symbols"] != nil || arguments["alphabet-size"] != nil
+    let length = arguments["length"]
+    let bits = arguments["bits"]
+    let spaceSize = arguments["space-size"]
+    let forms = [alphabetGiven || length != nil, bits != nil, spaceSize != nil, arguments["scheme"] != nil].filter { $0 }.count
     guard forms == 1 else {
-        throw Refusal.usage(
-            secondSpaceArgument(query),
+        throw ArgumentError(
+            secondSpaceArgument(arguments),
             forms == 0
                 ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, --space-size N or --scheme uuid4"
                 : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")
     }
-    if let scheme = try resolveScheme(query) {
-        do { return try Space(scheme: scheme) } catch { throw Refusal.usage("--scheme", error.message) }
+    if let scheme = try resolveScheme(arguments) {
+        do { return try Space(scheme: scheme) } catch { throw ArgumentError("--scheme", error.message) }
     }
     do {
         if let bits {
-            guard let b = wholeNumber(bits), b >= 1 else {
-                throw Refusal.usage("--bits", "'\(bits)' is not a whole number of bits ≥ 1; e.g. --bits 122")
+            guard let b = ArgumentText.wholeNumber(bits), b >= 1 else {
+                throw ArgumentError("--bits", "'\(bits)' is not a whole number of bits ≥ 1; e.g. --bits 122")
             }
             return try Space(bits: b)
         }
         if let spaceSize {
-            return try Space(size: try parseInteger(spaceSize, argument: "--space-size", example: "1e12"))
+            return try Space(size: try ArgumentText.integer(spaceSize, argument: "--space-size", example: "1e12"))
         }
-        let symbols = try resolveSymbols(alphabet: query["alphabet"], symbols: query["symbols"], alphabetSize: query["alphabet-size"])
-        let n = try parseLength(try length.orUsage("--length", "no length given; add e.g. --length 22"))
+        let symbols = try Symbols(
+            alphabet: arguments["alphabet"], symbols: arguments["symbols"], alphabetSize: arguments["alphabet-size"])
+        let n = try ArgumentText.length(try length.orUsage("--length", "no length given; add e.g. --length 22"))
         return try symbols.space(length: n)
     } catch let error as InputError {
-        throw Refusal.usage(bits != nil ? "--bits" : spaceSize != nil ? "--space-size" : "--length", error.message)
-    } catch let refusal as Refusal {
-        throw refusal
+        throw ArgumentError(bits != nil ? "--bits" : spaceSize != nil ? "--space-size" : "--length", error.message)
+    } catch let error as ArgumentError {
+        throw error
     } catch {
-        throw Refusal.usage("--length", "\(error)")
+        throw ArgumentError("--length", "\(error)")
     }
 }
 
 /// How many identifiers: a count, or a rate over a lifetime; optionally per scope, per node, growing,
 /// on top of ids already stored; read by the library as the CLI reads its volume options.
-func resolveVolume(_ query: Query, scheme: Scheme? = nil, peakRate: String? = nil) throws(Refusal) -> Volume {
-    var text = volumeText(query)
-    (text.peakRate, text.arrivals) = (peakRate, query["arrivals"])
-    return try refusing { () throws(ArgumentError) in try text.volume(scheme: scheme) }
+func resolveVolume(_ arguments: Arguments, scheme: Scheme? = nil, peakRate: String? = nil) throws(ArgumentError) -> Volume {
+    var text = volumeText(arguments)
+    (text.peakRate, text.arrivals) = (peakRate, arguments["arrivals"])
+    return try text.volume(scheme: scheme)
 }
 
 /// `length`'s volume: `until` as its lifetime, and the start day (`from`, today by default).
-func resolveDatedVolume(_ query: Query, scheme: Scheme? = nil) throws(Refusal) -> (Volume, Date) {
-    let dates = DatesText(until: query["until"], from: query["from"])
-    var (text, from) = try refusing { () throws(ArgumentError) in try dates.resolve(volumeText(query)) }
-    text.arrivals = query["arrivals"]
-    let volume = try refusing { () throws(ArgumentError) in try text.volume(scheme: scheme) }
+func resolveDatedVolume(_ arguments: Arguments, scheme: Scheme? = nil) throws(ArgumentError) -> (Volume, Date) {
+    let dates = DatesText(until: arguments["until"], from: arguments["from"])
+    var (text, from) = try dates.resolve(volumeText(arguments))
+    text.arrivals = arguments["arrivals"]
+    let volume = try text.volume(scheme: scheme)
     return (volume, from)
 }
 
 /// The volume's parameters as text (without a peak rate or arrivals, which only some commands take).
-func volumeText(_ query: Query) -> VolumeText {
+func volumeText(_ arguments: Arguments) -> VolumeText {
     VolumeText(
-        count: query["count"], countPerScope: query["count-per-scope"], rate: query["rate"], lifetime: query["lifetime"],
-        scopes: query["scopes"], nodes: query["nodes"], growth: query["growth"], existing: query["existing"])
+        count: arguments["count"], countPerScope: arguments["count-per-scope"], rate: arguments["rate"], lifetime: arguments["lifetime"],
+        scopes: arguments["scopes"], nodes: arguments["nodes"], growth: arguments["growth"], existing: arguments["existing"])
 }

@@ -1,0 +1,141 @@
+import Foundation
+import IDBudget
+
+/// The values the planner's options take, read from text as every front end reads them (the CLI's
+/// options, the server's query parameters), with the refusal naming the argument.
+public enum ArgumentText {
+    /// Symbols per id: a whole number from 1.
+    public static func length(_ text: String) throws(ArgumentError) -> Int {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty, text.allSatisfy({ ("0"..."9").contains($0) }), Int(text) == nil {
+            throw ArgumentError("--length", "'\(text.prefix(40))' is absurdly long; give at most 1048576")
+        }
+        guard let n = wholeNumber(text) else {
+            throw ArgumentError("--length", "'\(text)' is not a whole number; give one of at least 1, e.g. --length 22")
+        }
+        guard n >= 1 else { throw ArgumentError("--length", "'\(text)' must be at least 1; e.g. --length 22") }
+        return n
+    }
+
+    /// A positive whole number written exactly: `1000000`, `3.1536e14`, `1_000`, `2^64`, `2^64-1`.
+    /// Spaces around it are ignored, as in budgets and rates (a quoted `' 1000'` from a script).
+    /// With `allowingZero`, 0 is taken too (`generate --count 0`: an empty batch).
+    public static func integer(_ text: String, argument: String, example: String, allowingZero: Bool = false) throws(ArgumentError)
+        -> BigInt
+    {
+        let minimum = BigInt(allowingZero ? 0 : 1)
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if text.contains("^") {
+            // b^k, b^k±m, e.g. 2^64, 2^64-1: exact, as large as the counts the math accepts.
+            guard let value = ExactDecimal(text), let n = value.integerValue, value.log10Magnitude < Double(Limits.maxCountDigits) else {
+                throw ArgumentError(
+                    argument,
+                    "'\(text)' is not a power b^k or b^k±m (whole b from 1 to 1000000, k ≥ 0) below 1e\(Limits.maxCountDigits); e.g. 2^64 or 2^64-1"
+                )
+            }
+            guard n >= minimum else { throw ArgumentError(argument, "'\(text)' must be at least 1; give e.g. \(example)") }
+            return n
+        }
+        if text.hasPrefix("-") {
+            throw ArgumentError(argument, "'\(text)' is negative; give a whole number ≥ \(allowingZero ? 0 : 1) such as \(example)")
+        }
+        guard let value = ExactDecimal(text) else {
+            if let negative = ExactDecimal.exponentBeyondInt(text) ?? ExactDecimal.exponentOutOfRange(text).map({ !$0 }) {
+                throw ArgumentError(
+                    argument,
+                    negative
+                        ? "'\(text)' is not a whole number; give e.g. \(example)"
+                        : "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+            }
+            throw ArgumentError(argument, "'\(text)' is not a number; give a whole number such as \(example)")
+        }
+        guard value.log10Magnitude < Double(Limits.maxCountDigits) else {
+            throw ArgumentError(argument, "'\(text)' is absurdly large; give less than 1e\(Limits.maxCountDigits)")
+        }
+        guard let n = value.integerValue else { throw ArgumentError(argument, "'\(text)' is not a whole number; give e.g. \(example)") }
+        guard n >= minimum else { throw ArgumentError(argument, "'\(text)' must be at least 1; give e.g. \(example)") }
+        return n
+    }
+
+    /// A whole number in any form the other options take (`64`, `2^21`, `1e6`), when it fits an Int.
+    public static func wholeNumber(_ text: String) -> Int? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let n = Int(text) { return n }
+        guard text.count <= 64, let value = ExactDecimal(text), value.log10Magnitude < 18 else { return nil }
+        return value.integerValue?.intValue
+    }
+
+    public static func rate(_ text: String, argument: String = "--rate") throws(ArgumentError) -> Rate {
+        do { return try Rate(parsing: text) } catch { throw ArgumentError(argument, error.message) }
+    }
+
+    public static func lifetime(_ text: String) throws(ArgumentError) -> Lifetime {
+        do { return try Lifetime(parsing: text) } catch { throw ArgumentError("--lifetime", error.message) }
+    }
+
+    public static func growth(_ text: String) throws(ArgumentError) -> Growth {
+        do { return try Growth(parsing: text) } catch { throw ArgumentError("--growth", error.message) }
+    }
+
+    public static func arrivals(_ text: String) throws(ArgumentError) -> Arrivals {
+        do { return try Arrivals(parsing: text) } catch { throw ArgumentError("--arrivals", error.message) }
+    }
+
+    /// `audit --scheme`: a node-id layout the audit reads ids in; none of them has random bits to
+    /// claim, so not with `--bits`.
+    public static func auditScheme(_ name: String, claimingBits: Bool) throws(ArgumentError) -> IDFormat {
+        guard let format = IDFormat.named(name), NodeStats.formats.contains(format) else {
+            throw ArgumentError(
+                "--scheme",
+                "'\(name.prefix(40))' is not a node-id layout the audit reads (\(NodeStats.formats.map(\.rawValue).joined(separator: ", "))); other formats are recognised without it"
+            )
+        }
+        if claimingBits { throw ArgumentError("--scheme", "a node-id layout has no random bits to claim; drop --bits") }
+        return format
+    }
+
+    /// `audit --alphabet A --length L [--max-invalid N]`: the shape every id must have (nil when none of
+    /// the three is given); not with `--bits` or `--scheme`, which the declaration replaces.
+    public static func declaredShape(
+        alphabet: String?, length: String?, maxInvalid: String?, claimingBits: Bool, scheme: Bool
+    ) throws(ArgumentError) -> DeclaredShape? {
+        guard alphabet != nil || length != nil || maxInvalid != nil else { return nil }
+        guard let alphabet else {
+            throw ArgumentError(
+                length != nil ? "--length" : "--max-invalid", "declares a shape with --alphabet; add e.g. --alphabet base62")
+        }
+        guard let named = Alphabet.named(alphabet) else {
+            let names = Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")
+            throw ArgumentError("--alphabet", "'\(alphabet.prefix(40))' is not an alphabet; give one of \(names)")
+        }
+        guard let length else { throw ArgumentError("--alphabet", "declares a shape with --length; add e.g. --length 22") }
+        guard let l = Int(length), l >= 1, l <= 4096 else {
+            throw ArgumentError("--length", "'\(length.prefix(40))' is not a length from 1 to 4096; e.g. --length 22")
+        }
+        var allowed = 0
+        if let maxInvalid {
+            guard let m = Int(maxInvalid), m >= 0 else {
+                throw ArgumentError("--max-invalid", "'\(maxInvalid.prefix(40))' is not a count of lines from 0; e.g. --max-invalid 1")
+            }
+            allowed = m
+        }
+        if claimingBits { throw ArgumentError("--bits", "the declared --alphabet and --length are the space; leave --bits out") }
+        if scheme { throw ArgumentError("--scheme", "the declared --alphabet and --length are the layout; leave --scheme out") }
+        do { return try DeclaredShape(alphabet: named, length: l, maxInvalid: allowed) } catch {
+            throw ArgumentError("--length", error.message)
+        }
+    }
+
+    /// A byte limit (`--max-bytes 64`): a whole number from 1; nil when none is given.
+    public static func maxBytes(_ text: String?) throws(ArgumentError) -> Int? {
+        guard let text else { return nil }
+        guard let n = wholeNumber(text), n >= 1 else {
+            throw ArgumentError("--max-bytes", "'\(text)' is not a whole number of bytes ≥ 1; e.g. --max-bytes 64")
+        }
+        return n
+    }
+
+    public static func budget(_ text: String) throws(ArgumentError) -> Budget {
+        do { return try Budget(parsing: text) } catch { throw ArgumentError("--max-probability", error.message) }
+    }
+}
