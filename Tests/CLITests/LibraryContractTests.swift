@@ -25,9 +25,19 @@ import Testing
     }
 
     @Test func planningAnswersAreTheCLIs() throws {
-        let length = try Planner.length(for: .base62, rate: .perSecond(1e6), lifetime: .years(10), budget: Budget(1e-11))
+        // Dates are passed in (the CLI's --from), never read from the clock by the library.
+        let day = try Planner.startDate(parsing: "2026-01-01")
+        let length = try Planner.length(
+            for: .base62, rate: .perSecond(1e6), lifetime: .years(10), budget: Budget(1e-11), from: day)
         #expect(length.length == 23)
-        try Self.same(length, ["length", "--alphabet", "base62", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11"])
+        try Self.same(
+            length,
+            [
+                "length", "--alphabet", "base62", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11", "--from",
+                "2026-01-01",
+            ])
+        let undated = try Planner.length(for: .base62, rate: .perSecond(1e6), lifetime: .years(10), budget: 1e-11)
+        #expect(undated.schedule?.from == nil && undated.schedule?.rows.allSatisfy { $0.fromDate == nil && $0.toDate == nil } != false)
 
         let uuid7 = try Planner.probability(for: .uuid7, rate: .perSecond(1e6), lifetime: .years(10))
         try Self.same(uuid7, ["probability", "--scheme", "uuid7", "--rate", "1e6/s", "--lifetime", "10y"])
@@ -35,11 +45,14 @@ import Testing
         let tokens = try Planner.probability(for: .base62, length: 22, count: 1_000_000_000, scopes: 7)
         try Self.same(tokens, ["probability", "--alphabet", "base62", "--length", "22", "--count", "1000000000", "--scopes", "7"])
 
-        let capacity = try Planner.capacity(for: .hex, length: 16, budget: Budget(1e-9), rate: .perMinute(2000))
-        try Self.same(capacity, ["capacity", "--alphabet", "hex", "--length", "16", "--max-probability", "1e-9", "--rate", "2000/min"])
+        let capacity = try Planner.capacity(for: .hex, length: 16, budget: Budget(1e-9), rate: .perMinute(2000), from: day)
+        try Self.same(
+            capacity,
+            ["capacity", "--alphabet", "hex", "--length", "16", "--max-probability", "1e-9", "--rate", "2000/min", "--from", "2026-01-01"])
 
-        let schemeCapacity = try Planner.capacity(for: .ulid, budget: Budget(1e-6), rate: .perSecond(5e5))
-        try Self.same(schemeCapacity, ["capacity", "--scheme", "ulid", "--max-probability", "1e-6", "--rate", "500000/s"])
+        let schemeCapacity = try Planner.capacity(for: .ulid, budget: Budget(1e-6), rate: .perSecond(5e5), from: day)
+        try Self.same(
+            schemeCapacity, ["capacity", "--scheme", "ulid", "--max-probability", "1e-6", "--rate", "500000/s", "--from", "2026-01-01"])
 
         let plan = try Planner.plan(rate: .perHour(3.5e7), lifetime: .days(30), budget: Budget(0.001), nodes: 4)
         try Self.same(plan, ["plan", "--rate", "35e6/h", "--lifetime", "30d", "--max-probability", "0.001", "--nodes", "4"])

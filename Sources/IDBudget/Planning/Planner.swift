@@ -32,9 +32,9 @@ public enum Planner {
 
     /// The shortest length of `alphabet` that keeps p ≤ budget, with the proof (p one symbol shorter).
     /// With a rate and a lifetime, the answer also carries the ``LengthSchedule`` (dated from `from`,
-    /// today UTC by default) when a shorter length would last at least a day.
+    /// none by default: pass the day to have them) when a shorter length would last at least a day.
     public static func length(
-        alphabet: Alphabet, volume: Volume, budget: Budget, maxBytes: Int? = nil, from: Date? = Planner.today
+        alphabet: Alphabet, volume: Volume, budget: Budget, maxBytes: Int? = nil, from: Date? = nil
     ) throws -> LengthAnswer {
         try length(
             size: alphabet.count, name: alphabet.name ?? "custom(\(alphabet.count))", symbolBytes: alphabet.maxSymbolBytes,
@@ -45,7 +45,7 @@ public enum Planner {
     /// taken as one byte each; above that the bytes of a symbol are unknown, so `bytes` is nil, a note
     /// says so, and a `maxBytes` check is refused (give the symbols instead).
     public static func length(
-        alphabetSize: Int, volume: Volume, budget: Budget, maxBytes: Int? = nil, from: Date? = Planner.today
+        alphabetSize: Int, volume: Volume, budget: Budget, maxBytes: Int? = nil, from: Date? = nil
     ) throws -> LengthAnswer {
         let known = alphabetSize <= printableASCIICount
         if !known, maxBytes != nil {
@@ -109,11 +109,12 @@ public enum Planner {
     /// for a time-bucketed scheme, until p over all buckets reaches the budget (with `arrivals`, Poisson
     /// by default). With `existing` ids already stored, the capacity is how many *more* fit; with
     /// `growth`, the rate compounds continuously (see <doc:ArrivalModels>). With a rate, `when` says
-    /// when the budget breaks, dated from `from` (today, UTC, by default; nil for no date).
+    /// when the budget breaks, dated from `from` when it is given (nil, the default: in seconds only;
+    /// the library never reads the clock).
     public static func capacity(
         space: Space, budget: Budget, scopes: BigInt = BigInt(1), rate: Rate? = nil,
         scheme: Scheme? = nil, arrivals: Arrivals = .poisson, growth: Growth? = nil, existing: BigInt = BigInt(0),
-        from: Date? = Planner.today
+        from: Date? = nil
     ) throws -> CapacityAnswer {
         guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
         guard existing.signum >= 0 else { throw InputError("existing ids cannot be negative") }

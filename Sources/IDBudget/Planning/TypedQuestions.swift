@@ -4,19 +4,21 @@ import Precise
 
 // The planner's questions with typed arguments, as a Swift developer asks them:
 //
-//     try Planner.length(for: .base62, rate: .perSecond(1e6), lifetime: .years(10), budget: Budget(1e-11))
+//     try Planner.length(for: .base62, rate: .perSecond(1e6), lifetime: .years(10), budget: 1e-11)
 //
 // Each builds the same workload and space as the CLI's options do and returns the CLI's answer (the
-// JSON of `--format json`, digit for digit).
+// JSON of `--format json`, digit for digit). Nothing here reads the clock: an answer that can carry
+// dates (a length schedule, the day a capacity's budget breaks) carries them only when given `from`,
+// the day minting starts, so the same question gets the same answer on any day.
 
 extension Planner {
     /// The shortest length of `alphabet` that keeps p ≤ `budget` at `rate` for `lifetime`.
     public static func length(
         for alphabet: Alphabet, rate: Rate, lifetime: Lifetime, budget: Budget, nodes: Int = 1, scopes: Int = 1,
-        maxBytes: Int? = nil
+        maxBytes: Int? = nil, from: Date? = nil
     ) throws -> LengthAnswer {
         let workload = try Workload(rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"))
-        return try length(alphabet: alphabet, volume: try workload.volume(), budget: budget, maxBytes: maxBytes)
+        return try length(alphabet: alphabet, volume: try workload.volume(), budget: budget, maxBytes: maxBytes, from: from)
     }
 
     /// The shortest length of `alphabet` that keeps p ≤ `budget` for `count` ids (in each scope).
@@ -67,7 +69,7 @@ extension Planner {
     /// The most ids of `length` symbols of `alphabet` within `budget`, and with a rate how long they last.
     public static func capacity(
         for alphabet: Alphabet, length: Int, budget: Budget, rate: Rate? = nil, scopes: Int = 1, growth: Growth? = nil,
-        existing: Int = 0, from: Date? = Planner.today
+        existing: Int = 0, from: Date? = nil
     ) throws -> CapacityAnswer {
         try capacity(
             space: try Space(alphabet: alphabet, length: length), budget: budget, scopes: try positive(scopes, "scopes"),
@@ -78,7 +80,7 @@ extension Planner {
     /// the budget lasts.
     public static func capacity(
         for scheme: Scheme, budget: Budget, rate: Rate? = nil, scopes: Int = 1, growth: Growth? = nil,
-        arrivals: Arrivals = .poisson, from: Date? = Planner.today
+        arrivals: Arrivals = .poisson, from: Date? = nil
     ) throws -> CapacityAnswer {
         try capacity(
             space: try Space(scheme: scheme), budget: budget, scopes: try positive(scopes, "scopes"), rate: rate,
