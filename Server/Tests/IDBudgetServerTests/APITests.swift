@@ -14,7 +14,7 @@ import Testing
         let expected = try cliText(
             Planner.length(
                 alphabet: .base62, volume: Workload(rate: Rate(parsing: "1e6/s"), lifetime: Lifetime(parsing: "10y")).volume(),
-                budget: Budget(parsing: "1e-11")))
+                budget: Budget(parsing: "1e-11"), from: Planner.today))
         try await withServer { client in
             let r = try await client.get("/api/v1/length?alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11")
             #expect(r.status == .ok)
@@ -58,7 +58,9 @@ import Testing
 
     @Test func capacity() async throws {
         let expected = try cliText(
-            Planner.capacity(space: Space(bits: 122), budget: Budget(parsing: "1e-18"), scopes: BigInt(1), rate: Rate(parsing: "1e6/s")))
+            Planner.capacity(
+                space: Space(bits: 122), budget: Budget(parsing: "1e-18"), scopes: BigInt(1), rate: Rate(parsing: "1e6/s"),
+                from: Planner.today))
         try await withServer { client in
             let r = try await client.get("/api/v1/capacity?bits=122&max-probability=1e-18&rate=1e6/s")
             #expect(r.status == .ok)

@@ -15,7 +15,7 @@ import Testing
         let expected = try cliText(
             Planner.length(
                 alphabet: .base62, volume: Workload(rate: Rate(parsing: "1e6/s"), lifetime: Lifetime(parsing: "10y")).volume(),
-                budget: Budget(parsing: "1e-11")))
+                budget: Budget(parsing: "1e-11"), from: Planner.today))
         try await withServer { client in
             let reordered = "max-probability=1e-11&lifetime=10y&rate=1e6%2Fs&alphabet=base62"
             for query in [Self.seed, Self.seed, reordered, reordered] {

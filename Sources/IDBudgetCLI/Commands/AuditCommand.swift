@@ -127,45 +127,9 @@ struct AuditCommand: ParsableCommand {
         var records: RecordReader.Source? = nil
     }
 
-    func validate() throws { _ = try settings() }
-
+    /// The settings, read by the one layer (`AuditSettings`, as the server reads its audit's); the
+    /// checks of what goes with `--summary` are this command's own.
     private func settings() throws -> Settings {
-        guard let maxLine = Int(maxLineBytes), maxLine >= 1, maxLine <= 1 << 24 else {
-            throw UsageError(
-                argument: "--max-line-bytes",
-                message: "'\(maxLineBytes)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")
-        }
-        var claimed: Int?
-        if let bits {
-            guard let b = wholeNumber(bits), b >= 1, b <= Limits.maxSpaceBits else {
-                throw UsageError(
-                    argument: "--bits", message: "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122"
-                )
-            }
-            claimed = b
-        }
-        guard let bytes = memory == "max" ? Int(clamping: ProcessInfo.processInfo.physicalMemory) : Self.size(memory), bytes >= 64 << 20
-        else {
-            throw UsageError(
-                argument: "--memory", message: "'\(memory)' is not a size of at least 64M; e.g. --memory 1G, --memory 512M or --memory max")
-        }
-        var shardValue = (index: 0, count: 1)
-        if let shard {
-            let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1 << 20, k >= 1, k <= n else {
-                throw UsageError(argument: "--shard", message: "'\(shard)' is not k/K with 1 ≤ k ≤ K; e.g. --shard 1/4")
-            }
-            shardValue = (k - 1, n)
-        }
-        var threadCount = Swift.min(Auditor.maxThreads, Swift.max(1, Cores.usable))
-        if let threads {
-            guard let t = Int(threads), t >= 1, t <= Auditor.maxThreads else {
-                throw UsageError(
-                    argument: "--threads",
-                    message: "'\(threads)' is not a number of threads from 1 to \(Auditor.maxThreads); e.g. --threads 4")
-            }
-            threadCount = t
-        }
         if !summary.isEmpty {
             if file != nil {
                 throw UsageError(
@@ -180,90 +144,23 @@ struct AuditCommand: ParsableCommand {
                     argument: "--summary",
                     message: "--shard and --emit-summary apply when reading ids; to merge shards give their summaries to --summary")
             }
-        }
-        var records: RecordReader.Source?
-        if column != nil || field != nil || delimiter != nil {
-            if !summary.isEmpty {
+            if column != nil || field != nil || delimiter != nil {
                 throw UsageError(
                     argument: column != nil ? "--column" : field != nil ? "--field" : "--delimiter",
                     message: "reads ids from records; --summary reads summaries")
             }
-            if column != nil && field != nil {
-                throw UsageError(argument: "--field", message: "give --column for a CSV or --field for JSON lines, not both")
-            }
-            if let field {
-                let path = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                guard !path.contains(where: \.isEmpty), path.count <= 64 else {
-                    throw UsageError(argument: "--field", message: "'\(field)' is not a path of keys; e.g. --field id or --field req.id")
-                }
-                if delimiter != nil { throw UsageError(argument: "--delimiter", message: "applies to --column (CSV), not --field") }
-                records = .jsonLines(path: path)
-            } else if let column {
-                let trimmed = column.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty else {
-                    throw UsageError(
-                        argument: "--column", message: "give a column name from the header line or a 1-based number; e.g. --column id")
-                }
-                var separator: UInt8 = 0x2C
-                if let delimiter {
-                    switch delimiter {
-                    case "comma", ",": separator = 0x2C
-                    case "tab", "\t": separator = 0x09
-                    default:
-                        guard delimiter.utf8.count == 1, let b = delimiter.utf8.first, b >= 0x20, b < 0x7F, b != 0x22 else {
-                            throw UsageError(
-                                argument: "--delimiter",
-                                message: "'\(delimiter)' is not comma, tab or one printable character other than \"")
-                        }
-                        separator = b
-                    }
-                }
-                if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                    guard let n = Int(trimmed), n >= 1, n <= 1 << 20 else {
-                        throw UsageError(argument: "--column", message: "'\(column)' is not a column number from 1; e.g. --column 2")
-                    }
-                    records = .csv(column: .number(n), delimiter: separator)
-                } else {
-                    records = .csv(column: .name(column), delimiter: separator)
-                }
-            } else {
-                throw UsageError(argument: "--delimiter", message: "applies to --column (CSV); give --column too")
-            }
         }
-        var nodeScheme: IDFormat?
-        if let scheme {
-            nodeScheme = try usage { () throws(ArgumentError) in try ArgumentText.auditScheme(scheme, claimingBits: claimed != nil) }
-        }
+        let named: [(String, String?)] = [
+            ("max-line-bytes", maxLineBytes), ("bits", bits), ("memory", memory), ("shard", shard), ("threads", threads),
+            ("column", column), ("field", field), ("delimiter", delimiter), ("scheme", scheme), ("alphabet", alphabet),
+            ("length", length), ("max-invalid", maxInvalid),
+        ]
+        var arguments = Arguments()
+        for case (let name, let value?) in named { arguments[name] = value }
+        let a = try usage { () throws(ArgumentError) in try AuditSettings(arguments) }
         return Settings(
-            maxLine: maxLine, claimed: claimed, declared: try declaredShape(), scheme: nodeScheme, memory: bytes, shard: shardValue,
-            threads: threadCount, records: records)
-    }
-
-    /// `--alphabet A --length L [--max-invalid N]`: the shape every id must have.
-    private func declaredShape() throws -> DeclaredShape? {
-        try usage { () throws(ArgumentError) in
-            try ArgumentText.declaredShape(
-                alphabet: alphabet, length: length, maxInvalid: maxInvalid, claimingBits: bits != nil, scheme: scheme != nil)
-        }
-    }
-
-    /// `1G`, `512M`, `64MiB`, `1073741824`: bytes.
-    static func size(_ text: String) -> Int? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        let digits = t.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        guard let value = Double(digits), value > 0, value < 1e15 else { return nil }
-        let unit = t.dropFirst(digits.count).lowercased()
-        let scale: Double
-        switch unit {
-        case "", "b": scale = 1
-        case "k", "kb", "kib": scale = 1024
-        case "m", "mb", "mib": scale = 1024 * 1024
-        case "g", "gb", "gib": scale = 1024 * 1024 * 1024
-        case "t", "tb", "tib": scale = 1024 * 1024 * 1024 * 1024
-        default: return nil
-        }
-        let bytes = value * scale
-        return bytes < 1e18 ? Int(bytes) : nil
+            maxLine: a.maxLineBytes, claimed: a.claimedBits, declared: a.declared, scheme: a.scheme, memory: a.memory ?? 1 << 30,
+            shard: a.shard, threads: a.threads ?? Swift.min(Auditor.maxThreads, Swift.max(1, Cores.usable)), records: a.records)
     }
 
     func run() throws {

@@ -41,7 +41,7 @@ struct APIRoutes {
     /// upload's size, and an upload past the limit is refused as soon as it is declared or reached.
     func audit(_ request: Request) async throws -> Response {
         let query = try Query.arguments(request.uri.query, allowed: ["max-line-bytes", "bits", "scheme"])
-        let audit = try AuditSettings(query)
+        let audit = try refusing { () throws(ArgumentError) in try AuditSettings(query) }
         let report = try await compute.auditing { try await Self.audit(request, settings: audit, limits: settings, compute: compute) }
         return Self.json(try report.cliJSON())
     }
@@ -168,37 +168,6 @@ final class Echo: @unchecked Sendable {
 final class AuditorBox: @unchecked Sendable {
     let value: Auditor
     init(_ value: Auditor) { self.value = value }
-}
-
-/// `max-line-bytes`, `bits` and `scheme`, checked as `idbudget audit` checks them.
-struct AuditSettings {
-    var maxLineBytes = 4096
-    var claimedBits: Int?
-    /// A node-id layout to read the ids in (`idbudget audit --scheme`).
-    var scheme: IDFormat?
-
-    /// The CLI's defaults: lines up to 4096 bytes, the space the ids imply.
-    init() {}
-
-    init(_ query: Arguments) throws(Refusal) {
-        if let text = query["max-line-bytes"] {
-            guard let n = Int(text), n >= 1, n <= 1 << 24 else {
-                throw Refusal.usage(
-                    "--max-line-bytes", "'\(text)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")
-            }
-            maxLineBytes = n
-        }
-        if let bits = query["bits"] {
-            guard let b = ArgumentText.wholeNumber(bits), b >= 1, b <= Limits.maxSpaceBits else {
-                throw Refusal.usage("--bits", "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
-            }
-            claimedBits = b
-        }
-        if let name = query["scheme"] {
-            let claiming = claimedBits != nil
-            scheme = try refusing { () throws(ArgumentError) in try ArgumentText.auditScheme(name, claimingBits: claiming) }
-        }
-    }
 }
 
 extension AuditReport {
