@@ -1,9 +1,10 @@
 import Foundation
 import IDBudget
 
-/// The planner's questions as the API and the page ask them: parameters named as the CLI's options,
-/// resolved in the order the CLI's commands resolve them (so the first refusal names the same
-/// argument), answered by the same `Planner` call. Resolving is cheap; `answer()` is the computation.
+/// The planner's questions as every front end asks them — the CLI's commands, the server's API, the
+/// page's form: ``Arguments`` named as the CLI's options, resolved once, in one order (so the first
+/// refusal names the same argument wherever it is asked), answered by one `Planner` call. Resolving
+/// is cheap; `answer()` is the computation.
 public enum Question: Sendable {
     case probability(space: Space, volume: Volume, scheme: Scheme?)
     /// A node-id scheme: p that two of `nodes` live nodes share a node value (the CLI's `probability
