@@ -37,6 +37,10 @@ st=0; out=$(timeout 10 "$serve" --port 70000 2>&1) || st=$?
 st=0; out=$(IDBUDGET_SERVE_LIGHT_SLOTS=many timeout 10 "$serve" 2>&1) || st=$?
 [ "$st" = 64 ] && grep -q "IDBUDGET_SERVE_LIGHT_SLOTS" <<<"$out" || fail "a bad IDBUDGET_SERVE_LIGHT_SLOTS was not refused naming it ($st): $out"
 "$serve" --help | grep -q -- "--minimum-upload-rate" || fail "--help does not list every setting"
+st=0; out=$(timeout 10 "$serve" --port -1 2>&1) || st=$?
+[ "$st" = 64 ] && grep -q -- "--port: -1 is out of range" <<<"$out" || fail "--port -1 was not refused as out of range ($st): $out"
+st=0; out=$(timeout 10 "$serve" --port 1 --port 2 2>&1) || st=$?
+[ "$st" = 64 ] && grep -q -- "--port: given more than once" <<<"$out" || fail "a repeated --port was not refused ($st): $out"
 eport=$((port + 1))
 IDBUDGET_SERVE_PORT=$eport IDBUDGET_SERVE_DEADLINE=3 timeout 20 "$serve" >/dev/null 2>&1 &
 epid=$!

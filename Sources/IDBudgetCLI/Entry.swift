@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 import IDTokens
 
 /// Runs the command and keeps the exit-status contract (sysexits.h): 0 the answer passes, 1 it fails its
@@ -66,12 +67,8 @@ enum Entry {
         // (`--symbols` takes any characters; its own error stands.)
         for (argument, next) in zip(options, options.dropFirst())
         where argument.hasPrefix("--") && !argument.contains("=") && argument != "--symbols" {
-            let body = next.utf8.dropFirst()
-            if next.hasPrefix("-"), let first = body.first, (first >= 48 && first <= 57) || first == 46 {
-                // Said as the option's own check says it for 0, so the two messages agree.
-                let minimum = smallest(argument, command: arguments.first)
-                let rule = minimum.map { "it must be at least \($0)" } ?? "every number idbudget takes is 0 or more"
-                throw UsageError(argument: argument, message: "'\(next.prefix(40))' is negative; \(rule)")
+            if let refusal = ArgumentText.negative(next, argument: argument, command: arguments.first) {
+                throw UsageError(argument: refusal.argument, message: refusal.message)
             }
         }
         let names = IDBudgetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
@@ -86,16 +83,6 @@ enum Entry {
         if let first = arguments.first, !first.hasPrefix("-"), first != "help", !names.contains(first) {
             throw UsageError(
                 argument: "'\(first.prefix(40))'", message: "no such subcommand; use one of \(names.joined(separator: ", ")), or help")
-        }
-    }
-
-    /// The smallest value an option takes when that is more than 0 (nil: 0 or more).
-    static func smallest(_ option: String, command: String?) -> Int? {
-        switch option {
-        case "--count": command == "generate" ? nil : 1  // `generate --count 0` is an empty batch
-        case "--length", "--bits", "--max-bytes", "--scopes", "--nodes", "--space-size", "--max-line-bytes": 1
-        case "--alphabet-size": 2
-        default: nil
         }
     }
 

@@ -139,3 +139,40 @@ public enum ArgumentText {
         do { return try Budget(parsing: text) } catch { throw ArgumentError("--max-probability", error.message) }
     }
 }
+
+extension ArgumentText {
+    /// The smallest value an option takes when that is more than 0 (nil: 0 or more).
+    public static func smallest(_ option: String, command: String?) -> Int? {
+        switch option {
+        case "--count": command == "generate" ? nil : 1  // `generate --count 0` is an empty batch
+        case "--length", "--bits", "--max-bytes", "--scopes", "--nodes", "--space-size", "--max-line-bytes": 1
+        case "--alphabet-size": 2
+        default: nil
+        }
+    }
+
+    /// The refusal of a value written as a negative number (`-5`, `-0.5`, `-5/s`) for `argument` of
+    /// `command`, or nil when `value` is not one. Every front end refuses these first and alike (the
+    /// CLI must: its parser would read `--count -5` as a missing value and an unknown option `-5`).
+    public static func negative(_ value: String, argument: String, command: String?) -> ArgumentError? {
+        let body = value.utf8.dropFirst()
+        guard value.hasPrefix("-"), let first = body.first, (first >= 48 && first <= 57) || first == 46 else { return nil }
+        let rule = smallest(argument, command: command).map { "it must be at least \($0)" } ?? "every number idbudget takes is 0 or more"
+        return ArgumentError(argument, "'\(value.prefix(40))' is negative; \(rule)")
+    }
+}
+
+extension Arguments {
+    /// Refuses a name `known` does not hold, then a value written negative (but `symbols` and `id`,
+    /// which are any text), names in order: what a front end's own reader refuses before any value is
+    /// read, so every front end refuses them alike.
+    func check(known: [String], command: String) throws(ArgumentError) {
+        let allowed = Set(known)
+        for (name, _) in sortedPairs where !allowed.contains(name) {
+            throw ArgumentError("--\(name.prefix(40))", "unknown parameter; \(command) takes \(known.sorted().joined(separator: ", "))")
+        }
+        for (name, value) in sortedPairs where !Self.anyText.contains(name) {
+            if let refusal = ArgumentText.negative(value, argument: "--\(name)", command: command) { throw refusal }
+        }
+    }
+}

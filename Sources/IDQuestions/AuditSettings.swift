@@ -26,7 +26,14 @@ public struct AuditSettings: Sendable {
     /// The defaults: lines up to 4096 bytes, the space the ids imply, every line an id.
     public init() {}
 
+    /// The names an audit's settings take.
+    public static let parameters = [
+        "max-line-bytes", "bits", "scheme", "alphabet", "length", "max-invalid", "memory", "shard", "threads", "column", "delimiter",
+        "field",
+    ]
+
     public init(_ arguments: Arguments) throws(ArgumentError) {
+        try arguments.check(known: Self.parameters, command: "audit")
         if let text = arguments["max-line-bytes"] {
             guard let n = Int(text), n >= 1, n <= 1 << 24 else {
                 throw ArgumentError("--max-line-bytes", "'\(text)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")

@@ -46,6 +46,7 @@ public enum Question: Sendable {
 
     /// The question `command` asks with `arguments`, or the refusal the CLI would give.
     public init(_ command: Command, _ arguments: Arguments) throws(ArgumentError) {
+        try arguments.check(known: command.parameters, command: command.rawValue)
         switch command {
         case .probability:
             if let scheme = try resolveScheme(arguments), scheme.node != nil {
@@ -58,7 +59,8 @@ public enum Question: Sendable {
             let volume = try resolveVolume(arguments, scheme: scheme, peakRate: arguments["peak-rate"])
             self = .probability(space: space, volume: volume, scheme: scheme)
         case .length:
-            let budgetText = try arguments["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            let budgetText = try arguments["max-probability"].orUsage(
+                "--max-probability", "missing; give a maximum collision probability, e.g. 1e-11")
             if let scheme = try resolveScheme(arguments) {
                 self = try Self.formatLength(scheme, arguments, budgetText: budgetText)
                 return
@@ -77,7 +79,8 @@ public enum Question: Sendable {
             }
             self = .length(symbols: symbols, volume: volume, budget: budget, maxBytes: limit, from: from)
         case .capacity:
-            let budgetText = try arguments["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            let budgetText = try arguments["max-probability"].orUsage(
+                "--max-probability", "missing; give a maximum collision probability, e.g. 1e-11")
             let space = try resolveSpace(arguments)
             let text = CapacityText(
                 maxProbability: budgetText, rate: arguments["rate"], scopes: arguments["scopes"], growth: arguments["growth"],
@@ -85,7 +88,8 @@ public enum Question: Sendable {
             let scheme = try resolveScheme(arguments)
             self = .capacity(try text.question(space: space, scheme: scheme))
         case .plan:
-            let budgetText = try arguments["max-probability"].orUsage("--max-probability", "missing; add e.g. max-probability=1e-11")
+            let budgetText = try arguments["max-probability"].orUsage(
+                "--max-probability", "missing; give a maximum collision probability, e.g. 1e-11")
             let volume = try resolveVolume(arguments)
             let budget = try ArgumentText.budget(budgetText)
             let limit = try ArgumentText.maxBytes(arguments["max-bytes"])

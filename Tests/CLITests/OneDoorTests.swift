@@ -33,3 +33,53 @@ struct OneDoorTests {
         }
     }
 }
+
+extension OneDoorTests {
+    /// A name the command does not read is refused by the layer too (the API refuses it before, the
+    /// CLI's parser likewise): a library caller's typo is not silently ignored.
+    @Test func unknownNamesAreRefused() {
+        do {
+            _ = try Question(.length, ["alphabet": "base62", "count": "1e6", "max-probability": "1e-9", "bogus": "x"])
+            Issue.record("an unknown name was taken")
+        } catch {
+            #expect(error.argument == "--bogus" && error.message.hasPrefix("unknown parameter; length takes"))
+        }
+        do {
+            _ = try AuditSettings(["threads": "2", "rate": "1/s"])
+            Issue.record("an unknown audit setting was taken")
+        } catch {
+            #expect(error.argument == "--rate")
+        }
+    }
+
+    /// A negative value: the CLI refuses it before its parser sees it (`Entry.checkArguments`), the
+    /// layer before it reads any value; the two refusals are one.
+    @Test(arguments: [
+        ("probability", "count"), ("probability", "length"), ("capacity", "scopes"), ("plan", "max-bytes"), ("probability", "rate"),
+        ("retries", "max-attempts"), ("probability", "alphabet-size"), ("length", "existing"), ("probability", "peak-rate"),
+    ])
+    func negativesAreRefusedAlike(command: String, name: String) throws {
+        let asked = try #require(Question.Command(rawValue: command))
+        let layer: ArgumentError
+        do {
+            _ = try Question(asked, Arguments([name: "-5"]))
+            Issue.record("-5 was taken")
+            return
+        } catch {
+            layer = error
+        }
+        #expect(throws: Never.self) { try Entry.checkArguments([command, "--alphabet", "base62"]) }
+        do {
+            try Entry.checkArguments([command, "--\(name)", "-5"])
+            Issue.record("the CLI took -5")
+        } catch let error as UsageError {
+            #expect(error.argument == layer.argument && error.message == layer.message, "\(command) --\(name)")
+        }
+        do {
+            _ = try AuditSettings(["max-line-bytes": "-1"])
+            Issue.record("-1 was taken")
+        } catch {
+            #expect(error.message == "'-1' is negative; it must be at least 1")
+        }
+    }
+}

@@ -19,24 +19,29 @@ struct ServeCommand: AsyncParsableCommand {
             clients do.
             """)
 
-    @Option(help: "Address to bind (default 127.0.0.1: loopback only).") var host: String?
-    @Option(help: "Port, 0 to 65535 (default 8080).") var port: Int?
-    @Option(help: "Audit uploads at once, 1 to 64 (default: one core fewer than the machine has, at least 1).")
+    @Option(parsing: .unconditional, help: "Address to bind (default 127.0.0.1: loopback only).") var host: String?
+    @Option(parsing: .unconditional, help: "Port, 0 to 65535 (default 8080).") var port: Int?
+    @Option(parsing: .unconditional, help: "Audit uploads at once, 1 to 64 (default: one core fewer than the machine has, at least 1).")
     var audits: Int?
-    @Option(help: "Heavy computations at once, 1 to 256 (default: one core fewer than the machine has, at least 1).")
+    @Option(
+        parsing: .unconditional, help: "Heavy computations at once, 1 to 256 (default: one core fewer than the machine has, at least 1).")
     var slots: Int?
-    @Option(help: "Light computations at once, 1 to 256 (default: one a core).") var lightSlots: Int?
-    @Option(help: "Light questions that may wait for a worker, 0 to 4096 (default: 8 a core).") var lightQueue: Int?
-    @Option(help: "Seconds a question may compute before it is answered 503, 0.1 to 600 (default 2).") var deadline: Double?
-    @Option(help: "The largest body taken, in bytes, 1024 to 2^31 (default 64 MiB).") var maxBodyBytes: Int?
-    @Option(help: "Memory for one audit's tables in bytes before they spill to disk, 2^20 to 2^40 (default 256 MiB).")
+    @Option(parsing: .unconditional, help: "Light computations at once, 1 to 256 (default: one a core).") var lightSlots: Int?
+    @Option(parsing: .unconditional, help: "Light questions that may wait for a worker, 0 to 4096 (default: 8 a core).") var lightQueue:
+        Int?
+    @Option(parsing: .unconditional, help: "Seconds a question may compute before it is answered 503, 0.1 to 600 (default 2).")
+    var deadline: Double?
+    @Option(parsing: .unconditional, help: "The largest body taken, in bytes, 1024 to 2^31 (default 64 MiB).") var maxBodyBytes: Int?
+    @Option(
+        parsing: .unconditional, help: "Memory for one audit's tables in bytes before they spill to disk, 2^20 to 2^40 (default 256 MiB).")
     var auditMemory: Int?
-    @Option(help: "Seconds a silent connection is kept, 1 to 3600 (default 10).") var idleTimeout: Double?
-    @Option(help: "Seconds an upload may take before it must keep the minimum rate, 1 to 3600 (default 5).")
+    @Option(parsing: .unconditional, help: "Seconds a silent connection is kept, 1 to 3600 (default 10).") var idleTimeout: Double?
+    @Option(parsing: .unconditional, help: "Seconds an upload may take before it must keep the minimum rate, 1 to 3600 (default 5).")
     var uploadGrace: Double?
-    @Option(help: "Bytes a second an upload must average after the grace, 1 to 2^30 (default 16384).")
+    @Option(parsing: .unconditional, help: "Bytes a second an upload must average after the grace, 1 to 2^30 (default 16384).")
     var minimumUploadRate: Double?
-    @Option(help: "Answers kept for questions asked again the same day, 0 to 65536 (default 512).") var answerCache: Int?
+    @Option(parsing: .unconditional, help: "Answers kept for questions asked again the same day, 0 to 65536 (default 512).")
+    var answerCache: Int?
 
     /// The options resolved against the environment and the defaults, each checked against its range.
     func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (
@@ -77,7 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
         s.minimumUploadRate = try value(minimumUploadRate, "minimum-upload-rate", 1...Double(1 << 30), default: d.minimumUploadRate)
         s.answerCache = try value(answerCache, "answer-cache", 0...65536, default: d.answerCache)
         let host = host ?? environment["IDBUDGET_SERVE_HOST"] ?? "127.0.0.1"
-        guard !host.isEmpty else { throw ValidationError("--host: give an address, e.g. --host 127.0.0.1") }
+        guard !host.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("\(self.host != nil ? "--host" : "IDBUDGET_SERVE_HOST"): give an address, e.g. 127.0.0.1")
+        }
         return (host, try value(port, "port", 0...65535, default: 8080), s)
     }
 
@@ -88,6 +95,12 @@ struct ServeCommand: AsyncParsableCommand {
     static func main() async {
         let command: ServeCommand
         do {
+            // An option given twice is a mistake, not a choice of the last (the CLI's rule too).
+            var seen = Set<String>()
+            for argument in CommandLine.arguments.dropFirst() where argument.hasPrefix("--") {
+                let name = String(argument.prefix { $0 != "=" })
+                if !seen.insert(name).inserted { throw ValidationError("\(name): given more than once; give it once") }
+            }
             command = try parse()
         } catch {
             let code = exitCode(for: error)
