@@ -110,8 +110,7 @@ struct Failure: Error, CustomStringConvertible {
     let argument: String
     let message: String
     var description: String {
-        let text = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
-        return "\(argument): \(text)".escapingControlCharacters
+        "\(argument): \(ArgumentError.shortened(message))".escapingControlCharacters
     }
 }
 
@@ -121,8 +120,7 @@ struct UsageError: Error, CustomStringConvertible {
     let message: String
     /// One line, short enough to read even when the offending input was enormous.
     var description: String {
-        let text = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
-        return "\(argument): \(text)".escapingControlCharacters
+        "\(argument): \(ArgumentError.shortened(message))".escapingControlCharacters
     }
 }
 

@@ -16,9 +16,12 @@ public struct ArgumentError: Error, Equatable, CustomStringConvertible {
 extension ArgumentError {
     /// The message as front ends show it: at most 240 characters (the first and last 110 of a longer
     /// one, which echoes a huge value), control characters escaped so it can not break a line.
-    public var shortMessage: String {
-        let text = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
-        return text.escapingControlCharacters
+    public var shortMessage: String { Self.shortened(message).escapingControlCharacters }
+
+    /// `message` cut to at most 240 characters: the first and last 110 of a longer one (which echoes a
+    /// huge value) around an ellipsis. The one rule every front end shortens its refusals by.
+    public static func shortened(_ message: String) -> String {
+        message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
     }
 }
 

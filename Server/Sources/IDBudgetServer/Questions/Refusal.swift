@@ -25,20 +25,13 @@ public struct Refusal: Error, Sendable {
 
     /// The JSON body: the message shortened as the CLI shortens it, control characters escaped.
     var jsonText: String {
-        let short = message.count > 240 ? "\(message.prefix(110))…\(message.suffix(110))" : message
+        let short = ArgumentError.shortened(message)
         // `argument` always, null when the refusal concerns no one argument (busy, a deadline).
         var object: [String: Any] = ["error": short.escapingControlCharacters, "argument": NSNull()]
         if let argument { object["argument"] = String(argument.prefix(80)).escapingControlCharacters }
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-extension Optional {
-    func orUsage(_ argument: String, _ message: String) throws(Refusal) -> Wrapped {
-        guard let self else { throw Refusal.usage(argument, message) }
-        return self
     }
 }
 
