@@ -28,13 +28,6 @@ func parseInteger(_ text: String, argument: String, example: String, allowingZer
     }
 }
 
-extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-}
-
-/// A whole number in any form the other options take (`64`, `2^21`, `1e6`), when it fits an Int.
-func wholeNumber(_ text: String) -> Int? { ArgumentText.wholeNumber(text) }
-
 /// A command the one layer answers: its question there, and its options by the layer's names.
 protocol LayerCommand {
     static var question: Question.Command { get }
