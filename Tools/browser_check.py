@@ -24,6 +24,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
@@ -41,6 +42,13 @@ def browser(javascript=True):
 
 
 def headline(d):
+    # The page may be replaced between finding the element and reading it (a preview or a navigation
+    # landing): read it again rather than fail on a stale element.
+    for _ in range(5):
+        try:
+            return d.find_element(By.ID, "headline").text
+        except StaleElementReferenceException:
+            time.sleep(0.1)
     return d.find_element(By.ID, "headline").text
 
 
@@ -199,7 +207,11 @@ def check(base, screenshot, screens):
         fill_seed_question(d, "1e-11")
         d.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         WebDriverWait(d, 15).until(lambda d: "max-probability=1e-11" in d.current_url)
-        time.sleep(0.3)
+        try:
+            # The submitted page, not the preview before it: wait for its answer rather than a fixed time.
+            WebDriverWait(d, 15).until(lambda d: headline(d) == want)
+        except Exception:
+            pass
         if headline(d) != want:
             failures.append(f"with JavaScript the headline is {headline(d)!r}, not {want!r}")
         if not d.find_elements(By.CSS_SELECTOR, "#answer figure svg"):
