@@ -81,28 +81,47 @@ public enum ArgumentText {
         do { return try Arrivals(parsing: text) } catch { throw ArgumentError("--arrivals", error.message) }
     }
 
-    /// `audit --scheme`: a node-id layout the audit reads ids in; none of them has random bits to
-    /// claim, so not with `--bits`.
-    public static func auditScheme(_ name: String, claimingBits: Bool) throws(ArgumentError) -> IDFormat {
-        guard let format = IDFormat.named(name), NodeStats.formats.contains(format) else {
-            throw ArgumentError(
-                "--scheme",
-                "'\(name.prefix(40))' is not a node-id layout the audit reads (\(NodeStats.formats.map(\.rawValue).joined(separator: ", "))); other formats are recognised without it"
-            )
-        }
-        if claimingBits { throw ArgumentError("--scheme", "a node-id layout has no random bits to claim; drop --bits") }
-        return format
-    }
-
-    /// `audit --alphabet A --length L [--max-invalid N]`: the shape every id must have (nil when none of
-    /// the three is given); not with `--bits` or `--scheme`, which the declaration replaces.
+    /// `audit --alphabet A --length L` or `audit --scheme F`, with `--max-invalid N`: the shape every
+    /// id must have (nil when none is given); not with `--bits`, which the declaration replaces. F is
+    /// any scheme `idbudget schemes` lists but `apns-collapse-id` (any string: no shape to declare);
+    /// `apns-id` and `notification-request-id` declare a UUIDv4.
     public static func declaredShape(
-        alphabet: String?, length: String?, maxInvalid: String?, claimingBits: Bool, scheme: Bool
+        alphabet: String?, length: String?, maxInvalid: String?, scheme: String?, claimingBits: Bool
     ) throws(ArgumentError) -> DeclaredShape? {
-        guard alphabet != nil || length != nil || maxInvalid != nil else { return nil }
+        guard alphabet != nil || length != nil || maxInvalid != nil || scheme != nil else { return nil }
+        var allowed = 0
+        if let maxInvalid {
+            guard let m = Int(maxInvalid), m >= 0 else {
+                throw ArgumentError("--max-invalid", "'\(maxInvalid.prefix(40))' is not a count of lines from 0; e.g. --max-invalid 1")
+            }
+            allowed = m
+        }
+        if let scheme {
+            if alphabet != nil || length != nil {
+                throw ArgumentError(
+                    alphabet != nil ? "--alphabet" : "--length", "a declared --scheme is the alphabet and length both; leave this out")
+            }
+            let format: IDFormat
+            switch scheme.lowercased() {
+            case "apns-id", "notification-request-id": format = .uuid4
+            case "apns-collapse-id":
+                throw ArgumentError(
+                    "--scheme", "apns-collapse-id is any string up to 64 bytes: declare what yours are with --alphabet and --length")
+            default:
+                guard let f = IDFormat.named(scheme) else {
+                    let names = IDFormat.allCases.map(\.rawValue) + ["apns-id", "notification-request-id"]
+                    throw ArgumentError("--scheme", "'\(scheme.prefix(40))' is not a scheme; give one of \(names.joined(separator: ", "))")
+                }
+                format = f
+            }
+            if claimingBits { throw ArgumentError("--bits", "a declared --scheme has the random bits of its format; leave --bits out") }
+            do { return try DeclaredShape(scheme: format, named: scheme.lowercased(), maxInvalid: allowed) } catch {
+                throw ArgumentError("--max-invalid", error.message)
+            }
+        }
         guard let alphabet else {
             throw ArgumentError(
-                length != nil ? "--length" : "--max-invalid", "declares a shape with --alphabet; add e.g. --alphabet base62")
+                length != nil ? "--length" : "--max-invalid", "declares a shape with --alphabet (or --scheme); add e.g. --alphabet base62")
         }
         guard let named = Alphabet.named(alphabet) else {
             let names = Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")
@@ -112,15 +131,7 @@ public enum ArgumentText {
         guard let l = Int(length), l >= 1, l <= 4096 else {
             throw ArgumentError("--length", "'\(length.prefix(40))' is not a length from 1 to 4096; e.g. --length 22")
         }
-        var allowed = 0
-        if let maxInvalid {
-            guard let m = Int(maxInvalid), m >= 0 else {
-                throw ArgumentError("--max-invalid", "'\(maxInvalid.prefix(40))' is not a count of lines from 0; e.g. --max-invalid 1")
-            }
-            allowed = m
-        }
         if claimingBits { throw ArgumentError("--bits", "the declared --alphabet and --length are the space; leave --bits out") }
-        if scheme { throw ArgumentError("--scheme", "the declared --alphabet and --length are the layout; leave --scheme out") }
         do { return try DeclaredShape(alphabet: named, length: l, maxInvalid: allowed) } catch {
             throw ArgumentError("--length", error.message)
         }

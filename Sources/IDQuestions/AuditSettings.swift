@@ -2,7 +2,7 @@ import Foundation
 import IDBudget
 
 /// How to audit, read from named arguments as `idbudget audit` and `POST /api/v1/audit` take them:
-/// `max-line-bytes`, `bits`, `scheme`, `alphabet`/`length`/`max-invalid` (a declared shape), `memory`,
+/// `max-line-bytes`, `bits`, `alphabet`/`length` or `scheme` with `max-invalid` (a declared shape), `memory`,
 /// `shard`, `threads`, and where the id is in a record (`column` with `delimiter`, or `field`). What a
 /// front end does not take is simply not given; each value is checked as the CLI checks it.
 public struct AuditSettings: Sendable {
@@ -10,9 +10,7 @@ public struct AuditSettings: Sendable {
     public var maxLineBytes = 4096
     /// The space the ids claim, in random bits, instead of the one their symbols imply.
     public var claimedBits: Int?
-    /// A node-id layout to read the ids in.
-    public var scheme: IDFormat?
-    /// `alphabet` with `length` (and `max-invalid`): the shape every id must have.
+    /// `alphabet` with `length`, or `scheme` (and `max-invalid`): the shape every id must have.
     public var declared: DeclaredShape?
     /// Peak memory for the fingerprint tables; nil when not given (the front end's default).
     public var memory: Int?
@@ -67,12 +65,9 @@ public struct AuditSettings: Sendable {
             threads = t
         }
         records = try Self.records(column: arguments["column"], field: arguments["field"], delimiter: arguments["delimiter"])
-        if let name = arguments["scheme"] {
-            scheme = try ArgumentText.auditScheme(name, claimingBits: claimedBits != nil)
-        }
         declared = try ArgumentText.declaredShape(
             alphabet: arguments["alphabet"], length: arguments["length"], maxInvalid: arguments["max-invalid"],
-            claimingBits: arguments["bits"] != nil, scheme: arguments["scheme"] != nil)
+            scheme: arguments["scheme"], claimingBits: arguments["bits"] != nil)
     }
 
     /// Where the id is in a record: `column` (a header's name or a 1-based number) of a CSV split at

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `idbudget audit --alphabet A --length L [--max-invalid N]`: CI's gate on the shape it meant to
-/// mint. Honest streams pass; a header line, a narrowed or stuck position, and copies of one id fail,
+/// `idbudget audit --alphabet A --length L [--max-invalid N]`, or `--scheme F`: CI's gate on the shape
+/// it meant to mint. Honest streams pass; a header line, a narrowed or stuck position, and copies of one id fail,
 /// each with its verdict and exit status 1; the JSON against the schema.
 @Suite(.oracles) struct AuditDeclaredCLITests {
     static func file(_ text: String) throws -> URL {
@@ -75,6 +75,48 @@ import Testing
         #expect(r.status == 1 && json["verdict_code"] as? String == "too-many-duplicates", "\(json["findings"] ?? "")")
     }
 
+    /// `--scheme F` declares any format `schemes` lists: the CLI's own ids of it pass; a header line
+    /// makes them invalid (exit 1) unless `--max-invalid 1` allows it.
+    @Test(arguments: [
+        "uuid4", "uuid7", "ulid", "ksuid", "nanoid", "typeid", "cuid2", "firebase", "uuid8", "uuid1", "uuid6", "xid", "objectid",
+        "snowflake", "discord", "instagram", "sonyflake", "tsid", "apns-id", "notification-request-id",
+    ])
+    func aDeclaredSchemePassesItsOwnIds(scheme: String) throws {
+        let minted = ["apns-id", "notification-request-id"].contains(scheme) ? "uuid4" : scheme
+        let ids = try CLI.run(["generate", "--scheme", minted, "--count", "3000"]).stdout
+        let (r, json) = try Self.audit(ids, ["--scheme", scheme])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(scheme): \(json["findings"] ?? r.stderr)")
+        #expect((json["findings"] as? [String])?.first?.hasPrefix("declared: \(scheme)") == true)
+        #expect(try CLI.python("validate_json.py", input: r.stdout).status == 0)
+        let (h, hj) = try Self.audit("request_id\n" + ids, ["--scheme", scheme])
+        #expect(h.status == 1 && hj["verdict_code"] as? String == "invalid-ids", "\(scheme): \(hj["findings"] ?? h.stderr)")
+        #expect((hj["findings"] as? [String])?.contains { $0.hasPrefix("1 line is not \(scheme)") } == true)
+        let (allowed, aj) = try Self.audit("request_id\n" + ids, ["--scheme", scheme, "--max-invalid", "1"])
+        #expect(allowed.status == 0, "\(scheme): \(aj["findings"] ?? allowed.stderr)")
+    }
+
+    /// A declared UUIDv4: `UUID().uuidString`'s upper case passes; a stuck character, a v4→v7
+    /// migration's UUIDv7s, and copies of one UUID fail, each with its verdict.
+    @Test func aDeclaredUUIDv4() throws {
+        let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "5000"]).stdout
+        let (upper, uj) = try Self.audit(ids.uppercased(), ["--scheme", "notification-request-id"])
+        #expect(upper.status == 0, "\(uj["findings"] ?? upper.stderr)")
+        let stuck = ids.split(separator: "\n").map { $0.prefix(5) + "0" + $0.dropFirst(6) }.joined(separator: "\n") + "\n"
+        let (s, sj) = try Self.audit(stuck, ["--scheme", "uuid4"])
+        #expect(s.status == 1 && sj["verdict_code"] as? String == "non-uniform-positions", "\(sj["findings"] ?? s.stderr)")
+        #expect((sj["findings"] as? [String])?.contains { $0.contains("position 6 is constant ('0')") } == true)
+        let v7 = try CLI.run(["generate", "--scheme", "uuid7", "--count", "1000"]).stdout
+        let (m, mj) = try Self.audit(ids + v7, ["--scheme", "uuid4"])
+        #expect(m.status == 1 && mj["verdict_code"] as? String == "invalid-ids", "\(mj["findings"] ?? m.stderr)")
+        let (m7, m7j) = try Self.audit(v7 + ids, ["--scheme", "uuid7"])
+        #expect(m7.status == 1 && m7j["verdict_code"] as? String == "invalid-ids", "\(m7j["findings"] ?? m7.stderr)")
+        let one = String(ids.prefix(37))
+        for copies in [2, 21] {
+            let (c, cj) = try Self.audit(String(repeating: one, count: copies), ["--scheme", "uuid4"])
+            #expect(c.status == 1 && cj["verdict_code"] as? String == "too-many-duplicates", "\(copies): \(cj["findings"] ?? c.stderr)")
+        }
+    }
+
     @Test(arguments: [
         (["audit", "--alphabet", "base62"], "--alphabet"),
         (["audit", "--length", "22"], "--length"),
@@ -82,7 +124,11 @@ import Testing
         (["audit", "--alphabet", "base62", "--length", "0"], "--length"),
         (["audit", "--alphabet", "base62", "--length", "22", "--max-invalid", "-1"], "--max-invalid"),
         (["audit", "--alphabet", "base62", "--length", "22", "--bits", "64"], "--bits"),
-        (["audit", "--alphabet", "base62", "--length", "22", "--scheme", "xid"], "--scheme"),
+        (["audit", "--alphabet", "base62", "--length", "22", "--scheme", "xid"], "--alphabet"),
+        (["audit", "--length", "22", "--scheme", "xid"], "--length"),
+        (["audit", "--scheme", "uuid4", "--bits", "64"], "--bits"),
+        (["audit", "--scheme", "uuid4", "--max-invalid", "x"], "--max-invalid"),
+        (["audit", "--scheme", "apns-collapse-id"], "--scheme"),
     ])
     func badDeclarationsNameTheArgument(arguments: [String], argument: String) throws {
         try CLI.expectUsageError(arguments, naming: argument)

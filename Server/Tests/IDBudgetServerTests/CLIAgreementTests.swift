@@ -127,8 +127,8 @@ extension CLIAgreementTests {
         }
     }
 
-    /// `audit?scheme=…` reads ids in the layout asked for, as `idbudget audit --scheme` does, and refuses
-    /// what the CLI refuses. The ids are Discord Snowflakes minted by the CLI (they fit both layouts).
+    /// `audit?scheme=…` declares the format, as `idbudget audit --scheme` does (the ids read in that
+    /// layout), and refuses what the CLI refuses. The ids are Discord Snowflakes minted by the CLI (they fit both layouts).
     @Test func auditTakesAScheme() async throws {
         let minted = try Self.run(["generate", "--scheme", "discord", "--count", "3000"])
         #expect(minted.status == 0)
@@ -149,7 +149,8 @@ extension CLIAgreementTests {
             }
         }
         for (query, cliArguments) in [
-            ("scheme=uuid7", ["--scheme", "uuid7"]), ("scheme=snowflake&bits=64", ["--bits", "64", "--scheme", "snowflake"]),
+            ("scheme=apns-collapse-id", ["--scheme", "apns-collapse-id"]),
+            ("scheme=snowflake&bits=64", ["--bits", "64", "--scheme", "snowflake"]),
         ] {
             let cli = try Self.run(["audit", file.path] + cliArguments)
             #expect(cli.status == 64)

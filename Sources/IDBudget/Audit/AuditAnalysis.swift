@@ -117,9 +117,18 @@ public struct AuditAnalysis: Sendable {
             guard claimedBits == nil, scheme == nil else {
                 throw InputError("a declared shape is the space and the layout both: give it without claimed bits or a scheme")
             }
-            self.init(declared: declared, summary: original)
+            if let f = declared.scheme, declared.slots.isEmpty {
+                self.init(declaredFormat: f, declared: declared, summary: original)
+            } else {
+                self.init(declared: declared, summary: original)
+            }
             return
         }
+        self.init(reading: original, claimedBits: claimedBits, scheme: scheme)
+    }
+
+    /// Judges a summary as the public initialiser does, its arguments checked.
+    init(reading original: AuditSummary, claimedBits: Int?, scheme: IDFormat?) {
         // TypeIDs without a prefix read as ULIDs too; their version and variant characters tell them apart.
         let prefixless = claimedBits == nil ? Self.asPrefixlessTypeIDs(original) : nil
         let s = prefixless ?? original

@@ -58,7 +58,7 @@ struct AuditCommand: ParsableCommand {
 
     @Option(
         name: .customLong("max-invalid"),
-        help: ArgumentHelp("With --alphabet and --length: lines allowed not of that shape (default 0).", valueName: "n"))
+        help: ArgumentHelp("With --alphabet and --length, or --scheme: lines allowed not of that shape (default 0).", valueName: "n"))
     var maxInvalid: String?
 
     @Option(
@@ -91,9 +91,9 @@ struct AuditCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Read the ids in this node-id layout (snowflake, discord, instagram, sonyflake, tsid, xid, objectid) when several fit; by default the one that finds the fewest nodes, then the one whose latest id is nearest the clock.",
+            "Declare the format every line must be (any scheme `idbudget schemes` lists but apns-collapse-id): lines of another shape fail the audit past --max-invalid, every random position must be uniform, duplicates are judged in the format's space (a node-id format's: none).",
             valueName: "name"),
-        completion: .list(NodeStats.formats.map(\.rawValue)))
+        completion: .list(IDFormat.allCases.map(\.rawValue) + ["apns-id", "notification-request-id"]))
     var scheme: String?
 
     @Option(
@@ -119,7 +119,6 @@ struct AuditCommand: ParsableCommand {
         var maxLine: Int
         var claimed: Int?
         var declared: DeclaredShape? = nil
-        var scheme: IDFormat? = nil
         var memory: Int
         var shard: (index: Int, count: Int)
         var threads: Int
@@ -159,7 +158,7 @@ struct AuditCommand: ParsableCommand {
         for case (let name, let value?) in named { arguments[name] = value }
         let a = try usage { () throws(ArgumentError) in try AuditSettings(arguments) }
         return Settings(
-            maxLine: a.maxLineBytes, claimed: a.claimedBits, declared: a.declared, scheme: a.scheme, memory: a.memory ?? 1 << 30,
+            maxLine: a.maxLineBytes, claimed: a.claimedBits, declared: a.declared, memory: a.memory ?? 1 << 30,
             shard: a.shard, threads: a.threads ?? Swift.min(Auditor.maxThreads, Swift.max(1, Cores.usable)), records: a.records)
     }
 
@@ -232,7 +231,7 @@ struct AuditCommand: ParsableCommand {
             AuditReport.Resources(
                 fingerprintTableBytes: $0.peak, spilled: $0.spilled, peakRSSBytes: PeakMemory.bytes(), memoryLimitBytes: s.memory)
         }
-        var r = try AuditReport(summary: summary, claimedBits: s.claimed, scheme: s.scheme, declared: s.declared, resources: resources)
+        var r = try AuditReport(summary: summary, claimedBits: s.claimed, declared: s.declared, resources: resources)
         r.records = records
         try show(r)
         if !r.passes { Output.status = ExitStatus.fails.rawValue }

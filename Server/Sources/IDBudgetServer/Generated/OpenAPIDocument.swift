@@ -582,16 +582,29 @@ enum OpenAPIDocument {
                     "description": "The space the ids claim, in random bits (1 to 2097152); not with scheme."
                   },
                   "scheme": {
-                    "description": "Read the ids in this node-id layout, where more than one fits; not with bits (a layout claims no random bits).",
+                    "description": "Declare the format every line must be (a CI gate, as `idbudget audit --scheme`): lines of another shape make the verdict invalid-ids, every random position must be uniform, duplicates are judged in the format's own space; not with bits. apns-id and notification-request-id declare a UUIDv4.",
                     "type": "string",
                     "enum": [
+                      "uuid4",
+                      "uuid7",
+                      "ulid",
+                      "ksuid",
+                      "nanoid",
+                      "typeid",
+                      "cuid2",
+                      "firebase",
+                      "uuid8",
+                      "uuid1",
+                      "uuid6",
+                      "xid",
+                      "objectid",
                       "snowflake",
                       "discord",
                       "instagram",
                       "sonyflake",
                       "tsid",
-                      "xid",
-                      "objectid"
+                      "apns-id",
+                      "notification-request-id"
                     ]
                   }
                 },

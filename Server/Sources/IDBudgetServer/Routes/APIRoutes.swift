@@ -115,10 +115,10 @@ struct APIRoutes {
             try await group.next()
             group.cancelAll()
         }
-        let (claimed, scheme) = (settings.claimedBits, settings.scheme)
+        let (claimed, declared) = (settings.claimedBits, settings.declared)
         return try await compute.run(audit: true) { () throws(Refusal) -> AuditReport in
             do {
-                return try AuditReport(summary: try auditor.value.finish(), claimedBits: claimed, scheme: scheme, resources: nil)
+                return try AuditReport(summary: try auditor.value.finish(), claimedBits: claimed, declared: declared, resources: nil)
             } catch let refusal as Refusal {
                 throw refusal
             } catch {

@@ -2,20 +2,49 @@ import Foundation
 import IDFormats
 import Precise
 
-/// The shape a team says its ids have (`idbudget audit --alphabet A --length L`): a gate for CI, which
-/// asks "are these the ids we meant to mint?" rather than "what are these ids?".
+/// The shape a team says its ids have — `idbudget audit --alphabet A --length L`, or `--scheme F` for
+/// any format `idbudget schemes` lists: a gate for CI, which asks "are these the ids we meant to
+/// mint?" rather than "what are these ids?".
 ///
-/// * Every line must be L symbols of A: a line of another length, with a symbol outside A, empty,
-///   overlong or not UTF-8 is invalid; more than `maxInvalid` of them fail (`invalid-ids`).
-/// * Every position (of the first 64) must be uniform over all of A: a stuck position, or one that
-///   uses fewer symbols than A (a base58 generator declared base62), fails (`non-uniform-positions`),
-///   by the test `AuditAnalysis.classify` makes, narrowness significant
-///   among the distinct ids.
-/// * Duplicates are judged over the declared space, A^L.
+/// * Every line must have the shape: L symbols of A; or format F's text form (a UUIDv4's hyphens,
+///   version and variant, a cuid2's leading letter, a Snowflake's 64-bit decimal, …). A line of
+///   another shape — empty, overlong or not UTF-8 too — is invalid; more than `maxInvalid` of them
+///   fail (`invalid-ids`), and they are counted and named in the findings.
+/// * Every position the declaration calls random must be uniform over its symbols: a stuck position,
+///   or one that uses fewer symbols (a base58 generator declared base62), fails
+///   (`non-uniform-positions`), by the test `AuditAnalysis.classify` makes, narrowness significant
+///   among the distinct ids. Fixed positions (a UUID's hyphens and version) are checked as shape.
+/// * Duplicates are judged over the declared space: A^L, or the product of the random positions'
+///   symbol counts (a UUIDv4: 2^122). A time-ordered format (UUIDv7, ULID, KSUID, TypeID, UUIDv1/v6)
+///   is judged within its time buckets, as the audit judges it undeclared; a node-id format
+///   (Snowflake, xid, ObjectId, …) allows no repeat at all.
+///
+/// Hex is one alphabet in either case (`UUID().uuidString` is upper case): a declaration over hex
+/// takes the case most of the ids are written in, and counts ids in the other case as invalid.
 public struct DeclaredShape: Sendable, Equatable {
+    /// The alphabet of the random positions (a format's main alphabet).
     public let alphabet: Alphabet
+    /// Characters in an id (a TypeID's suffix; its prefix varies).
     public let length: Int
     public let maxInvalid: Int
+    /// The format declared, when `--scheme` declared it.
+    public let scheme: IDFormat?
+    /// The name the declaration was given (`apns-id` reads as a UUIDv4).
+    let label: String?
+    /// Per position: the symbols allowed and whether they are drawn at random (empty for the
+    /// time-ordered and node-id formats, which the audit reads by their own parsers).
+    var slots: [Slot]
+
+    struct Slot: Sendable, Equatable {
+        var symbols: Set<Unicode.Scalar>
+        /// Symbols a random position is uniform over (an alphabet's size).
+        var size: Int
+        /// Counted in the space.
+        var random: Bool
+        /// Tested for uniformity over the whole stream (not Firebase's random part, which a client
+        /// increments within a millisecond).
+        var tested: Bool = true
+    }
 
     /// Throws for a length outside 1…4096 or a negative `maxInvalid`.
     public init(alphabet: Alphabet, length: Int, maxInvalid: Int = 0) throws(InputError) {
@@ -24,16 +53,88 @@ public struct DeclaredShape: Sendable, Equatable {
         self.alphabet = alphabet
         self.length = length
         self.maxInvalid = maxInvalid
+        scheme = nil
+        label = nil
+        let all = Slot(symbols: Set(alphabet.symbols.flatMap(\.unicodeScalars)), size: alphabet.count, random: true)
+        slots = Array(repeating: all, count: length)
     }
 
-    var name: String { "\(alphabet.name ?? "custom")×\(length)" }
+    /// Declares format `format`'s text form; `name` is what the declaration was called (a scheme
+    /// such as `apns-id` whose ids are UUIDv4s). Throws for a negative `maxInvalid`.
+    public init(scheme format: IDFormat, named name: String? = nil, maxInvalid: Int = 0) throws(InputError) {
+        guard maxInvalid >= 0 else { throw InputError("the invalid lines allowed cannot be negative, got \(maxInvalid)") }
+        alphabet = format.alphabet
+        length = format.length
+        self.maxInvalid = maxInvalid
+        scheme = format
+        label = name
+        slots = Self.slots(of: format)
+    }
+
+    var name: String { label ?? scheme?.rawValue ?? "\(alphabet.name ?? "custom")×\(length)" }
+
+    /// The positions of a format whose text form is fixed and whose random part is uniform over its
+    /// symbols; empty for the formats the audit parses (time-ordered, node-id).
+    static func slots(of format: IDFormat) -> [Slot] {
+        func uniform(_ a: Alphabet) -> Slot { Slot(symbols: Set(a.symbols.flatMap(\.unicodeScalars)), size: a.count, random: true) }
+        func fixed(_ text: String) -> Slot { Slot(symbols: Set(text.unicodeScalars), size: text.unicodeScalars.count, random: false) }
+        switch format {
+        case .uuid4, .uuid8:
+            // 8-4-4-4-12 hex; the version character (position 15) fixed, the variant (position 20)
+            // two random bits: 122 in all.
+            var s = Array(repeating: uniform(.hex), count: 36)
+            for i in [8, 13, 18, 23] { s[i] = fixed("-") }
+            s[14] = fixed(format == .uuid4 ? "4" : "8")
+            s[19] = Slot(symbols: Set("89ab".unicodeScalars), size: 4, random: true)
+            return s
+        case .nanoid: return Array(repeating: uniform(.nanoid), count: 21)
+        case .cuid2:
+            // A letter, then 23 of base36 (the model the formats' table counts: 26·36^23).
+            let letters = Set(Alphabet.base36.symbols.filter(\.isLetter).flatMap(\.unicodeScalars))
+            return [Slot(symbols: letters, size: letters.count, random: true)] + Array(repeating: uniform(.base36), count: 23)
+        case .firebase:
+            // Eight characters of milliseconds, then twelve random.
+            let time = Slot(symbols: Set(Alphabet.firebase.symbols.flatMap(\.unicodeScalars)), size: 64, random: false)
+            var random = uniform(.firebase)
+            random.tested = false
+            return Array(repeating: time, count: 8) + Array(repeating: random, count: 12)
+        case .uuid7, .ulid, .ksuid, .typeid, .uuid1, .uuid6, .xid, .objectid, .snowflake, .discord, .instagram, .sonyflake, .tsid:
+            return []
+        }
+    }
+
+    /// Over hex, the case most of `s`'s letters are written in.
+    func matchingCase(of s: AuditSummary) -> DeclaredShape {
+        let hexLetters = Set("abcdef".unicodeScalars)
+        guard
+            slots.contains(where: {
+                !$0.symbols.isDisjoint(with: hexLetters) && $0.symbols.isSubset(of: Set("0123456789abcdef".unicodeScalars))
+            })
+        else { return self }
+        var lower = 0
+        var upper = 0
+        for row in s.positions {
+            for (c, k) in row {
+                if hexLetters.contains(c) { lower += k }
+                if ("A"..."F").contains(c) { upper += k }
+            }
+        }
+        guard upper > lower else { return self }
+        var d = self
+        d.slots = slots.map { slot in
+            var up = slot
+            up.symbols = Set(slot.symbols.map { hexLetters.contains($0) ? Unicode.Scalar(UInt8($0.value - 32)) : $0 })
+            return up
+        }
+        return d
+    }
 }
 
 extension AuditAnalysis {
-    /// Judges `s` against the declared shape `d` (see ``DeclaredShape``).
-    init(declared d: DeclaredShape, summary s: AuditSummary) {
-        let symbols = Set(d.alphabet.symbols.flatMap(\.unicodeScalars))
-        let a = d.alphabet.count
+    /// Judges `s` against the declared shape `d` (see ``DeclaredShape``), one with positions of its own
+    /// (an alphabet and length, or a format whose text form is fixed).
+    init(declared given: DeclaredShape, summary s: AuditSummary) {
+        let d = given.matchingCase(of: s)
         let n = s.lengths[d.length] ?? 0
         // The ids of the declared length: positions and repeats of their own where the summary has them.
         let group =
@@ -41,19 +142,30 @@ extension AuditAnalysis {
             ?? (s.lengths.keys.elementsEqual([d.length]) ? .init(multiplicities: s.multiplicities, positions: s.positions) : nil)
         let rows = group?.positions ?? []
         let head = Swift.min(d.length, AuditSummary.positionLimit)
-        // Lines with a symbol outside A: at least as many as any one position shows.
-        let outside = (0..<head).map { i in i < rows.count ? rows[i].filter { !symbols.contains($0.key) }.values.reduce(0, +) : 0 }
+        // Lines with a symbol outside a position's own: at least as many as any one position shows.
+        let outside = (0..<head).map { i in i < rows.count ? rows[i].filter { !d.slots[i].symbols.contains($0.key) }.values.reduce(0, +) : 0
+        }
         let badSymbols = outside.max() ?? 0
         let otherLengths = s.ids - n
         let invalid = otherLengths + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines
         var findings: [String] = []
-        let space = DuplicateCells.capped(a, d.length)
-        findings.append(
-            "declared: \(d.name), every position uniform over \(a) symbols; space \(a)^\(d.length) (\(Self.bitsText(space)) bits)")
+        let random = d.slots.filter(\.random)
+        // The product of the random positions' sizes, 2^4096 past it (as an undeclared space is capped).
+        let bits = random.reduce(0.0) { $0 + log2(Double($1.size)) }
+        let space =
+            bits > Double(Self.spaceCapBits)
+            ? BigInt.power(2, Self.spaceCapBits) : random.reduce(BigInt(1)) { $0 * BigInt($1.size) }
+        let sizes = Set(random.map(\.size))
+        let a = d.alphabet.count
+        let described =
+            d.scheme == nil
+            ? "every position uniform over \(a) symbols; space \(a)^\(d.length)"
+            : "\(random.count) random positions\(sizes.count == 1 ? " of \(sizes.first ?? a) symbols" : "")\(random.count < d.slots.count ? ", the others fixed" : ""); space 2^\(Self.bitsText(space))"
+        findings.append("declared: \(d.name), \(described)\(d.scheme == nil ? " (\(Self.bitsText(space)) bits)" : "")")
         if invalid > 0 {
             var parts: [String] = []
             if otherLengths > 0 { parts.append("\(otherLengths) of another length") }
-            if badSymbols > 0 { parts.append("at least \(badSymbols) with a symbol outside \(d.alphabet.name ?? "the alphabet")") }
+            if badSymbols > 0 { parts.append("at least \(badSymbols) with a symbol not of \(d.name) at its position") }
             if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
             if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }
             if s.invalidUTF8Lines > 0 { parts.append("\(s.invalidUTF8Lines) not UTF-8") }
@@ -63,36 +175,52 @@ extension AuditAnalysis {
                         ", e.g. '\(String($0.prefix(40)).escapingControlCharacters)'"
                     } ?? ""))
         }
+        if d.scheme == .firebase {
+            findings.append(
+                "firebase's random part is incremented within a millisecond, not drawn afresh: its positions are checked as shape, not tested for uniformity"
+            )
+        }
         if d.length > AuditSummary.positionLimit {
             findings.append("positions past \(AuditSummary.positionLimit) are not recorded: they are not tested")
         }
-        // Every position uniform over A: the declared symbols' counts, tested as `classify` tests them.
-        // No id of the declared length: no position to test.
+        // Every random position uniform over its symbols: the declared symbols' counts, tested as
+        // `classify` tests them. No id of the declared length: no position to test.
         let positions: [Position] =
             n == 0
             ? []
             : (0..<head).map { i in
-                let counts = i < rows.count ? rows[i].filter { symbols.contains($0.key) } : [:]
-                return Self.classify(counts, alphabetSize: a, distinct: s.distinct)
+                let slot = d.slots[i]
+                let counts = i < rows.count ? rows[i].filter { slot.symbols.contains($0.key) } : [:]
+                guard slot.random, slot.tested else {
+                    if slot.size == 1, let c = slot.symbols.first { return .constant(c) }
+                    return .time
+                }
+                return Self.classify(counts, alphabetSize: slot.size, distinct: s.distinct)
             }
-        let flagged = positions.indices.filter { if case .uniform = positions[$0] { return false } else { return true } }
+        let flagged = positions.indices.filter { i in
+            guard d.slots[i].random, d.slots[i].tested else { return false }
+            if case .uniform = positions[i] { return false } else { return true }
+        }
         if !flagged.isEmpty {
             let words = flagged.prefix(8).map { i -> String in
                 switch positions[i] {
                 case .constant(let c): "\(i + 1) is constant ('\(String(c).escapingControlCharacters)')"
-                case .subset(let k): "\(i + 1) uses \(k) of the \(a) symbols"
+                case .subset(let k): "\(i + 1) uses \(k) of the \(d.slots[i].size) symbols"
                 case .biased(_, let k, let top, let share):
                     "\(i + 1) is biased ('\(String(top).escapingControlCharacters)' in \(String(format: "%.2f", 100 * share))%, \(k) symbols seen)"
                 default: "\(i + 1)"
                 }
             }
             findings.append(
-                "not uniform over \(d.alphabet.name ?? "the alphabet"), where the declaration says random: position "
+                "not uniform over \(d.scheme == nil ? d.alphabet.name ?? "the alphabet" : "its symbols"), where the declaration says random: position "
                     + words.joined(separator: "; ") + (flagged.count > 8 ? "; … \(flagged.count - 8) more" : ""))
         }
         let multiplicities = group?.multiplicities ?? [:]
         let extra = multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value }
-        let test = DuplicateTest(cells: [DuplicateTest.Cell(space: space, ids: n)], observed: extra, tests: 1, judgeFewer: true)
+        // Firebase ids collide only within a millisecond, which the summary does not keep: judged over
+        // their random part alone, the expected duplicates are an upper bound, so too few is no finding.
+        let test = DuplicateTest(
+            cells: [DuplicateTest.Cell(space: space, ids: n)], observed: extra, tests: 1, judgeFewer: d.scheme != .firebase)
         var verdict = Self.decideVerdict(s, test: test, nonUniform: !flagged.isEmpty, findings: &findings)
         if invalid > d.maxInvalid, verdict != .tooMany, verdict != .empty {
             verdict = .invalid
@@ -111,7 +239,7 @@ extension AuditAnalysis {
         format = nil
         formatName = "declared \(d.name)"
         self.space = space
-        spaceDescription = "declared \(a)^\(d.length)"
+        spaceDescription = d.scheme == nil ? "declared \(a)^\(d.length)" : "declared \(d.name): \(Self.bitsText(space)) random bits"
         self.positions = positions
         randomBits = space.log2Magnitude
         buckets = nil

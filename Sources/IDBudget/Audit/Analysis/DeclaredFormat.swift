@@ -1,0 +1,54 @@
+import IDFormats
+
+extension AuditAnalysis {
+    /// A declared time-ordered or node-id format (`idbudget audit --scheme uuid7`, `--scheme
+    /// snowflake`; see ``DeclaredShape``): every line must parse as it — the format's own reader, run
+    /// while summarising, counts the lines that do — and the ids are judged as the audit judges that
+    /// format undeclared: a time-ordered format within its buckets, a node-id format allowing no repeat.
+    /// Lines of another shape are invalid: more than `maxInvalid` fail (`invalid-ids`).
+    init(declaredFormat f: IDFormat, declared d: DeclaredShape, summary s: AuditSummary) {
+        let time = TimeFormat(rawValue: f.rawValue)
+        // Ids the format's reader read; nil when a node-id reader stopped (past 1,000 misses and a
+        // thousandth of the lines it had seen), so the misses are not counted.
+        // TypeIDs without a prefix are read as ULIDs while summarising; their version and variant
+        // characters make them TypeIDs (``asPrefixlessTypeIDs(_:)``).
+        let prefixless = f == .typeid ? Self.asPrefixlessTypeIDs(s)?.timeFormats[.typeid]?.ids ?? 0 : 0
+        let read: Int? = time.map { (s.timeFormats[$0]?.ids ?? 0) + prefixless } ?? s.nodeFormats[f]?.ids
+        let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines
+        if time == nil, let stats = s.nodeFormats[f], s.ids > 0 {
+            self.init(node: f, stats: stats, fits: Self.nodeFormat(of: s, scheme: f)?.fits ?? [f], summary: s, declared: true)
+        } else {
+            self.init(reading: s, claimedBits: nil, scheme: nil)
+        }
+        var notes = ["declared: \(d.name), every line one (\(f.encoding))"]
+        let name = d.name
+        if let read {
+            let invalid = s.ids - read + unreadable
+            if invalid > 0 {
+                var parts: [String] = []
+                if s.ids > read { parts.append("\(s.ids - read) that do not read as \(f.rawValue)") }
+                if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
+                if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }
+                if s.invalidUTF8Lines > 0 { parts.append("\(s.invalidUTF8Lines) not UTF-8") }
+                notes.append(
+                    "\(invalid) line\(invalid == 1 ? " is" : "s are") not \(name) (\(parts.joined(separator: ", "))); \(d.maxInvalid) allowed"
+                )
+            }
+            if invalid > d.maxInvalid, verdict != .tooMany, verdict != .empty { verdict = .invalid }
+        } else {
+            notes.append(
+                "more than 1,000 lines, and more than one in a thousand, are not \(name): its reader stopped counting them; \(d.maxInvalid) allowed"
+            )
+            if verdict != .tooMany { verdict = .invalid }
+        }
+        if read == 0, s.ids > 0, verdict != .invalid {
+            verdict = .empty
+            notes.append("no ids of the declared format: nothing to judge")
+        }
+        let judgedAs = time.map { format == $0 } ?? (nodeFormat == f)
+        if !judgedAs, s.ids > 0, read ?? 0 > 0 {
+            notes.append("the ids were judged as what they read as, \(formatName): not all of them are \(name)")
+        }
+        findings = notes + findings
+    }
+}
