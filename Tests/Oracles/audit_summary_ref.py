@@ -226,6 +226,7 @@ def node_formats(ids_in_order, now_ms):
             stats["last"] = ms if stats["last"] is None else max(stats["last"], ms)
             if counted:
                 stats["seq"] = max(stats["seq"], seq)
+                stats["starts"] = stats.get("starts", 0) + (1 if seq == 0 else 0)
             if not stats["truncated"]:
                 stats["nodes"].add(node)
                 if len(stats["nodes"]) > NODE_LIMIT:
@@ -243,6 +244,8 @@ def node_formats(ids_in_order, now_ms):
                 entry["max_sequence"] = str(stats["seq"])
             entry.update(nodes=[str(n) for n in sorted(stats["nodes"])], nodes_truncated=stats["truncated"],
                          regressions=str(stats["reg"]))
+            if counted:
+                entry["tick_starts"] = str(stats.get("starts", 0))
             out[fmt] = entry
     return out
 
@@ -459,6 +462,8 @@ def merge(a, b):
                 e["max_sequence"] = str(max(int(x.get("max_sequence", 0)), int(y.get("max_sequence", 0))))
             e.update(nodes=[] if truncated else sorted(union, key=int), nodes_truncated=truncated,
                      regressions=str(int(x["regressions"]) + int(y["regressions"])))
+            if "tick_starts" in x or "tick_starts" in y:
+                e["tick_starts"] = str(int(x.get("tick_starts", 0)) + int(y.get("tick_starts", 0)))
             nodes[f] = e
     if nodes:
         out["node_formats"] = nodes

@@ -285,7 +285,7 @@ public struct AuditSummary: Sendable, Equatable {
         for (f, n) in nodeFormats {
             guard n.ids >= 1, n.ids <= ids, n.regressions >= 0, n.regressions < n.ids, n.firstMillis <= n.lastMillis,
                 n.nodes.count <= NodeStats.nodeLimit, !n.nodesTruncated || n.nodes.isEmpty, n.nodesTruncated || !n.nodes.isEmpty,
-                (n.maxSequence ?? 0) >= 0
+                (n.maxSequence ?? 0) >= 0, (n.tickStarts ?? 0) >= 0, (n.tickStarts ?? 0) <= n.ids
             else { throw fail("node_formats.\(f.rawValue) does not add up") }
             // Node values within the layout's node bits; no more of its ids than ids of its lengths.
             let bits = UInt64(f.nodeBits ?? 0)

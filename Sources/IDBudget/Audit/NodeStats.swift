@@ -18,6 +18,9 @@ public struct NodeStats: Sendable, Equatable {
     /// The largest sequence (counter within a tick) seen; nil for xid, ObjectId and TSID, whose
     /// counters start at random.
     public var maxSequence: Int?
+    /// Ids whose sequence is 0: the ticks a node opened (Snowflake family only). A log of a node's
+    /// every id has one a tick; random numbers read in the layout have one in `perTick`.
+    public var tickStarts: Int?
     /// Ids earlier than the id before them from the same node.
     public var regressions = 0
 
@@ -33,6 +36,7 @@ public struct NodeStats: Sendable, Equatable {
         firstMillis = Swift.min(firstMillis, other.firstMillis)
         lastMillis = Swift.max(lastMillis, other.lastMillis)
         if let s = other.maxSequence { maxSequence = Swift.max(maxSequence ?? 0, s) }
+        if let t = other.tickStarts { tickStarts = try AuditSummary.sum(tickStarts ?? 0, t, "\(what).tick_starts") }
         nodesTruncated = nodesTruncated || other.nodesTruncated
         if !nodesTruncated { nodes.formUnion(other.nodes) }
         if nodes.count > Self.nodeLimit || nodesTruncated {
@@ -54,11 +58,25 @@ public struct NodeStats: Sendable, Equatable {
     /// steps the other way (random numbers go back half the time; the order is what tells the
     /// Snowflake family's layouts apart). xid and ObjectId need no order — their length and alphabet
     /// are their own, and random text of their shape puts nearly every id out of time — so a
-    /// shuffled or merged log of them is still read as what it is.
-    func plausible(_ format: IDFormat, now: Int) -> Bool {
+    /// shuffled or merged log of them is still read as what it is. `ordered: false` leaves the order
+    /// out (a shuffled log of a decimal layout, when no layout reads the ids in order).
+    func plausible(_ format: IDFormat, now: Int, ordered inOrder: Bool = true) -> Bool {
         let steps = ids - (nodesTruncated ? ids : nodes.count)
-        let ordered = regressions <= steps / 10 || isNewestFirst || format == .xid || format == .objectid
+        let ordered =
+            (!inOrder && opensTicks(format)) || regressions <= steps / 10 || isNewestFirst || format == .xid || format == .objectid
         return ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000 && 2 * steps >= ids && ordered
+    }
+
+    /// Whether, out of order, the ids still look minted: in the Snowflake family, a tick's sequence
+    /// starts at 0, so a log of a node's ids has a sequence 0 in every tick it used — at least one id
+    /// in perTick/16 here (at most 256 ids a tick on average, for Twitter's 4,096) — where random
+    /// numbers read in the layout have one in perTick (Binomial(n, 1/perTick) reaching 16 times its
+    /// mean is past any chance for the n a layout needs to fit). TSID's counter starts at random: its
+    /// 42-bit time (139 years) is what keeps random text out of its window.
+    func opensTicks(_ format: IDFormat) -> Bool {
+        guard format.isDecimal else { return true }
+        guard let starts = tickStarts, let perTick = format.node?.perTick else { return false }
+        return starts.multipliedReportingOverflow(by: Swift.max(1, perTick / 16)).partialValue >= ids
     }
 
     /// Whether each node's ids come out of order more than a tenth of the time, neither oldest nor
@@ -180,7 +198,10 @@ final class NodeTally {
         r.stats.lastMillis = Swift.max(r.stats.lastMillis, fields.millis)
         // A sequence from 0 each tick counts the tick's ids; xid's, ObjectId's and TSID's counters start at random.
         let counted = f != .xid && f != .objectid && f != .tsid
-        if counted { r.stats.maxSequence = Swift.max(r.stats.maxSequence ?? 0, fields.sequence) }
+        if counted {
+            r.stats.maxSequence = Swift.max(r.stats.maxSequence ?? 0, fields.sequence)
+            r.stats.tickStarts = (r.stats.tickStarts ?? 0) + (fields.sequence == 0 ? 1 : 0)
+        }
         if fields.node != r.lastNode && !r.stats.nodesTruncated {
             r.stats.nodes.insert(fields.node)
             if r.stats.nodes.count > NodeStats.nodeLimit {

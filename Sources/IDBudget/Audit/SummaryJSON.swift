@@ -233,12 +233,14 @@ struct SummaryJSONWriter {
 }
 
 extension SummaryJSONWriter {
-    /// One format's ``NodeStats``, keys sorted; `max_sequence` only where the format has one.
+    /// One format's ``NodeStats``, keys sorted; `max_sequence` and `tick_starts` only where the format
+    /// has a sequence.
     mutating func nodeStats(_ n: NodeStats) {
         let nodes = n.nodes.sorted()
         var keys: [String] = ["first_ms", "ids", "last_ms"]
         if n.maxSequence != nil { keys.append("max_sequence") }
         keys += ["nodes", "nodes_truncated", "regressions"]
+        if n.tickStarts != nil { keys.append("tick_starts") }
         object(4, keys.count) { w, k in
             switch keys[k] {
             case "first_ms":
@@ -259,6 +261,9 @@ extension SummaryJSONWriter {
             case "nodes_truncated":
                 w.key("nodes_truncated")
                 w.raw(n.nodesTruncated ? "true" : "false")
+            case "tick_starts":
+                w.key("tick_starts")
+                w.count(n.tickStarts ?? 0)
             default:
                 w.key("regressions")
                 w.count(n.regressions)

@@ -538,7 +538,8 @@ extension SummaryParser {
         while try next(UInt8(ascii: "}"), &f) {
             try key()
             let name = String(decoding: scratch, as: UTF8.self)
-            guard ["ids", "first_ms", "last_ms", "max_sequence", "nodes", "nodes_truncated", "regressions"].contains(name) else {
+            guard ["ids", "first_ms", "last_ms", "max_sequence", "nodes", "nodes_truncated", "regressions", "tick_starts"].contains(name)
+            else {
                 try skipValue(depth: 3)
                 continue
             }
@@ -549,6 +550,7 @@ extension SummaryParser {
             case "last_ms": n.lastMillis = try count("\(place).last_ms")
             case "max_sequence": n.maxSequence = try count("\(place).max_sequence")
             case "regressions": n.regressions = try count("\(place).regressions")
+            case "tick_starts": n.tickStarts = try count("\(place).tick_starts")
             case "nodes_truncated": n.nodesTruncated = try bool("\(place).nodes_truncated")
             default:
                 try open(.array, "\(place).nodes")

@@ -11,13 +11,24 @@ extension AuditAnalysis {
     /// (``strayTolerance(_:)``) reads as it; otherwise, of the formats all but the strays read as at
     /// plausible times, the one whose latest id is nearest the clock (a Discord id also reads as a
     /// Twitter Snowflake of four years earlier), with every format that fits.
+    ///
+    /// A layout whose nodes' ids come in order is preferred (the order tells the decimal layouts
+    /// apart); when none does — a shuffled or merged log — the layouts that fit by their times and
+    /// nodes alone are taken. Random numbers do not get in that way: a 63-bit number's top 41 bits
+    /// put it anywhere in 69 years, and every id but the strays must lie between the layout's epoch
+    /// and a day from now. The verdict of a node-id stream (no id may repeat) is the same in any of
+    /// its layouts; only the nodes reported depend on the one chosen.
     static func nodeFormat(of s: AuditSummary, scheme: IDFormat?) -> (IDFormat, fits: [IDFormat])? {
         guard s.ids > 0 else { return nil }
         let now = Int(Date().timeIntervalSince1970 * 1000)
-        let fits = NodeStats.formats.filter { f in
-            guard let n = s.nodeFormats[f], s.ids - n.ids <= strayTolerance(s.ids) else { return false }
-            return n.plausible(f, now: now) || f == scheme
+        func fitting(ordered: Bool) -> [IDFormat] {
+            NodeStats.formats.filter { f in
+                guard let n = s.nodeFormats[f], s.ids - n.ids <= strayTolerance(s.ids) else { return false }
+                return n.plausible(f, now: now, ordered: ordered) || f == scheme
+            }
         }
+        let inOrder = fitting(ordered: true)
+        let fits = inOrder.isEmpty ? fitting(ordered: false) : inOrder
         if let scheme, fits.contains(scheme) { return (scheme, fits) }
         // Fewest distinct nodes first (a layout that misreads the ids takes sequence or time bits for
         // node bits), then the latest id nearest the clock.
