@@ -101,6 +101,13 @@ import Testing
         let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "5000"]).stdout
         let (upper, uj) = try Self.audit(ids.uppercased(), ["--scheme", "notification-request-id"])
         #expect(upper.status == 0, "\(uj["findings"] ?? upper.stderr)")
+        // Hex declared as an alphabet is hex in either case too; a line in the other case is invalid.
+        let tokens = try CLI.run(["generate", "--alphabet", "hex", "--length", "32", "--count", "5000"]).stdout
+        let (hex, hj) = try Self.audit(tokens.uppercased(), ["--alphabet", "hex", "--length", "32"])
+        #expect(hex.status == 0, "\(hj["findings"] ?? hex.stderr)")
+        let (mixed, mj0) = try Self.audit(
+            tokens.uppercased() + "0123456789abcdef0123456789abcdef\n", ["--alphabet", "hex", "--length", "32"])
+        #expect(mixed.status == 1 && mj0["verdict_code"] as? String == "invalid-ids", "\(mj0["findings"] ?? mixed.stderr)")
         let stuck = ids.split(separator: "\n").map { $0.prefix(5) + "0" + $0.dropFirst(6) }.joined(separator: "\n") + "\n"
         let (s, sj) = try Self.audit(stuck, ["--scheme", "uuid4"])
         #expect(s.status == 1 && sj["verdict_code"] as? String == "non-uniform-positions", "\(sj["findings"] ?? s.stderr)")
