@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "IDBudget", dependencies: ["IDFormats", "Precise"]),
         // The one door from named arguments (`rate` → `1e6/s`) to questions and answers: the CLI's
         // options, the server's query strings and the page's form all pass through it.
-        .target(name: "IDQuestions", dependencies: ["IDBudget"]),
+        .target(name: "IDQuestions", dependencies: ["IDBudget", "IDTokens"]),
         // The `idbudget` command: parses, calls the libraries, prints.
         .executableTarget(
             name: "IDBudgetCLI",

@@ -105,16 +105,17 @@ public enum Question: Sendable {
             self = .schemes
         case .inspect:
             let id = try arguments["id"].orUsage("id", "missing; add e.g. id=user_01h455vb4pex5vsknk084sn02q")
-            var formats = InspectableFormat.allCases
-            if let name = arguments["scheme"] {
-                let format = try InspectableFormat(rawValue: name).orUsage(
-                    "--scheme",
-                    "'\(name)' is not a format inspect reads; use one of \(InspectableFormat.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-                formats = [format]
-            }
-            self = .inspect(id: id, formats: formats)
+            self = .inspect(id: id, formats: try Self.inspectFormats(arguments["scheme"]))
         }
+    }
+
+    /// The formats `inspect` reads an id as: the one `scheme` names, or all of them.
+    public static func inspectFormats(_ scheme: String?) throws(ArgumentError) -> [InspectableFormat] {
+        guard let scheme else { return InspectableFormat.allCases }
+        let format = try InspectableFormat(rawValue: scheme).orUsage(
+            "--scheme",
+            "'\(scheme)' is not a format inspect reads; use one of \(InspectableFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        return [format]
     }
 
     /// A node-id scheme's question, refused as the CLI's `probability` refuses it: the nodes are

@@ -83,3 +83,31 @@ extension OneDoorTests {
         }
     }
 }
+
+extension OneDoorTests {
+    /// `generate` reads its options through the layer too (`GenerateSettings`): each one it offers is
+    /// a parameter of the layer's, passed on unchanged, and a refusal is the layer's.
+    @Test func generateAsksTheLayer() throws {
+        let valued = GenerateSettings.parameters.filter { !["allow-whitespace", "monotonic"].contains($0) }
+        let parsed = try GenerateCommand.parse(valued.flatMap { ["--\($0)", "value-of-\($0)"] } + ["--allow-whitespace", "--monotonic"])
+        let named = Dictionary(parsed.named.compactMap { name, value in value.map { (name, $0) } }, uniquingKeysWith: { a, _ in a })
+        var want = Dictionary(uniqueKeysWithValues: valued.map { ($0, "value-of-\($0)") })
+        want["allow-whitespace"] = "true"
+        want["monotonic"] = "true"
+        #expect(named == want)
+        let off = try GenerateCommand.parse(["--no-monotonic"]).named.first { $0.0 == "monotonic" }?.1
+        #expect(off == "false")
+        do {
+            _ = try GenerateSettings(["scheme": "uuid4", "node": "3"], now: 0)
+            Issue.record("a node was taken for uuid4")
+        } catch {
+            #expect(error.argument == "--node" && error.message == "uuid4 ids have no node field; drop --node")
+        }
+        let settings = try GenerateSettings(["alphabet": "hex", "length": "8", "count": "3", "prefix": "k_"], now: 0)
+        guard case .tokens(let symbols, let length, nil) = settings.kind else {
+            Issue.record("not tokens: \(settings.kind)")
+            return
+        }
+        #expect(symbols == Array("0123456789abcdef".utf8) && length == 8 && settings.count == 3 && settings.prefix == Array("k_".utf8))
+    }
+}

@@ -50,12 +50,9 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With --scheme typeid, the type prefix (up to 63 of a-z and _, not at either end: user gives user_01h4…); otherwise text written before each token or id, verbatim (printable ASCII, no spaces, at most \(Self.maxPrefixBytes) bytes; it adds no randomness).",
+            "With --scheme typeid, the type prefix (up to 63 of a-z and _, not at either end: user gives user_01h4…); otherwise text written before each token or id, verbatim (printable ASCII, no spaces, at most \(GenerateSettings.maxPrefixBytes) bytes; it adds no randomness).",
             valueName: "text"))
     var prefix: String?
-
-    /// The longest `--prefix` for tokens and non-TypeID ids.
-    static let maxPrefixBytes = 64
 
     @Option(
         help: ArgumentHelp(
@@ -82,172 +79,22 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("NOT SECURE: a 64-bit seed for reproducible tokens (tests and demos only).", valueName: "n"))
     var seed: String?
 
-    /// What to mint.
-    private enum Kind {
-        case tokens([UInt8], length: Int, seed: UInt64?)
-        /// `typePrefix`: TypeID's prefix, which the generator writes itself.
-        case format(IDFormat, monotonic: Bool?, typePrefix: String, node: UInt64?, epoch: UInt64?, raw: Bool)
+    /// The options by the one layer's names (`GenerateSettings.parameters`); flags as `true`/`false`.
+    var named: [(String, String?)] {
+        [
+            ("alphabet", alphabet), ("symbols", symbols), ("allow-whitespace", allowWhitespace ? "true" : nil), ("length", length),
+            ("scheme", scheme), ("monotonic", monotonic.map { $0 ? "true" : "false" }), ("prefix", prefix), ("node", node),
+            ("epoch", epoch), ("output", output), ("count", count), ("seed", seed),
+        ]
     }
 
-    func validate() throws { _ = try settings() }
-
-    /// `--prefix` for tokens and non-TypeID ids: printable ASCII, no whitespace or control characters,
-    /// at most ``maxPrefixBytes`` bytes (empty: none).
-    static func tokenPrefix(_ text: String?) throws -> [UInt8] {
-        guard let text else { return [] }
-        for scalar in text.unicodeScalars where !(0x21...0x7E).contains(scalar.value) {
-            throw UsageError(
-                argument: "--prefix",
-                message: scalar == " " || scalar == "\t"
-                    ? "the prefix holds whitespace; use printable ASCII without spaces, e.g. --prefix sk_live_"
-                    : "the prefix holds U+\(String(scalar.value, radix: 16, uppercase: true)); use printable ASCII without spaces, e.g. --prefix sk_live_"
-            )
-        }
-        guard text.utf8.count <= maxPrefixBytes else {
-            throw UsageError(argument: "--prefix", message: "the prefix has \(text.utf8.count) bytes; at most \(maxPrefixBytes)")
-        }
-        return Array(text.utf8)
-    }
-
-    private func settings() throws -> (kind: Kind, count: Int, prefix: [UInt8]) {
-        let n = try parseInteger(count, argument: "--count", example: "1000000", allowingZero: true)
-        guard let count = n.intValue else {
-            throw UsageError(argument: "--count", message: "'\(count)' is absurdly many; give at most \(Int.max)")
-        }
-        guard output == "text" || output == "raw" else {
-            throw UsageError(argument: "--output", message: "'\(output.prefix(40))' is not an output form; give text or raw")
-        }
-        let raw = output == "raw"
-        if let scheme {
-            let format = try IDFormat.named(scheme).orUsage(
-                "--scheme",
-                "unknown scheme '\(scheme.prefix(40))'; generate mints \(IDFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            if raw && format.binaryLength == nil {
-                throw UsageError(argument: "--output", message: "\(format.rawValue) ids exist only as text; drop --output raw")
-            }
-            if raw && prefix != nil {
-                throw UsageError(
-                    argument: "--prefix",
-                    message: format == .typeid
-                        ? "a TypeID's binary form is its UUID, without the prefix; drop --prefix or --output raw"
-                        : "raw output has no text to put a prefix before; drop --prefix or --output raw")
-            }
-            var nodeValue: UInt64?
-            if let node {
-                guard let bits = format.nodeBits else {
-                    throw UsageError(argument: "--node", message: "\(format.rawValue) ids have no node field; drop --node")
-                }
-                let top = (UInt64(1) << UInt64(bits)) - 1
-                nodeValue = try UInt64(node).flatMap { $0 <= top ? $0 : nil }.orUsage(
-                    "--node",
-                    "'\(node.prefix(40))' is not a node of \(format.rawValue): give a whole number from 0 to \(top) (\(bits) bits)")
-            }
-            var epochValue: UInt64?
-            if let epoch {
-                guard format.defaultEpoch != nil else {
-                    throw UsageError(
-                        argument: "--epoch",
-                        message:
-                            "\(format.rawValue) ids have no epoch to move (snowflake, discord, instagram, sonyflake and tsid do); drop --epoch"
-                    )
-                }
-                epochValue = try UInt64(epoch).flatMap { $0 <= IDGenerator.lastMillisecond ? $0 : nil }.orUsage(
-                    "--epoch", "'\(epoch.prefix(40))' is not an epoch: give milliseconds since 1970, e.g. --epoch 1288834974657")
-                // The clock must fall in the ids' time from that epoch (the tests' fixed clock included).
-                let now = Self.testClockMillis ?? UInt64(Date().timeIntervalSince1970 * 1000)
-                if let span = IDGenerator.timeSpan(of: format, epoch: epochValue), !span.contains(now) {
-                    throw UsageError(
-                        argument: "--epoch",
-                        message:
-                            "from epoch \(epoch), \(format.rawValue) ids cover \(Self.iso(span.lowerBound)) to \(Self.iso(span.upperBound)); the clock (\(Self.iso(now))) is outside it: give an epoch before now and within that span of it"
-                    )
-                }
-            }
-            for (given, name) in [
-                (alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed"),
-                (allowWhitespace ? "" : nil, "--allow-whitespace"),
-            ] where given != nil {
-                throw UsageError(
-                    argument: name, message: "does not apply to --scheme \(format.rawValue) (its layout is fixed); drop \(name)")
-            }
-            if monotonic != nil && !format.hasMonotonicMode {
-                throw UsageError(argument: "--monotonic", message: "only uuid7, ulid, typeid and firebase have a monotonic mode")
-            }
-            if format == .typeid {
-                do {
-                    try TypeID.validatePrefix(prefix ?? "")
-                } catch {
-                    throw UsageError(argument: "--prefix", message: "\(error.description); e.g. --prefix user")
-                }
-                return (.format(format, monotonic: monotonic, typePrefix: prefix ?? "", node: nil, epoch: nil, raw: raw), count, [])
-            }
-            return (
-                .format(format, monotonic: monotonic, typePrefix: "", node: nodeValue, epoch: epochValue, raw: raw), count,
-                try Self.tokenPrefix(prefix)
-            )
-        }
-        if monotonic != nil {
-            throw UsageError(argument: "--monotonic", message: "applies to --scheme uuid7, ulid, typeid or firebase only")
-        }
-        for (given, name) in [(node, "--node"), (epoch, "--epoch")] where given != nil {
-            throw UsageError(argument: name, message: "applies to a node-id --scheme only (e.g. --scheme snowflake); drop \(name)")
-        }
-        if raw { throw UsageError(argument: "--output", message: "raw applies to --scheme formats; tokens are text, drop --output raw") }
-        let prefix = try Self.tokenPrefix(prefix)
-        if allowWhitespace && symbols == nil {
-            throw UsageError(argument: "--allow-whitespace", message: "applies to --symbols only; drop it or give --symbols")
-        }
-        let bytes: [UInt8]
-        if let symbols, alphabet == nil {
-            bytes = try Self.symbolBytes(symbols, allowWhitespace: allowWhitespace)
-        } else {
-            let chosen = try usage { () throws(ArgumentError) in
-                try Symbols(alphabet: alphabet ?? "base62", symbols: symbols, alphabetSize: nil)
-            }
-            guard case .alphabet(let a) = chosen, let b = a.bytes else {
-                throw UsageError(argument: "--alphabet", message: "give --alphabet or --symbols")
-            }
-            bytes = b
-        }
-        let length = try parseLength(length ?? "22")
-        guard length <= 1 << 20 else {
-            throw UsageError(argument: "--length", message: "'\(length)' is absurdly long; give at most 1048576")
-        }
-        var seed: UInt64?
-        if let text = self.seed {
-            seed = try UInt64(text).orUsage("--seed", "'\(text.prefix(40))' is not a whole number from 0 to \(UInt64.max); e.g. --seed 42")
-        }
-        return (.tokens(bytes, length: length, seed: seed), count, prefix)
-    }
-
-    /// The bytes of `--symbols`: printable ASCII, at least two, each once. A space or a tab only with
-    /// `--allow-whitespace` (a token holding one is easy to miss, and cut, downstream); any other
-    /// control character never (a newline would split a token across lines).
-    static func symbolBytes(_ text: String, allowWhitespace: Bool) throws -> [UInt8] {
-        func refuse(_ message: String) -> UsageError { UsageError(argument: "--symbols", message: message) }
-        for scalar in text.unicodeScalars {
-            let blank = scalar == " " || scalar == "\t"
-            if blank && !allowWhitespace {
-                throw refuse(
-                    "symbols include \(scalar == " " ? "a space" : "a tab"), which tokens would then hold; add --allow-whitespace if that is meant"
-                )
-            }
-            if !blank && (scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
-                throw refuse(
-                    "symbols include U+\(String(scalar.value, radix: 16, uppercase: true)), a control or line-breaking character; use printable characters only"
-                )
-            }
-        }
-        guard text.unicodeScalars.allSatisfy(\.isASCII) else {
-            throw refuse("the generator needs single-byte (ASCII) symbols; e.g. --symbols ACGT")
-        }
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 2 else { throw refuse(AlphabetError.tooFewSymbols(bytes.count).description) }
-        var seen = Set<UInt8>()
-        for b in bytes where !seen.insert(b).inserted {
-            throw refuse(AlphabetError.duplicateSymbol(Character(Unicode.Scalar(b))).description)
-        }
-        return bytes
+    /// What to mint, read by the one layer (IDQuestions), the clock the tests' fixed one where set.
+    private func settings() throws -> (kind: GenerateSettings.Kind, count: Int, prefix: [UInt8]) {
+        var arguments = Arguments()
+        for case (let name, let value?) in named { arguments[name] = value }
+        let now = Self.testClockMillis ?? UInt64(Date().timeIntervalSince1970 * 1000)
+        let s = try usage { () throws(ArgumentError) in try GenerateSettings(arguments, now: now) }
+        return (s.kind, s.count, s.prefix)
     }
 
     /// The tests' fixed clock (ms since the Unix epoch, `IDBUDGET_TEST_CLOCK_MS`), to reach the end of

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IDBudget
+import IDQuestions
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,18 +28,11 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
-        if let scheme, InspectableFormat(rawValue: scheme) == nil {
-            throw UsageError(
-                argument: "--scheme",
-                message:
-                    "'\(scheme)' is not a format inspect reads; use one of \(InspectableFormat.allCases.map(\.rawValue).joined(separator: ", "))"
-            )
-        }
         if ids.filter({ $0 == "-" }).count > 1 { throw UsageError(argument: "id", message: "- (standard input) is given more than once") }
     }
 
     func run() throws {
-        let formats = scheme.flatMap(InspectableFormat.init(rawValue:)).map { [$0] } ?? InspectableFormat.allCases
+        let formats = try usage { () throws(ArgumentError) in try Question.inspectFormats(scheme) }
         // `| head`: a closed pipe ends the run quietly, as `generate`'s does, never a death by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var count = 0
