@@ -7,7 +7,8 @@ import Testing
 /// The CLI's planning commands ask the one layer (`IDQuestions`) that the server and the page ask: this
 /// holds, in process, that each command offers every parameter the layer takes for it, under the same
 /// name, and passes it on unchanged — so a question asked on the command line and over HTTP is the
-/// same question by construction (CLIAgreementTests in Server/ still run both end to end).
+/// same question by construction (CLIAgreementTests in Server/ hold the API's half in process;
+/// CLIEndToEndTests run the real binary beside the server).
 struct OneDoorTests {
     static let commands: [any (ParsableCommand & LayerCommand).Type] = [
         ProbabilityCommand.self, LengthCommand.self, CapacityCommand.self, PlanCommand.self, RetriesCommand.self,

@@ -1,61 +1,42 @@
 import Foundation
 import HummingbirdTesting
+import IDBudget
+import IDQuestions
 import Testing
 
 @testable import IDBudgetServer
 
-/// The real `idbudget` beside the server: the same answer byte for byte, and the same refusal (the
-/// argument and the message) for the same question. Both ask the one layer (`IDQuestions`), so this
-/// holds the two mappings to it end to end: the query string's (here) and the options' (OneDoorTests
-/// checks those in process). The CLI binary: $IDBUDGET_CLI, or the root package's build
-/// (`swift build --product idbudget` at the root); CI sets IDBUDGET_CLI, and then a missing binary fails.
-/// Serialized: each case waits on a CLI process synchronously, holding one of the few threads async
-/// code shares; two at once could starve the deadline timer another suite's 503 test relies on.
-@Suite(.serialized, .enabled(if: idbudgetCLI != nil, "no idbudget binary: build it at the root, or set IDBUDGET_CLI"))
-struct CLIAgreementTests {
-    static var cli: String? { idbudgetCLI }
-}
-
-/// The CLI binary the agreement tests run, if there is one.
-let idbudgetCLI: String? = {
-    if let path = ProcessInfo.processInfo.environment["IDBUDGET_CLI"] { return path }
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    return ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/idbudget").path }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-}()
-
-extension CLIAgreementTests {
-
-    /// Runs the CLI; its stdout, stderr and exit status.
-    static func run(_ arguments: [String]) throws -> (out: String, err: String, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(cli))
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), process.terminationStatus)
-    }
-
-    /// The CLI's arguments for a query: `command?a=1&b=2` → `command --a 1 --b 2 --format json`.
-    /// `inspect`'s id is the CLI's argument, not an option: `inspect?id=X` → `inspect X`.
-    static func arguments(_ path: String) -> [String] {
+/// The API answers what the one layer (`IDQuestions`) answers, in process: for every question of the
+/// table, the body is byte for byte what `Question(command, arguments).answer()` prints as JSON (the
+/// CLI's `--format json`), and every refusal is the layer's (the argument, the message shortened as
+/// the CLI shortens it). The query is read here by a parser of the test's own, not the server's
+/// `Query`. The CLI's half is OneDoorTests at the root: each command passes its options to the same
+/// `Question` unchanged, so the CLI and the API agree by construction, both held in process.
+/// CLIEndToEndTests runs the real binary for the seed question and the audit.
+@Suite struct CLIAgreementTests {
+    /// `command?a=1&b=2`: the command and its named arguments, percent-decoded.
+    static func asked(_ path: String) throws -> (Question.Command, Arguments) {
         let parts = path.split(separator: "?", maxSplits: 1)
-        var arguments = [String(parts[0])]
+        let command = try #require(Question.Command(rawValue: String(parts[0])))
+        var arguments = Arguments()
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let value = (kv.count == 2 ? String(kv[1]) : "").removingPercentEncoding ?? ""
-                arguments.append(kv[0] == "id" ? value : "--\(kv[0])=\(value)")
+                arguments[String(kv[0])] = (kv.count == 2 ? String(kv[1]) : "").removingPercentEncoding ?? ""
             }
         }
-        return arguments + ["--format", "json"]
+        return (command, arguments)
+    }
+
+    /// What the layer answers for `path`: the CLI's JSON text, or its refusal.
+    static func layer(_ path: String) throws -> Result<String, ArgumentError> {
+        let (command, arguments) = try asked(path)
+        do {
+            let answer = try Question(command, arguments).answer()
+            return .success(try (answer is InspectAnswer ? answer.jsonLine() : answer.jsonText()) + "\n")
+        } catch let error as ArgumentError {
+            return .failure(error)
+        }
     }
 
     static let questions = [
@@ -119,52 +100,19 @@ extension CLIAgreementTests {
 
     @Test(arguments: questions)
     func sameAnswer(_ path: String) async throws {
-        let cli = try Self.run(Self.arguments(path))
+        guard case .success(let text) = try Self.layer(path) else {
+            Issue.record("the layer refused \(path)")
+            return
+        }
         try await withServer { client in
             let r = try await client.get("/api/v1/\(path)")
             #expect(r.status == .ok)
-            #expect(r.body == cli.out, "\(path)")
+            #expect(r.body == text, "\(path)")
         }
     }
 
-    /// `audit?scheme=…` declares the format, as `idbudget audit --scheme` does (the ids read in that
-    /// layout), and refuses what the CLI refuses. The ids are Discord Snowflakes minted by the CLI (they fit both layouts).
-    @Test func auditTakesAScheme() async throws {
-        let minted = try Self.run(["generate", "--scheme", "discord", "--count", "3000"])
-        #expect(minted.status == 0)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-discord-\(UUID().uuidString).txt")
-        try minted.out.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        for (scheme, format) in [("", "Discord"), ("snowflake", "Snowflake"), ("discord", "Discord")] {
-            let cli = try Self.run(["audit", file.path, "--format", "json"] + (scheme.isEmpty ? [] : ["--scheme", scheme]))
-            let cliFormat = try #require(try JSONSerialization.jsonObject(with: Data(cli.out.utf8)) as? [String: Any])["format"] as? String
-            #expect(cliFormat == format)
-            try await withServer { client in
-                let r = try await client.executeRequest(
-                    uri: "/api/v1/audit" + (scheme.isEmpty ? "" : "?scheme=\(scheme)"), method: .post, headers: [:],
-                    body: .init(string: minted.out))
-                #expect(r.status == .ok)
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(String(buffer: r.body).utf8)) as? [String: Any])
-                #expect(json["format"] as? String == format, "\(scheme)")
-            }
-        }
-        for (query, cliArguments) in [
-            ("scheme=apns-collapse-id", ["--scheme", "apns-collapse-id"]),
-            ("scheme=snowflake&bits=64", ["--bits", "64", "--scheme", "snowflake"]),
-        ] {
-            let cli = try Self.run(["audit", file.path] + cliArguments)
-            #expect(cli.status == 64)
-            try await withServer { client in
-                let r = try await client.executeRequest(
-                    uri: "/api/v1/audit?\(query)", method: .post, headers: [:], body: .init(string: "1\n"))
-                #expect(r.status == .badRequest)
-                let error = try decodeError(String(buffer: r.body))
-                #expect("idbudget: error: \(error.argument ?? ""): \(error.error)\n" == cli.err, "\(query)")
-            }
-        }
-    }
-
-    /// Refusals the server's port resolves: the CLI says `idbudget: error: ARGUMENT: MESSAGE`.
+    /// Refusals the layer makes (the API's own — a format, a value given twice, a parameter it does
+    /// not know, a negative written before the layer sees it — are RefusalTests').
     static let refusals = RefusalTests.badQuestions.map(\.0).filter {
         // The API's own refusals (no --format, one value a name, a parameter it does not know) and
         // ArgumentParser's (a missing option) are worded differently by design.
@@ -179,12 +127,15 @@ extension CLIAgreementTests {
 
     @Test(arguments: refusals)
     func sameRefusal(_ path: String) async throws {
-        let cli = try Self.run(Self.arguments(path))
-        #expect(cli.status == 64, "\(path): \(cli.err)")
+        guard case .failure(let refused) = try Self.layer(path) else {
+            Issue.record("the layer answered \(path)")
+            return
+        }
         try await withServer { client in
             let r = try await client.get("/api/v1/\(path)")
+            #expect(r.status == .badRequest)
             let error = try decodeError(r.body)
-            #expect("idbudget: error: \(error.argument ?? ""): \(error.error)\n" == cli.err, "\(path)")
+            #expect(error.argument == refused.argument && error.error == ArgumentError.shortened(refused.message), "\(path)")
         }
     }
 }

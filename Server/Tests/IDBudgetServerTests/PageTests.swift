@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import IDBudget
+import IDQuestions
 import Testing
 
 @testable import IDBudgetServer
@@ -208,14 +210,17 @@ import Testing
         }
     }
 
-    /// Growth, nodes and ids already stored: the page's answer is the CLI's for the same options, with
+    /// Growth, nodes and ids already stored: the page's answer is the layer's (the CLI's) for the same options, with
     /// every digit; the compare tables follow them; a bad value is refused naming its option.
     @Test func growthNodesAndStoredIds() async throws {
-        let cli = try CLIAgreementTests.run([
-            "length", "--alphabet", "base62", "--rate", "1e4/s", "--lifetime", "10y", "--growth", "2x/y", "--nodes", "3",
-            "--existing", "1e9", "--max-probability", "1e-9", "--format", "json",
-        ])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(cli.out.utf8)) as? [String: Any])
+        let answer = try Question(
+            .length,
+            [
+                "alphabet": "base62", "rate": "1e4/s", "lifetime": "10y", "growth": "2x/y", "nodes": "3", "existing": "1e9",
+                "max-probability": "1e-9",
+            ]
+        ).answer()
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.jsonText().utf8)) as? [String: Any])
         let length = try #require(json["length"] as? Int)
         let p = try #require((json["collision"] as? [String: Any])?["probability"] as? String)
         try await withServer { client in

@@ -19,15 +19,6 @@ func usage<T>(_ body: () throws(ArgumentError) -> T) throws -> T {
     do { return try body() } catch { throw UsageError(argument: error.argument, message: error.message) }
 }
 
-func parseLength(_ text: String) throws -> Int { try usage { () throws(ArgumentError) in try ArgumentText.length(text) } }
-
-/// A positive whole number written exactly (see `ArgumentText.integer`); with `allowingZero`, 0 too.
-func parseInteger(_ text: String, argument: String, example: String, allowingZero: Bool = false) throws -> BigInt {
-    try usage { () throws(ArgumentError) in
-        try ArgumentText.integer(text, argument: argument, example: example, allowingZero: allowingZero)
-    }
-}
-
 /// A command the one layer answers: its question there, and its options by the layer's names.
 protocol LayerCommand {
     static var question: Question.Command { get }
