@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "IDFormats", targets: ["IDFormats"]),
         .library(name: "IDTokens", targets: ["IDTokens"]),
         .library(name: "IDBudget", targets: ["IDBudget"]),
+        .library(name: "IDAudit", targets: ["IDAudit"]),
         .library(name: "IDQuestions", targets: ["IDQuestions"]),
         .executable(name: "idbudget", targets: ["IDBudgetCLI"]),
     ],
@@ -39,16 +40,19 @@ let package = Package(
         ),
         // Value types over GMP integers and MPFR floats; the only module that touches C pointers.
         .target(name: "Precise", dependencies: ["CMPFR"]),
-        // Reasoning about ids: birthday math, planning, audit. Exact and certified.
+        // Reasoning about ids: birthday math and planning. Exact and certified.
         .target(name: "IDBudget", dependencies: ["IDFormats", "Precise"]),
+        // Auditing ids a system produced: summaries (threads, spill files, the summary JSON) and their
+        // judgement (formats, positions, the duplicate test) on IDBudget's math.
+        .target(name: "IDAudit", dependencies: ["IDBudget"]),
         // The one door from named arguments (`rate` → `1e6/s`) to questions and answers: the CLI's
         // options, the server's query strings and the page's form all pass through it.
-        .target(name: "IDQuestions", dependencies: ["IDBudget", "IDTokens"]),
+        .target(name: "IDQuestions", dependencies: ["IDBudget", "IDAudit", "IDTokens"]),
         // The `idbudget` command: parses, calls the libraries, prints.
         .executableTarget(
             name: "IDBudgetCLI",
             dependencies: [
-                "IDBudget", "IDQuestions", "IDTokens",
+                "IDBudget", "IDAudit", "IDQuestions", "IDTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,11 +64,11 @@ let package = Package(
         .testTarget(
             name: "IDBudgetTests",
             dependencies: [
-                "IDBudget", "IDTokens", "TestSupport",
+                "IDBudget", "IDAudit", "IDTokens", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Reference"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["IDBudgetCLI", "IDBudget", "IDQuestions", "IDTokens", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["IDBudgetCLI", "IDBudget", "IDAudit", "IDQuestions", "IDTokens", "TestSupport"]),
     ]
 )

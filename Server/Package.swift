@@ -27,6 +27,7 @@ let package = Package(
             name: "IDBudgetServer",
             dependencies: [
                 .product(name: "IDBudget", package: idbudget),
+                .product(name: "IDAudit", package: idbudget),
                 .product(name: "IDQuestions", package: idbudget),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -54,6 +55,7 @@ let package = Package(
             dependencies: [
                 "IDBudgetServer",
                 .product(name: "IDBudget", package: idbudget),
+                .product(name: "IDAudit", package: idbudget),
                 .product(name: "IDQuestions", package: idbudget),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

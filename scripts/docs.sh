@@ -8,7 +8,7 @@ export IDBUDGET_DOCS=1
 . scripts/swiftpm-retry.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-for target in IDFormats IDTokens IDBudget IDQuestions; do
+for target in IDFormats IDTokens IDBudget IDAudit IDQuestions; do
   swiftpm_retry "$log" swift package generate-documentation --target "$target" --warnings-as-errors || { cat "$log"; exit 1; }
   tail -2 "$log"
 done

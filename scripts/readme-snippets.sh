@@ -24,7 +24,7 @@ for i, code in enumerate(blocks, 1):
 identity = pathlib.Path.cwd().name.lower()
 targets = ",\n".join(
     f'        .executableTarget(name: "{n}", dependencies: [.product(name: "IDBudget", package: "{identity}"), '
-    f'.product(name: "IDTokens", package: "{identity}")])' for n in names)
+    f'.product(name: "IDAudit", package: "{identity}"), .product(name: "IDTokens", package: "{identity}")])' for n in names)
 (pkg / "Package.swift").write_text(f'''// swift-tools-version:6.1
 import PackageDescription
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IDAudit
 import IDBudget
 import IDQuestions
 import IDTokens

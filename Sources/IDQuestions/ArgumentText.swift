@@ -1,4 +1,5 @@
 import Foundation
+import IDAudit
 import IDBudget
 
 /// The values the planner's options take, read from text as every front end reads them (the CLI's

@@ -1,4 +1,5 @@
 import Foundation
+import IDAudit
 import IDBudget
 
 /// How to audit, read from named arguments as `idbudget audit` and `POST /api/v1/audit` take them:

@@ -2,6 +2,7 @@ import Foundation
 import IDTokens
 import Testing
 
+@testable import IDAudit
 @testable import IDBudget
 
 /// The audit of node-id streams: ids built here from the published layouts (not by idbudget's

@@ -1,4 +1,5 @@
 import Foundation
+import IDAudit
 import IDBudget
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import IDAudit
 import IDBudget
 import Testing
 

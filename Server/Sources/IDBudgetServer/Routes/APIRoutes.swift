@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import IDAudit
 import IDBudget
 import IDQuestions
 import NIOCore

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 /// A strict JSON reader for summaries: reads the fields it knows straight into typed maps (no
 /// intermediate object tree), with checked integers, caps on every collection, and a nesting limit

@@ -3,7 +3,7 @@ import Foundation
 
 /// Runs `body(0)…body(n − 1)` on n threads and rethrows the first error; the iterations must touch
 /// disjoint state (each worker or table is one thread's alone).
-func parallel(_ n: Int, _ body: @escaping (Int) throws -> Void) throws {
+package func parallel(_ n: Int, _ body: @escaping (Int) throws -> Void) throws {
     if n == 1 {
         try body(0)
         return

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 import IDFormats
 
 /// Positions that should hold fresh random symbols but do not: the evidence for a non-uniform verdict.

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 import Precise
 
 /// Is a duplicate count what n uniform draws from d values make? Two-sided: too many duplicates (a weak

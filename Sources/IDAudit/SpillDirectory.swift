@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 /// The temporary directory for spill files: made once, on first use, whichever table spills first
 /// (several may at once, one a thread), and removed when the audit ends.

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 import IDFormats
 
 /// The alphabet a stream is judged over: a named one where the symbols seen fit it and its unseen

@@ -1,3 +1,4 @@
+import IDBudget
 /// Fingerprints of one block waiting for their table: a growable buffer of words, no reference
 /// counting in the per-line path.
 final class PendingFingerprints {

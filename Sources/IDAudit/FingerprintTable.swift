@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 /// Counts how often each fingerprint occurs, in at most `memoryLimit` bytes whatever the input size.
 ///

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import IDBudget
 
 extension AuditSummary {
     /// Adds the line counters of another worker's part of the same shard (the rest is merged field by field).

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 extension AuditAnalysis {
     /// The verdict, most serious first: no ids, too many duplicates, positions that are not random,

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 /// Ids inside records, as logs hold them: one column of a CSV (or TSV) export, or one field of a
 /// JSON-lines log. The reader takes the input in chunks of any size and writes each record's id as a

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 /// A summary file that could not be opened or read at all (as opposed to one that was read and is
 /// malformed or too large, which is an ``InputError``).

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import IDBudget
 
 /// Streams identifiers, one per line, into an ``AuditSummary``.
 ///

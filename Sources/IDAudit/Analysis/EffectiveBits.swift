@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 /// The effective entropy: the space a uniform generator would need to make the duplicates seen.
 extension AuditAnalysis {

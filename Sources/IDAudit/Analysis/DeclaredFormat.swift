@@ -1,3 +1,4 @@
+import IDBudget
 import IDFormats
 
 extension AuditAnalysis {

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 import IDFormats
 
 /// What each position holds, by a χ² test of its symbol counts, and what that says in words.

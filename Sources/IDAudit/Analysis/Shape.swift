@@ -1,3 +1,4 @@
+import IDBudget
 import IDFormats
 
 /// The shape of a stream before its symbols are looked at: the length whose positions are judged, and

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 import IDFormats
 
 /// What an audit keeps of the ids that read as one node-id format (xid, ObjectId, TSID, and the

@@ -1,3 +1,4 @@
+import IDBudget
 /// A 128-bit fingerprint of a byte string (the MurmurHash3 x64-128 construction).
 ///
 /// The audit keeps fingerprints, not strings: 16 bytes per distinct id whatever its length, of which

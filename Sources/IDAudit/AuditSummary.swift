@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 
 /// What an audit keeps of a stream of ids: the contract between summarising and judging
 /// (docs/audit-summary.md). Every field is a sum, a union or a bottom-k, so summaries of parts that

@@ -1,4 +1,5 @@
 import Foundation
+import IDBudget
 import IDFormats
 import Precise
 
