@@ -103,7 +103,7 @@ public struct AuditAnalysis: Sendable {
     /// group by group — ids of one length form a group, over the alphabet and positions of its own —
     /// with the false-alarm budget divided among the groups (Bonferroni); the verdict is the worst
     /// group's.
-    /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits`` (as `idbudget audit --bits`).
+    /// Throws when `claimedBits` is outside 1…`Limits.maxSpaceBits` (as `idbudget audit --bits`).
     /// With `scheme` (a node-id format), the ids are read in its layout when every one fits it; without,
     /// the fitting layout whose latest id is nearest the clock.
     /// With `declared`, the ids are judged against that shape instead (``DeclaredShape``), and

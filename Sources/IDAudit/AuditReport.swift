@@ -308,7 +308,7 @@ public struct AuditReport: Answer, Equatable {
     public static var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy { .useDefaultKeys }
 
     /// Judges `summary` (see ``AuditAnalysis``) and reports it.
-    /// Throws when `claimedBits` is outside 1…``Limits/maxSpaceBits``.
+    /// Throws when `claimedBits` is outside 1…`Limits.maxSpaceBits`.
     public init(
         summary: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil, declared: DeclaredShape? = nil,
         resources: Resources? = nil

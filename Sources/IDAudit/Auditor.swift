@@ -45,7 +45,7 @@ public final class Auditor {
     ///   - threads: worker threads, 1 to ``maxThreads`` (default: the cores this process may run on).
     ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
     ///     block's line lengths.
-    /// - Throws: ``InputError`` for what `idbudget audit` would refuse: `maxLineBytes` outside
+    /// - Throws: `InputError` for what `idbudget audit` would refuse: `maxLineBytes` outside
     ///   1…16,777,216, a shard index outside 0..<count, a memory limit under 1 MiB, threads outside
     ///   1…``maxThreads``.
     public init(

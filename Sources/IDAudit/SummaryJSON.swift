@@ -2,7 +2,7 @@ import Foundation
 import IDBudget
 
 /// A summary file that could not be opened or read at all (as opposed to one that was read and is
-/// malformed or too large, which is an ``InputError``).
+/// malformed or too large, which is an `InputError`).
 public enum SummaryFileError: Error, Equatable, CustomStringConvertible {
     /// The file cannot be opened or read: missing, unreadable, a directory, an I/O error.
     case cannotOpen(path: String, reason: String)
@@ -26,14 +26,14 @@ extension AuditSummary {
     /// Reads and checks a summary file, refusing one larger than `maxBytes` before reading it whole.
     ///
     /// - Throws: ``SummaryFileError/cannotOpen(path:reason:)`` when the file cannot be opened or read;
-    ///   ``InputError`` when it is larger than `maxBytes`, not a summary, or its counts are inconsistent
+    ///   `InputError` when it is larger than `maxBytes`, not a summary, or its counts are inconsistent
     ///   or overflow.
     public static func load(path: String, maxBytes: Int = defaultMaxFileBytes) throws -> AuditSummary {
         let data = try readCapped(path: path, maxBytes: maxBytes)
         return try AuditSummary(jsonText: data)
     }
 
-    /// The bytes of a file, at most `maxBytes` of them (more is an ``InputError``).
+    /// The bytes of a file, at most `maxBytes` of them (more is an `InputError`).
     static func readCapped(path: String, maxBytes: Int) throws -> Data {
         // "-" is standard input (a duplicate of it, closed like a file).
         let fd = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)

@@ -3,7 +3,7 @@ import IDBudget
 
 /// A strict JSON reader for summaries: reads the fields it knows straight into typed maps (no
 /// intermediate object tree), with checked integers, caps on every collection, and a nesting limit
-/// for values it skips. Every failure is an ``InputError``; nothing it reads can trap.
+/// for values it skips. Every failure is an `InputError`; nothing it reads can trap.
 struct SummaryParser {
     let b: UnsafeRawBufferPointer
     var i = 0
