@@ -112,3 +112,14 @@ extension OneDoorTests {
         #expect(symbols == Array("0123456789abcdef".utf8) && length == 8 && settings.count == 3 && settings.prefix == Array("k_".utf8))
     }
 }
+
+extension OneDoorTests {
+    /// People's spellings, read into the CLI's syntax by the layer (the page sends them so): odds as a
+    /// budget exactly, digit groups closed up; anything else left for the layer's own refusal.
+    @Test func typedTextReadsPeoplesSpellings() {
+        #expect(TypedText.budget("1 in 10^11") == "10^-11" && TypedText.budget("1 in 2^40") == "2^-40")
+        #expect(TypedText.budget("1 in 1,000,000") == "0.000001000000" && TypedText.budget("1 in 8") == "0.125")
+        #expect(TypedText.budget("1 in 3") == "1in3" && TypedText.budget("1e-9") == "1e-9")
+        #expect(TypedText.plain("1,000,000") == "1000000" && TypedText.plain("10 years") == "10years")
+    }
+}

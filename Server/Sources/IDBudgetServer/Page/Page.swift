@@ -59,42 +59,15 @@ enum Page {
             alphabet = value("alphabet") ?? alphabet
             scheme = value("scheme") ?? ""
             length = value("length") ?? (ask == "probability" ? length : "")
-            rate = value("rate").map(Self.plain) ?? rate
+            rate = value("rate").map(TypedText.plain) ?? rate
             per = value("per") ?? per
-            lifetime = value("lifetime").map(Self.plain) ?? lifetime
+            lifetime = value("lifetime").map(TypedText.plain) ?? lifetime
             unit = value("unit") ?? unit
-            growth = value("growth").map(Self.plain) ?? ""
-            nodes = value("nodes").map(Self.plain) ?? ""
-            existing = value("existing").map(Self.plain) ?? ""
-            maxProbability = value("max-probability").map(Self.budget) ?? (ask == "length" ? maxProbability : "")
+            growth = value("growth").map(TypedText.plain) ?? ""
+            nodes = value("nodes").map(TypedText.plain) ?? ""
+            existing = value("existing").map(TypedText.plain) ?? ""
+            maxProbability = value("max-probability").map(TypedText.budget) ?? (ask == "length" ? maxProbability : "")
             for name in ["rate", "lifetime", "growth", "nodes", "existing", "max-probability"] { typed[name] = value(name) }
-        }
-
-        /// A value as people type it, in the CLI's syntax: digit groups (`1,000,000`, `1 000 000`)
-        /// closed up, a unit after a space (`10 years`) joined to its number.
-        static func plain(_ text: String) -> String {
-            String(
-                text.unicodeScalars.filter { $0 != "," && $0 != " " && $0 != "\u{A0}" && $0 != "\u{202F}" && $0 != "\u{2009}" }.map(
-                    Character.init))
-        }
-
-        /// A budget as people write odds: `1 in 10^11` is 10^-11, `1 in 1,000,000` 1e-6 (any power of
-        /// ten, and any other whole number whose reciprocal is a terminating decimal: `1 in 2^40`).
-        /// Anything else is left as written, for the budget's own refusal.
-        static func budget(_ text: String) -> String {
-            let t = plain(text).lowercased()
-            guard t.hasPrefix("1in") else { return plain(text) }
-            let odds = String(t.dropFirst(3))
-            if odds.hasPrefix("10^"), let k = Int(odds.dropFirst(3)), k > 0 { return "10^-\(k)" }
-            if odds.hasPrefix("2^"), let k = Int(odds.dropFirst(2)), k > 0 { return "2^-\(k)" }
-            guard let x = ExactDecimal(odds), let n = x.integerValue, n > BigInt(1) else { return plain(text) }
-            // 1/n terminates when n = 2^a·5^b: then 1/n = 2^b·5^a / 10^(a+b) exactly.
-            let (q2, a) = n.removingFactor(2)
-            let (q5, b) = q2.removingFactor(5)
-            guard q5 == BigInt(1) else { return plain(text) }
-            let digits = (BigInt.power(2, b) * BigInt.power(5, a)).description
-            let k = a + b
-            return digits.count > k ? digits : "0." + String(repeating: "0", count: k - digits.count) + digits
         }
 
         /// The rate and lifetime in the CLI's syntax: `1e6` per `s` is `1e6/s` (a value with its unit

@@ -52,7 +52,7 @@ public struct Space: Sendable, CustomStringConvertible {
 
     /// The space a scheme's collisions are drawn from: 2^randomBits (per bucket for time-ordered ones),
     /// described as the CLI describes it (`uuid7: 2^74 per millisecond`).
-    /// Node-id formats have none: their risk is two nodes sharing a node value (``Planner/nodeProbability(scheme:nodes:assigned:ratePerNode:)``).
+    /// Node-id formats have none: their risk is two nodes sharing a node value (`Planner.nodeProbability`).
     public init(scheme: Scheme) throws(InputError) {
         if let node = scheme.node {
             throw InputError(
