@@ -193,23 +193,13 @@ public struct AuditAnalysis: Sendable {
         var rest = s
         rest.groups = [:]
         for (length, group) in s.groups.sorted(by: { $0.key < $1.key }) {
-            guard let n = s.lengths[length], n > 0 else { continue }
-            var g = AuditSummary(maxLineBytes: s.maxLineBytes)
-            g.lines = n
-            g.ids = n
-            g.lengths = [length: n]
-            g.multiplicities = group.multiplicities
-            g.positions = group.positions
-            g.symbols = Set(group.positions.flatMap { $0.keys })
-            if length > AuditSummary.positionLimit { g.symbols.formUnion(s.symbols) }
-            for (f, t) in s.timeFormats where f.length == length { g.timeFormats[f] = t }
+            guard let n = s.lengths[length], var g = lengthGroup(of: s, length: length) else { continue }
             // TypeIDs have the length of their prefix: a group that is all TypeIDs but one in a
             // thousand takes them (one prefix length, beside ids of other lengths).
             if let t = s.timeFormats[.typeid], t.ids > 0, t.ids <= n, n - t.ids <= Self.strayTolerance(n) {
                 g.timeFormats[.typeid] = t
                 rest.timeFormats[.typeid] = AuditSummary.TimeBuckets()
             }
-            g.sample = s.sample.filter { $0.unicodeScalars.count == length }
             parts.append((length, g))
             // What is left: subtract the group.
             rest.ids -= n
@@ -232,18 +222,39 @@ public struct AuditAnalysis: Sendable {
         return parts
     }
 
+    /// The ids of one length, as a summary of their own: the length's group (multiplicities and
+    /// positions of its own), its time formats and sample. nil when the summary has no group for it.
+    static func lengthGroup(of s: AuditSummary, length: Int) -> AuditSummary? {
+        guard let n = s.lengths[length], n > 0, let group = s.groups[length] else { return nil }
+        var g = AuditSummary(maxLineBytes: s.maxLineBytes)
+        g.lines = n
+        g.ids = n
+        g.lengths = [length: n]
+        g.multiplicities = group.multiplicities
+        g.positions = group.positions
+        g.symbols = Set(group.positions.flatMap { $0.keys })
+        if length > AuditSummary.positionLimit { g.symbols.formUnion(s.symbols) }
+        for (f, t) in s.timeFormats where f.length == length { g.timeFormats[f] = t }
+        g.sample = s.sample.filter { $0.unicodeScalars.count == length }
+        return g
+    }
+
     /// Judges one stream, step by step: its shape (dominant length, time format), its alphabet, what
     /// each position holds and which ones count against it, the space it is drawn from, the duplicate
     /// test in that space, its effective entropy, and the verdict. Findings come in that order, the
     /// time format's description first.
-    init(single s: AuditSummary, claimedBits: Int?, tests: Int) {
+    /// `forcing` a time format judges the ids as it (a declared format, ``DeclaredShape``), however
+    /// many lines are not of it.
+    init(single s: AuditSummary, claimedBits: Int?, tests: Int, forcing forced: TimeFormat? = nil) {
         ids = s.ids
         distinct = s.distinct
         extraOccurrences = s.extraOccurrences
         duplicateIDs = s.duplicateIDs
         var findings: [String] = []
-        let single = Self.dominantLength(of: s, findings: &findings)
-        var format = Self.timeFormat(of: s, findings: &findings)
+        let single =
+            forced.flatMap(\.length).flatMap { s.lengths[$0] != nil ? $0 : nil }
+            ?? Self.dominantLength(of: s, findings: &findings)
+        var format = forced ?? Self.timeFormat(of: s, findings: &findings)
         // UUIDv7s beside UUIDv4s (a migration's log): each judged in its own space.
         let uuid4s = claimedBits == nil && format == nil ? Self.uuidVersionMix(s, length: single) : nil
         if let uuid4s {

@@ -31,6 +31,8 @@ public final class Auditor {
     private var sizeHint: Int?
     /// Per node-id format: each node's latest key so far (in input order), and the regressions found
     /// between one part and the next.
+    /// The declared node-id format's reader, never stopped.
+    private let keepReading: Int?
     private var nodeLast = [[UInt64: NodeTally.Key]](repeating: [:], count: NodeStats.formats.count)
     private var nodeBetween = [Int](repeating: 0, count: NodeStats.formats.count)
 
@@ -45,12 +47,15 @@ public final class Auditor {
     ///   - threads: worker threads, 1 to ``maxThreads`` (default: the cores this process may run on).
     ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
     ///     block's line lengths.
+    ///   - declared: the shape the ids are declared to have (`idbudget audit --scheme`): a declared
+    ///     node-id format is read to the end however many lines it misses, so every invalid line is
+    ///     counted.
     /// - Throws: `InputError` for what `idbudget audit` would refuse: `maxLineBytes` outside
     ///   1…16,777,216, a shard index outside 0..<count, a memory limit under 1 MiB, threads outside
     ///   1…``maxThreads``.
     public init(
         maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
-        threads: Int? = nil, sizeHint: Int? = nil
+        threads: Int? = nil, sizeHint: Int? = nil, declared: DeclaredShape? = nil
     ) throws(InputError) {
         guard maxLineBytes >= 1, maxLineBytes <= 1 << 24 else {
             throw InputError("maxLineBytes must be from 1 to 16777216, got \(maxLineBytes)")
@@ -63,6 +68,7 @@ public final class Auditor {
             throw InputError("threads must be from 1 to \(Self.maxThreads), got \(threads)")
         }
         self.sizeHint = sizeHint
+        keepReading = declared?.scheme.flatMap { NodeTally.index[$0] }
         self.maxLineBytes = maxLineBytes
         shardIndex = shard.index
         shardCount = Swift.max(1, shard.count)
@@ -260,7 +266,7 @@ public final class Auditor {
                 }
             }
         }
-        for i in nodeLast.indices where workers[0].nodeIDs.readers[i].alive {
+        for i in nodeLast.indices where workers[0].nodeIDs.readers[i].alive && i != keepReading {
             let misses = workers.reduce(0) { $0 + $1.nodeIDs.readers[i].misses }
             let ids = workers.reduce(0) { $0 + $1.nodeIDs.readers[i].stats.ids }
             if misses > 1000 && misses > (misses + ids) / 1000 {

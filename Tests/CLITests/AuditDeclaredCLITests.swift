@@ -124,6 +124,58 @@ import Testing
         }
     }
 
+    /// Lines allowed by `--max-invalid` are set aside, however many: a time-ordered format is still
+    /// judged as itself (30 header lines before 3,000 ids, past the 1-in-1,000 strays an undeclared
+    /// audit sets aside), and a node-id format's reader counts every line it misses (2,000 here, past
+    /// the 1,000 at which an undeclared reading gives a layout up).
+    @Test(arguments: ["uuid7", "uuid1", "uuid6", "ulid", "snowflake", "tsid"])
+    func allowedLinesAreSetAside(scheme: String) throws {
+        let ids = try CLI.run(["generate", "--scheme", scheme, "--count", "3000"]).stdout
+        // A header in each of 30 merged exports: its repeats are no ids' repeats.
+        let header = String(repeating: "id\n", count: 30)
+        let (r, json) = try Self.audit(header + ids, ["--scheme", scheme, "--max-invalid", "30"])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(scheme): \(json["findings"] ?? r.stderr)")
+        let (f, fj) = try Self.audit(header + ids, ["--scheme", scheme, "--max-invalid", "29"])
+        #expect(f.status == 1 && fj["verdict_code"] as? String == "invalid-ids", "\(scheme): \(fj["findings"] ?? f.stderr)")
+        guard scheme == "snowflake" else { return }
+        let junk = (0..<2000).map { "junk\($0)\n" }.joined()
+        let (many, mj) = try Self.audit(junk + ids, ["--scheme", scheme, "--max-invalid", "2000"])
+        #expect(many.status == 0 && mj["verdict_code"] as? String == "consistent", "\(mj["findings"] ?? many.stderr)")
+        let (over, oj) = try Self.audit(junk + ids, ["--scheme", scheme, "--max-invalid", "1999"])
+        #expect(over.status == 1 && oj["verdict_code"] as? String == "invalid-ids", "\(oj["findings"] ?? over.stderr)")
+        #expect((oj["findings"] as? [String])?.contains { $0.hasPrefix("2000 lines are not snowflake") } == true)
+        // A header and nothing else, allowed: nothing to judge.
+        let (h, hj) = try Self.audit("id\n", ["--scheme", scheme, "--max-invalid", "1"])
+        #expect(h.status == 1 && hj["verdict_code"] as? String == "empty", "\(hj["findings"] ?? h.stderr)")
+    }
+
+    /// A UUIDv8 is its vendor's: one whose first 48 bits are a clock (as `uuid6.uuid8()` writes a
+    /// nanosecond one) passes as shape; a wrong version character does not.
+    @Test func aClockedUUIDv8Passes() throws {
+        var random = SplitMix(state: 88)
+        let hex = Array("0123456789abcdef")
+        func h(_ n: Int) -> String { String((0..<n).map { _ in hex[Int(random.next() % 16)] }) }
+        let start: UInt64 = 0x0187_0000_0000
+        let ids = (0..<3000).map { i -> String in
+            let t = String(start + UInt64(i) * 7, radix: 16)
+            let clock = String(repeating: "0", count: 12 - t.count) + t
+            return "\(clock.prefix(8))-\(clock.dropFirst(8))-8\(h(3))-\(["8", "9", "a", "b"][i % 4])\(h(3))-\(h(12))"
+        }
+        let (r, json) = try Self.audit(ids.joined(separator: "\n") + "\n", ["--scheme", "uuid8"])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+        let (v4, _) = try Self.audit(
+            ids.map { $0.replacingOccurrences(of: "-8", with: "-4") }.joined(separator: "\n"), ["--scheme", "uuid8"])
+        #expect(v4.status == 1)
+    }
+
+    /// xids are 20 characters of Firebase's alphabet too; their first character, a time 2^42 ms
+    /// past any Firebase id's, tells them apart.
+    @Test func xidsAreNotFirebase() throws {
+        let xids = try CLI.run(["generate", "--scheme", "xid", "--count", "3000"]).stdout
+        let (r, json) = try Self.audit(xids, ["--scheme", "firebase"])
+        #expect(r.status == 1 && json["verdict_code"] as? String == "invalid-ids", "\(json["findings"] ?? r.stderr)")
+    }
+
     @Test(arguments: [
         (["audit", "--alphabet", "base62"], "--alphabet"),
         (["audit", "--length", "22"], "--length"),

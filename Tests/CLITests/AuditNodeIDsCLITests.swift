@@ -175,7 +175,17 @@ import Testing
         let tsids = try CLI.run(["generate", "--scheme", "tsid", "--count", "2000"]).stdout
         let (w, wrong) = try Self.audit(tsids, ["--scheme", "snowflake"])
         #expect(w.status == 1 && wrong["verdict_code"] as? String == "invalid-ids", "\(wrong["findings"] ?? "")")
-        #expect((wrong["findings"] as? [String])?.contains { $0.contains("are not snowflake") } == true)
+        #expect((wrong["findings"] as? [String])?.contains { $0.contains("is read as snowflake") } == true)
+    }
+
+    /// Two 18-digit numbers on one of Discord's nodes, in order, are too few to read a layout from
+    /// unasked (random pairs land so once in 1,024); eight Snowflakes are read as one.
+    @Test func aLayoutNeedsEightIds() throws {
+        let (two, tj) = try Self.audit("412345678901234567\n412345678922206090\n")
+        #expect(two.status == 0 && tj["nodes"] == nil && tj["format"] as? String == "tokens over decimal", "\(tj["findings"] ?? "")")
+        let ids = try CLI.run(["generate", "--scheme", "snowflake", "--count", "8"]).stdout
+        let (eight, ej) = try Self.audit(ids)
+        #expect(eight.status == 0 && (ej["nodes"] as? [String: Any])?["scheme"] as? String != nil, "\(ej["findings"] ?? "")")
     }
 
     @Test(arguments: [

@@ -82,11 +82,14 @@ public struct DeclaredShape: Sendable, Equatable {
         switch format {
         case .uuid4, .uuid8:
             // 8-4-4-4-12 hex; the version character (position 15) fixed, the variant (position 20)
-            // two random bits: 122 in all.
-            var s = Array(repeating: uniform(.hex), count: 36)
+            // two random bits: 122 in all. A UUIDv8's 122 bits are the vendor's to define (RFC 9562
+            // §5.8: a nanosecond clock in some, random in others): checked as shape, not tested.
+            var hex = uniform(.hex)
+            hex.tested = format == .uuid4
+            var s = Array(repeating: hex, count: 36)
             for i in [8, 13, 18, 23] { s[i] = fixed("-") }
             s[14] = fixed(format == .uuid4 ? "4" : "8")
-            s[19] = Slot(symbols: Set("89ab".unicodeScalars), size: 4, random: true)
+            s[19] = Slot(symbols: Set("89ab".unicodeScalars), size: 4, random: true, tested: format == .uuid4)
             return s
         case .nanoid: return Array(repeating: uniform(.nanoid), count: 21)
         case .cuid2:
@@ -94,11 +97,14 @@ public struct DeclaredShape: Sendable, Equatable {
             let letters = Set(Alphabet.base36.symbols.filter(\.isLetter).flatMap(\.unicodeScalars))
             return [Slot(symbols: letters, size: letters.count, random: true)] + Array(repeating: uniform(.base36), count: 23)
         case .firebase:
-            // Eight characters of milliseconds, then twelve random.
+            // Eight characters of milliseconds since 1970, then twelve random. The first holds bits
+            // 42–47: `-` (0) until 2109, `0` (1) until 2248 — which tells a Firebase id from other
+            // 20-character ids (an xid's first character is a letter from 2003 to 2106).
             let time = Slot(symbols: Set(Alphabet.firebase.symbols.flatMap(\.unicodeScalars)), size: 64, random: false)
+            let first = Slot(symbols: Set("-0".unicodeScalars), size: 2, random: false)
             var random = uniform(.firebase)
             random.tested = false
-            return Array(repeating: time, count: 8) + Array(repeating: random, count: 12)
+            return [first] + Array(repeating: time, count: 7) + Array(repeating: random, count: 12)
         case .uuid7, .ulid, .ksuid, .typeid, .uuid1, .uuid6, .xid, .objectid, .snowflake, .discord, .instagram, .sonyflake, .tsid:
             return []
         }
@@ -181,6 +187,11 @@ extension AuditAnalysis {
                 "firebase's random part is incremented within a millisecond, not drawn afresh: its positions are checked as shape, not tested for uniformity"
             )
         }
+        if d.scheme == .uuid8 {
+            findings.append(
+                "a UUIDv8's 122 bits are its vendor's to define (a clock, a hash or random): checked as shape, not tested for uniformity; duplicates judged over 2^122 at most"
+            )
+        }
         if d.length > AuditSummary.positionLimit {
             findings.append("positions past \(AuditSummary.positionLimit) are not recorded: they are not tested")
         }
@@ -218,10 +229,12 @@ extension AuditAnalysis {
         }
         let multiplicities = group?.multiplicities ?? [:]
         let extra = multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value }
-        // Firebase ids collide only within a millisecond, which the summary does not keep: judged over
-        // their random part alone, the expected duplicates are an upper bound, so too few is no finding.
+        // Firebase ids collide only within a millisecond, which the summary does not keep, and a
+        // UUIDv8's bits need not be random: judged over their random part alone, the expected
+        // duplicates are an upper bound, so too few is no finding.
         let test = DuplicateTest(
-            cells: [DuplicateTest.Cell(space: space, ids: n)], observed: extra, tests: 1, judgeFewer: d.scheme != .firebase)
+            cells: [DuplicateTest.Cell(space: space, ids: n)], observed: extra, tests: 1,
+            judgeFewer: !d.slots.contains { $0.random && !$0.tested })
         var verdict = Self.decideVerdict(s, test: test, nonUniform: !flagged.isEmpty, findings: &findings)
         if invalid > d.maxInvalid, verdict != .tooMany, verdict != .empty {
             verdict = .invalid

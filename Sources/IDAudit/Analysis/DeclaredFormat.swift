@@ -9,15 +9,27 @@ extension AuditAnalysis {
     /// Lines of another shape are invalid: more than `maxInvalid` fail (`invalid-ids`).
     init(declaredFormat f: IDFormat, declared d: DeclaredShape, summary s: AuditSummary) {
         let time = TimeFormat(rawValue: f.rawValue)
-        // Ids the format's reader read; nil when a node-id reader stopped (past 1,000 misses and a
-        // thousandth of the lines it had seen), so the misses are not counted.
+        // Ids the format's reader read. A node-id reader told of the declaration reads to the end
+        // (``Auditor``); one that was not stops past 1,000 misses and a thousandth of the lines it
+        // had seen, and a summary without the format then can not say how many it missed: nil.
         // TypeIDs without a prefix are read as ULIDs while summarising; their version and variant
         // characters make them TypeIDs (``asPrefixlessTypeIDs(_:)``).
         let prefixless = f == .typeid ? Self.asPrefixlessTypeIDs(s)?.timeFormats[.typeid]?.ids ?? 0 : 0
-        let read: Int? = time.map { (s.timeFormats[$0]?.ids ?? 0) + prefixless } ?? s.nodeFormats[f]?.ids
         let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines
+        let read: Int? =
+            time.map { (s.timeFormats[$0]?.ids ?? 0) + prefixless } ?? s.nodeFormats[f]?.ids ?? (s.ids + unreadable <= 1000 ? 0 : nil)
         if time == nil, let stats = s.nodeFormats[f], s.ids > 0 {
             self.init(node: f, stats: stats, fits: Self.nodeFormat(of: s, scheme: f)?.fits ?? [f], summary: s, declared: true)
+        } else if let time, let length = time.length, (read ?? 0) > 0 {
+            // Judged as the declared format, the lines of other lengths set aside (the lines of its
+            // length that are not of it are judged as if they were): allowed invalid lines must not
+            // turn the judgement into another format's.
+            let own = s.lengths.count > 1 ? Self.lengthGroup(of: s, length: length) : nil
+            self.init(single: own ?? s, claimedBits: nil, tests: 1, forcing: time)
+            ids = s.ids
+            distinct = s.distinct
+            extraOccurrences = s.extraOccurrences
+            duplicateIDs = s.duplicateIDs
         } else {
             self.init(reading: s, claimedBits: nil, scheme: nil)
         }
@@ -38,7 +50,7 @@ extension AuditAnalysis {
             if invalid > d.maxInvalid, verdict != .tooMany, verdict != .empty { verdict = .invalid }
         } else {
             notes.append(
-                "more than 1,000 lines, and more than one in a thousand, are not \(name): its reader stopped counting them; \(d.maxInvalid) allowed"
+                "none of the \(s.ids) lines is read as \(name) (a summary made without the declaration stops reading a layout past 1,000 lines that are not it); \(d.maxInvalid) allowed"
             )
             if verdict != .tooMany { verdict = .invalid }
         }

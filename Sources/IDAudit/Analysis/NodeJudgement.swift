@@ -8,6 +8,10 @@ extension AuditAnalysis {
     /// least one (a small export's header line).
     static func strayTolerance(_ ids: Int) -> Int { Swift.max(1, ids / 1000) }
 
+    /// The fewest ids a node-id layout is read from unasked: random numbers land on at most half as
+    /// many nodes as ids (what a layout needs) once in 10^6 or less from 8 ids on, over 1,024 nodes.
+    static let nodeMinimum = 8
+
     /// The node-id format the stream is, if any: with `scheme`, that one when every id but the strays
     /// (``strayTolerance(_:)``) reads as it; otherwise, of the formats all but the strays read as at
     /// plausible times, the one whose latest id is nearest the clock (a Discord id also reads as a
@@ -20,7 +24,9 @@ extension AuditAnalysis {
     /// and a day from now. The verdict of a node-id stream (no id may repeat) is the same in any of
     /// its layouts; only the nodes reported depend on the one chosen.
     static func nodeFormat(of s: AuditSummary, scheme: IDFormat?) -> (IDFormat, fits: [IDFormat])? {
-        guard s.ids > 0 else { return nil }
+        // Undeclared, a layout is read from at least `nodeMinimum` ids: two random 18-digit numbers
+        // on one of Discord's 1,024 nodes (one pair in 1,024) fit it as well as two Discord ids do.
+        guard s.ids > 0, s.ids >= nodeMinimum || scheme != nil else { return nil }
         let now = Int(Date().timeIntervalSince1970 * 1000)
         func fitting(ordered: Bool) -> [IDFormat] {
             NodeStats.formats.filter { f in
@@ -67,7 +73,7 @@ extension AuditAnalysis {
         spaceDescription = "\(name): no random bits; unique while no two live nodes share a \(field)"
         buckets = nil
         test = DuplicateTest(
-            cells: [.init(space: BigInt.power(2, Self.spaceCapBits), ids: s.ids)], observed: s.extraOccurrences, tests: 1,
+            cells: [.init(space: BigInt.power(2, Self.spaceCapBits), ids: s.ids)], observed: Self.repeats(of: format, in: s), tests: 1,
             judgeFewer: false)
         effectiveBits = 0
         effectiveBitsIsLowerBound = false
@@ -104,13 +110,35 @@ extension AuditAnalysis {
                         ? "no clock regressions: every node's ids come in time order"
                         : "\(n.regressions) clock regression\(n.regressions == 1 ? "" : "s"): an id earlier than the one before it from the same node (a clock set back; ids minted then can repeat earlier ones)"
         )
-        if s.extraOccurrences > 0 {
+        let repeats = Self.repeats(of: format, in: s)
+        if repeats > 0 {
             findings.append(
-                "\(s.extraOccurrences) repeated id\(s.extraOccurrences == 1 ? "" : "s"): a node-id format never repeats an id unless two live nodes share a \(field) or a clock went back"
+                "\(repeats) repeated id\(repeats == 1 ? "" : "s"): a node-id format never repeats an id unless two live nodes share a \(field) or a clock went back"
             )
         }
-        verdict = s.extraOccurrences > 0 ? .tooMany : .consistent
+        if repeats < s.extraOccurrences {
+            findings.append(
+                "\(s.extraOccurrences - repeats) repeated line\(s.extraOccurrences - repeats == 1 ? "" : "s") of symbols no \(name) has (a header in every part of a merged export): not ids, set aside"
+            )
+        }
+        verdict = repeats > 0 ? .tooMany : .consistent
         self.findings = findings
+    }
+
+    /// The repeats among lines that can be `format`'s ids: all of them, but for the lengths whose
+    /// every line has a symbol the format never writes (a header line `id`, repeated in each part of
+    /// a merged export), which are no ids of it.
+    static func repeats(of format: IDFormat, in s: AuditSummary) -> Int {
+        guard s.lengths.count > 1, !s.groups.isEmpty else { return s.extraOccurrences }
+        let symbols = Set(format.alphabet.symbols.flatMap { "\($0)".lowercased().unicodeScalars + "\($0)".uppercased().unicodeScalars })
+        var foreign = 0
+        for (length, g) in s.groups where length <= AuditSummary.positionLimit {
+            let n = s.lengths[length] ?? 0
+            // Every line of this length has a foreign symbol when the foreign symbols at one position number all its lines.
+            let alien = g.positions.contains { row in row.filter { !symbols.contains($0.key) }.values.reduce(0, +) == n }
+            if alien { foreign += g.multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value } }
+        }
+        return Swift.max(0, s.extraOccurrences - foreign)
     }
 
     static func iso(_ millis: Int) -> String { UTCTime.iso(millis: Int64(millis)) }

@@ -269,7 +269,8 @@ struct AuditCommand: ParsableCommand {
         var info = stat()
         let known = fstat(fd, &info) == 0
         let size = known && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
-        let auditor = try Auditor(maxLineBytes: s.maxLine, shard: s.shard, memoryLimit: s.memory, threads: s.threads, sizeHint: size)
+        let auditor = try Auditor(
+            maxLineBytes: s.maxLine, shard: s.shard, memoryLimit: s.memory, threads: s.threads, sizeHint: size, declared: s.declared)
         let progress = output.format == .text && isatty(2) != 0 ? Progress(total: size) : nil
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { chunk.deallocate() }

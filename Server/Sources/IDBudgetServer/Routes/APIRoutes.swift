@@ -57,7 +57,8 @@ struct APIRoutes {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw Refusal(.contentTooLarge, argument: "body", "\(declared) bytes; send at most \(limit) (\(limit >> 20) MiB)")
         }
-        let auditor = AuditorBox(try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: limits.auditMemory, threads: 1))
+        let auditor = AuditorBox(
+            try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: limits.auditMemory, threads: 1, declared: settings.declared))
         @Sendable func consume(_ bytes: UnsafeRawBufferPointer) throws(Refusal) {
             echo?.keep(bytes)
             do { try auditor.value.consume(bytes) } catch {
