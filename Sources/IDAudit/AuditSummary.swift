@@ -46,6 +46,8 @@ public struct AuditSummary: Sendable, Equatable {
     /// Per id length (in symbols), the ids' own multiplicities and positions, for the lengths whose
     /// every id was tracked (ASCII, at most 4096 symbols); a mixed stream is judged group by group.
     public var groups: [Int: Group] = [:]
+    /// The lines of a declared shape, when the summary was made under one (``DeclaredLines``).
+    public var declared: DeclaredLines?
 
     /// Streams with more lengths than this keep no groups (judged as one stream).
     public static let groupLengthLimit = 64
@@ -196,6 +198,7 @@ public struct AuditSummary: Sendable, Equatable {
             }
         }
         if m.lengths.count > Self.groupLengthLimit { m.groups = [:] }
+        m.declared = try declared?.merged(with: other.declared)
         return m
     }
 
@@ -281,6 +284,11 @@ public struct AuditSummary: Sendable, Equatable {
             let inBuckets = t.truncated ? t.ids : try Self.total(t.buckets.values, "time_formats.\(f.rawValue).buckets")
             guard t.ids >= 0, t.ids <= ids, t.buckets.values.allSatisfy({ $0 >= 0 }), inBuckets == t.ids else {
                 throw fail("time_formats.\(f.rawValue) does not add up")
+            }
+        }
+        if let d = declared {
+            guard d.lines >= 0, d.linesOtherCase >= 0, d.lines <= ids, d.linesOtherCase <= ids else {
+                throw fail("declared does not add up")
             }
         }
         for (f, n) in nodeFormats {

@@ -48,8 +48,13 @@ final class AuditWorker {
     var runs = [Int](repeating: 0, count: TimeFormat.allCases.count)
     /// The ids read as each node-id format.
     let nodeIDs = NodeTally()
+    /// A declared shape's lines, counted as declared and in the other case (``DeclaredLines``).
+    let matcher: ShapeMatcher?
+    var matched = 0
+    var matchedOtherCase = 0
 
-    init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int) {
+    init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int, matcher: ShapeMatcher? = nil) {
+        self.matcher = matcher
         self.maxLineBytes = maxLineBytes
         self.shardIndex = shardIndex
         self.shardCount = shardCount
@@ -199,6 +204,11 @@ final class AuditWorker {
             addToBucket(format, bucket)
         }
         if n <= 24 { nodeIDs.read(b) } else { nodeIDs.other() }
+        if let matcher {
+            let (declared, other) = matcher.match(ascii: b)
+            if declared { matched &+= 1 }
+            if other { matchedOtherCase &+= 1 }
+        }
     }
 
     /// Calls `body` with each scalar of well-formed UTF-8; false (part-way) at the first error.
@@ -218,7 +228,10 @@ final class AuditWorker {
 
     private func wideID(_ b: UnsafeRawBufferPointer) {
         var i = 0
+        var line: [Unicode.Scalar] = []
+        let keep = matcher?.allowsWide == true
         _ = Self.forEachScalar(b) { s in
+            if keep { line.append(s) }
             if s.value < 128 {
                 if i < AuditSummary.positionLimit { counts[i * 128 + Int(s.value)] += 1 } else { seen[Int(s.value)] = true }
             } else {
@@ -230,6 +243,11 @@ final class AuditWorker {
         if i <= 4096 { lengthCounts[i] += 1 } else { longLengths[i, default: 0] += 1 }
         untracked.insert(i)
         nodeIDs.other()
+        if keep, let matcher {
+            let (declared, other) = matcher.match(scalars: line)
+            if declared { matched &+= 1 }
+            if other { matchedOtherCase &+= 1 }
+        }
     }
 
     private func addToBucket(_ format: TimeFormat, _ key: UInt64) {

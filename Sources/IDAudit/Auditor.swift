@@ -47,9 +47,9 @@ public final class Auditor {
     ///   - threads: worker threads, 1 to ``maxThreads`` (default: the cores this process may run on).
     ///   - sizeHint: the input's size in bytes, when known: the tables are sized for it from the first
     ///     block's line lengths.
-    ///   - declared: the shape the ids are declared to have (`idbudget audit --scheme`): a declared
-    ///     node-id format is read to the end however many lines it misses, so every invalid line is
-    ///     counted.
+    ///   - declared: the shape the ids are declared to have (`idbudget audit --scheme`): its lines are
+    ///     counted one by one (``DeclaredLines``), and a declared node-id format is read to the end
+    ///     however many lines it misses, so every invalid line is counted.
     /// - Throws: `InputError` for what `idbudget audit` would refuse: `maxLineBytes` outside
     ///   1…16,777,216, a shard index outside 0..<count, a memory limit under 1 MiB, threads outside
     ///   1…``maxThreads``.
@@ -78,7 +78,9 @@ public final class Auditor {
         block = .allocate(byteCount: blockSize, alignment: 64)
         let n = Swift.min(Self.maxThreads, Swift.max(1, threads ?? Cores.usable))
         workers = (0..<n).map { _ in
-            AuditWorker(maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n)
+            AuditWorker(
+                maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n,
+                matcher: declared.flatMap(ShapeMatcher.init))
         }
         // What the process needs besides the tables — runtime, blocks, pending fingerprints, spill
         // buffers, a partition's table at the end — is about 40 MiB; time-bucket maps come on top.
@@ -153,6 +155,11 @@ public final class Auditor {
         }
         // A node-id layout is the stream's only if no worker stopped reading it.
         summary.nodeFormats = try NodeTally.merged(workers.map(\.nodeIDs), between: nodeBetween)
+        summary.declared = workers[0].matcher.map {
+            DeclaredLines(
+                shape: $0.name, lines: workers.reduce(0) { $0 + $1.matched }, linesOtherCase: workers.reduce(0) { $0 + $1.matchedOtherCase }
+            )
+        }
         let tables = self.tables
         let results = UnsafeMutablePointer<[Int: [Int: Int]]>.allocate(capacity: tables.count)
         results.initialize(repeating: [:], count: tables.count)

@@ -283,11 +283,33 @@ extension AuditSummary {
         // Keys in sorted order, as JSONSerialization's .sortedKeys wrote them.
         let groupList = groups.sorted { $0.key < $1.key }
         let nodeList = nodeFormats.sorted { $0.key.rawValue < $1.key.rawValue }
-        // node_formats (optional) sorts between multiplicities (9) and overlong_lines (10).
-        w.object(0, nodeList.isEmpty ? 17 : 18) { w, entry in
-            let i = nodeList.isEmpty || entry < 10 ? entry : entry == 10 ? -1 : entry - 1
-            switch i {
-            case -1:
+        // Keys in sorted order; node_formats and declared only when there are some.
+        var keys = [
+            "crlf_lines", "empty_lines", "groups", "ids", "invalid_utf8_lines", "kind", "lengths", "lines", "max_line_bytes",
+            "multiplicities", "overlong_lines", "positions", "sample", "schema_version", "shards", "symbols", "time_formats",
+        ]
+        if !nodeList.isEmpty { keys.append("node_formats") }
+        if declared != nil { keys.append("declared") }
+        keys.sort()
+        w.object(0, keys.count) { w, entry in
+            switch keys[entry] {
+            case "declared":
+                let d = declared ?? DeclaredLines(shape: "")
+                w.key("declared")
+                w.object(2, 3) { w, k in
+                    switch k {
+                    case 0:
+                        w.key("lines")
+                        w.count(d.lines)
+                    case 1:
+                        w.key("lines_other_case")
+                        w.count(d.linesOtherCase)
+                    default:
+                        w.key("shape")
+                        w.string(d.shape)
+                    }
+                }
+            case "node_formats":
                 w.key("node_formats")
                 w.object(2, nodeList.count) { w, j in
                     let (f, n) = nodeList[j]
@@ -295,13 +317,13 @@ extension AuditSummary {
                     w.raw(" : ")
                     w.nodeStats(n)
                 }
-            case 0:
+            case "crlf_lines":
                 w.key("crlf_lines")
                 w.count(crlfLines)
-            case 1:
+            case "empty_lines":
                 w.key("empty_lines")
                 w.count(emptyLines)
-            case 2:
+            case "groups":
                 w.key("groups")
                 w.object(2, groupList.count) { w, j in
                     let (length, g) = groupList[j]
@@ -318,40 +340,40 @@ extension AuditSummary {
                     }
                 }
 
-            case 3:
+            case "ids":
                 w.key("ids")
                 w.count(ids)
-            case 4:
+            case "invalid_utf8_lines":
                 w.key("invalid_utf8_lines")
                 w.count(invalidUTF8Lines)
-            case 5:
+            case "kind":
                 w.key("kind")
                 w.string(Self.kind)
-            case 6:
+            case "lengths":
                 w.key("lengths")
                 w.countMap(2, lengths)
-            case 7:
+            case "lines":
                 w.key("lines")
                 w.count(lines)
-            case 8:
+            case "max_line_bytes":
                 w.key("max_line_bytes")
                 w.integer(maxLineBytes)
-            case 9:
+            case "multiplicities":
                 w.key("multiplicities")
                 w.countMap(2, multiplicities)
-            case 10:
+            case "overlong_lines":
                 w.key("overlong_lines")
                 w.count(overlongLines)
-            case 11:
+            case "positions":
                 w.key("positions")
                 w.positionRows(2, positions)
-            case 12:
+            case "sample":
                 w.key("sample")
                 w.array(2, sample.count) { w, j in w.string(sample[j]) }
-            case 13:
+            case "schema_version":
                 w.key("schema_version")
                 w.integer(Self.schemaVersion)
-            case 14:
+            case "shards":
                 w.key("shards")
                 w.object(2, 2) { w, j in
                     if j == 0 {
@@ -362,10 +384,10 @@ extension AuditSummary {
                         w.array(4, shardIndexes.count) { w, k in w.integer(shardIndexes[k]) }
                     }
                 }
-            case 15:
+            case "symbols":
                 w.key("symbols")
                 w.string(scalars: symbols.sorted { $0.value < $1.value })
-            case 16:
+            case "time_formats":
                 w.key("time_formats")
                 let formats = TimeFormat.allCases.sorted { $0.rawValue < $1.rawValue }
                 w.object(2, formats.count) { w, j in

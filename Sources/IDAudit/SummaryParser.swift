@@ -391,6 +391,11 @@ extension AuditSummary {
                 }
                 continue
             }
+            if name == "declared" {
+                guard seen.insert(name).inserted else { throw fail("declared is given twice") }
+                s.declared = try p.declaredLines("declared")
+                continue
+            }
             if name == "node_formats" {
                 // Optional: summaries without it (older ones, other tools) read no node-id format.
                 guard seen.insert(name).inserted else { throw fail("node_formats is given twice") }
@@ -529,49 +534,6 @@ extension AuditSummary {
 }
 
 extension SummaryParser {
-    /// One format's ``NodeStats``: counts as strings, `nodes` a list of at most ``NodeStats/nodeLimit``.
-    mutating func nodeStats(_ place: String) throws(InputError) -> NodeStats {
-        func fail(_ m: String) -> InputError { AuditSummary.malformed(m) }
-        try open(.object, place)
-        var n = NodeStats()
-        var seen = Set<String>()
-        var f = true
-        while try next(UInt8(ascii: "}"), &f) {
-            try key()
-            let name = String(decoding: scratch, as: UTF8.self)
-            guard ["ids", "first_ms", "last_ms", "max_sequence", "nodes", "nodes_truncated", "regressions", "tick_starts"].contains(name)
-            else {
-                try skipValue(depth: 3)
-                continue
-            }
-            guard seen.insert(name).inserted else { throw fail("\(place).\(name) is given twice") }
-            switch name {
-            case "ids": n.ids = try count("\(place).ids")
-            case "first_ms": n.firstMillis = try count("\(place).first_ms")
-            case "last_ms": n.lastMillis = try count("\(place).last_ms")
-            case "max_sequence": n.maxSequence = try count("\(place).max_sequence")
-            case "regressions": n.regressions = try count("\(place).regressions")
-            case "tick_starts": n.tickStarts = try count("\(place).tick_starts")
-            case "nodes_truncated": n.nodesTruncated = try bool("\(place).nodes_truncated")
-            default:
-                try open(.array, "\(place).nodes")
-                var g = true
-                while try next(UInt8(ascii: "]"), &g) {
-                    guard n.nodes.count < NodeStats.nodeLimit else {
-                        throw fail("\(place).nodes has more than \(NodeStats.nodeLimit) entries")
-                    }
-                    guard n.nodes.insert(UInt64(try count("\(place).nodes"))).inserted else {
-                        throw fail("\(place).nodes has a node twice")
-                    }
-                }
-            }
-        }
-        for key in ["ids", "first_ms", "last_ms", "nodes", "nodes_truncated", "regressions"] where !seen.contains(key) {
-            throw fail("\(place).\(key) is missing")
-        }
-        return n
-    }
-
     /// `[{"c": "count", …}, …]`: at most 64 rows of symbol counts.
     mutating func positionRows(_ what: String) throws(InputError) -> [[Unicode.Scalar: Int]] {
         func fail(_ m: String) -> InputError { AuditSummary.malformed(m) }

@@ -149,6 +149,35 @@ import Testing
         #expect(h.status == 1 && hj["verdict_code"] as? String == "empty", "\(hj["findings"] ?? h.stderr)")
     }
 
+    /// Invalid lines are counted one by one, not bounded by the worst position: 100 UUIDs with one
+    /// bad character each, at positions spread over the id, are 100 invalid lines (a per-position
+    /// count shows at most a few at any one). The count travels in the emitted summary, and a summary
+    /// that claims more lines of the shape than ids is refused.
+    @Test func invalidLinesAreCountedExactly() throws {
+        let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "3000"]).stdout.split(separator: "\n")
+        let spots = (0..<36).filter { ![8, 13, 14, 18, 19, 23].contains($0) }
+        let bad = ids.enumerated().map { i, id in
+            i < 100 ? String(id.prefix(spots[i % spots.count])) + "g" + String(id.dropFirst(spots[i % spots.count] + 1)) : String(id)
+        }
+        let text = bad.joined(separator: "\n") + "\n"
+        let (r, json) = try Self.audit(text, ["--scheme", "uuid4", "--max-invalid", "5", "--threads", "2"])
+        #expect(r.status == 1 && json["verdict_code"] as? String == "invalid-ids", "\(json["findings"] ?? r.stderr)")
+        #expect((json["findings"] as? [String])?.contains { $0.hasPrefix("100 lines are not uuid4 (100 with a symbol") } == true)
+        let (ok, _) = try Self.audit(text, ["--scheme", "uuid4", "--max-invalid", "100"])
+        #expect(ok.status == 0)
+        let summary = FileManager.default.temporaryDirectory.appendingPathComponent("declared-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: summary) }
+        let (e, _) = try Self.audit(text, ["--scheme", "uuid4", "--emit-summary", summary.path])
+        #expect(e.status == 1)
+        let again = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4", "--max-invalid", "99"])
+        #expect(again.status == 1 && again.stdout.contains("100 lines are not uuid4"), "\(again.stdout)")
+        let json0 = try String(contentsOf: summary, encoding: .utf8)
+        #expect(json0.contains("\"lines\" : \"2900\""), "\(json0.prefix(400))")
+        try Data(json0.replacingOccurrences(of: "\"lines\" : \"2900\"", with: "\"lines\" : \"3001\"").utf8).write(to: summary)
+        let forged = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4"])
+        #expect(forged.status == 65 && forged.stderr.contains("declared"), "\(forged.stderr)")
+    }
+
     /// A UUIDv8 is its vendor's: one whose first 48 bits are a clock (as `uuid6.uuid8()` writes a
     /// nanosecond one) passes as shape; a wrong version character does not.
     @Test func aClockedUUIDv8Passes() throws {

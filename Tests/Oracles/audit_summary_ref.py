@@ -368,6 +368,12 @@ def merge(a, b):
     if nodes:
         out["node_formats"] = nodes
     out["groups"] = merge_groups(a, b, out["lengths"])
+    # declared: the lines of a declared shape, kept when both parts were made under the same one.
+    da, db = a.get("declared"), b.get("declared")
+    if da and db and da["shape"] == db["shape"]:
+        out["declared"] = {"lines": str(int(da["lines"]) + int(db["lines"])),
+                           "lines_other_case": str(int(da["lines_other_case"]) + int(db["lines_other_case"])),
+                           "shape": da["shape"]}
     union = set(a["sample"]) | set(b["sample"])
     out["sample"] = sorted(union, key=lambda s: s.encode("utf-8"))[:SAMPLE_SIZE]
     return out

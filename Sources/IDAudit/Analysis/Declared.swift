@@ -110,23 +110,14 @@ public struct DeclaredShape: Sendable, Equatable {
         }
     }
 
-    /// Over hex, the case most of `s`'s letters are written in.
-    func matchingCase(of s: AuditSummary) -> DeclaredShape {
+    /// Over hex, the declaration in upper case; nil for one whose positions are not hex.
+    func upperCased() -> DeclaredShape? {
         let hexLetters = Set("abcdef".unicodeScalars)
         guard
             slots.contains(where: {
                 !$0.symbols.isDisjoint(with: hexLetters) && $0.symbols.isSubset(of: Set("0123456789abcdef".unicodeScalars))
             })
-        else { return self }
-        var lower = 0
-        var upper = 0
-        for row in s.positions {
-            for (c, k) in row {
-                if hexLetters.contains(c) { lower += k }
-                if ("A"..."F").contains(c) { upper += k }
-            }
-        }
-        guard upper > lower else { return self }
+        else { return nil }
         var d = self
         d.slots = slots.map { slot in
             var up = slot
@@ -135,14 +126,31 @@ public struct DeclaredShape: Sendable, Equatable {
         }
         return d
     }
+
+    /// Over hex, the case most of `s`'s letters are written in, and whether it is upper.
+    func matchingCase(of s: AuditSummary) -> (shape: DeclaredShape, upper: Bool) {
+        guard let up = upperCased() else { return (self, false) }
+        var lower = 0
+        var upper = 0
+        for row in s.positions {
+            for (c, k) in row {
+                if ("a"..."f").contains(c) { lower += k }
+                if ("A"..."F").contains(c) { upper += k }
+            }
+        }
+        return upper > lower ? (up, true) : (self, false)
+    }
 }
 
 extension AuditAnalysis {
     /// Judges `s` against the declared shape `d` (see ``DeclaredShape``), one with positions of its own
     /// (an alphabet and length, or a format whose text form is fixed).
     init(declared given: DeclaredShape, summary s: AuditSummary) {
-        let d = given.matchingCase(of: s)
+        let (d, upper) = given.matchingCase(of: s)
         let n = s.lengths[d.length] ?? 0
+        // Lines of the shape, counted one by one while summarising (when it was made under this
+        // declaration); else bounded below by the worst position.
+        let counted = s.declared.flatMap { $0.shape == given.name ? (upper ? $0.linesOtherCase : $0.lines) : nil }
         // The ids of the declared length: positions and repeats of their own where the summary has them.
         let group =
             s.groups[d.length]
@@ -152,7 +160,7 @@ extension AuditAnalysis {
         // Lines with a symbol outside a position's own: at least as many as any one position shows.
         let outside = (0..<head).map { i in i < rows.count ? rows[i].filter { !d.slots[i].symbols.contains($0.key) }.values.reduce(0, +) : 0
         }
-        let badSymbols = outside.max() ?? 0
+        let badSymbols = counted.map { Swift.max(0, n - $0) } ?? outside.max() ?? 0
         let otherLengths = s.ids - n
         let invalid = otherLengths + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines
         var findings: [String] = []
@@ -172,7 +180,9 @@ extension AuditAnalysis {
         if invalid > 0 {
             var parts: [String] = []
             if otherLengths > 0 { parts.append("\(otherLengths) of another length") }
-            if badSymbols > 0 { parts.append("at least \(badSymbols) with a symbol not of \(d.name) at its position") }
+            if badSymbols > 0 {
+                parts.append("\(counted == nil ? "at least " : "")\(badSymbols) with a symbol not of \(d.name) at its position")
+            }
             if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
             if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }
             if s.invalidUTF8Lines > 0 { parts.append("\(s.invalidUTF8Lines) not UTF-8") }

@@ -1,0 +1,117 @@
+import IDBudget
+
+/// The lines of a declared shape (``DeclaredShape``), counted one by one while summarising: a line
+/// counts when it has the declared length and every symbol is one its position allows. The analysis
+/// then knows exactly how many lines are not of the shape — per-position counts give only a lower
+/// bound (one bad symbol each in 10 lines, at 10 different positions, shows as 1 at every position).
+///
+/// Over hex (a format or an alphabet whose letters are `a`–`f`), a line in upper case is counted
+/// apart (`linesOtherCase`): the analysis takes the case most ids are written in
+/// (`UUID().uuidString` is upper case), and counts a line in the other case as invalid.
+public struct DeclaredLines: Sendable, Equatable {
+    /// The declaration's name (`uuid4`, `base62×22`): counts are used only under the same one.
+    public var shape: String
+    /// Lines of the shape, as declared.
+    public var lines: Int
+    /// Lines of the shape in the other case (hex letters upper-cased); 0 where case does not apply.
+    public var linesOtherCase: Int
+
+    public init(shape: String, lines: Int = 0, linesOtherCase: Int = 0) {
+        self.shape = shape
+        self.lines = lines
+        self.linesOtherCase = linesOtherCase
+    }
+
+    /// Two parts' counts; nil when they were made under different declarations (or one under none).
+    func merged(with other: DeclaredLines?) throws(InputError) -> DeclaredLines? {
+        guard let other, other.shape == shape else { return nil }
+        return DeclaredLines(
+            shape: shape, lines: try AuditSummary.sum(lines, other.lines, "merged declared.lines"),
+            linesOtherCase: try AuditSummary.sum(linesOtherCase, other.linesOtherCase, "merged declared.lines_other_case"))
+    }
+}
+
+/// A declared shape as the summariser checks it: per position, the ASCII bytes allowed (a 128-bit
+/// mask) and, for symbols past ASCII, the set.
+struct ShapeMatcher {
+    let name: String
+    let length: Int
+    private let masks: [(low: UInt64, high: UInt64)]
+    private let otherMasks: [(low: UInt64, high: UInt64)]?
+    private let sets: [Set<Unicode.Scalar>]
+    private let otherSets: [Set<Unicode.Scalar>]?
+    /// Whether any allowed symbol is past ASCII (a custom alphabet): only then can a wide line match.
+    let allowsWide: Bool
+
+    /// nil for a declaration without positions of its own (a time-ordered or node-id format, whose
+    /// own reader counts its lines).
+    init?(_ d: DeclaredShape) {
+        guard !d.slots.isEmpty else { return nil }
+        name = d.name
+        length = d.length
+        sets = d.slots.map(\.symbols)
+        otherSets = d.upperCased()?.slots.map(\.symbols)
+        func mask(_ s: Set<Unicode.Scalar>) -> (low: UInt64, high: UInt64) {
+            var m: (low: UInt64, high: UInt64) = (0, 0)
+            for c in s where c.value < 128 {
+                if c.value < 64 { m.low |= 1 << UInt64(c.value) } else { m.high |= 1 << UInt64(c.value - 64) }
+            }
+            return m
+        }
+        masks = sets.map(mask)
+        otherMasks = otherSets?.map(mask)
+        allowsWide = sets.contains { $0.contains { $0.value >= 128 } }
+    }
+
+    @inline(__always)
+    private static func allows(_ masks: [(low: UInt64, high: UInt64)], _ b: UnsafeRawBufferPointer) -> Bool {
+        for i in 0..<b.count {
+            let c = UInt64(b[i])
+            let m = masks[i]
+            if (c < 64 ? m.low >> c : m.high >> (c &- 64)) & 1 == 0 { return false }
+        }
+        return true
+    }
+
+    /// An ASCII line of `length` bytes: (of the shape as declared, in the other case).
+    @inline(__always)
+    func match(ascii b: UnsafeRawBufferPointer) -> (Bool, Bool) {
+        guard b.count == length else { return (false, false) }
+        return (Self.allows(masks, b), otherMasks.map { Self.allows($0, b) } ?? false)
+    }
+
+    /// A line with symbols past ASCII, as scalars.
+    func match(scalars: [Unicode.Scalar]) -> (Bool, Bool) {
+        guard allowsWide, scalars.count == length else { return (false, false) }
+        let declared = scalars.indices.allSatisfy { sets[$0].contains(scalars[$0]) }
+        let other = otherSets.map { o in scalars.indices.allSatisfy { o[$0].contains(scalars[$0]) } } ?? false
+        return (declared, other)
+    }
+}
+
+extension SummaryParser {
+    /// `{"shape": "uuid4", "lines": "n", "lines_other_case": "n"}`.
+    mutating func declaredLines(_ place: String) throws(InputError) -> DeclaredLines {
+        func fail(_ m: String) -> InputError { AuditSummary.malformed(m) }
+        try open(.object, place)
+        var d = DeclaredLines(shape: "")
+        var seen = Set<String>()
+        var f = true
+        while try next(UInt8(ascii: "}"), &f) {
+            try key()
+            let name = String(decoding: scratch, as: UTF8.self)
+            guard ["shape", "lines", "lines_other_case"].contains(name) else {
+                try skipValue(depth: 2)
+                continue
+            }
+            guard seen.insert(name).inserted else { throw fail("\(place).\(name) is given twice") }
+            switch name {
+            case "shape": d.shape = try string("\(place).shape")
+            case "lines": d.lines = try count("\(place).lines")
+            default: d.linesOtherCase = try count("\(place).lines_other_case")
+            }
+        }
+        for key in ["shape", "lines", "lines_other_case"] where !seen.contains(key) { throw fail("\(place).\(key) is missing") }
+        return d
+    }
+}
