@@ -269,10 +269,11 @@ public struct AuditAnalysis: Sendable {
         // monotonic generator's rand_a, explained by ids sharing a millisecond, stays random). Method 1
         // draws rand_b afresh for every id: a rand_b that varies less than that counts against it.
         var probe: [String] = []
-        var flags = PositionFlags(positions, of: s, format: format, findings: &probe)
+        var flags = PositionFlags(positions, of: s, format: format, alphabetSize: alphabet.size, findings: &probe)
         let counter = claimedBits == nil && format == .uuid7 && flags.flagged.contains { Self.randAPositions.contains($0.0) }
         if counter {
-            flags = PositionFlags(positions, of: s, format: format, skipping: Self.randAPositions, fresh: true, findings: &findings)
+            flags = PositionFlags(
+                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: Self.randAPositions, fresh: true, findings: &findings)
         } else {
             findings += probe
         }

@@ -31,6 +31,8 @@ public final class Auditor {
     private var sizeHint: Int?
     /// Per node-id format: each node's latest key so far (in input order), and the regressions found
     /// between one part and the next.
+    /// Whether the input's first bytes are still to come.
+    private var atStart = true
     /// The declared node-id format's reader, never stopped.
     private let keepReading: Int?
     private var nodeLast = [[UInt64: NodeTally.Key]](repeating: [:], count: NodeStats.formats.count)
@@ -108,9 +110,15 @@ public final class Auditor {
     public var peakTableBytes: Int { tables.reduce(0) { $0 + $1.peakBytes } }
     public var spilled: Bool { tables.contains { $0.spilled } }
 
-    /// Consumes a chunk of input; lines may span chunks.
+    /// Consumes a chunk of input; lines may span chunks. A UTF-8 byte-order mark that opens the
+    /// input (Windows tools write one) is not part of the first id.
     public func consume(_ chunk: UnsafeRawBufferPointer) throws {
         bytesRead += chunk.count
+        var chunk = chunk
+        if atStart, !chunk.isEmpty {
+            if chunk.count >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { chunk = UnsafeRawBufferPointer(rebasing: chunk[3...]) }
+            atStart = false
+        }
         guard var base = chunk.baseAddress else { return }
         var rest = chunk.count
         while rest > 0 {

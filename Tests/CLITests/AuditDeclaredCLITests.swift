@@ -178,6 +178,13 @@ import Testing
         #expect(forged.status == 65 && forged.stderr.contains("declared"), "\(forged.stderr)")
     }
 
+    /// A file that opens with a UTF-8 byte-order mark (as Windows tools write) has no invalid first line.
+    @Test func aByteOrderMarkIsNotPartOfTheFirstId() throws {
+        let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "2000"]).stdout
+        let (r, json) = try Self.audit("\u{FEFF}" + ids, ["--scheme", "uuid4"])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+    }
+
     /// A UUIDv8 is its vendor's: one whose first 48 bits are a clock (as `uuid6.uuid8()` writes a
     /// nanosecond one) passes as shape; a wrong version character does not.
     @Test func aClockedUUIDv8Passes() throws {

@@ -6,9 +6,11 @@ import IDFormats
 extension AuditAnalysis {
     /// Where a format expects fresh random symbols but the stream has none, or a biased position.
     /// In a time format, ids of one bucket may share random bits (monotonic generators count up
-    /// from one draw a millisecond), so only buckets are independent draws: narrow or biased random
-    /// fields count against the stream only when nearly every id has a bucket of its own; a field
-    /// constant across many buckets always does (fresh draws would differ).
+    /// from one draw a millisecond), so only buckets are independent draws: biased random fields
+    /// count against the stream only when nearly every id has a bucket of its own; a field constant
+    /// across many buckets always does (fresh draws would differ), and a narrow one does when its
+    /// narrowness is significant among the buckets alone (one fresh draw each, at least: the symbols
+    /// seen can only be more).
     struct PositionFlags {
         /// The positions that count against the stream.
         private(set) var flagged: [(Int, Position)] = []
@@ -18,8 +20,8 @@ extension AuditAnalysis {
         /// `fresh`: the random fields are drawn afresh for every id whatever its bucket (a UUIDv7 whose
         /// rand_a is method 1's counter: its rand_b is random per id), so sharing is no excuse.
         init(
-            _ positions: [Position], of s: AuditSummary, format: TimeFormat?, skipping: Set<Int> = [], fresh: Bool = false,
-            findings: inout [String]
+            _ positions: [Position], of s: AuditSummary, format: TimeFormat?, alphabetSize: Int, skipping: Set<Int> = [],
+            fresh: Bool = false, findings: inout [String]
         ) {
             let bucketCount = format.flatMap { s.timeFormats[$0]?.buckets.count } ?? 0
             let independent = format == nil || fresh || 2 * bucketCount >= s.ids
@@ -32,8 +34,12 @@ extension AuditAnalysis {
                     if format == nil || (random && independent) { flagged.append((i, p)) } else if random { shared.append(i) }
                 case .constant:
                     if random && (independent || bucketCount >= 8) { flagged.append((i, p)) } else if random { shared.append(i) }
-                case .subset:
-                    if random && independent { flagged.append((i, p)) } else if random { shared.append(i) }
+                case .subset(let k):
+                    if random && (independent || AuditAnalysis.narrowIsSignificant(symbols: k, of: alphabetSize, distinct: bucketCount)) {
+                        flagged.append((i, p))
+                    } else if random {
+                        shared.append(i)
+                    }
                 default: break
                 }
             }
