@@ -273,7 +273,8 @@ public struct AuditAnalysis: Sendable {
         let counter = claimedBits == nil && format == .uuid7 && flags.flagged.contains { Self.randAPositions.contains($0.0) }
         if counter {
             flags = PositionFlags(
-                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: Self.randAPositions, fresh: true, findings: &findings)
+                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: Self.randAPositions, fresh: true,
+                findings: &findings)
         } else {
             findings += probe
         }

@@ -116,7 +116,9 @@ public final class Auditor {
         bytesRead += chunk.count
         var chunk = chunk
         if atStart, !chunk.isEmpty {
-            if chunk.count >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { chunk = UnsafeRawBufferPointer(rebasing: chunk[3...]) }
+            if chunk.count >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF {
+                chunk = UnsafeRawBufferPointer(rebasing: chunk[3...])
+            }
             atStart = false
         }
         guard var base = chunk.baseAddress else { return }
