@@ -58,6 +58,25 @@ def upload_burst(port, pid, n=1000):
     return {"uploads": n, "refused_503": refused, "rss_kib": {"before": before, "peak": peak, "after": rss_kib(pid)}}
 
 
+def repeated_uploads(port, pid, n=8, ids=2_700_000):
+    """n full audit uploads one after another, each of `ids` distinct base62×22 ids (about 62 MB): the
+    server's RSS before and after each. What an audit holds must go when it is answered: a lane that
+    kept finished jobs grew by the fingerprint tables (64 MiB) with every upload."""
+    import random
+    rng = random.Random(11)
+    symbols = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    body = "\n".join("".join(rng.choices(symbols, k=22)) for _ in range(ids)).encode() + b"\n"
+    rss = [rss_kib(pid)]
+    for _ in range(n):
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/audit", data=body, method="POST")
+        try:
+            urllib.request.urlopen(req, timeout=120).read()
+        except OSError:
+            pass
+        rss.append(rss_kib(pid))
+    return {"uploads": n, "ids_each": ids, "rss_kib": rss}
+
+
 def sigterm_with_trickle(server, port):
     """SIGTERM while an upload trickles 10 bytes every 2 s: seconds until the server is gone."""
     import socket
@@ -217,6 +236,7 @@ def main():
         loaded_rss = rss_kib(server.pid)
         soaked = soak(base, a.soak, server.pid, a.results) if a.soak > 0 and server.poll() is None else None
         burst = upload_burst(a.port, server.pid) if server.poll() is None else None
+        repeated = repeated_uploads(a.port, server.pid) if server.poll() is None else None
         alive = server.poll() is None
         term_seconds = sigterm_with_trickle(server, a.port) if alive else None
     finally:
@@ -238,7 +258,7 @@ def main():
                                    if ceiling.get("requests_per_s") else None),
            "soak": soaked, "server_stayed_up": alive, "healthz": ceiling,
            "typical_to_ceiling": alone["requests_per_s"] / ceiling["requests_per_s"] if ceiling.get("requests_per_s") else None,
-           "disguised_heavy": DISGUISED, "upload_burst": burst, "sigterm_with_trickle_s": term_seconds}
+           "disguised_heavy": DISGUISED, "upload_burst": burst, "repeated_uploads": repeated, "sigterm_with_trickle_s": term_seconds}
     with open(os.path.join(a.results, "load.json"), "w") as f:
         json.dump(out, f, indent=1)
     print(json.dumps(out, indent=1))
