@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "IDAudit", dependencies: ["IDBudget"]),
         // The one door from named arguments (`rate` → `1e6/s`) to questions and answers: the CLI's
         // options, the server's query strings and the page's form all pass through it.
-        .target(name: "IDQuestions", dependencies: ["IDBudget", "IDAudit", "IDTokens"]),
+        .target(name: "IDQuestions", dependencies: ["IDBudget", "IDAudit", "IDTokens", "Precise"]),
         // The `idbudget` command: parses, calls the libraries, prints.
         .executableTarget(
             name: "IDBudgetCLI",

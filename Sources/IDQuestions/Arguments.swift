@@ -1,5 +1,6 @@
 import Foundation
 import IDBudget
+import Precise
 
 /// A question's arguments as every front end has them: named as the CLI's options without the dashes
 /// (`rate`, `max-probability`), values as text in the CLI's syntax (`1e6/s`). The CLI's options, the
@@ -38,19 +39,45 @@ public struct Arguments: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 extension Arguments {
     /// Whether answering may take long, judged on the values, however written: a space of 8192 bits or
     /// more, a length of 1000 or more, a number of 10^300 or more (`1e600000`, `2^1200`, a 2^2097152
-    /// space), a budget of 10^−1000 or less, or 300 digits written. `bits=2097152`, `bits=2^21` and
-    /// `bits=2.097152e6` are all heavy. A server runs such questions apart (idbudget-serve's heavy lane);
-    /// the rest, almost every real one, never wait behind them.
+    /// space), a budget of 10^−1000 or less, or 300 digits written — or a volume that comes to 10^300
+    /// ids or more though no value does: a rate over a lifetime, times nodes and scopes, or a growth
+    /// compounded over it (`1/s` growing `1000x/y` for `1e4y` is 10^30000 ids). `bits=2097152`,
+    /// `bits=2^21` and `bits=2.097152e6` are all heavy; a value of 0 is not (it is small, or refused).
+    /// A server runs such questions apart (idbudget-serve's heavy lane); the rest, almost every real
+    /// one, never wait behind them.
     public var isHeavy: Bool {
         for (name, value) in values {
             if Self.anyText.contains(name) { continue }
             if value.unicodeScalars.lazy.filter({ ("0"..."9").contains($0) }).count >= 300 { return true }
-            guard let log10 = Self.log10Magnitude(value) else { continue }
+            guard let log10 = Self.log10Magnitude(value), log10.isFinite else { continue }
             if name == "bits" && log10 >= 3.913_3 { return true }  // log10(8192) = 3.9133
             if name == "length" && log10 >= 3 { return true }
             if log10 >= 300 || log10 <= -1000 { return true }
         }
-        return false
+        // Every value is below 10^300 here, so parsing them is cheap.
+        return (log10Volume ?? 0) >= 300
+    }
+
+    /// log10 of the ids the volume's values come to, roughly: the count (or the rate times the
+    /// lifetime in seconds), times nodes, scopes and the count per scope, times the growth compounded
+    /// over the lifetime, (1 + g)^(T/period); nil when there is no volume or a value does not parse.
+    var log10Volume: Double? {
+        func log10(_ f: (numerator: BigInt, denominator: BigInt)) -> Double {
+            (f.numerator.log2Magnitude - f.denominator.log2Magnitude) * Foundation.log10(2.0)
+        }
+        var total = 0.0
+        for name in ["count", "nodes", "scopes", "count-per-scope"] {
+            if let m = values[name].flatMap(Self.log10Magnitude), m.isFinite, m > 0 { total += m }
+        }
+        let lifetime = values["lifetime"].flatMap { try? Lifetime(parsing: $0) }
+        if let rate = values["rate"].flatMap({ try? Rate(parsing: $0) }), let lifetime {
+            total += Swift.max(0, log10(rate.perSecond) + log10(lifetime.seconds))
+        }
+        if let growth = values["growth"].flatMap({ try? Growth(parsing: $0) }), let lifetime {
+            let periods = Foundation.pow(10, log10(lifetime.seconds) - log10(growth.period))
+            total += Swift.max(0, periods * log10(growth.factor))
+        }
+        return total.isFinite ? total : nil
     }
 
     /// log10 of the number a value starts with (`1e6/s`, `2^21`, `2^2097152-1`, `0.5`, `10^-12`,

@@ -243,6 +243,18 @@ import Testing
                 #expect(connect.contains("Content-Length: \(body.utf8.count)"), "\(connect)")
             }
             #expect(ContinuousClock.now - start < .seconds(5), "CONNECT held the connection open")
+            // Any refused method: its 405 says `Connection: close`, and the connection closes at once;
+            // a request pipelined behind it is not answered.
+            for method in ["DELETE", "PUT", "TRACE"] {
+                let begun = ContinuousClock.now
+                let refused = try await RawHTTP.offPool {
+                    try RawHTTP.exchange(
+                        port: port, Array("\(method) /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                }
+                #expect(refused.hasPrefix("HTTP/1.1 405") && refused.contains("Connection: close"), "\(method): \(refused.prefix(200))")
+                #expect(refused.components(separatedBy: "HTTP/1.1 ").count == 2, "\(method): answered past its close: \(refused)")
+                #expect(ContinuousClock.now - begun < .seconds(5), "\(method) held the connection open")
+            }
             #expect(try await client.get("/healthz").status == .ok)
         }
     }
@@ -387,6 +399,17 @@ import Testing
         #expect(try await slow == "done")
     }
 
+    /// The page's form is judged as the question it asks: its rate and unit, lifetime and unit, one
+    /// rate and one lifetime; 1/s growing 1000x a year for 10,000 years is heavy there too.
+    @Test func aPageQuestionIsHeavyByItsVolume() throws {
+        let grown = "ask=length&alphabet=decimal&rate=1&per=s&lifetime=10000&unit=y&growth=1000x/y&max-probability=1e-11"
+        let seed = "ask=length&alphabet=base62&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11"
+        for (query, heavy) in [(grown, true), (seed, false)] {
+            let form = try Page.Form(try Query.arguments(query, allowed: Page.Form.names, ignoringUnknown: true))
+            #expect(form.arguments.isHeavy == heavy, "\(query)")
+        }
+    }
+
     @Test(arguments: [
         ("alphabet=base62&rate=1e6/s&lifetime=10y&max-probability=1e-11", false),
         ("bits=122&count=1e9", false),
@@ -407,9 +430,22 @@ import Testing
         ("bits=64&count=10%5E300", true),
         ("bits=64&count=2%5E64-1", false),
         ("bits=122&rate=1e6/s&lifetime=10y", false),
+        // A value of 0 is small (or refused), never heavy.
+        ("bits=122&count=1e9&existing=0", false),
+        ("alphabet=hex&count=0&length=1", false),
+        ("alphabet=hex&count=1&max-probability=0", false),
+        // A volume past 10^300 ids though no value is: growth compounded, or values multiplied.
+        ("alphabet=decimal&rate=1/s&growth=1000x/y&lifetime=1e4y&max-probability=1.2e-999", true),
+        ("rate=1/s&growth=1000x/y&lifetime=1e4y&max-probability=1.2e-999", true),
+        ("alphabet=decimal&rate=1/s&growth=1000x/y&lifetime=50y&max-probability=1e-11", false),
+        ("bits=64&rate=1e290/s&lifetime=1e20y", true),
+        ("bits=64&count=1e200&nodes=1e200", true),
+        ("bits=64&rate=1e6/s&lifetime=10y&nodes=50&growth=40%25/y", false),
     ])
     func heavyQuestionsAreTold(query: String, heavy: Bool) throws {
-        let q = try Query.arguments(query, allowed: ["alphabet", "rate", "lifetime", "max-probability", "bits", "count", "length"])
+        let q = try Query.arguments(
+            query,
+            allowed: ["alphabet", "rate", "lifetime", "max-probability", "bits", "count", "length", "existing", "growth", "nodes"])
         #expect(q.isHeavy == heavy, "\(query)")
     }
 }

@@ -24,8 +24,10 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var midRequest = false
     /// A refusal waiting for the responses before it.
     private var pending: Refusal?
-    /// A CONNECT was read: it and everything after it are refused, not handed on.
+    /// A CONNECT was read, or a response closes the connection: nothing after it is handed on.
     private var refusing = false
+    /// The response being written says `Connection: close`.
+    private var closing = false
     /// Where each refusal gets its line, as every request the router answers does.
     private let logger: Logger
 
@@ -57,11 +59,30 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else {
+        switch unwrapOutboundIn(data) {
+        case .head(let head):
+            // A response that says `Connection: close` (a refused method's, an upload refused part
+            // way) ends the connection: Hummingbird closes only when the request said so, and would
+            // go on to answer requests pipelined behind it.
+            if head.headerFields[.connection]?.lowercased() == "close" { closing = true }
             context.write(data, promise: promise)
             return
+        case .body:
+            context.write(data, promise: promise)
+            return
+        case .end:
+            break
         }
         open = max(0, open - 1)
+        if closing {
+            refusing = true
+            let channel = context.channel
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            written.futureResult.cascade(to: promise)
+            context.writeAndFlush(data, promise: written)
+            return
+        }
         context.write(data, promise: promise)
         if open == 0, let refusal = pending {
             pending = nil

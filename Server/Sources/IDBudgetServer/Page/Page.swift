@@ -96,6 +96,16 @@ enum Page {
             return (try? Question(.plan, Arguments(named)).answer()) as? PlanAnswer
         }
 
+        /// The form's values under the CLI's names, as ``question()`` asks them: what the lane a
+        /// question runs in is chosen on (the form's `rate` and `per` are one rate there).
+        var arguments: Arguments {
+            let cli = [
+                "rate": rateText, "lifetime": lifetimeText, "growth": growth, "nodes": nodes, "existing": existing,
+                "alphabet": alphabet, "length": length, "scheme": scheme, "max-probability": maxProbability,
+            ]
+            return Arguments(cli.filter { !$0.value.isEmpty })
+        }
+
         /// The CLI's question for this form.
         func question() throws(Refusal) -> Question {
             // A length typed but not used (the length is the answer, or a format has its own) is still read.

@@ -75,7 +75,7 @@ struct PageRoutes {
             let asked = form
             let budget = form.maxProbability.isEmpty ? nil : form.maxProbability
             // The question is read on the computation's thread too (see APIRoutes).
-            let answer = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> Page.Answered in
+            let answer = try await compute.run(heavy: query.isHeavy || asked.arguments.isHeavy) { () throws(Refusal) -> Page.Answered in
                 let question = try asked.question()
                 var answered = try Page.Answered(
                     refusing { () throws(ArgumentError) in try question.answer() }, budget: budget, workload: asked.workloadText)
