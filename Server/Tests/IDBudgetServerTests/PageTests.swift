@@ -85,6 +85,15 @@ import Testing
             #expect(uuid7.body.contains("<th scope=\"row\">within the budget (1e-11)</th><td>no</td>"))
             #expect(uuid7.body.contains(", over the budget of 1e-11 (ids collide only within one time bucket).</p>"))
             #expect(uuid7.body.contains(">budget 1e-11 over all buckets</text>"))
+            // The budget line however the budget is written: as odds, or as a power of ten.
+            for spelling in ["1+in+10%5E11", "10%5E-11"] {
+                let odds = try await client.get(
+                    "/?ask=probability&alphabet=base62&length=22&rate=1e6&per=s&lifetime=10&unit=y&max-probability=\(spelling)")
+                #expect(odds.body.contains("<line class=\"budget\""), "\(spelling): \(odds.body.suffix(1500))")
+            }
+            // An argument the form has no field for is named without the CLI's dashes.
+            let grown = try await client.get("/?ask=probability&scheme=uuid7&growth=1000000x%2Fy&rate=1&per=s&lifetime=99&unit=y")
+            #expect(grown.status == .badRequest && !grown.body.contains("--"), "\(grown.body.suffix(900))")
             let format = try await client.get("/?ask=length&scheme=ksuid&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11")
             #expect(Self.headline(format.body) == "ksuid is within the budget", "\(format.body.suffix(1500))")
             #expect(format.body.contains("<th scope=\"row\">random bits needed</th>"))

@@ -264,7 +264,7 @@ import Testing
             let r = try await client.get("/api/v1/probability?bits=2097152&count=1e600000")
             #expect(r.status == .serviceUnavailable)
             #expect(r.headers[.retryAfter] == "1")
-            #expect(try decodeError(r.body).error.contains("deadline"))
+            #expect(try decodeError(r.body).error.contains("past the 0.001 s compute deadline"), "\(r.body)")
             // Every error body names its argument, null when it concerns none.
             #expect(r.body.contains("\"argument\":null"), "\(r.body)")
             // The page's 503 too says when to come back (a question it answers, 200, without the deadline).

@@ -118,12 +118,20 @@ public final class Compute: Sendable {
                     .failure(
                         Refusal(
                             .serviceUnavailable, argument: nil,
-                            "past the \(deadline.components.seconds) s compute deadline; ask a smaller question")))
+                            "past the \(Self.seconds(deadline)) s compute deadline; ask a smaller question")))
             } isDone: {
                 once.isDone
             }
         }
         return try result.get()
+    }
+}
+
+extension Compute {
+    /// A deadline in seconds as people write it: `2`, `0.3`.
+    static func seconds(_ d: Duration) -> String {
+        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000)" : String(format: "%g", Double(ms) / 1000)
     }
 }
 

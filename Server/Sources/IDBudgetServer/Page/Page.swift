@@ -211,7 +211,7 @@ enum Page {
             if let count = log10Decimal(volume.count),
                 let p = log10Decimal((collision.groupProbability ?? collision.probability).description)
             {
-                var line: (String, Double)? = budget.flatMap { b in log10Decimal(b).map { (b, $0) } }
+                var line: (String, Double)? = budget.flatMap { b in Self.log10Budget(b).map { (b, $0) } }
                 if bucketed, let (b, logB) = line {
                     line = log10Decimal(volume.buckets).map { ("\(b) over all buckets", logB - $0) }
                 }
@@ -221,6 +221,14 @@ enum Page {
             } else {
                 plot = nil
             }
+        }
+
+        /// log10 of a budget however the CLI reads it (`1e-11`, `10^-11`, `2^-40`: the page's `1 in
+        /// 10^11` arrives as `10^-11`); nil where it is not one.
+        static func log10Budget(_ b: String) -> Double? {
+            if let x = log10Decimal(b) { return x }
+            guard let (n, d) = (try? Budget(parsing: b))?.value.fraction else { return nil }
+            return (n.log2Magnitude - d.log2Magnitude) * Foundation.log10(2.0)
         }
 
         /// Whether p (30 certified digits) is within budget `b`; nil where either is unreadable.
@@ -251,9 +259,12 @@ enum Page {
         let names = [
             "--rate": "Rate", "--lifetime": "Lifetime", "--max-probability": "Maximum collision probability", "--growth": "Growth",
             "--nodes": "Nodes", "--existing": "Ids already stored", "--length": "Length", "--alphabet": "Alphabet", "--scheme": "Format",
+            "--count": "Rate × lifetime",
             "ask": "Question",
         ]
-        return names[argument] ?? String(argument.prefix(80))
+        // An argument the form has no field for (`--count`, which the page's rate and lifetime make):
+        // its name without the dashes.
+        return names[argument] ?? String(argument.drop { $0 == "-" }.prefix(80))
     }
 
     /// A refusal's message in the page's words: the CLI's flags become the form's labels (“Nodes”),
