@@ -142,13 +142,15 @@ return out;
 """
 
 # The pages a person opens: the seed length (with its comparison tables), a format's probability, an
-# error, the audit form.
+# error, the audit form, a long number typed.
 LAYOUT_PAGES = [
     "/?ask=length&alphabet=base62&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11",
     "/?ask=probability&scheme=uuid7&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-11",
     "/?ask=probability&alphabet=hex&length=32&rate=1000&per=min&lifetime=6&unit=M",
     "/?ask=length&growth=fast&max-probability=1e-9",
     "/?ask=probability&alphabet=decimal&length=300&rate=1e6&per=s&lifetime=10&unit=y",
+    # A long number typed into the form, echoed in the sentence: it wraps between groups of digits.
+    "/?ask=length&alphabet=base62&rate=" + "9" * 120 + "&per=s&lifetime=10&unit=y&max-probability=1e-11",
 ]
 
 

@@ -14,6 +14,18 @@ import Testing
 
     /// Long numbers may wrap only between groups of 10 digits; shorter ones, and everything else, as
     /// escaped text.
+    /// In the sentence a short number stays on one line (`1e-11` not broken after its hyphen), and
+    /// a long one pasted into the form wraps between groups of digits.
+    @Test func theSentenceKeepsNumbersWhole() {
+        #expect(
+            HTML.prose("under 1e-11 (about 1 in 100)")
+                == "under <span class=\"nb\">1e-11</span> (about <span class=\"nb\">1</span> in <span class=\"nb\">100</span>)")
+        let long = String(repeating: "9", count: 45)
+        #expect(HTML.prose("At \(long) ids <b>") == "At " + HTML.breakable(long) + " ids &lt;b&gt;")
+        #expect(HTML.prose("base62 and uuid7, 2x") == "base62 and uuid7, 2x")
+        #expect(HTML.prose("10^-11 or 2^40") == "<span class=\"nb\">10^-11</span> or <span class=\"nb\">2^40</span>")
+    }
+
     @Test func longNumbersBreakBetweenGroups() {
         #expect(HTML.breakable("315360000000000") == "315360000000000")
         let p = "8.34747485482901767387706378256e-6"
@@ -61,7 +73,7 @@ import Testing
             let seed = try await client.get(Self.seed)
             #expect(
                 seed.body.contains(
-                    "<p id=\"sentence\">At 1e6 ids a second for 10 years, 23 base62 characters keep the chance of any collision under 1e-11 (about 1 in 100 billion): it is about 1 in 3.38 trillion.</p>"
+                    "<p id=\"sentence\">At <span class=\"nb\">1e6</span> ids a second for <span class=\"nb\">10</span> years, <span class=\"nb\">23</span> base62 characters keep the chance of any collision under <span class=\"nb\">1e-11</span> (about <span class=\"nb\">1</span> in <span class=\"nb\">100</span> billion): it is about <span class=\"nb\">1</span> in <span class=\"nb\">3.38</span> trillion.</p>"
                 ), "\(seed.body)")
             let typed = try await client.get(
                 "/?ask=length&alphabet=base62&rate=1%2C000%2C000&per=s&lifetime=10+years&max-probability=1+in+10%5E11")
@@ -69,7 +81,7 @@ import Testing
             // Shown again as typed: in the form, in the sentence, in the audit form's action.
             for field in [
                 "id=\"rate\" name=\"rate\" value=\"1,000,000\"", "value=\"10 years\"", "value=\"1 in 10^11\"",
-                "At 1,000,000 ids a second for 10 years,",
+                "At <span class=\"nb\">1,000,000</span> ids a second for <span class=\"nb\">10</span> years,",
             ] {
                 #expect(typed.body.contains(field), "\(field)")
             }
@@ -83,7 +95,8 @@ import Testing
             #expect(uuid7.body.contains("<th scope=\"row\">ids per time bucket (on average)</th><td>1000</td>"), "\(uuid7.body)")
             #expect(uuid7.body.contains("<th scope=\"row\">ids in all (about)</th><td>315360000000000</td>"))
             #expect(uuid7.body.contains("<th scope=\"row\">within the budget (1e-11)</th><td>no</td>"))
-            #expect(uuid7.body.contains(", over the budget of 1e-11 (ids collide only within one time bucket).</p>"))
+            #expect(
+                uuid7.body.contains(", over the budget of <span class=\"nb\">1e-11</span> (ids collide only within one time bucket).</p>"))
             #expect(uuid7.body.contains(">budget 1e-11 over all buckets</text>"))
             // The budget line however the budget is written: as odds, or as a power of ten.
             for spelling in ["1+in+10%5E11", "10%5E-11"] {

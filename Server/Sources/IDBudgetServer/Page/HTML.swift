@@ -54,6 +54,27 @@ enum HTML {
     }
 }
 
+extension HTML {
+    /// `escape(text)` for running prose (the answer's sentence): a number of up to 30 characters
+    /// (`1e-11`, `1,000,000`, `3.38`) is kept on one line — a browser would break `1e-11` after its
+    /// hyphen — and a longer one (a figure pasted into the form) wraps between groups of digits.
+    static func prose(_ text: String) -> String {
+        // Not the digits of a word (`base62`, `uuid7`).
+        let pattern = #"(?<![\p{L}\p{N}_])[0-9][0-9.,]*(?:[eE][-+]?[0-9]+)?(?:\^-?[0-9]+)?(?![\p{L}_])"#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return escape(text) }
+        let ns = text as NSString
+        var out = ""
+        var at = 0
+        for m in regex.matches(in: text, range: NSRange(location: 0, length: ns.length)) {
+            out += escape(ns.substring(with: NSRange(location: at, length: m.range.location - at)))
+            let number = ns.substring(with: m.range)
+            out += number.count <= 30 ? "<span class=\"nb\">\(escape(number))</span>" : breakable(number)
+            at = m.range.location + m.range.length
+        }
+        return out + escape(ns.substring(from: at))
+    }
+}
+
 /// log10 of a decimal the answers print: `8.47e-12`, `0.5`, `1`, `315360000000000` (any number of digits).
 func log10Decimal(_ text: String) -> Double? {
     let parts = text.lowercased().split(separator: "e", maxSplits: 1)

@@ -348,7 +348,7 @@ enum Page {
         case .answer(let a):
             let headline = HTML.breakable(a.headline, longerThan: 12)
             html += "<section id=\"answer\" aria-live=\"polite\">\n<h2>Answer: <output id=\"headline\">\(headline)</output></h2>\n"
-            if !a.sentence.isEmpty { html += "<p id=\"sentence\">\(e(a.sentence))</p>\n" }
+            if !a.sentence.isEmpty { html += "<p id=\"sentence\">\(HTML.prose(a.sentence))</p>\n" }
             html += "<table class=\"figures\">\n"
             for (label, value) in a.rows {
                 html += "<tr><th scope=\"row\">\(e(label))</th><td>\(HTML.breakable(value))</td></tr>\n"
