@@ -98,6 +98,10 @@ import Testing
             #expect(
                 uuid7.body.contains(", over the budget of <span class=\"nb\">1e-11</span> (ids collide only within one time bucket).</p>"))
             #expect(uuid7.body.contains(">budget 1e-11 over all buckets</text>"))
+            // One of a thing is one: "1 id a month for 1 second", "1 symbol"; no two ids, no "never".
+            let one = try await client.get("/?ask=probability&alphabet=hex&length=8&rate=1&per=M&lifetime=1&unit=s&max-probability=0.1")
+            #expect(one.body.contains("At <span class=\"nb\">1</span> id a month for <span class=\"nb\">1</span> second,"), "\(one.body)")
+            #expect(!one.body.contains("never.") && !one.body.contains("1e+1"), "\(one.body)")
             // The budget line however the budget is written: as odds, or as a power of ten.
             for spelling in ["1+in+10%5E11", "10%5E-11"] {
                 let odds = try await client.get(
@@ -150,6 +154,7 @@ import Testing
 
     @Test(arguments: [
         ("1 in 5.45e10", "about 1 in 54.5 billion"), ("1 in 1839", "about 1 in 1.84 thousand"), ("1 in 7", "1 in 7"),
+        ("1 in 1e+1", "1 in 10"),
         ("1 in 10^40", "1 in 10^40"), ("1 in 3.2e25", "about 1 in 3.20 × 10^25"), ("1 in 6.05e329", "about 1 in 6.05 × 10^329"),
         ("never", "never"), ("1 in 1.00e6", "about 1 in 1.00 million"),
     ])

@@ -103,7 +103,8 @@ func oddsInWords(_ oneIn: String) -> String {
     let x = oneIn.dropFirst(5)
     if x.hasPrefix("10^") { return "1 in \(x)" }
     guard let log = log10Decimal(String(x)) else { return oneIn }
-    if log < 3 { return oneIn }
+    // Small odds as a plain number (`1 in 10`, not `1 in 1e+1`).
+    if log < 3 { return "1 in \(String(format: "%.3g", pow(10, log)))" }
     let names = [(3, "thousand"), (6, "million"), (9, "billion"), (12, "trillion"), (15, "quadrillion"), (18, "quintillion")]
     guard let (power, name) = names.last(where: { Double($0.0) <= log }), log < 21 else {
         let exponent = log.rounded(.down)

@@ -80,8 +80,10 @@ enum Page {
             let per = Self.rateUnits.first { $0.0 == self.per }?.1 ?? self.per
             let rate = shown("rate", rate)
             let lifetime = shown("lifetime", lifetime)
-            let rateWords = rate.contains("/") ? "\(rate)" : "\(rate) ids a \(per)"
-            let unitWords = Self.lifetimeUnits.first { $0.0 == unit }?.1 ?? unit
+            let one = { (text: String) in text.trimmingCharacters(in: .whitespaces) == "1" }
+            let rateWords = rate.contains("/") ? "\(rate)" : "\(rate) id\(one(rate) ? "" : "s") a \(per)"
+            var unitWords = Self.lifetimeUnits.first { $0.0 == unit }?.1 ?? unit
+            if one(lifetime), unitWords.hasSuffix("s") { unitWords.removeLast() }
             let lifeWords = lifetime.last.map { $0.isLetter } == true ? lifetime : "\(lifetime) \(unitWords)"
             return "\(rateWords) for \(lifeWords)"
         }
@@ -157,7 +159,7 @@ enum Page {
             let volume: VolumeFigures
             var budget = given
             if let a = answer as? LengthAnswer {
-                headline = "\(a.length) symbols of \(a.alphabet)"
+                headline = "\(a.length) symbol\(a.length == 1 ? "" : "s") of \(a.alphabet)"
                 rows.append(("shortest length", "\(a.length)"))
                 rows.append(("bytes", a.bytes.map(String.init) ?? "unknown"))
                 rows.append(("fits an apns-collapse-id (64 bytes)", a.bytes.map { $0 <= 64 ? "yes" : "no" } ?? "unknown"))
@@ -197,10 +199,11 @@ enum Page {
                 rows.append(("within the budget (\(b))", within ? "yes" : "no"))
                 verdict = within ? ", within the budget of \(b)" : ", over the budget of \(b)"
             }
-            let odds = oddsInWords(collision.oneIn)
+            // Fewer than two ids: the odds are "never", which the sentence says in its own words.
+            let odds = collision.oneIn == "never" ? "0: fewer than two ids, so none can collide" : oddsInWords(collision.oneIn)
             if let a = answer as? LengthAnswer {
                 sentence =
-                    "At \(workload), \(a.length) \(a.alphabet) characters keep the chance of any collision under \(a.budget) (\(oddsInWords(Self.oneIn(a.budget)))): it is \(odds)."
+                    "At \(workload), \(a.length) \(a.alphabet) character\(a.length == 1 ? "" : "s") keep\(a.length == 1 ? "s" : "") the chance of any collision under \(a.budget) (\(oddsInWords(Self.oneIn(a.budget)))): it is \(odds)."
             } else {
                 sentence =
                     "At \(workload), the chance that any two of these ids collide is \(odds)\(verdict)\(bucketed ? " (ids collide only within one time bucket)" : "")."
