@@ -146,7 +146,10 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .strictModeAssertion: "the body does not match its framing (a chunk's size and its data differ)"
         case .invalidEOFState: "the request ended before its body did"
         case .unknown: "the request is not valid HTTP/1.1 (a Transfer-Encoding other than chunked?)"
-        default: "the request is not valid HTTP/1.1 (\(error))"
+        // `PRI * HTTP/2.0` (HTTP/2 without upgrade) pauses the parser; the parser's own words for it
+        // and the rest say nothing to a client.
+        case .paused: "not HTTP/1.0 or HTTP/1.1 (HTTP/2 is not served here)"
+        default: "the request is not valid HTTP/1.1"
         }
     }
 }
