@@ -196,6 +196,8 @@ CASES = [
     ("d = 2^2097152, N = 2^1048576, k = 2", 2**2097152, 2**1048576, 2, None),
     ("d = 1e9, N = 1e8, k = 1, budget 1e-3", 10**9, 10**8, 1, "1e-3"),
     ("d = 1e12, N = 1e3, k = 2, budget 1e-12", 10**12, 1000, 2, "1e-12"),
+    # d^k past 2^20 bits: the series, not the direct sum over exact powers of d.
+    ("few ids, a large space, many attempts: d = 2^3000, N = 646, k = 400", 2**3000, 646, 400, None),
 ]
 
 

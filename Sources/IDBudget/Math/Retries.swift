@@ -384,10 +384,13 @@ public enum Retries {
         let log2Rho = Double(k) * ((n - BigInt(1)).log2Magnitude - d.log2Magnitude)
         if let count = n.intValue, count <= directLimit {
             // The series needs the power sums up to S_{kJ}, J ≈ p/log2(1/ρ) terms, by a recurrence
-            // quadratic in kJ; the direct sum costs at most N logs.
+            // quadratic in kJ; the direct sum costs at most N logs, of exact fractions over d^k — past
+            // 2^20 bits of d^k (100 attempts over a 2^2097152 space: 2^27.6 bits) that power alone
+            // costs more than the series.
             let terms = Double(p) / Swift.max(-log2Rho, 1e-9) + 1
             let seriesCost = Double(k) * terms * Double(k) * terms / 8
-            if log2Rho > -8 || seriesCost > Double(count) { return direct(d, count, k, p) }
+            let hugePower = Double(k) * d.log2Magnitude > Double(1 << 20)
+            if log2Rho > -8 || (seriesCost > Double(count) && !hugePower) { return direct(d, count, k, p) }
         }
         return series(d, n, k, p)
     }
