@@ -112,7 +112,8 @@ public enum Question: Sendable {
     /// The formats `inspect` reads an id as: the one `scheme` names, or all of them.
     public static func inspectFormats(_ scheme: String?) throws(ArgumentError) -> [InspectableFormat] {
         guard let scheme else { return InspectableFormat.allCases }
-        let format = try InspectableFormat(rawValue: scheme).orUsage(
+        // In any case, as every other command takes a scheme (`UUID7`).
+        let format = try InspectableFormat(rawValue: scheme.lowercased()).orUsage(
             "--scheme",
             "'\(scheme)' is not a format inspect reads; use one of \(InspectableFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         return [format]

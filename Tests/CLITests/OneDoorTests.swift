@@ -53,6 +53,13 @@ extension OneDoorTests {
         }
     }
 
+    /// A scheme in any case is the scheme, for inspect as for every other command.
+    @Test func schemesInAnyCase() throws {
+        #expect(try Question.inspectFormats("UUID7") == [.uuid7])
+        _ = try Question(.probability, ["scheme": "UUID7", "count": "1e6"])
+        #expect(throws: ArgumentError.self) { try Question.inspectFormats("uuid9") }
+    }
+
     /// A negative value: the CLI refuses it before its parser sees it (`Entry.checkArguments`), the
     /// layer before it reads any value; the two refusals are one.
     @Test(arguments: [

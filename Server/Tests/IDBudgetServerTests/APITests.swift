@@ -92,6 +92,17 @@ import Testing
         }
     }
 
+    /// A value echoed in a refusal is escaped as the CLI escapes it: control characters, and format
+    /// characters too (U+202E would turn the rest of a log line around).
+    @Test func echoedValuesAreEscapedAsTheCLIEscapesThem() async throws {
+        try await withServer { client in
+            let r = try await client.get("/api/v1/length?alphabet=base62%E2%80%AE%1B&count=5&max-probability=1e-9")
+            #expect(r.status == .badRequest)
+            let error = try decodeError(r.body).error
+            #expect(error.contains("base62\\u{202e}\\u{1b}") && !error.contains("\u{202E}"), "\(error)")
+        }
+    }
+
     @Test func schemes() async throws {
         let expected = try cliText(SchemesAnswer())
         try await withServer { client in

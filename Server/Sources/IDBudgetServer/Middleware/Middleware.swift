@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import IDQuestions
 import Hummingbird
 import Logging
 import NIOCore
@@ -47,8 +48,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             logger.info(
                 "request",
                 metadata: [
-                    "method": "\((RequestMethod.original ?? request.method.rawValue).escapingControlCharacters)",
-                    "path": "\(String(request.uri.path.prefix(200)).escapingControlCharacters)",
+                    "method": "\(Shown.escaped(RequestMethod.original ?? request.method.rawValue))",
+                    "path": "\(Shown.escaped(request.uri.path.prefix(200)))",
                     "status": "\(status)",
                     "duration_ms": "\(String(format: "%.3f", ms))",
                 ])

@@ -1,4 +1,5 @@
 import HTTPTypes
+import IDQuestions
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -105,7 +106,7 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         logger.info(
             "request",
             metadata: [
-                "method": "\(method)", "path": "\(String(path.prefix(200)).escapingControlCharacters)",
+                "method": "\(method)", "path": "\(Shown.escaped(path.prefix(200)))",
                 "status": "\(refusal.status.code)", "refused_by": "parser", "reason": "\(refusal.message.prefix(120))",
             ])
         let body = ByteBuffer(string: refusal.jsonText + "\n")

@@ -27,27 +27,11 @@ public struct Refusal: Error, Sendable {
     var jsonText: String {
         let short = ArgumentError.shortened(message)
         // `argument` always, null when the refusal concerns no one argument (busy, a deadline).
-        var object: [String: Any] = ["error": short.escapingControlCharacters, "argument": NSNull()]
-        if let argument { object["argument"] = String(argument.prefix(80)).escapingControlCharacters }
+        var object: [String: Any] = ["error": Shown.escaped(short), "argument": NSNull()]
+        if let argument { object["argument"] = Shown.escaped(argument.prefix(80)) }
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-extension String {
-    /// Control characters (and DEL) as `\u{…}`, so an echoed value can not break a line or a terminal.
-    var escapingControlCharacters: String {
-        var out = ""
-        out.unicodeScalars.reserveCapacity(unicodeScalars.count)
-        for s in unicodeScalars {
-            if s.value < 0x20 || s.value == 0x7F || (0x80..<0xA0).contains(s.value) || s == "\u{2028}" || s == "\u{2029}" {
-                out += "\\u{\(String(s.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(s)
-            }
-        }
-        return out
     }
 }
 
