@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import IDQuestions
 import Hummingbird
+import IDQuestions
 import Logging
 import NIOCore
 import NIOHTTP1
