@@ -51,7 +51,7 @@ if "$PY" "$ref" selftest; then ok "reference selftest"; else bad "reference self
 
 # 2. Inputs. ids.txt: ~20k lines; rows.jsonl: table rows; half0/half1.txt: ids.txt split so that
 # every id lies wholly in one half and every non-id line in half 0 (what shards do); dir/: small
-# files that start with a BOM (which Hadoop's line reader drops and the job must put back), one
+# files that start with a BOM (which Hadoop's line reader drops, as the contract does), one
 # gzipped, one empty.
 "$PY" - "$work" <<'EOF'
 import hashlib, json, random, sys, uuid

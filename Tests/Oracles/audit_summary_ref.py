@@ -269,8 +269,13 @@ def _position_row(counter):
     return {c: str(n) for c, n in sorted(counter.items(), key=lambda kv: ord(kv[0]))}
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def summarise_bytes(data, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0])):
     s = Summariser(max_line_bytes)
+    if data.startswith(BOM):  # a byte-order mark that opens the input is not part of the first id
+        data = data[len(BOM):]
     pieces = data.split(b"\n")
     if pieces[-1] == b"":  # the input ended with "\n" (or was empty): no line after it
         pieces.pop()
@@ -283,7 +288,13 @@ def summarise_files(paths, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0]
     s = Summariser(max_line_bytes)
     for path in paths:
         with open(path, "rb") as f:
+            first = True
             for raw in f:  # binary mode: only b"\n" ends a line; the last one may lack it
+                if first and raw.startswith(BOM):  # a BOM that opens a file is not part of an id
+                    raw = raw[len(BOM):]
+                    if not raw:  # the file was just the BOM: no line at all
+                        break
+                first = False
                 s.line(raw[:-1] if raw.endswith(b"\n") else raw)
     return s.summary(shards)
 

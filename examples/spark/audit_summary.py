@@ -20,11 +20,8 @@ reader does not decode), so the rules run on bytes:
   2. empty -> empty_lines, 3. more than --max-line-bytes bytes -> overlong_lines,
   4. not valid UTF-8 (is_valid_utf8: strict, as Python's decoder: no surrogates, no overlong
      forms, nothing above U+10FFFF) -> invalid_utf8_lines, 5. otherwise an id, compared as bytes.
-One catch: Hadoop's line reader drops a UTF-8 byte order mark at the start of a file, and the
-contract keeps it (it is the id's first character). So the driver reads the head of every input
-file (through Hadoop's FileSystem, decompressed if the file is); for a file that starts with a
-BOM it takes the first line with the BOM from there and swaps it in for Spark's copy (EXCEPT ALL
-one row, UNION one row: one extra shuffle, only when some file has a BOM).
+Hadoop's line reader drops a UTF-8 byte order mark at the start of a file, as the contract does
+(rule 0: it is not part of the first id).
 
 Table input (--column COL, with --input PATH [--input-format parquet|orc|json|...] or --table
 NAME): each row is one id and there are no line rules: no CR cutting, no length limit (a row may
@@ -88,7 +85,6 @@ BUCKET_KEY_LIMIT = 1_048_576
 GROUP_MAX_LENGTH = 4096  # a length past this gets no group
 GROUP_MAX_LENGTHS = 64   # more distinct lengths than this: no groups at all
 FORMATS = ("uuid7", "ulid", "ksuid", "uuid1", "typeid", "uuid6")
-BOM = b"\xef\xbb\xbf"
 
 HEX = "[0-9a-fA-F]"
 UUID_RE = rf"\A{HEX}{{8}}-{HEX}{{4}}-[167]{HEX}{{3}}-[89abAB]{HEX}{{3}}-{HEX}{{12}}\z"
@@ -131,43 +127,10 @@ def typeid_bucket(s):
 
 # ---------------------------------------------------------------- reading
 
-def read_file_head(spark, name, n):
-    """The first n bytes of a file as Spark's text reader sees it (decompressed)."""
-    jvm = spark._jvm
-    conf = spark._jsc.hadoopConfiguration()
-    path = jvm.org.apache.hadoop.fs.Path(jvm.java.net.URI(name))
-    stream = path.getFileSystem(conf).open(path)
-    try:
-        codec = jvm.org.apache.hadoop.io.compress.CompressionCodecFactory(conf).getCodec(path)
-        if codec is not None:
-            stream = codec.createInputStream(stream)
-        return bytes(stream.readNBytes(n))
-    finally:
-        stream.close()
-
-
-def text_lines(spark, path, max_line_bytes):
-    """One row per line, column `raw`: the line's bytes without b"\\n", BOM included."""
+def text_lines(spark, path):
+    """One row per line, column `raw`: the line's bytes without b"\\n" (a file's opening BOM dropped)."""
     text = spark.read.option("lineSep", "\n").text(path)
-    lines = text.select(F.col("value").cast("binary").alias("raw"))
-    spark_copies, true_lines = [], []
-    for name in text.inputFiles():
-        # Enough to see the whole first line, or to know it is overlong with or without the BOM.
-        head = read_file_head(spark, name, max_line_bytes + 5)
-        if not head.startswith(BOM):
-            continue
-        first = head.split(b"\n", 1)[0]
-        if b"\n" not in head and len(head) == max_line_bytes + 5:
-            continue  # overlong either way, and the same CR: nothing to fix
-        true_lines.append((first,))
-        if head != BOM:  # a file of just the 3 BOM bytes gives Spark no row at all
-            spark_copies.append((first[len(BOM):],))
-    if true_lines:
-        schema = T.StructType([T.StructField("raw", T.BinaryType())])
-        if spark_copies:
-            lines = lines.exceptAll(spark.createDataFrame(spark_copies, schema))
-        lines = lines.unionByName(spark.createDataFrame(true_lines, schema))
-    return lines
+    return text.select(F.col("value").cast("binary").alias("raw"))
 
 
 def classify_lines(lines, max_line_bytes):
@@ -339,7 +302,7 @@ def read_input(spark, args):
     if args.column:
         frame = spark.table(args.table) if args.table else spark.read.format(args.input_format).load(args.input)
         return classify_rows(frame, args.column)
-    return classify_lines(text_lines(spark, args.input, args.max_line_bytes), args.max_line_bytes)
+    return classify_lines(text_lines(spark, args.input), args.max_line_bytes)
 
 
 def write_summary(summary, path):
