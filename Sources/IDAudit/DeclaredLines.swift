@@ -9,7 +9,7 @@ import IDBudget
 /// apart (`linesOtherCase`): the analysis takes the case most ids are written in
 /// (`UUID().uuidString` is upper case), and counts a line in the other case as invalid.
 public struct DeclaredLines: Sendable, Equatable {
-    /// The declaration's name (`uuid4`, `base62×22`): counts are used only under the same one.
+    /// The shape declared (`uuid4`, also for `apns-id`; `base62×22`): counts are used only under the same one.
     public var shape: String
     /// Lines of the shape, as declared.
     public var lines: Int
@@ -47,7 +47,7 @@ struct ShapeMatcher {
     /// own reader counts its lines).
     init?(_ d: DeclaredShape) {
         guard !d.slots.isEmpty else { return nil }
-        name = d.name
+        name = d.key
         length = d.length
         sets = d.slots.map(\.symbols)
         otherSets = d.upperCased()?.slots.map(\.symbols)

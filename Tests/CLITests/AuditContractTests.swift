@@ -117,6 +117,9 @@ import Testing
         (["audit", "--threads", "65"], "--threads"),
         (["audit", "--threads", "two"], "--threads"),
         (["audit", "some-file", "--summary", "/nonexistent.json"], "--summary"),
+        // The option that does not go with --summary is the one named.
+        (["audit", "--summary", "s.json", "--shard", "1/2"], "--shard"),
+        (["audit", "--summary", "s.json", "--emit-summary", "z.json"], "--emit-summary"),
     ])
     func badOptionsNameTheArgument(arguments: [String], argument: String) throws {
         try CLI.expectUsageError(arguments, naming: argument)

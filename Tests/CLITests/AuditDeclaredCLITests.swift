@@ -171,8 +171,15 @@ import Testing
         #expect(e.status == 1)
         let again = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4", "--max-invalid", "99"])
         #expect(again.status == 1 && again.stdout.contains("100 lines are not uuid4"), "\(again.stdout)")
+        // Kept under the shape, whatever the declaration is called: apns-id is a uuid4.
+        let alias = try CLI.run(["audit", "--summary", summary.path, "--scheme", "apns-id", "--max-invalid", "99"])
+        #expect(alias.status == 1 && alias.stdout.contains("100 lines are not apns-id"), "\(alias.stdout)")
         let json0 = try String(contentsOf: summary, encoding: .utf8)
         #expect(json0.contains("\"lines\" : \"2900\""), "\(json0.prefix(400))")
+        // A count that claims every line is of the shape can not hide the bad symbols the positions hold.
+        try Data(json0.replacingOccurrences(of: "\"lines\" : \"2900\"", with: "\"lines\" : \"3000\"").utf8).write(to: summary)
+        let hidden = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4", "--max-invalid", "3"])
+        #expect(hidden.status == 1 && hidden.stdout.contains("INVALID"), "\(hidden.stdout)")
         try Data(json0.replacingOccurrences(of: "\"lines\" : \"2900\"", with: "\"lines\" : \"3001\"").utf8).write(to: summary)
         let forged = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4"])
         #expect(forged.status == 65 && forged.stderr.contains("declared"), "\(forged.stderr)")

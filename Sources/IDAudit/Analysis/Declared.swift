@@ -73,6 +73,9 @@ public struct DeclaredShape: Sendable, Equatable {
     }
 
     var name: String { label ?? scheme?.rawValue ?? "\(alphabet.name ?? "custom")×\(length)" }
+    /// The shape's own name, whatever the declaration was called (`apns-id` is a `uuid4`): what a
+    /// summary's line count (``DeclaredLines``) is kept under.
+    var key: String { scheme?.rawValue ?? name }
 
     /// The positions of a format whose text form is fixed and whose random part is uniform over its
     /// symbols; empty for the formats the audit parses (time-ordered, node-id).
@@ -150,7 +153,7 @@ extension AuditAnalysis {
         let n = s.lengths[d.length] ?? 0
         // Lines of the shape, counted one by one while summarising (when it was made under this
         // declaration); else bounded below by the worst position.
-        let counted = s.declared.flatMap { $0.shape == given.name ? (upper ? $0.linesOtherCase : $0.lines) : nil }
+        let counted = s.declared.flatMap { $0.shape == given.key ? (upper ? $0.linesOtherCase : $0.lines) : nil }
         // The ids of the declared length: positions and repeats of their own where the summary has them.
         let group =
             s.groups[d.length]
@@ -160,7 +163,8 @@ extension AuditAnalysis {
         // Lines with a symbol outside a position's own: at least as many as any one position shows.
         let outside = (0..<head).map { i in i < rows.count ? rows[i].filter { !d.slots[i].symbols.contains($0.key) }.values.reduce(0, +) : 0
         }
-        let badSymbols = counted.map { Swift.max(0, n - $0) } ?? outside.max() ?? 0
+        // Never below what the positions show: a summary's count can not hide a bad symbol they hold.
+        let badSymbols = Swift.max(counted.map { Swift.max(0, n - $0) } ?? 0, outside.max() ?? 0)
         let otherLengths = s.ids - n
         let invalid = otherLengths + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines
         var findings: [String] = []

@@ -140,9 +140,10 @@ struct AuditCommand: ParsableCommand {
                 throw UsageError(argument: "--summary", message: "'-' (standard input) is given more than once; give it once")
             }
             if shard != nil || emitSummary != nil {
+                // Named after the option that does not apply, not the one that is right.
                 throw UsageError(
-                    argument: "--summary",
-                    message: "--shard and --emit-summary apply when reading ids; to merge shards give their summaries to --summary")
+                    argument: shard != nil ? "--shard" : "--emit-summary",
+                    message: "applies when reading ids, not with --summary; to merge shards give their summaries to --summary")
             }
             if column != nil || field != nil || delimiter != nil {
                 throw UsageError(
