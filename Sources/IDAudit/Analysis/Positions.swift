@@ -6,12 +6,32 @@ import IDFormats
 extension AuditAnalysis {
     /// The first 64 positions of the dominant length (none without one): the format's timestamp, or
     /// what ``classify(_:alphabetSize:)`` finds.
+    /// In a time format, ids of one bucket may share their random symbols (a monotonic generator
+    /// counts up from one draw a millisecond): a position's counts then come in clusters, and its χ²
+    /// is divided by the clusters' design effect, Σk²/Σk over the buckets' sizes k (Rao and Scott's
+    /// first-order correction): exact where a bucket's ids share the symbol, conservative where they
+    /// do not. Without shared buckets (every id its own) it is 1.
     static func classifyPositions(of s: AuditSummary, length: Int?, format: TimeFormat?, alphabetSize: Int) -> [Position] {
         guard let length else { return [] }
+        let inflation = format.map { designEffect(of: s, format: $0) } ?? 1
         return (0..<Swift.min(length, AuditSummary.positionLimit)).map { i in
             if format?.timePositions(length: length).contains(i) ?? false { return .time }
-            return classify(i < s.positions.count ? s.positions[i] : [:], alphabetSize: alphabetSize, distinct: s.distinct)
+            return classify(
+                i < s.positions.count ? s.positions[i] : [:], alphabetSize: alphabetSize, distinct: s.distinct, inflation: inflation)
         }
+    }
+
+    /// Σk²/Σk over the sizes k of format `f`'s buckets: 1 when every id has a bucket of its own, the
+    /// ids per bucket when all buckets are alike; 1 when the buckets were not kept.
+    static func designEffect(of s: AuditSummary, format f: TimeFormat) -> Double {
+        guard let b = s.timeFormats[f], !b.truncated, !b.buckets.isEmpty else { return 1 }
+        var sum = 0.0
+        var squares = 0.0
+        for k in b.buckets.values {
+            sum += Double(k)
+            squares += Double(k) * Double(k)
+        }
+        return sum > 0 ? Swift.max(1, squares / sum) : 1
     }
 
     /// χ² uniformity of one position's symbol counts over `alphabetSize` symbols, then over the symbols it uses.
@@ -25,7 +45,7 @@ extension AuditAnalysis {
     /// Symbols beyond the alphabet's size that a stray line brought (a header's letters, a UUID's `-`
     /// among TypeIDs) are left out when, the rarest first, they come to at most one id in a thousand
     /// (``strayTolerance(_:)``, as the strays themselves are tolerated): they are not the generator's.
-    static func classify(_ all: [Unicode.Scalar: Int], alphabetSize a: Int, distinct: Int) -> Position {
+    static func classify(_ all: [Unicode.Scalar: Int], alphabetSize a: Int, distinct: Int, inflation: Double = 1) -> Position {
         var counts = all
         if counts.count > a {
             let total = counts.values.reduce(0, +)
@@ -44,7 +64,7 @@ extension AuditAnalysis {
             var chi = 0.0
             for o in counts.values { chi += (Double(o) - e) * (Double(o) - e) / e }
             chi += Double(m - k) * e  // symbols never seen
-            return chiSquareUpperTail(chi, degrees: m - 1)
+            return chiSquareUpperTail(chi / inflation, degrees: m - 1)
         }
         if k <= a, pUniform(over: a) >= DuplicateTest.threshold { return .uniform(symbols: a) }
         if pUniform(over: k) >= DuplicateTest.threshold { return .subset(symbols: k) }
