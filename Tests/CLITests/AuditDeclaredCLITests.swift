@@ -185,6 +185,17 @@ import Testing
         #expect(forged.status == 65 && forged.stderr.contains("declared"), "\(forged.stderr)")
     }
 
+    /// A line of the declared length with a symbol past ASCII leaves that length without positions of
+    /// its own: the stream's are judged instead, not positions that hold nothing ("constant ' '").
+    @Test func aNonASCIILineOfTheDeclaredLengthIsOneInvalidLine() throws {
+        let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "3000"]).stdout
+        let text = "request_id\na2112é31-cd61-465d-b2c6-d47e147764ef\n" + ids
+        let (r, json) = try Self.audit(text, ["--scheme", "uuid4", "--max-invalid", "2"])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+        let (f, fj) = try Self.audit(text, ["--scheme", "uuid4", "--max-invalid", "1"])
+        #expect(f.status == 1 && fj["verdict_code"] as? String == "invalid-ids", "\(fj["findings"] ?? f.stderr)")
+    }
+
     /// A file that opens with a UTF-8 byte-order mark (as Windows tools write) has no invalid first line.
     @Test func aByteOrderMarkIsNotPartOfTheFirstId() throws {
         let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "2000"]).stdout

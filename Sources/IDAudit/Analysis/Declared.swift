@@ -154,18 +154,21 @@ extension AuditAnalysis {
         // Lines of the shape, counted one by one while summarising (when it was made under this
         // declaration); else bounded below by the worst position.
         let counted = s.declared.flatMap { $0.shape == given.key ? (upper ? $0.linesOtherCase : $0.lines) : nil }
-        // The ids of the declared length: positions and repeats of their own where the summary has them.
-        let group =
-            s.groups[d.length]
-            ?? (s.lengths.keys.elementsEqual([d.length]) ? .init(multiplicities: s.multiplicities, positions: s.positions) : nil)
-        let rows = group?.positions ?? []
+        // The ids of the declared length: positions and repeats of their own where the summary has
+        // them. Without a group of its own (a line of that length with a symbol past ASCII is not
+        // tracked apart), the whole stream's, which the lines of other lengths share.
+        let own = s.groups[d.length]
+        let group = own ?? .init(multiplicities: s.multiplicities, positions: s.positions)
+        let rows = group.positions
         let head = Swift.min(d.length, AuditSummary.positionLimit)
-        // Lines with a symbol outside a position's own: at least as many as any one position shows.
+        let otherLengths = s.ids - n
+        // Lines with a symbol outside a position's own: at least as many as any one position shows
+        // (less the lines of other lengths, where the rows hold theirs too).
         let outside = (0..<head).map { i in i < rows.count ? rows[i].filter { !d.slots[i].symbols.contains($0.key) }.values.reduce(0, +) : 0
         }
+        let shown = Swift.max(0, (outside.max() ?? 0) - (own == nil ? otherLengths : 0))
         // Never below what the positions show: a summary's count can not hide a bad symbol they hold.
-        let badSymbols = Swift.max(counted.map { Swift.max(0, n - $0) } ?? 0, outside.max() ?? 0)
-        let otherLengths = s.ids - n
+        let badSymbols = Swift.max(counted.map { Swift.max(0, n - $0) } ?? 0, shown)
         let invalid = otherLengths + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines
         var findings: [String] = []
         let random = d.slots.filter(\.random)
@@ -241,7 +244,7 @@ extension AuditAnalysis {
                 "not uniform over \(d.scheme == nil ? d.alphabet.name ?? "the alphabet" : "its symbols"), where the declaration says random: position "
                     + words.joined(separator: "; ") + (flagged.count > 8 ? "; … \(flagged.count - 8) more" : ""))
         }
-        let multiplicities = group?.multiplicities ?? [:]
+        let multiplicities = group.multiplicities
         let extra = multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value }
         // Firebase ids collide only within a millisecond, which the summary does not keep, and a
         // UUIDv8's bits need not be random: judged over their random part alone, the expected
