@@ -92,26 +92,15 @@ struct ShapeMatcher {
 extension SummaryParser {
     /// `{"shape": "uuid4", "lines": "n", "lines_other_case": "n"}`.
     mutating func declaredLines(_ place: String) throws(InputError) -> DeclaredLines {
-        func fail(_ m: String) -> InputError { AuditSummary.malformed(m) }
-        try open(.object, place)
         var d = DeclaredLines(shape: "")
-        var seen = Set<String>()
-        var f = true
-        while try next(UInt8(ascii: "}"), &f) {
-            try key()
-            let name = String(decoding: scratch, as: UTF8.self)
-            guard ["shape", "lines", "lines_other_case"].contains(name) else {
-                try skipValue(depth: 2)
-                continue
-            }
-            guard seen.insert(name).inserted else { throw fail("\(place).\(name) is given twice") }
+        let keys = ["shape", "lines", "lines_other_case"]
+        try members(place, known: keys, required: keys) { p, name throws(InputError) in
             switch name {
-            case "shape": d.shape = try string("\(place).shape")
-            case "lines": d.lines = try count("\(place).lines")
-            default: d.linesOtherCase = try count("\(place).lines_other_case")
+            case "shape": d.shape = try p.string("\(place).shape")
+            case "lines": d.lines = try p.count("\(place).lines")
+            default: d.linesOtherCase = try p.count("\(place).lines_other_case")
             }
         }
-        for key in ["shape", "lines", "lines_other_case"] where !seen.contains(key) { throw fail("\(place).\(key) is missing") }
         return d
     }
 }

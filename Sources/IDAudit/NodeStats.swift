@@ -333,43 +333,30 @@ final class NodeTally {
 extension SummaryParser {
     /// One format's ``NodeStats``: counts as strings, `nodes` a list of at most ``NodeStats/nodeLimit``.
     mutating func nodeStats(_ place: String) throws(InputError) -> NodeStats {
-        func fail(_ m: String) -> InputError { AuditSummary.malformed(m) }
-        try open(.object, place)
         var n = NodeStats()
-        var seen = Set<String>()
-        var f = true
-        while try next(UInt8(ascii: "}"), &f) {
-            try key()
-            let name = String(decoding: scratch, as: UTF8.self)
-            guard ["ids", "first_ms", "last_ms", "max_sequence", "nodes", "nodes_truncated", "regressions", "tick_starts"].contains(name)
-            else {
-                try skipValue(depth: 3)
-                continue
-            }
-            guard seen.insert(name).inserted else { throw fail("\(place).\(name) is given twice") }
+        let known = ["ids", "first_ms", "last_ms", "max_sequence", "nodes", "nodes_truncated", "regressions", "tick_starts"]
+        let required = ["ids", "first_ms", "last_ms", "nodes", "nodes_truncated", "regressions"]
+        try members(place, known: known, required: required) { p, name throws(InputError) in
             switch name {
-            case "ids": n.ids = try count("\(place).ids")
-            case "first_ms": n.firstMillis = try count("\(place).first_ms")
-            case "last_ms": n.lastMillis = try count("\(place).last_ms")
-            case "max_sequence": n.maxSequence = try count("\(place).max_sequence")
-            case "regressions": n.regressions = try count("\(place).regressions")
-            case "tick_starts": n.tickStarts = try count("\(place).tick_starts")
-            case "nodes_truncated": n.nodesTruncated = try bool("\(place).nodes_truncated")
+            case "ids": n.ids = try p.count("\(place).ids")
+            case "first_ms": n.firstMillis = try p.count("\(place).first_ms")
+            case "last_ms": n.lastMillis = try p.count("\(place).last_ms")
+            case "max_sequence": n.maxSequence = try p.count("\(place).max_sequence")
+            case "regressions": n.regressions = try p.count("\(place).regressions")
+            case "tick_starts": n.tickStarts = try p.count("\(place).tick_starts")
+            case "nodes_truncated": n.nodesTruncated = try p.bool("\(place).nodes_truncated")
             default:
-                try open(.array, "\(place).nodes")
+                try p.open(.array, "\(place).nodes")
                 var g = true
-                while try next(UInt8(ascii: "]"), &g) {
+                while try p.next(UInt8(ascii: "]"), &g) {
                     guard n.nodes.count < NodeStats.nodeLimit else {
-                        throw fail("\(place).nodes has more than \(NodeStats.nodeLimit) entries")
+                        throw p.fail("\(place).nodes has more than \(NodeStats.nodeLimit) entries")
                     }
-                    guard n.nodes.insert(UInt64(try count("\(place).nodes"))).inserted else {
-                        throw fail("\(place).nodes has a node twice")
+                    guard n.nodes.insert(UInt64(try p.count("\(place).nodes"))).inserted else {
+                        throw p.fail("\(place).nodes has a node twice")
                     }
                 }
             }
-        }
-        for key in ["ids", "first_ms", "last_ms", "nodes", "nodes_truncated", "regressions"] where !seen.contains(key) {
-            throw fail("\(place).\(key) is missing")
         }
         return n
     }

@@ -342,120 +342,29 @@ extension AuditSummary {
     /// Parses summary JSON into a summary whose fields are within the caps (not yet checked for consistency).
     static func parse(_ raw: UnsafeRawBufferPointer) throws(InputError) -> AuditSummary {
         var p = SummaryParser(raw)
-        func fail(_ what: String) -> InputError { malformed(what) }
-        guard try p.kind() == .object else { throw fail("not a JSON object") }
-        p.i += 1
+        guard try p.kind() == .object else { throw malformed("not a JSON object") }
         var s = AuditSummary(maxLineBytes: 1)
         let required = [
             "kind", "schema_version", "max_line_bytes", "shards", "lines", "ids", "empty_lines", "crlf_lines",
             "invalid_utf8_lines", "overlong_lines", "multiplicities", "lengths", "symbols", "positions",
             "time_formats", "sample",
         ]
-        var seen = Set<String>()
-        var first = true
-        while try p.next(UInt8(ascii: "}"), &first) {
-            try p.key()
-            let name = String(decoding: p.scratch, as: UTF8.self)
-            if name == "groups" {
-                // Optional: summaries without it are judged as one stream.
-                guard seen.insert(name).inserted else { throw fail("groups is given twice") }
-                try p.open(.object, "groups")
-                var f = true
-                while try p.next(UInt8(ascii: "}"), &f) {
-                    try p.key()
-                    let text = String(decoding: p.scratch, as: UTF8.self)
-                    guard let length = Int(text), length >= 1, String(length) == text else {
-                        throw fail("groups has the key '\(displayable(text.prefix(40)))'")
-                    }
-                    guard s.groups.count < lengthKeyLimit else { throw fail("groups has more than \(lengthKeyLimit) keys") }
-                    try p.open(.object, "groups.\(length)")
-                    var multiplicities: [Int: Int]?
-                    var rows: [[Unicode.Scalar: Int]]?
-                    var g = true
-                    while try p.next(UInt8(ascii: "}"), &g) {
-                        try p.key()
-                        switch String(decoding: p.scratch, as: UTF8.self) {
-                        case "multiplicities":
-                            guard multiplicities == nil else { throw fail("groups.\(length).multiplicities is given twice") }
-                            multiplicities = try p.countMap("groups.\(length).multiplicities", Int.self, limit: multiplicityKeyLimit)
-                        case "positions":
-                            guard rows == nil else { throw fail("groups.\(length).positions is given twice") }
-                            rows = try p.positionRows("groups.\(length).positions")
-                        default: try p.skipValue(depth: 3)
-                        }
-                    }
-                    guard let multiplicities, let rows else { throw fail("groups.\(length)") }
-                    guard s.groups.updateValue(Group(multiplicities: multiplicities, positions: rows), forKey: length) == nil else {
-                        throw fail("groups.\(length) is given twice")
-                    }
-                }
-                continue
-            }
-            if name == "declared" {
-                guard seen.insert(name).inserted else { throw fail("declared is given twice") }
-                s.declared = try p.declaredLines("declared")
-                continue
-            }
-            if name == "node_formats" {
-                // Optional: summaries without it (older ones, other tools) read no node-id format.
-                guard seen.insert(name).inserted else { throw fail("node_formats is given twice") }
-                try p.open(.object, "node_formats")
-                var f = true
-                while try p.next(UInt8(ascii: "}"), &f) {
-                    try p.key()
-                    guard let format = IDFormat(rawValue: String(decoding: p.scratch, as: UTF8.self)),
-                        NodeStats.formats.contains(format)
-                    else {
-                        try p.skipValue(depth: 2)
-                        continue
-                    }
-                    guard s.nodeFormats[format] == nil else { throw fail("node_formats.\(format.rawValue) is given twice") }
-                    s.nodeFormats[format] = try p.nodeStats("node_formats.\(format.rawValue)")
-                }
-                continue
-            }
-            guard required.contains(name) else {
-                try p.skipValue(depth: 1)
-                continue
-            }
-            guard seen.insert(name).inserted else { throw fail("\(name) is given twice") }
+        // groups, declared and node_formats are optional: summaries without them (older ones, other
+        // tools) are judged as one stream, with no declaration, reading no node-id format.
+        try p.members("", known: required + ["groups", "declared", "node_formats"], required: required) {
+            p, name throws(InputError) in
             switch name {
+            case "groups": s.groups = try p.groups()
+            case "declared": s.declared = try p.declaredLines("declared")
+            case "node_formats": s.nodeFormats = try p.nodeFormats()
             case "kind":
-                guard try p.kind() == .string, try p.string("kind") == Self.kind else { throw fail("kind is not \(Self.kind)") }
+                guard try p.kind() == .string, try p.string("kind") == Self.kind else { throw malformed("kind is not \(Self.kind)") }
             case "schema_version":
                 guard try p.kind() == .number, (try? p.wholeNumber("", in: schemaVersion...schemaVersion)) != nil else {
-                    throw fail("schema_version is not \(schemaVersion)")
+                    throw malformed("schema_version is not \(schemaVersion)")
                 }
             case "max_line_bytes": s.maxLineBytes = try p.wholeNumber("max_line_bytes", in: 1...Int.max)
-            case "shards":
-                try p.open(.object, "shards")
-                var count: Int?
-                var indexes: [Int]?
-                var f = true
-                while try p.next(UInt8(ascii: "}"), &f) {
-                    try p.key()
-                    switch String(decoding: p.scratch, as: UTF8.self) {
-                    case "count":
-                        guard count == nil else { throw fail("shards.count is given twice") }
-                        count = try p.wholeNumber("shards.count", in: 1...shardLimit)
-                    case "indexes":
-                        guard indexes == nil else { throw fail("shards.indexes is given twice") }
-                        try p.open(.array, "shards.indexes")
-                        var list: [Int] = []
-                        var set = Set<Int>()
-                        var g = true
-                        while try p.next(UInt8(ascii: "]"), &g) {
-                            let k = try p.wholeNumber("a shard index", in: 0...(shardLimit - 1))
-                            guard set.insert(k).inserted else { throw fail("a shard index twice") }
-                            list.append(k)
-                        }
-                        indexes = list
-                    default: try p.skipValue(depth: 2)
-                    }
-                }
-                guard let count, let indexes, !indexes.isEmpty, indexes.allSatisfy({ $0 < count }) else { throw fail("shards") }
-                s.shardCount = count
-                s.shardIndexes = indexes.sorted()
+            case "shards": (s.shardCount, s.shardIndexes) = try p.shards()
             case "lines": s.lines = try p.count(name)
             case "ids": s.ids = try p.count(name)
             case "empty_lines": s.emptyLines = try p.count(name)
@@ -465,71 +374,173 @@ extension AuditSummary {
             case "multiplicities": s.multiplicities = try p.countMap(name, Int.self, limit: multiplicityKeyLimit)
             case "lengths": s.lengths = try p.countMap(name, Int.self, limit: lengthKeyLimit)
             case "symbols":
-                guard try p.kind() == .string else { throw fail("symbols") }
+                guard try p.kind() == .string else { throw malformed("symbols") }
                 try p.stringBytes()
                 var it = p.scratch.makeIterator()
                 var decoder = UTF8()
                 while case .scalarValue(let c) = decoder.decode(&it) { s.symbols.insert(c) }  // checked UTF-8 already
             case "positions": s.positions = try p.positionRows("positions")
-            case "time_formats":
-                try p.open(.object, "time_formats")
-                var found = Set<TimeFormat>()
-                var f = true
-                while try p.next(UInt8(ascii: "}"), &f) {
-                    try p.key()
-                    guard let format = TimeFormat(rawValue: String(decoding: p.scratch, as: UTF8.self)) else {
-                        try p.skipValue(depth: 2)
-                        continue
-                    }
-                    guard found.insert(format).inserted else { throw fail("time_formats.\(format.rawValue) is given twice") }
-                    let place = "time_formats.\(format.rawValue)"
-                    try p.open(.object, place)
-                    var ids: Int?
-                    var buckets: [UInt64: Int]?
-                    var truncated: Bool?
-                    var g = true
-                    while try p.next(UInt8(ascii: "}"), &g) {
-                        try p.key()
-                        switch String(decoding: p.scratch, as: UTF8.self) {
-                        case "ids":
-                            guard ids == nil else { throw fail("\(place).ids is given twice") }
-                            ids = try p.count("\(place).ids")
-                        case "buckets":
-                            guard buckets == nil else { throw fail("\(place).buckets is given twice") }
-                            buckets = try p.countMap("\(place).buckets", UInt64.self, limit: bucketLimit)
-                        case "truncated":
-                            guard truncated == nil else { throw fail("\(place).truncated is given twice") }
-                            truncated = try p.bool("\(place).truncated")
-                        default: try p.skipValue(depth: 3)
-                        }
-                    }
-                    guard let ids, let buckets, let truncated else { throw fail(place) }
-                    s.timeFormats[format] = TimeBuckets(ids: ids, buckets: truncated ? [:] : buckets, truncated: truncated)
-                }
-                // typeid and uuid6 came later: a summary without them has none.
-                if let missing = TimeFormat.allCases.first(where: { !found.contains($0) && $0 != .typeid && $0 != .uuid6 }) {
-                    throw fail("time_formats.\(missing.rawValue)")
-                }
-            case "sample":
-                try p.open(.array, "sample")
-                var list: [String] = []
-                var f = true
-                while try p.next(UInt8(ascii: "]"), &f) {
-                    guard list.count < sampleEntryLimit else { throw fail("sample has more than \(sampleEntryLimit) entries") }
-                    guard try p.kind() == .string else { throw fail("a sample entry is not a string") }
-                    try p.stringBytes()
-                    // No tool samples ids longer than sampleMaxBytes: such an entry is not a summary's.
-                    guard p.scratch.count <= sampleMaxBytes else { throw fail("a sample entry is longer than \(sampleMaxBytes) bytes") }
-                    list.append(String(decoding: p.scratch, as: UTF8.self))
-                }
-                s.sample = smallest(list)
-            default: break
+            case "time_formats": s.timeFormats = try p.timeFormats()
+            default: s.sample = try p.sample()
             }
         }
         p.ws()
         guard p.i == p.b.count else { throw p.syntax("text after the summary object") }
-        if let missing = required.first(where: { !seen.contains($0) }) { throw fail("\(missing) is missing") }
         return s
+    }
+}
+
+extension SummaryParser {
+    /// The members of the object at `place` (the whole summary when it is empty): each key of `known`
+    /// handed once to `read`, a key given twice refused, keys idbudget does not know skipped (nesting
+    /// counted from the place's depth), and every key of `required` present at the end.
+    ///
+    /// The one reader of fixed-key objects, so a repeated key means the same refusal everywhere.
+    mutating func members(
+        _ place: String, known: [String], required: [String],
+        _ read: (inout SummaryParser, String) throws(InputError) -> Void
+    ) throws(InputError) {
+        let path = { (name: String) in place.isEmpty ? name : "\(place).\(name)" }
+        try open(.object, place.isEmpty ? "the summary" : place)
+        let depth = place.isEmpty ? 1 : place.split(separator: ".").count + 1
+        var seen = Set<String>()
+        var first = true
+        while try next(UInt8(ascii: "}"), &first) {
+            try key()
+            let name = String(decoding: scratch, as: UTF8.self)
+            guard known.contains(name) else {
+                try skipValue(depth: depth)
+                continue
+            }
+            guard seen.insert(name).inserted else { throw fail("\(path(name)) is given twice") }
+            try read(&self, name)
+        }
+        if let missing = required.first(where: { !seen.contains($0) }) { throw fail("\(path(missing)) is missing") }
+    }
+
+    /// `groups`: per-length multiplicities and positions, keyed by the length in decimal.
+    mutating func groups() throws(InputError) -> [Int: AuditSummary.Group] {
+        try open(.object, "groups")
+        var groups: [Int: AuditSummary.Group] = [:]
+        var f = true
+        while try next(UInt8(ascii: "}"), &f) {
+            try key()
+            let text = String(decoding: scratch, as: UTF8.self)
+            guard let length = Int(text), length >= 1, String(length) == text else {
+                throw fail("groups has the key '\(AuditSummary.displayable(text.prefix(40)))'")
+            }
+            guard groups.count < AuditSummary.lengthKeyLimit else { throw fail("groups has more than \(AuditSummary.lengthKeyLimit) keys") }
+            let place = "groups.\(length)"
+            var multiplicities: [Int: Int] = [:]
+            var rows: [[Unicode.Scalar: Int]] = []
+            try members(place, known: ["multiplicities", "positions"], required: ["multiplicities", "positions"]) {
+                p, name throws(InputError) in
+                if name == "multiplicities" {
+                    multiplicities = try p.countMap("\(place).multiplicities", Int.self, limit: AuditSummary.multiplicityKeyLimit)
+                } else {
+                    rows = try p.positionRows("\(place).positions")
+                }
+            }
+            guard groups.updateValue(AuditSummary.Group(multiplicities: multiplicities, positions: rows), forKey: length) == nil else {
+                throw fail("\(place) is given twice")
+            }
+        }
+        return groups
+    }
+
+    /// `node_formats`: the node-id formats idbudget knows, others skipped.
+    mutating func nodeFormats() throws(InputError) -> [IDFormat: NodeStats] {
+        try open(.object, "node_formats")
+        var formats: [IDFormat: NodeStats] = [:]
+        var f = true
+        while try next(UInt8(ascii: "}"), &f) {
+            try key()
+            guard let format = IDFormat(rawValue: String(decoding: scratch, as: UTF8.self)), NodeStats.formats.contains(format) else {
+                try skipValue(depth: 2)
+                continue
+            }
+            guard formats[format] == nil else { throw fail("node_formats.\(format.rawValue) is given twice") }
+            formats[format] = try nodeStats("node_formats.\(format.rawValue)")
+        }
+        return formats
+    }
+
+    /// `shards`: their count and the indexes this summary holds (sorted, each below the count).
+    mutating func shards() throws(InputError) -> (count: Int, indexes: [Int]) {
+        var count = 0
+        var indexes: [Int] = []
+        try members("shards", known: ["count", "indexes"], required: ["count", "indexes"]) { p, name throws(InputError) in
+            if name == "count" {
+                count = try p.wholeNumber("shards.count", in: 1...AuditSummary.shardLimit)
+                return
+            }
+            try p.open(.array, "shards.indexes")
+            var set = Set<Int>()
+            var g = true
+            while try p.next(UInt8(ascii: "]"), &g) {
+                let k = try p.wholeNumber("a shard index", in: 0...(AuditSummary.shardLimit - 1))
+                guard set.insert(k).inserted else { throw p.fail("a shard index twice") }
+                indexes.append(k)
+            }
+        }
+        guard !indexes.isEmpty, indexes.allSatisfy({ $0 < count }) else { throw fail("shards") }
+        return (count, indexes.sorted())
+    }
+
+    /// `time_formats`: each time format's id count and buckets; formats idbudget does not know skipped.
+    mutating func timeFormats() throws(InputError) -> [TimeFormat: AuditSummary.TimeBuckets] {
+        try open(.object, "time_formats")
+        var formats: [TimeFormat: AuditSummary.TimeBuckets] = [:]
+        var f = true
+        while try next(UInt8(ascii: "}"), &f) {
+            try key()
+            guard let format = TimeFormat(rawValue: String(decoding: scratch, as: UTF8.self)) else {
+                try skipValue(depth: 2)
+                continue
+            }
+            let place = "time_formats.\(format.rawValue)"
+            guard formats[format] == nil else { throw fail("\(place) is given twice") }
+            var ids = 0
+            var buckets: [UInt64: Int] = [:]
+            var truncated = false
+            let keys = ["ids", "buckets", "truncated"]
+            try members(place, known: keys, required: keys) { p, name throws(InputError) in
+                switch name {
+                case "ids": ids = try p.count("\(place).ids")
+                case "buckets": buckets = try p.countMap("\(place).buckets", UInt64.self, limit: AuditSummary.bucketLimit)
+                default: truncated = try p.bool("\(place).truncated")
+                }
+            }
+            formats[format] = AuditSummary.TimeBuckets(ids: ids, buckets: truncated ? [:] : buckets, truncated: truncated)
+        }
+        // typeid and uuid6 came later: a summary without them has none.
+        if let missing = TimeFormat.allCases.first(where: { formats[$0] == nil && $0 != .typeid && $0 != .uuid6 }) {
+            throw fail("time_formats.\(missing.rawValue) is missing")
+        }
+        for format in TimeFormat.allCases where formats[format] == nil {
+            formats[format] = AuditSummary.TimeBuckets()
+        }
+        return formats
+    }
+
+    /// `sample`: at most ``AuditSummary/sampleEntryLimit`` ids, the smallest kept.
+    mutating func sample() throws(InputError) -> [String] {
+        try open(.array, "sample")
+        var list: [String] = []
+        var f = true
+        while try next(UInt8(ascii: "]"), &f) {
+            guard list.count < AuditSummary.sampleEntryLimit else {
+                throw fail("sample has more than \(AuditSummary.sampleEntryLimit) entries")
+            }
+            guard try kind() == .string else { throw fail("a sample entry is not a string") }
+            try stringBytes()
+            // No tool samples ids longer than sampleMaxBytes: such an entry is not a summary's.
+            guard scratch.count <= AuditSummary.sampleMaxBytes else {
+                throw fail("a sample entry is longer than \(AuditSummary.sampleMaxBytes) bytes")
+            }
+            list.append(String(decoding: scratch, as: UTF8.self))
+        }
+        return AuditSummary.smallest(list)
     }
 }
 
