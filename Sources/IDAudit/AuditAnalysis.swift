@@ -126,6 +126,11 @@ public struct AuditAnalysis: Sendable {
             return
         }
         self.init(reading: original, claimedBits: claimedBits, scheme: scheme)
+        if let d = original.declared, d.setAside > 0 {
+            findings.append(
+                "\(d.setAside) line\(d.setAside == 1 ? " was" : "s were") set aside while summarising, as not \(d.shape): not ids, not judged"
+            )
+        }
     }
 
     /// Judges a summary as the public initialiser does, its arguments checked.

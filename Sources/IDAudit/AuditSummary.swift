@@ -49,6 +49,13 @@ public struct AuditSummary: Sendable, Equatable {
     /// The lines of a declared shape, when the summary was made under one (``DeclaredLines``).
     public var declared: DeclaredLines?
 
+    /// Lines set aside under a declaration other than `key` (any, when nil): not ids, and not known
+    /// to be of that shape.
+    func setAside(notUnder key: String?) -> (lines: Int, shape: String)? {
+        guard let d = declared, d.setAside > 0, d.shape != key else { return nil }
+        return (d.setAside, d.shape)
+    }
+
     /// Streams with more lengths than this keep no groups (judged as one stream).
     public static let groupLengthLimit = 64
 
@@ -258,9 +265,14 @@ public struct AuditSummary: Sendable, Equatable {
         }
         guard occurrences == ids else { throw fail("multiplicities do not add up to ids") }
         guard try Self.total(lengths.values, "lengths") == ids else { throw fail("lengths do not add up to ids") }
-        let nonIDs = try Self.total([emptyLines, invalidUTF8Lines, overlongLines], "lines")
+        if let d = declared {
+            guard d.lines >= 0, d.linesOtherCase >= 0, d.otherLength >= 0, d.otherSymbols >= 0, d.lines <= ids, d.linesOtherCase <= ids
+            else { throw fail("declared does not add up") }
+        }
+        let setAside = try Self.sum(declared?.otherLength ?? 0, declared?.otherSymbols ?? 0, "declared")
+        let nonIDs = try Self.total([emptyLines, invalidUTF8Lines, overlongLines, setAside], "lines")
         guard lines == (try Self.sum(ids, nonIDs, "lines")), crlfLines <= lines else {
-            throw fail("lines are not ids + empty + invalid UTF-8 + overlong lines")
+            throw fail("lines are not ids + empty + invalid UTF-8 + overlong lines + lines set aside")
         }
         // Ids that reach position i: ids − those of length ≤ i (partial sums of lengths, all ≤ ids).
         // A position no id reaches is absent, and every symbol at a position is one of `symbols`.
@@ -284,11 +296,6 @@ public struct AuditSummary: Sendable, Equatable {
             let inBuckets = t.truncated ? t.ids : try Self.total(t.buckets.values, "time_formats.\(f.rawValue).buckets")
             guard t.ids >= 0, t.ids <= ids, t.buckets.values.allSatisfy({ $0 >= 0 }), inBuckets == t.ids else {
                 throw fail("time_formats.\(f.rawValue) does not add up")
-            }
-        }
-        if let d = declared {
-            guard d.lines >= 0, d.linesOtherCase >= 0, d.lines <= ids, d.linesOtherCase <= ids else {
-                throw fail("declared does not add up")
             }
         }
         for (f, n) in nodeFormats {

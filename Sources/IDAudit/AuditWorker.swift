@@ -52,6 +52,9 @@ final class AuditWorker {
     let matcher: ShapeMatcher?
     var matched = 0
     var matchedOtherCase = 0
+    /// Lines set aside, not of the declared shape (by length, by symbol).
+    var otherLength = 0
+    var otherSymbols = 0
 
     init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int, matcher: ShapeMatcher? = nil) {
         self.matcher = matcher
@@ -155,15 +158,30 @@ final class AuditWorker {
                 }
                 continue
             }
+            if !ascii {
+                scalars = 0
+                Self.forEachScalar(bytes) { _ in scalars += 1 }
+            }
+            // Under a declared shape, a line of it in neither case is set aside before it is an id.
+            var shape = (declared: false, other: false)
+            if let matcher {
+                shape = ascii ? matcher.match(ascii: bytes) : matcher.match(wide: bytes, scalars: scalars)
+                if !shape.declared && !shape.other {
+                    if nonIDsHere {
+                        summary.lines += 1
+                        if scalars == matcher.length { otherSymbols += 1 } else { otherLength += 1 }
+                        if crlf { summary.crlfLines += 1 }
+                    }
+                    continue
+                }
+            }
             let f = Fingerprint(bytes)
             if shardCount > 1 && Int(f.high % UInt64(shardCount)) != shardIndex { continue }
             summary.lines += 1
             summary.ids += 1
             if crlf { summary.crlfLines += 1 }
-            if !ascii {
-                scalars = 0
-                Self.forEachScalar(bytes) { _ in scalars += 1 }
-            }
+            if shape.declared { matched &+= 1 }
+            if shape.other { matchedOtherCase &+= 1 }
             // Keyed by length after the shard and the table are chosen: counts come out per length.
             let high = FingerprintTable.keyed(f.high, length: scalars)
             // The table: bits 40–47 of the fingerprint (bits 1–16 carry the length, the top 8 a spill
@@ -204,11 +222,6 @@ final class AuditWorker {
             addToBucket(format, bucket)
         }
         if n <= 24 { nodeIDs.read(b) } else { nodeIDs.other() }
-        if let matcher {
-            let (declared, other) = matcher.match(ascii: b)
-            if declared { matched &+= 1 }
-            if other { matchedOtherCase &+= 1 }
-        }
     }
 
     /// Calls `body` with each scalar of well-formed UTF-8; false (part-way) at the first error.
@@ -228,10 +241,7 @@ final class AuditWorker {
 
     private func wideID(_ b: UnsafeRawBufferPointer) {
         var i = 0
-        var line: [Unicode.Scalar] = []
-        let keep = matcher?.allowsWide == true
         _ = Self.forEachScalar(b) { s in
-            if keep { line.append(s) }
             if s.value < 128 {
                 if i < AuditSummary.positionLimit { counts[i * 128 + Int(s.value)] += 1 } else { seen[Int(s.value)] = true }
             } else {
@@ -243,11 +253,6 @@ final class AuditWorker {
         if i <= 4096 { lengthCounts[i] += 1 } else { longLengths[i, default: 0] += 1 }
         untracked.insert(i)
         nodeIDs.other()
-        if keep, let matcher {
-            let (declared, other) = matcher.match(scalars: line)
-            if declared { matched &+= 1 }
-            if other { matchedOtherCase &+= 1 }
-        }
     }
 
     private func addToBucket(_ format: TimeFormat, _ key: UInt64) {

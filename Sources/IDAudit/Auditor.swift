@@ -167,8 +167,9 @@ public final class Auditor {
         summary.nodeFormats = try NodeTally.merged(workers.map(\.nodeIDs), between: nodeBetween)
         summary.declared = workers[0].matcher.map {
             DeclaredLines(
-                shape: $0.name, lines: workers.reduce(0) { $0 + $1.matched }, linesOtherCase: workers.reduce(0) { $0 + $1.matchedOtherCase }
-            )
+                shape: $0.name, lines: workers.reduce(0) { $0 + $1.matched },
+                linesOtherCase: workers.reduce(0) { $0 + $1.matchedOtherCase },
+                otherLength: workers.reduce(0) { $0 + $1.otherLength }, otherSymbols: workers.reduce(0) { $0 + $1.otherSymbols })
         }
         let tables = self.tables
         let results = UnsafeMutablePointer<[Int: [Int: Int]]>.allocate(capacity: tables.count)

@@ -5,6 +5,11 @@ import IDBudget
 /// then knows exactly how many lines are not of the shape — per-position counts give only a lower
 /// bound (one bad symbol each in 10 lines, at 10 different positions, shows as 1 at every position).
 ///
+/// A line of the shape in neither case is set aside: counted here (by why), in the summary's `lines`,
+/// and nowhere else — not an id, so it takes no part in duplicates, lengths, symbols or positions.
+/// Thirty copies of a header or of the nil UUID, allowed by `--max-invalid`, are not thirty copies of
+/// an id.
+///
 /// Over hex (a format or an alphabet whose letters are `a`–`f`), a line in upper case is counted
 /// apart (`linesOtherCase`): the analysis takes the case most ids are written in
 /// (`UUID().uuidString` is upper case), and counts a line in the other case as invalid.
@@ -15,19 +20,41 @@ public struct DeclaredLines: Sendable, Equatable {
     public var lines: Int
     /// Lines of the shape in the other case (hex letters upper-cased); 0 where case does not apply.
     public var linesOtherCase: Int
+    /// Lines set aside for their length (in symbols): not the declared one.
+    public var otherLength: Int
+    /// Lines set aside of the declared length, with a symbol its position does not allow (in either case).
+    public var otherSymbols: Int
 
-    public init(shape: String, lines: Int = 0, linesOtherCase: Int = 0) {
+    /// The lines set aside, not ids.
+    public var setAside: Int { otherLength &+ otherSymbols }
+
+    public init(shape: String, lines: Int = 0, linesOtherCase: Int = 0, otherLength: Int = 0, otherSymbols: Int = 0) {
         self.shape = shape
         self.lines = lines
         self.linesOtherCase = linesOtherCase
+        self.otherLength = otherLength
+        self.otherSymbols = otherSymbols
     }
 
-    /// Two parts' counts; nil when they were made under different declarations (or one under none).
+    /// Two parts' counts; nil when they were made under different declarations (or one under none)
+    /// and set nothing aside. Parts that set lines aside under different declarations do not count the
+    /// same lines as ids: refused.
     func merged(with other: DeclaredLines?) throws(InputError) -> DeclaredLines? {
-        guard let other, other.shape == shape else { return nil }
+        guard let other, other.shape == shape else {
+            if setAside > 0 || (other?.setAside ?? 0) > 0 {
+                throw AuditSummary.malformed(
+                    "the parts were made under different declarations (\(shape) and \(other?.shape ?? "none")), and lines were set aside")
+            }
+            return nil
+        }
+        func sum(_ a: Int, _ b: Int, _ name: String) throws(InputError) -> Int {
+            try AuditSummary.sum(a, b, "merged declared.\(name)")
+        }
         return DeclaredLines(
-            shape: shape, lines: try AuditSummary.sum(lines, other.lines, "merged declared.lines"),
-            linesOtherCase: try AuditSummary.sum(linesOtherCase, other.linesOtherCase, "merged declared.lines_other_case"))
+            shape: shape, lines: try sum(lines, other.lines, "lines"),
+            linesOtherCase: try sum(linesOtherCase, other.linesOtherCase, "lines_other_case"),
+            otherLength: try sum(otherLength, other.otherLength, "other_length"),
+            otherSymbols: try sum(otherSymbols, other.otherSymbols, "other_symbols"))
     }
 }
 
@@ -75,14 +102,17 @@ struct ShapeMatcher {
 
     /// An ASCII line of `length` bytes: (of the shape as declared, in the other case).
     @inline(__always)
-    func match(ascii b: UnsafeRawBufferPointer) -> (Bool, Bool) {
+    func match(ascii b: UnsafeRawBufferPointer) -> (declared: Bool, other: Bool) {
         guard b.count == length else { return (false, false) }
         return (Self.allows(masks, b), otherMasks.map { Self.allows($0, b) } ?? false)
     }
 
-    /// A line with symbols past ASCII, as scalars.
-    func match(scalars: [Unicode.Scalar]) -> (Bool, Bool) {
-        guard allowsWide, scalars.count == length else { return (false, false) }
+    /// A well-formed UTF-8 line with symbols past ASCII, `count` of them.
+    func match(wide b: UnsafeRawBufferPointer, scalars count: Int) -> (declared: Bool, other: Bool) {
+        guard allowsWide, count == length else { return (false, false) }
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(count)
+        AuditWorker.forEachScalar(b) { scalars.append($0) }
         let declared = scalars.indices.allSatisfy { sets[$0].contains(scalars[$0]) }
         let other = otherSets.map { o in scalars.indices.allSatisfy { o[$0].contains(scalars[$0]) } } ?? false
         return (declared, other)
@@ -90,15 +120,17 @@ struct ShapeMatcher {
 }
 
 extension SummaryParser {
-    /// `{"shape": "uuid4", "lines": "n", "lines_other_case": "n"}`.
+    /// `{"shape": "uuid4", "lines": "n", "lines_other_case": "n", "other_length": "n", "other_symbols": "n"}`.
     mutating func declaredLines(_ place: String) throws(InputError) -> DeclaredLines {
         var d = DeclaredLines(shape: "")
-        let keys = ["shape", "lines", "lines_other_case"]
+        let keys = ["shape", "lines", "lines_other_case", "other_length", "other_symbols"]
         try members(place, known: keys, required: keys) { p, name throws(InputError) in
             switch name {
             case "shape": d.shape = try p.string("\(place).shape")
             case "lines": d.lines = try p.count("\(place).lines")
-            default: d.linesOtherCase = try p.count("\(place).lines_other_case")
+            case "lines_other_case": d.linesOtherCase = try p.count("\(place).lines_other_case")
+            case "other_length": d.otherLength = try p.count("\(place).other_length")
+            default: d.otherSymbols = try p.count("\(place).other_symbols")
             }
         }
         return d

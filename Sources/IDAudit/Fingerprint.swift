@@ -1,4 +1,5 @@
 import IDBudget
+
 /// A 128-bit fingerprint of a byte string (the MurmurHash3 x64-128 construction).
 ///
 /// The audit keeps fingerprints, not strings: 16 bytes per distinct id whatever its length, of which

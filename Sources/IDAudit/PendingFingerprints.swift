@@ -1,4 +1,5 @@
 import IDBudget
+
 /// Fingerprints of one block waiting for their table: a growable buffer of words, no reference
 /// counting in the per-line path.
 final class PendingFingerprints {

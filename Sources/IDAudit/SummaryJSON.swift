@@ -296,7 +296,7 @@ extension AuditSummary {
             case "declared":
                 let d = declared ?? DeclaredLines(shape: "")
                 w.key("declared")
-                w.object(2, 3) { w, k in
+                w.object(2, 5) { w, k in
                     switch k {
                     case 0:
                         w.key("lines")
@@ -304,6 +304,12 @@ extension AuditSummary {
                     case 1:
                         w.key("lines_other_case")
                         w.count(d.linesOtherCase)
+                    case 2:
+                        w.key("other_length")
+                        w.count(d.otherLength)
+                    case 3:
+                        w.key("other_symbols")
+                        w.count(d.otherSymbols)
                     default:
                         w.key("shape")
                         w.string(d.shape)

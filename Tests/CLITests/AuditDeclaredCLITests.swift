@@ -175,14 +175,51 @@ import Testing
         let alias = try CLI.run(["audit", "--summary", summary.path, "--scheme", "apns-id", "--max-invalid", "99"])
         #expect(alias.status == 1 && alias.stdout.contains("100 lines are not apns-id"), "\(alias.stdout)")
         let json0 = try String(contentsOf: summary, encoding: .utf8)
-        #expect(json0.contains("\"lines\" : \"2900\""), "\(json0.prefix(400))")
-        // A count that claims every line is of the shape can not hide the bad symbols the positions hold.
-        try Data(json0.replacingOccurrences(of: "\"lines\" : \"2900\"", with: "\"lines\" : \"3000\"").utf8).write(to: summary)
-        let hidden = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4", "--max-invalid", "3"])
-        #expect(hidden.status == 1 && hidden.stdout.contains("INVALID"), "\(hidden.stdout)")
-        try Data(json0.replacingOccurrences(of: "\"lines\" : \"2900\"", with: "\"lines\" : \"3001\"").utf8).write(to: summary)
-        let forged = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4"])
-        #expect(forged.status == 65 && forged.stderr.contains("declared"), "\(forged.stderr)")
+        #expect(json0.contains("\"other_symbols\" : \"100\""), "\(json0.prefix(600))")
+        // The lines set aside are not ids: a count that hides them, or claims more lines of the shape
+        // than ids, does not add up.
+        for (field, forged) in [
+            ("\"other_symbols\" : \"100\"", "\"other_symbols\" : \"0\""), ("\"lines\" : \"2900\"", "\"lines\" : \"2901\""),
+        ] {
+            try Data(json0.replacingOccurrences(of: field, with: forged).utf8).write(to: summary)
+            let r = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4"])
+            #expect(r.status == 65 && r.stderr.contains("not an idbudget audit summary"), "\(forged): \(r.stderr)")
+        }
+    }
+
+    /// Lines set aside are not ids: 30 copies of the nil UUID and a header repeated per export,
+    /// allowed, are no duplicates and no symbols at any position; past the allowance, invalid.
+    @Test func allowedLinesTakeNoPartInDuplicates() throws {
+        let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "3000"]).stdout
+        let junk = Array(repeating: "00000000-0000-0000-0000-000000000000", count: 30) + ["request_id", "request_id"]
+        let text = junk.joined(separator: "\n") + "\n" + ids
+        let (r, json) = try Self.audit(text, ["--scheme", "uuid4", "--max-invalid", "32"])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+        #expect(json["ids"] as? String == "3000" && json["lines"] as? String == "3032", "\(json)")
+        #expect(
+            (json["findings"] as? [String])?.contains { $0.hasPrefix("32 lines are not uuid4 (2 of another length, 30 with a symbol") }
+                == true)
+        let (f, fj) = try Self.audit(text, ["--scheme", "uuid4", "--max-invalid", "31"])
+        #expect(f.status == 1 && fj["verdict_code"] as? String == "invalid-ids", "\(fj["findings"] ?? f.stderr)")
+        // The same under an alphabet: a header repeated 25 times is not 25 copies of a token.
+        let tokens = Array(repeating: "id", count: 25).joined(separator: "\n") + "\n" + Self.tokens
+        let (t, tj) = try Self.audit(tokens, ["--alphabet", "base62", "--length", "22", "--max-invalid", "25"])
+        #expect(t.status == 0 && tj["verdict_code"] as? String == "consistent", "\(tj["findings"] ?? t.stderr)")
+        // Judged undeclared, a summary says what it set aside; merged with a part made under another
+        // declaration, refused: the two did not count the same lines as ids.
+        let dir = FileManager.default.temporaryDirectory
+        let a = dir.appendingPathComponent("aside-\(UUID().uuidString).json")
+        let b = dir.appendingPathComponent("aside-\(UUID().uuidString).json")
+        defer { for u in [a, b] { try? FileManager.default.removeItem(at: u) } }
+        let input = try Self.file(text)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let shard1 = ["--scheme", "uuid4", "--max-invalid", "32", "--shard", "1/2", "--emit-summary", a.path]
+        #expect(try CLI.run(["audit", input.path] + shard1).status == 0)
+        #expect(try CLI.run(["audit", input.path, "--scheme", "nanoid", "--shard", "2/2", "--emit-summary", b.path]).status == 1)
+        let plain = try CLI.run(["audit", "--summary", a.path])
+        #expect(plain.stdout.contains("32 lines were set aside while summarising, as not uuid4"), "\(plain.stdout)")
+        let merged = try CLI.run(["audit", "--summary", a.path, b.path])
+        #expect(merged.status == 65 && merged.stderr.contains("different declarations"), "\(merged.stderr)")
     }
 
     /// A line of the declared length with a symbol past ASCII leaves that length without positions of

@@ -380,11 +380,15 @@ def merge(a, b):
         out["node_formats"] = nodes
     out["groups"] = merge_groups(a, b, out["lengths"])
     # declared: the lines of a declared shape, kept when both parts were made under the same one.
+    # Lines set aside under a declaration are not ids: parts that set lines aside under different
+    # declarations (or one under none) do not count the same lines, and are refused.
     da, db = a.get("declared"), b.get("declared")
     if da and db and da["shape"] == db["shape"]:
-        out["declared"] = {"lines": str(int(da["lines"]) + int(db["lines"])),
-                           "lines_other_case": str(int(da["lines_other_case"]) + int(db["lines_other_case"])),
-                           "shape": da["shape"]}
+        out["declared"] = {k: str(int(da[k]) + int(db[k]))
+                           for k in ("lines", "lines_other_case", "other_length", "other_symbols")}
+        out["declared"]["shape"] = da["shape"]
+    elif any(d and int(d["other_length"]) + int(d["other_symbols"]) > 0 for d in (da, db)):
+        raise ValueError("the parts were made under different declarations, and lines were set aside")
     union = set(a["sample"]) | set(b["sample"])
     out["sample"] = sorted(union, key=lambda s: s.encode("utf-8"))[:SAMPLE_SIZE]
     return out

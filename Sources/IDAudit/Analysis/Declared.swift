@@ -153,7 +153,8 @@ extension AuditAnalysis {
         let n = s.lengths[d.length] ?? 0
         // Lines of the shape, counted one by one while summarising (when it was made under this
         // declaration); else bounded below by the worst position.
-        let counted = s.declared.flatMap { $0.shape == given.key ? (upper ? $0.linesOtherCase : $0.lines) : nil }
+        let mine = s.declared.flatMap { $0.shape == given.key ? $0 : nil }
+        let counted = mine.map { upper ? $0.linesOtherCase : $0.lines }
         // The ids of the declared length: positions and repeats of their own where the summary has
         // them. Without a group of its own (a line of that length with a symbol past ASCII is not
         // tracked apart), the whole stream's, which the lines of other lengths share.
@@ -161,15 +162,18 @@ extension AuditAnalysis {
         let group = own ?? .init(multiplicities: s.multiplicities, positions: s.positions)
         let rows = group.positions
         let head = Swift.min(d.length, AuditSummary.positionLimit)
-        let otherLengths = s.ids - n
+        // Lines set aside while summarising were never ids; a summary made without the declaration
+        // keeps lines of other lengths among its ids.
+        let otherLengths = s.ids - n + (mine?.otherLength ?? 0)
         // Lines with a symbol outside a position's own: at least as many as any one position shows
         // (less the lines of other lengths, where the rows hold theirs too).
         let outside = (0..<head).map { i in i < rows.count ? rows[i].filter { !d.slots[i].symbols.contains($0.key) }.values.reduce(0, +) : 0
         }
-        let shown = Swift.max(0, (outside.max() ?? 0) - (own == nil ? otherLengths : 0))
+        let shown = Swift.max(0, (outside.max() ?? 0) - (own == nil ? s.ids - n : 0))
         // Never below what the positions show: a summary's count can not hide a bad symbol they hold.
-        let badSymbols = Swift.max(counted.map { Swift.max(0, n - $0) } ?? 0, shown)
-        let invalid = otherLengths + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines
+        let badSymbols = Swift.max(counted.map { Swift.max(0, n - $0) } ?? 0, shown) + (mine?.otherSymbols ?? 0)
+        let foreign = s.setAside(notUnder: given.key)
+        let invalid = otherLengths + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
         var findings: [String] = []
         let random = d.slots.filter(\.random)
         // The product of the random positions' sizes, 2^4096 past it (as an undeclared space is capped).
@@ -193,6 +197,7 @@ extension AuditAnalysis {
             if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
             if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }
             if s.invalidUTF8Lines > 0 { parts.append("\(s.invalidUTF8Lines) not UTF-8") }
+            if let foreign { parts.append("\(foreign.lines) set aside as not \(foreign.shape)") }
             findings.append(
                 "\(invalid) line\(invalid == 1 ? " is" : "s are") not \(d.name) (\(parts.joined(separator: ", "))); \(d.maxInvalid) allowed"
                     + (s.sample.first { $0.unicodeScalars.count != d.length }.map {
@@ -253,7 +258,7 @@ extension AuditAnalysis {
             cells: [DuplicateTest.Cell(space: space, ids: n)], observed: extra, tests: 1,
             judgeFewer: !d.slots.contains { $0.random && !$0.tested })
         var verdict = Self.decideVerdict(s, test: test, nonUniform: !flagged.isEmpty, findings: &findings)
-        if invalid > d.maxInvalid, verdict != .tooMany, verdict != .empty {
+        if invalid > d.maxInvalid, verdict != .tooMany {
             verdict = .invalid
         } else if n == 0, s.ids > 0 {
             // Only lines of other shapes, all allowed: still nothing of the declared shape to judge.

@@ -15,7 +15,8 @@ extension AuditAnalysis {
         // TypeIDs without a prefix are read as ULIDs while summarising; their version and variant
         // characters make them TypeIDs (``asPrefixlessTypeIDs(_:)``).
         let prefixless = f == .typeid ? Self.asPrefixlessTypeIDs(s)?.timeFormats[.typeid]?.ids ?? 0 : 0
-        let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines
+        let foreign = s.setAside(notUnder: nil)
+        let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
         let read: Int? =
             time.map { (s.timeFormats[$0]?.ids ?? 0) + prefixless } ?? s.nodeFormats[f]?.ids ?? (s.ids + unreadable <= 1000 ? 0 : nil)
         if time == nil, let stats = s.nodeFormats[f], s.ids > 0 {
@@ -43,11 +44,12 @@ extension AuditAnalysis {
                 if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
                 if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }
                 if s.invalidUTF8Lines > 0 { parts.append("\(s.invalidUTF8Lines) not UTF-8") }
+                if let foreign { parts.append("\(foreign.lines) set aside as not \(foreign.shape)") }
                 notes.append(
                     "\(invalid) line\(invalid == 1 ? " is" : "s are") not \(name) (\(parts.joined(separator: ", "))); \(d.maxInvalid) allowed"
                 )
             }
-            if invalid > d.maxInvalid, verdict != .tooMany, verdict != .empty { verdict = .invalid }
+            if invalid > d.maxInvalid, verdict != .tooMany { verdict = .invalid }
         } else {
             notes.append(
                 "none of the \(s.ids) lines is read as \(name) (a summary made without the declaration stops reading a layout past 1,000 lines that are not it); \(d.maxInvalid) allowed"
