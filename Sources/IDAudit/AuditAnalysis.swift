@@ -230,17 +230,31 @@ public struct AuditAnalysis: Sendable {
     /// The ids of one length, as a summary of their own: the length's group (multiplicities and
     /// positions of its own), its time formats and sample. nil when the summary has no group for it.
     static func lengthGroup(of s: AuditSummary, length: Int) -> AuditSummary? {
-        guard let n = s.lengths[length], n > 0, let group = s.groups[length] else { return nil }
+        lengthGroups(of: s) { $0 == length }
+    }
+
+    /// The ids of the lengths `keep` takes, as a summary of their own: their groups' multiplicities
+    /// and positions summed, the time formats of those lengths, their sample. nil when none has ids
+    /// or one has no group.
+    static func lengthGroups(of s: AuditSummary, where keep: (Int) -> Bool) -> AuditSummary? {
+        let lengths = s.lengths.filter { keep($0.key) && $0.value > 0 }
+        guard !lengths.isEmpty else { return nil }
         var g = AuditSummary(maxLineBytes: s.maxLineBytes)
-        g.lines = n
-        g.ids = n
-        g.lengths = [length: n]
-        g.multiplicities = group.multiplicities
-        g.positions = group.positions
-        g.symbols = Set(group.positions.flatMap { $0.keys })
-        if length > AuditSummary.positionLimit { g.symbols.formUnion(s.symbols) }
-        for (f, t) in s.timeFormats where f.length == length { g.timeFormats[f] = t }
-        g.sample = s.sample.filter { $0.unicodeScalars.count == length }
+        for (length, n) in lengths {
+            guard let group = s.groups[length] else { return nil }
+            g.ids += n
+            g.multiplicities.merge(group.multiplicities, uniquingKeysWith: +)
+            for (i, row) in group.positions.enumerated() {
+                if i == g.positions.count { g.positions.append([:]) }
+                g.positions[i].merge(row, uniquingKeysWith: +)
+            }
+            if length > AuditSummary.positionLimit { g.symbols.formUnion(s.symbols) }
+        }
+        g.lines = g.ids
+        g.lengths = lengths
+        g.symbols.formUnion(g.positions.flatMap { $0.keys })
+        for (f, t) in s.timeFormats where f.length.map(keep) == true { g.timeFormats[f] = t }
+        g.sample = s.sample.filter { keep($0.unicodeScalars.count) }
         return g
     }
 
@@ -250,12 +264,13 @@ public struct AuditAnalysis: Sendable {
     /// time format's description first.
     /// `forcing` a time format judges the ids as it (a declared format, ``DeclaredShape``), however
     /// many lines are not of it.
-    init(single s: AuditSummary, claimedBits: Int?, tests: Int, forcing forced: TimeFormat? = nil) {
-        ids = s.ids
-        distinct = s.distinct
-        extraOccurrences = s.extraOccurrences
-        duplicateIDs = s.duplicateIDs
+    init(single original: AuditSummary, claimedBits: Int?, tests: Int, forcing forced: TimeFormat? = nil) {
+        ids = original.ids
+        distinct = original.distinct
+        extraOccurrences = original.extraOccurrences
+        duplicateIDs = original.duplicateIDs
         var findings: [String] = []
+        let s = Self.caseFolded(original, findings: &findings) ?? original
         let single =
             forced.flatMap(\.length).flatMap { s.lengths[$0] != nil ? $0 : nil }
             ?? Self.dominantLength(of: s, findings: &findings)
@@ -269,6 +284,13 @@ public struct AuditAnalysis: Sendable {
             )
         }
         let alphabet = Self.chooseAlphabet(for: s, format: format)
+        if !alphabet.strays.isEmpty {
+            let shown = alphabet.strays.map { "'\(String($0.symbol).escapingControlCharacters)'" }.joined(separator: ", ")
+            let most = alphabet.strays.map(\.ids).max() ?? 0
+            findings.append(
+                "\(shown) not of \(alphabet.name), in at most \(most) id\(most == 1 ? "" : "s") at any position: a stray line's, left out (within the tolerance, one line in a thousand)"
+            )
+        }
         let positions = Self.classifyPositions(of: s, length: single, format: format, alphabetSize: alphabet.size)
         // A UUIDv7 whose rand_a would count against it is read as method 1's counter instead (a
         // monotonic generator's rand_a, explained by ids sharing a millisecond, stays random). Method 1

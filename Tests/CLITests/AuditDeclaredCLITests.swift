@@ -128,7 +128,7 @@ import Testing
     /// judged as itself (30 header lines before 3,000 ids, past the 1-in-1,000 strays an undeclared
     /// audit sets aside), and a node-id format's reader counts every line it misses (2,000 here, past
     /// the 1,000 at which an undeclared reading gives a layout up).
-    @Test(arguments: ["uuid7", "uuid1", "uuid6", "ulid", "snowflake", "tsid"])
+    @Test(arguments: ["uuid7", "uuid1", "uuid6", "ulid", "typeid", "ksuid", "snowflake", "tsid", "xid"])
     func allowedLinesAreSetAside(scheme: String) throws {
         let ids = try CLI.run(["generate", "--scheme", scheme, "--count", "3000"]).stdout
         // A header in each of 30 merged exports: its repeats are no ids' repeats.
@@ -137,7 +137,19 @@ import Testing
         #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(scheme): \(json["findings"] ?? r.stderr)")
         let (f, fj) = try Self.audit(header + ids, ["--scheme", scheme, "--max-invalid", "29"])
         #expect(f.status == 1 && fj["verdict_code"] as? String == "invalid-ids", "\(scheme): \(fj["findings"] ?? f.stderr)")
+        if scheme == "typeid" {
+            // Prefixed and prefixless TypeIDs in one log, behind a header twice: all TypeIDs.
+            let users = try CLI.run(["generate", "--scheme", "typeid", "--prefix", "user", "--count", "2000"]).stdout
+            let mixed = "id\nid\n" + users + ids.split(separator: "\n").prefix(1000).joined(separator: "\n") + "\n"
+            let (m, mj) = try Self.audit(mixed, ["--scheme", scheme, "--max-invalid", "2"])
+            #expect(m.status == 0 && mj["verdict_code"] as? String == "consistent", "\(mj["findings"] ?? m.stderr)")
+            #expect(try Self.audit(mixed, ["--scheme", scheme, "--max-invalid", "1"]).0.status == 1)
+        }
         guard scheme == "snowflake" else { return }
+        // A repeated line of the format's own symbols, of a length no id of it has, is no repeat of an id.
+        let zeros = String(repeating: "0\n", count: 30)
+        let (z, zj) = try Self.audit(zeros + ids, ["--scheme", scheme, "--max-invalid", "30"])
+        #expect(z.status == 0 && zj["verdict_code"] as? String == "consistent", "\(zj["findings"] ?? z.stderr)")
         let junk = (0..<2000).map { "junk\($0)\n" }.joined()
         let (many, mj) = try Self.audit(junk + ids, ["--scheme", scheme, "--max-invalid", "2000"])
         #expect(many.status == 0 && mj["verdict_code"] as? String == "consistent", "\(mj["findings"] ?? many.stderr)")
@@ -185,6 +197,40 @@ import Testing
             let r = try CLI.run(["audit", "--summary", summary.path, "--scheme", "uuid4"])
             #expect(r.status == 65 && r.stderr.contains("not an idbudget audit summary"), "\(forged): \(r.stderr)")
         }
+    }
+
+    /// Hex is one alphabet in either case: UUIDs from two producers (`UUID().uuidString` beside
+    /// Python's `str(uuid4())`) are no bias, declared or not; declared, the lines in the case fewer
+    /// ids use are counted as such, not as bad symbols.
+    @Test(arguments: ["uuid7", "uuid4"]) func hexInBothCasesIsOneAlphabet(scheme: String) throws {
+        let ids = try CLI.run(["generate", "--scheme", scheme, "--count", "3000"]).stdout.split(separator: "\n")
+        let text = ids.enumerated().map { $0.offset % 3 == 0 ? $0.element.uppercased() : String($0.element) }.joined(separator: "\n") + "\n"
+        let (r, json) = try Self.audit(text, [])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+        #expect((json["findings"] as? [String])?.contains { $0.hasPrefix("hex in both cases") } == true, "\(json["findings"] ?? "")")
+        let allowed = scheme == "uuid4" ? ["--max-invalid", "1000"] : []
+        let (d, dj) = try Self.audit(text, ["--scheme", scheme] + allowed)
+        #expect(d.status == 0 && dj["verdict_code"] as? String == "consistent", "\(dj["findings"] ?? d.stderr)")
+        if scheme == "uuid4" {
+            #expect((dj["findings"] as? [String])?.contains { $0.hasPrefix("1000 lines are not uuid4 (1000 in upper case)") } == true)
+            let (f, _) = try Self.audit(text, ["--scheme", scheme, "--max-invalid", "999"])
+            #expect(f.status == 1)
+        }
+    }
+
+    /// One corrupted line among thousands (a space where a hex digit was) is a stray line's symbol,
+    /// named and left out, not a new alphabet that makes every position look narrow.
+    @Test func aStraySymbolDoesNotChooseTheAlphabet() throws {
+        let ids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "3000"]).stdout
+        let (r, json) = try Self.audit("a2112 31-cd61-465d-b2c6-d47e147764ef\n" + ids, [])
+        #expect(r.status == 0 && json["alphabet"] as? String == "hex", "\(json["findings"] ?? r.stderr)")
+        #expect((json["findings"] as? [String])?.contains { $0.hasPrefix("' ' not of hex, in at most 1 id") } == true)
+        // Not past the tolerance: a symbol in 4 of 3,000 ids is the stream's.
+        let four = Array(repeating: "a2112 31-cd61-465d-b2c6-d47e147764ef", count: 4).enumerated().map {
+            String($0.element.dropLast(1)) + String($0.offset)
+        }
+        let (m, mj) = try Self.audit(four.joined(separator: "\n") + "\n" + ids, [])
+        #expect(m.status == 1 && mj["alphabet"] as? String != "hex", "\(mj["findings"] ?? m.stderr)")
     }
 
     /// Lines set aside are not ids: 30 copies of the nil UUID and a header repeated per export,

@@ -10,6 +10,9 @@ extension AuditAnalysis {
         static let observedName = "observed symbols"
         let name: String
         let size: Int
+        /// Symbols left out as a few stray lines' (a corrupted line's space or `é`), each with the most
+        /// ids that show it at one position.
+        var strays: [(symbol: Unicode.Scalar, ids: Int)] = []
         /// Only the symbols the ids show: too few duplicates cannot be judged against it.
         var isObserved: Bool { name == Self.observedName }
     }
@@ -19,6 +22,12 @@ extension AuditAnalysis {
 
     /// The smallest candidate holding every varying symbol, unless its unseen symbols cannot be
     /// chance; ULID and KSUID have alphabets of their own.
+    ///
+    /// Symbols that a few stray lines brought — no more ids than ``strayTolerance(_:)`` show one at
+    /// any position — do not choose it when, without them, a named alphabet fits where none did with
+    /// them (one corrupted UUID among thousands must not make the stream "observed symbols"). They are
+    /// named in the findings; ``classify(_:alphabetSize:distinct:inflation:)`` leaves them out of each
+    /// position on the same tolerance.
     static func chooseAlphabet(for s: AuditSummary, format: TimeFormat?) -> ChosenAlphabet {
         if let own = format?.ownAlphabet { return ChosenAlphabet(name: own.name, size: own.size) }
         let rows = varyingRows(of: s, format: format)
@@ -26,6 +35,22 @@ extension AuditAnalysis {
         var varying = Set<Unicode.Scalar>()
         for p in rows { varying.formUnion(p.keys) }
         if (s.lengths.keys.max() ?? 0) > AuditSummary.positionLimit || varying.isEmpty { varying = s.symbols }
+        let chosen = chooseAlphabet(symbols: varying, rows: rows)
+        guard chosen.isObserved, !rows.isEmpty else { return chosen }
+        let tolerance = strayTolerance(s.ids)
+        let strays = varying.compactMap { c -> (symbol: Unicode.Scalar, ids: Int)? in
+            let most = rows.reduce(0) { Swift.max($0, $1[c] ?? 0) }
+            return most <= tolerance ? (c, most) : nil
+        }
+        guard !strays.isEmpty, strays.count < varying.count else { return chosen }
+        let left = varying.subtracting(strays.map(\.symbol))
+        var core = chooseAlphabet(symbols: left, rows: rows.map { $0.filter { left.contains($0.key) } })
+        guard !core.isObserved else { return chosen }
+        core.strays = strays.sorted { $0.symbol.value < $1.symbol.value }
+        return core
+    }
+
+    private static func chooseAlphabet(symbols varying: Set<Unicode.Scalar>, rows: [[Unicode.Scalar: Int]]) -> ChosenAlphabet {
         let seen = ChosenAlphabet(name: ChosenAlphabet.observedName, size: Swift.max(varying.count, 2))
         let observed = String(String.UnicodeScalarView(varying.sorted { $0.value < $1.value }))
         guard let a = candidates.filter({ a in observed.allSatisfy { a.symbols.contains($0) } }).min(by: { $0.count < $1.count })
@@ -43,5 +68,42 @@ extension AuditAnalysis {
     /// The symbol counts of the positions that vary, outside the format's timestamp.
     static func varyingRows(of s: AuditSummary, format: TimeFormat?) -> [[Unicode.Scalar: Int]] {
         s.positions.enumerated().filter { i, p in p.count > 1 && !(format?.timePositions.contains(i) ?? false) }.map(\.element)
+    }
+
+    /// Hex written in both cases (UUIDs from two producers, `UUID().uuidString` beside Python's
+    /// `str(uuid4())`), as one alphabet: the summary with each position's upper-case letters counted
+    /// as their lower-case ones. nil unless every symbol is a hex digit or `-`, both cases show, and
+    /// no named alphabet could explain the symbols as they are (22 symbols in many draws are not a
+    /// base62 sample). RFC 9562 reads a UUID's hex in either case; the ids are still compared byte
+    /// for byte, so one id written in both cases counts as two distinct ids.
+    static func caseFolded(_ s: AuditSummary, findings: inout [String]) -> AuditSummary? {
+        let digits = Set("0123456789-".unicodeScalars)
+        let lower = Set("abcdef".unicodeScalars)
+        let upper = Set("ABCDEF".unicodeScalars)
+        guard s.symbols.isSubset(of: digits.union(lower).union(upper)), !s.symbols.isDisjoint(with: lower),
+            !s.symbols.isDisjoint(with: upper), chooseAlphabet(for: s, format: nil).isObserved
+        else { return nil }
+        func fold(_ row: [Unicode.Scalar: Int]) -> [Unicode.Scalar: Int] {
+            var out: [Unicode.Scalar: Int] = [:]
+            for (c, k) in row { out[upper.contains(c) ? Unicode.Scalar(UInt8(c.value + 32)) : c, default: 0] += k }
+            return out
+        }
+        var letters = (lower: 0, upper: 0)
+        for row in s.positions {
+            for (c, k) in row {
+                if lower.contains(c) { letters.lower += k }
+                if upper.contains(c) { letters.upper += k }
+            }
+        }
+        var f = s
+        f.positions = s.positions.map(fold)
+        f.groups = s.groups.mapValues { .init(multiplicities: $0.multiplicities, positions: $0.positions.map(fold)) }
+        f.symbols.subtract(upper)
+        f.symbols.formUnion(lower.filter { c in s.symbols.contains(Unicode.Scalar(UInt8(c.value - 32))) })
+        let share = 100 * Double(letters.upper) / Double(Swift.max(1, letters.lower + letters.upper))
+        findings.append(
+            "hex in both cases (\(String(format: "%.1f", share))% of letters upper-case): one alphabet, each position's letters counted in lower case; an id written in both cases counts as two distinct ids"
+        )
+        return f
     }
 }

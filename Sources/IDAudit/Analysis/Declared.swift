@@ -146,6 +146,17 @@ public struct DeclaredShape: Sendable, Equatable {
 }
 
 extension AuditAnalysis {
+    /// A position's counts with hex letters written in one case.
+    static func hexCase(_ row: [Unicode.Scalar: Int], upper: Bool) -> [Unicode.Scalar: Int] {
+        var out: [Unicode.Scalar: Int] = [:]
+        for (c, k) in row {
+            let v = c.value
+            let moved: UInt32? = upper ? ((0x61...0x66).contains(v) ? v - 32 : nil) : ((0x41...0x46).contains(v) ? v + 32 : nil)
+            out[moved.flatMap(Unicode.Scalar.init) ?? c, default: 0] += k
+        }
+        return out
+    }
+
     /// Judges `s` against the declared shape `d` (see ``DeclaredShape``), one with positions of its own
     /// (an alphabet and length, or a format whose text form is fixed).
     init(declared given: DeclaredShape, summary s: AuditSummary) {
@@ -160,7 +171,9 @@ extension AuditAnalysis {
         // tracked apart), the whole stream's, which the lines of other lengths share.
         let own = s.groups[d.length]
         let group = own ?? .init(multiplicities: s.multiplicities, positions: s.positions)
-        let rows = group.positions
+        // Over hex, the lines in the other case are invalid (counted above) but drawn all the same:
+        // their letters count as the declared case's, or their digits alone would bias every position.
+        let rows = given.upperCased() == nil ? group.positions : group.positions.map { Self.hexCase($0, upper: upper) }
         let head = Swift.min(d.length, AuditSummary.positionLimit)
         // Lines set aside while summarising were never ids; a summary made without the declaration
         // keeps lines of other lengths among its ids.
@@ -171,9 +184,13 @@ extension AuditAnalysis {
         }
         let shown = Swift.max(0, (outside.max() ?? 0) - (own == nil ? s.ids - n : 0))
         // Never below what the positions show: a summary's count can not hide a bad symbol they hold.
-        let badSymbols = Swift.max(counted.map { Swift.max(0, n - $0) } ?? 0, shown) + (mine?.otherSymbols ?? 0)
+        // Ids of the length not of the shape as declared: over hex, in the other case (every id of a
+        // summary made under the declaration is of the shape in one case or the other).
+        let unmatched = counted.map { Swift.max(0, n - $0) } ?? 0
+        let otherCase = given.upperCased() != nil ? unmatched : 0
+        let badSymbols = Swift.max(unmatched - otherCase, shown) + (mine?.otherSymbols ?? 0)
         let foreign = s.setAside(notUnder: given.key)
-        let invalid = otherLengths + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
+        let invalid = otherLengths + otherCase + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
         var findings: [String] = []
         let random = d.slots.filter(\.random)
         // The product of the random positions' sizes, 2^4096 past it (as an undeclared space is capped).
@@ -191,6 +208,7 @@ extension AuditAnalysis {
         if invalid > 0 {
             var parts: [String] = []
             if otherLengths > 0 { parts.append("\(otherLengths) of another length") }
+            if otherCase > 0 { parts.append("\(otherCase) in \(upper ? "lower" : "upper") case") }
             if badSymbols > 0 {
                 parts.append("\(counted == nil ? "at least " : "")\(badSymbols) with a symbol not of \(d.name) at its position")
             }

@@ -14,7 +14,27 @@ extension AuditAnalysis {
         // had seen, and a summary without the format then can not say how many it missed: nil.
         // TypeIDs without a prefix are read as ULIDs while summarising; their version and variant
         // characters make them TypeIDs (``asPrefixlessTypeIDs(_:)``).
-        let prefixless = f == .typeid ? Self.asPrefixlessTypeIDs(s)?.timeFormats[.typeid]?.ids ?? 0 : 0
+        // TypeIDs have the length of their prefix: judged over the lengths a TypeID can have (26
+        // without a prefix, 28 to 90 with one), the other lines set aside as for a format of one length.
+        var typeIDs: AuditSummary? = nil
+        if f == .typeid {
+            let typeIDLength = { (n: Int) in n == 26 || (28...(27 + TypeID.maxPrefixLength)).contains(n) }
+            typeIDs = s.lengths.count > 1 ? Self.lengthGroups(of: s, where: typeIDLength) : s
+            typeIDs?.timeFormats[.typeid] = s.timeFormats[.typeid]
+            typeIDs = typeIDs.map { Self.asPrefixlessTypeIDs($0) ?? $0 }
+            // TypeIDs without a prefix beside prefixed ones: the ids of length 26 read as ULIDs are
+            // theirs when they hold a UUIDv7, bucketed as the empty prefix's (no prefix hashes to the
+            // FNV offset basis, as `TimeFormat.parse` keys a TypeID).
+            if (s.timeFormats[.typeid]?.ids ?? 0) > 0, let g = Self.lengthGroup(of: s, length: 26),
+                let bare = Self.asPrefixlessTypeIDs(g)?.timeFormats[.typeid], bare.ids > 0
+            {
+                var moved = AuditSummary.TimeBuckets(ids: bare.ids, buckets: [:], truncated: bare.truncated)
+                for (k, n) in bare.buckets { moved.buckets[0xCBF2 << 48 | k & 0xFFFF_FFFF_FFFF] = n }
+                if (try? typeIDs?.timeFormats[.typeid]?.add(moved)) == nil { typeIDs?.timeFormats[.typeid]?.truncated = true }
+                typeIDs?.timeFormats[.ulid] = AuditSummary.TimeBuckets()
+            }
+        }
+        let prefixless = f == .typeid ? (typeIDs?.timeFormats[.typeid]?.ids ?? 0) - (s.timeFormats[.typeid]?.ids ?? 0) : 0
         let foreign = s.setAside(notUnder: nil)
         let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
         let read: Int? =
@@ -27,6 +47,12 @@ extension AuditAnalysis {
             // turn the judgement into another format's.
             let own = s.lengths.count > 1 ? Self.lengthGroup(of: s, length: length) : nil
             self.init(single: own ?? s, claimedBits: nil, tests: 1, forcing: time)
+            ids = s.ids
+            distinct = s.distinct
+            extraOccurrences = s.extraOccurrences
+            duplicateIDs = s.duplicateIDs
+        } else if time == .typeid, (read ?? 0) > 0 {
+            self.init(single: typeIDs ?? s, claimedBits: nil, tests: 1, forcing: .typeid)
             ids = s.ids
             distinct = s.distinct
             extraOccurrences = s.extraOccurrences

@@ -125,20 +125,37 @@ extension AuditAnalysis {
         self.findings = findings
     }
 
-    /// The repeats among lines that can be `format`'s ids: all of them, but for the lengths whose
-    /// every line has a symbol the format never writes (a header line `id`, repeated in each part of
-    /// a merged export), which are no ids of it.
+    /// The repeats among lines that can be `format`'s ids: all of them, but for the lengths no id of
+    /// it has (``lengths(of:)``: a header `id` among xids, a `0` among Snowflakes) and the lengths
+    /// whose every line has a symbol the format never writes (a header line `request_id` among
+    /// Snowflakes), repeated in each part of a merged export: no ids of it.
     static func repeats(of format: IDFormat, in s: AuditSummary) -> Int {
         guard s.lengths.count > 1, !s.groups.isEmpty else { return s.extraOccurrences }
         let symbols = Set(format.alphabet.symbols.flatMap { "\($0)".lowercased().unicodeScalars + "\($0)".uppercased().unicodeScalars })
+        let possible = lengths(of: format)
         var foreign = 0
         for (length, g) in s.groups where length <= AuditSummary.positionLimit {
             let n = s.lengths[length] ?? 0
             // Every line of this length has a foreign symbol when the foreign symbols at one position number all its lines.
             let alien = g.positions.contains { row in row.filter { !symbols.contains($0.key) }.values.reduce(0, +) == n }
-            if alien { foreign += g.multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value } }
+            if alien || !possible.contains(length) { foreign += g.multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value } }
         }
         return Swift.max(0, s.extraOccurrences - foreign)
+    }
+
+    /// The lengths an id of a node-id format can have: its text form's, or, for the decimal Snowflake
+    /// family, from the digits of the smallest id minted at ``NodeStats/earliest(_:)`` (the time in
+    /// the top bits, node and sequence 0) to 19.
+    static func lengths(of format: IDFormat) -> ClosedRange<Int> {
+        guard format.isDecimal else { return format.length...format.length }
+        let since = UInt64(Swift.max(0, NodeStats.earliest(format) - Int(format.defaultEpoch ?? 0)))
+        let smallest: UInt64 =
+            switch format {
+            case .instagram: since << 23
+            case .sonyflake: (since / 10) << 24
+            default: since << 22
+            }
+        return String(smallest).count...format.length
     }
 
     static func iso(_ millis: Int) -> String { UTCTime.iso(millis: Int64(millis)) }

@@ -55,7 +55,7 @@ extension AuditAnalysis {
             }
         }
         let k = counts.count
-        if k == 0 { return .constant(" ") }
+        if k == 0 { return .uniform(symbols: a) }  // no draws at this position: nothing to judge
         if k < a, !narrowIsSignificant(symbols: k, of: a, distinct: distinct) { return .uniform(symbols: a) }
         if k == 1, let c = counts.keys.first { return .constant(c) }
         let total = Double(counts.values.reduce(0, +))
