@@ -297,11 +297,11 @@ public struct AuditAnalysis: Sendable {
         // draws rand_b afresh for every id: a rand_b that varies less than that counts against it.
         var probe: [String] = []
         var flags = PositionFlags(positions, of: s, format: format, alphabetSize: alphabet.size, findings: &probe)
-        let counter = claimedBits == nil && format == .uuid7 && flags.flagged.contains { Self.randAPositions.contains($0.0) }
+        let randA = format.flatMap { Self.randAPositions(of: $0, length: single) } ?? []
+        let counter = claimedBits == nil && flags.flagged.contains { randA.contains($0.0) }
         if counter {
             flags = PositionFlags(
-                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: Self.randAPositions, fresh: true,
-                findings: &findings)
+                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: randA, fresh: true, findings: &findings)
         } else {
             findings += probe
         }
@@ -310,7 +310,7 @@ public struct AuditAnalysis: Sendable {
             findings: &findings)
         if counter {
             findings.append(
-                "positions 16–18 (rand_a) are not fresh random symbols: read as RFC 9562's method 1 counter (or method 3's finer clock) within the millisecond; duplicates judged over rand_b's \(Self.randBBits) bits"
+                "positions \(Self.ranges(randA.sorted())) (rand_a) are not fresh random symbols: read as RFC 9562's method 1 counter (or method 3's finer clock) within the millisecond; duplicates judged over rand_b's \(Self.randBBits) bits"
             )
         }
         if format == nil {
@@ -370,6 +370,18 @@ public struct AuditAnalysis: Sendable {
     /// count against the stream, it is judged as the RFC allows: on rand_b's 62 random bits.
     static let randAPositions: Set<Int> = [15, 16, 17]
     static let randBBits = 62
+
+    /// The positions holding a UUIDv7's rand_a in `format`'s text of `length` characters: a UUIDv7's
+    /// ``randAPositions``; in a TypeID's suffix (bit 3 + 5(i − 1) starts character i ≥ 1 of the 26),
+    /// rand_a's bits 52–63 fall in characters 10–13, the version's and the variant's characters
+    /// sharing one bit each — after the prefix and `_`, when every id has the one `length`.
+    static func randAPositions(of format: TimeFormat, length: Int?) -> Set<Int>? {
+        switch format {
+        case .uuid7: randAPositions
+        case .typeid: length.map { n in Set((10...13).map { n - 26 + $0 }) }
+        default: nil
+        }
+    }
 
     /// "1–8, 10–13" from 0-based positions.
     static func ranges(_ positions: [Int]) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import IDAudit
 import IDBudget
+import IDFormats
 import IDTokens
 import Precise
 import TestSupport
@@ -236,6 +237,19 @@ import Testing
         }
         let p = try AuditAnalysis(summary: try Self.summarise(Self.lines(pooled)))
         #expect(p.verdict == .nonUniform, "\(p.findings)")
+        // The same UUIDs as TypeIDs, with and without a prefix: rand_a is characters 10–13 of the suffix.
+        func typeIDs(_ uuids: [String], prefix: String) throws -> [String] {
+            try uuids.map { u in
+                let v = UInt128(u.replacingOccurrences(of: "-", with: ""), radix: 16) ?? 0
+                return try TypeID(prefix: prefix, uuid: v).description
+            }
+        }
+        for prefix in ["", "user"] {
+            let t = try AuditAnalysis(summary: try Self.summarise(Self.lines(try typeIDs(ids(randB: 62), prefix: prefix))))
+            #expect(t.format == .typeid && t.randomBits == 62 && t.verdict == .consistent, "\(prefix): \(t.findings)")
+            let w = try AuditAnalysis(summary: try Self.summarise(Self.lines(try typeIDs(ids(randB: 12), prefix: prefix))))
+            #expect(w.verdict != .consistent, "\(prefix): \(w.findings)")
+        }
     }
 
     /// A monotonic generator, 4 ids a millisecond counting up from one draw: its random positions
