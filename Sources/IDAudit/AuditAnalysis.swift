@@ -341,6 +341,12 @@ public struct AuditAnalysis: Sendable {
         // The 95% bound is at most the point estimate (both are capped by the space).
         effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: judged.groups, duplicates: s.extraOccurrences), effectiveBits)
         verdict = Self.decideVerdict(s, test: test, nonUniform: !flags.flagged.isEmpty, findings: &findings)
+        if let format, let repeats = Self.clockedRepeats(s, format: format) {
+            verdict = .tooMany
+            findings.append(
+                "\(repeats) repeated \(format.displayName) id\(repeats == 1 ? "" : "s"): a \(format.displayName) is unique by construction (RFC 9562: its clock sequence changes whenever the clock may have gone back, its node tells generators apart), so no repeat is chance — a copied id or a broken clock"
+            )
+        }
         self.findings = findings
         nodeFormat = nil
         nodeStats = nil
@@ -370,6 +376,16 @@ public struct AuditAnalysis: Sendable {
     /// count against the stream, it is judged as the RFC allows: on rand_b's 62 random bits.
     static let randAPositions: Set<Int> = [15, 16, 17]
     static let randBBits = 62
+
+    /// The extra occurrences among a UUIDv1's or v6's ids (the ids of their length, when the summary
+    /// keeps it apart from stray lines'), when there are any; nil for other formats. The 14 bits of
+    /// clock sequence are no random space to judge them in: an RFC 9562 generator never repeats.
+    static func clockedRepeats(_ s: AuditSummary, format: TimeFormat) -> Int? {
+        guard format == .uuid1 || format == .uuid6 else { return nil }
+        let multiplicities = s.groups[36]?.multiplicities ?? s.multiplicities
+        let extra = multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value }
+        return extra > 0 ? extra : nil
+    }
 
     /// The positions holding a UUIDv7's rand_a in `format`'s text of `length` characters: a UUIDv7's
     /// ``randAPositions``; in a TypeID's suffix (bit 3 + 5(i − 1) starts character i ≥ 1 of the 26),

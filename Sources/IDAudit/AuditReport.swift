@@ -384,6 +384,8 @@ public struct AuditReport: Answer, Equatable {
         case .consistent where r.nodeFormat != nil: "consistent: no id repeats, as a node-id format's never should"
         case .tooMany where r.nodeFormat != nil:
             "SUSPICIOUS: ids repeat; a node-id format repeats an id only when two live nodes share a node value or a clock went back"
+        case .tooMany where r.format == .uuid1 || r.format == .uuid6:
+            "SUSPICIOUS: ids repeat; a \(r.format?.displayName ?? "UUID") never repeats from a generator that follows RFC 9562"
         case .tooMany:
             "SUSPICIOUS: more duplicates than a uniform generator over this space makes (p ≤ \(String(format: "%.3g", r.test.pValueHigh)))"
         case .tooFew:

@@ -199,6 +199,20 @@ import Testing
         }
     }
 
+    /// A UUIDv1 or v6 never repeats from an RFC 9562 generator: one repeated id fails, declared or
+    /// not, where its 14-bit clock sequence alone would call one repeat chance; a header repeated
+    /// beside them is no repeat of an id.
+    @Test(arguments: ["uuid1", "uuid6"]) func aClockedUUIDNeverRepeats(scheme: String) throws {
+        let ids = try CLI.run(["generate", "--scheme", scheme, "--count", "3000"]).stdout
+        let again = String(ids.split(separator: "\n")[5]) + "\n"
+        for declared in [[], ["--scheme", scheme]] {
+            let (r, json) = try Self.audit(ids + again, declared)
+            #expect(r.status == 1 && json["verdict_code"] as? String == "too-many-duplicates", "\(json["findings"] ?? r.stderr)")
+            let (h, hj) = try Self.audit("id\n" + ids + "id\n", declared + (declared.isEmpty ? [] : ["--max-invalid", "2"]))
+            #expect(h.status == 0 && hj["verdict_code"] as? String == "consistent", "\(hj["findings"] ?? h.stderr)")
+        }
+    }
+
     /// Hex is one alphabet in either case: UUIDs from two producers (`UUID().uuidString` beside
     /// Python's `str(uuid4())`) are no bias, declared or not; declared, the lines in the case fewer
     /// ids use are counted as such, not as bad symbols.
