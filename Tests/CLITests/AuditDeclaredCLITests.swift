@@ -213,6 +213,23 @@ import Testing
         }
     }
 
+    /// A "UUIDv7" whose 48 time bits are random (a UUIDv4 with its version character changed) holds
+    /// timestamps no generator wrote: undeclared, it is judged as the 122 random bits it is, and
+    /// says so; declared, its lines are not UUIDv7s.
+    @Test func timestampsOutsideAnyClockAreNotAFormat() throws {
+        let v4 = try CLI.run(["generate", "--scheme", "uuid4", "--count", "3000"]).stdout.split(separator: "\n")
+        let fake = v4.map { String($0.prefix(14)) + "7" + String($0.dropFirst(15)) }.joined(separator: "\n") + "\n"
+        let (r, json) = try Self.audit(fake, [])
+        #expect(r.status == 0 && json["format"] as? String == "tokens over hex", "\(json["findings"] ?? r.stderr)")
+        #expect((json["findings"] as? [String])?.contains { $0.contains("have a timestamp outside 2005 to tomorrow") } == true)
+        let (d, dj) = try Self.audit(fake, ["--scheme", "uuid7"])
+        #expect(d.status == 1 && dj["verdict_code"] as? String == "invalid-ids", "\(dj["findings"] ?? d.stderr)")
+        #expect((dj["findings"] as? [String])?.contains { $0.contains("with a timestamp outside 2005 to tomorrow") } == true)
+        // Real UUIDv7s pass, declared or not.
+        let v7 = try CLI.run(["generate", "--scheme", "uuid7", "--count", "3000"]).stdout
+        #expect(try Self.audit(v7, ["--scheme", "uuid7"]).0.status == 0)
+    }
+
     /// Hex is one alphabet in either case: UUIDs from two producers (`UUID().uuidString` beside
     /// Python's `str(uuid4())`) are no bias, declared or not; declared, the lines in the case fewer
     /// ids use are counted as such, not as bad symbols.

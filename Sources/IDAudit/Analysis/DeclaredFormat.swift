@@ -1,3 +1,4 @@
+import Foundation
 import IDBudget
 import IDFormats
 
@@ -37,8 +38,12 @@ extension AuditAnalysis {
         let prefixless = f == .typeid ? (typeIDs?.timeFormats[.typeid]?.ids ?? 0) - (s.timeFormats[.typeid]?.ids ?? 0) : 0
         let foreign = s.setAside(notUnder: nil)
         let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
+        // Ids whose timestamp no generator wrote (before 2005, past tomorrow) do not read as the format.
+        let now = Int(Date().timeIntervalSince1970 * 1000)
+        let outOfTime = time.map { t in Self.implausible(t, in: (typeIDs ?? s).timeFormats[t] ?? .init(), now: now) } ?? 0
         let read: Int? =
-            time.map { (s.timeFormats[$0]?.ids ?? 0) + prefixless } ?? s.nodeFormats[f]?.ids ?? (s.ids + unreadable <= 1000 ? 0 : nil)
+            time.map { (s.timeFormats[$0]?.ids ?? 0) + prefixless - outOfTime } ?? s.nodeFormats[f]?.ids
+            ?? (s.ids + unreadable <= 1000 ? 0 : nil)
         if time == nil, let stats = s.nodeFormats[f], s.ids > 0 {
             self.init(node: f, stats: stats, fits: Self.nodeFormat(of: s, scheme: f)?.fits ?? [f], summary: s, declared: true)
         } else if let time, let length = time.length, (read ?? 0) > 0 {
@@ -66,7 +71,8 @@ extension AuditAnalysis {
             let invalid = s.ids - read + unreadable
             if invalid > 0 {
                 var parts: [String] = []
-                if s.ids > read { parts.append("\(s.ids - read) that do not read as \(f.rawValue)") }
+                if s.ids > read + outOfTime { parts.append("\(s.ids - read - outOfTime) that do not read as \(f.rawValue)") }
+                if outOfTime > 0 { parts.append("\(outOfTime) with a timestamp outside 2005 to tomorrow") }
                 if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
                 if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }
                 if s.invalidUTF8Lines > 0 { parts.append("\(s.invalidUTF8Lines) not UTF-8") }

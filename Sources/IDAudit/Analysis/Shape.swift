@@ -1,3 +1,4 @@
+import Foundation
 import IDBudget
 import IDFormats
 
@@ -18,16 +19,53 @@ extension AuditAnalysis {
 
     /// A time format, when every id has its shape: all ids, or all but the strays
     /// (``strayTolerance(_:)``: a header line, a stray test id must not hide the format).
+    ///
+    /// Ids whose timestamp no generator wrote (``implausible(_:in:now:)``) are named; when they are
+    /// most of the format's, the stream is not of it: a "UUIDv7" whose 48 time bits are random is 122
+    /// random bits with a version, judged as the symbols it is.
     static func timeFormat(of s: AuditSummary, findings: inout [String]) -> TimeFormat? {
         guard s.ids > 0 else { return nil }
         let format = TimeFormat.allCases.first { f in
             let n = s.timeFormats[f]?.ids ?? 0
             return n == s.ids || (n > 0 && s.ids - n <= strayTolerance(s.ids))
         }
-        if let format, let n = s.timeFormats[format]?.ids, n < s.ids {
-            findings.append("\(s.ids - n) of \(s.ids) ids are not \(format.displayName); they are judged as if they were")
+        guard let format, let t = s.timeFormats[format] else { return nil }
+        let wrong = implausible(format, in: t, now: Int(Date().timeIntervalSince1970 * 1000))
+        if wrong > 0 {
+            let most = 2 * wrong > t.ids
+            findings.append(
+                "\(wrong) of \(s.ids) ids read as \(format.displayName) have a timestamp outside 2005 to tomorrow: "
+                    + (most
+                        ? "no \(format.displayName) generator wrote them, and they are judged as the symbols they are"
+                        : "a wrong clock, or not \(format.displayName)s")
+            )
+            if most { return nil }
+        }
+        if t.ids < s.ids {
+            findings.append("\(s.ids - t.ids) of \(s.ids) ids are not \(format.displayName); they are judged as if they were")
         }
         return format
+    }
+
+    /// The ids of a time format whose timestamp is before 2005 (KSUID: its 2014 epoch) or more than a
+    /// day past `now` (Unix ms) — counted from the buckets, so 0 when they were truncated.
+    static func implausible(_ format: TimeFormat, in t: AuditSummary.TimeBuckets, now: Int) -> Int {
+        let earliest = 1_104_537_600_000  // 2005-01-01
+        let latest = now + 86_400_000
+        // The bucket's time, in Unix ms.
+        let millis: (UInt64) -> Int =
+            switch format {
+            case .uuid7, .ulid: { Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF_FFFF) }
+            case .typeid: { Int($0 & 0xFFFF_FFFF_FFFF) }
+            case .ksuid: { 1_400_000_000_000 + Int($0 & 0xFFFF_FFFF) * 1000 }
+            case .uuid1, .uuid6: { Int(truncatingIfNeeded: ($0 & 0x0FFF_FFFF_FFFF_FFFF) / 10_000) - 12_219_292_800_000 }
+            }
+        var wrong = 0
+        for (k, n) in t.buckets {
+            let ms = millis(k)
+            if format != .ksuid && ms < earliest || ms > latest { wrong += n }
+        }
+        return wrong
     }
 
     /// A stream of ULIDs that are TypeIDs without a prefix: 26 lower-case Crockford characters that
