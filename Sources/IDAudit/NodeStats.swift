@@ -74,10 +74,18 @@ public struct NodeStats: Sendable, Equatable {
     /// numbers read in the layout have one in perTick (Binomial(n, 1/perTick) reaching 16 times its
     /// mean is past any chance for the n a layout needs to fit). TSID's counter starts at random: its
     /// 42-bit time (139 years) is what keeps random text out of its window.
+    ///
+    /// A busier node (600 ids a millisecond opens a tick once in 600) is told by its sequences: they
+    /// count up from 0 and stay below half the tick's room, where random numbers read in the layout
+    /// reach past it all but 2^−ids of the time (ids ≥ 32: below 10^−9).
     func opensTicks(_ format: IDFormat) -> Bool {
         guard format.isDecimal else { return true }
-        guard let starts = tickStarts, let perTick = format.node?.perTick else { return false }
-        return starts.multipliedReportingOverflow(by: Swift.max(1, perTick / 16)).partialValue >= ids
+        guard let perTick = format.node?.perTick else { return false }
+        if let starts = tickStarts, starts.multipliedReportingOverflow(by: Swift.max(1, perTick / 16)).partialValue >= ids {
+            return true
+        }
+        guard let top = maxSequence, ids >= 32 else { return false }
+        return top < perTick / 2
     }
 
     /// Whether each node's ids come out of order more than a tenth of the time, neither oldest nor

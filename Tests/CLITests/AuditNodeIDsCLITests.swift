@@ -135,15 +135,19 @@ import Testing
     /// reads it in order (its times, nodes and ticks fit, as random numbers' do not). The Snowflakes
     /// are a service's: 5 workers, 10 ids a millisecond each for 400 ms (`generate` mints 4,096 a
     /// millisecond, a tick full: shuffled, those are told from random numbers by nothing).
-    @Test(arguments: ["xid", "objectid", "snowflake", "discord", "tsid"])
-    func shuffledLogsAreRead(scheme: String) throws {
+    /// A busy service's too ("busy": 600 ids a millisecond a worker, a tick opened once in 600 ids,
+    /// told by sequences that stay below 2,048).
+    @Test(arguments: ["xid", "objectid", "snowflake", "discord", "tsid", "busy"])
+    func shuffledLogsAreRead(kind: String) throws {
         var ids: [String] = []
+        let scheme = kind == "busy" ? "snowflake" : kind
         let epochs: [String: UInt64] = ["snowflake": 1_288_834_974_657, "discord": 1_420_070_400_000]
+        let (ticks, perTick): (UInt64, UInt64) = kind == "busy" ? (20, 600) : (400, 10)
         if let epoch = epochs[scheme] {
             let start = UInt64(Date().timeIntervalSince1970 * 1000) - epoch - 86_400_000
             for node: UInt64 in 1...5 {
-                for tick: UInt64 in 0..<400 {
-                    for sequence: UInt64 in 0..<10 {
+                for tick: UInt64 in 0..<ticks {
+                    for sequence: UInt64 in 0..<perTick {
                         let id: UInt64 = (start + tick) << 22 | node << 12 | sequence
                         ids.append(String(id))
                     }
