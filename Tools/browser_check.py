@@ -6,8 +6,9 @@ driven by selenium. Against a running idbudget-serve at BASE:
     by typing a budget — the answer updates without a submit — then submit: the headline says 23, the
     SVG plot is there, the address is a permalink that answers 23 when loaded afresh;
   * with JavaScript off: fill the form, submit, the same 23 and the plot;
-  * both ways, the audit form: paste 200 ids, submit, the verdict counts 200 and the calculator is as
-    it was (with JavaScript, as last typed);
+  * both ways, the audit form on a phone (375 px): paste 200 ids, submit, the verdict counts 200, is on
+    the screen (not below the calculator), and the calculator is as it was (with JavaScript, as last
+    typed);
   * no console errors (favicon, CSP, script), a screenshot saved to --screenshot;
   * at 375 px (a phone) and 1280 px: the page never scrolls sideways, nothing is cut off but what
     scrolls in its own box, plot labels of 9 px or more, no word-break: break-all; screenshots of the
@@ -68,7 +69,8 @@ def fill_seed_question(d, budget):
 
 def audit_form(d, base, failures, label, javascript):
     """Paste ids into the audit form and submit: the verdict page counts them, and the calculator above
-    it is as it was (with JavaScript, as last typed)."""
+    it is as it was (with JavaScript, as last typed). On a phone's screen: the verdict must be on it."""
+    d.set_window_size(375, 812)
     d.get(base + "/?ask=probability&alphabet=hex&length=12&rate=5&per=min&lifetime=3&unit=d")
     kept = "12"
     if javascript:
@@ -94,6 +96,11 @@ def audit_form(d, base, failures, label, javascript):
         failures.append(f"{label}: the audit counted {rows.get('ids')!r} ids, not 200")
     if not headline(d):
         failures.append(f"{label}: the audit's verdict is empty")
+    # The verdict is on screen, not a screen or two below the calculator (the form scrolls to #answer).
+    top, height = d.execute_script(
+        "return [document.getElementById('answer').getBoundingClientRect().top, window.innerHeight]")
+    if not -2 <= top < height:  # scrolled to: its top at the screen's, within a rounding
+        failures.append(f"{label}: after the audit the verdict is at {top:.0f} px, off a {height} px screen")
     length = d.find_element(By.ID, "length").get_attribute("value")
     if length != kept or d.find_element(By.ID, "alphabet").get_attribute("value") != "hex":
         failures.append(f"{label}: after the audit the calculator shows length {length!r}, not {kept!r} of hex")

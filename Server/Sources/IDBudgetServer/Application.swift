@@ -63,6 +63,7 @@ public func buildRouter(settings: ServerSettings = ServerSettings(), logger: Log
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware(routes: declaredRoutes))
+    router.add(middleware: TransferCodingMiddleware())
     let cache = AnswerCache(capacity: settings.answerCache)
     APIRoutes(compute: compute, settings: settings, cache: cache).add(to: router.group("api/v1"))
     PageRoutes(compute: compute, settings: settings).add(to: router)

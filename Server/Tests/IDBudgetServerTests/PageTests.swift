@@ -122,6 +122,12 @@ import Testing
                 uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: pasted))
             // The CRLF a browser adds after the last field is not shown again (no empty line a round trip).
             #expect(String(buffer: audit.body).contains(">abc123\ndef456</textarea>"), "\(String(buffer: audit.body).suffix(500))")
+            // Shown again as pasted, a control byte too (a reference the browser reads back as the byte,
+            // not its escape, which a second audit would read as other ids); the verdict scrolled to.
+            let control = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: "ids=ab\u{1}c\r\n"))
+            let shown = String(buffer: control.body)
+            #expect(shown.contains(">ab&#x1;c</textarea>") && shown.contains("#answer\" enctype"), "\(shown.suffix(500))")
             // More than the page shows again: it says so (the verdict covers all).
             let many = "ids=" + (0..<20_000).map { String(format: "%016x", UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }.joined(separator: "\r\n")
             let big = try await client.executeRequest(

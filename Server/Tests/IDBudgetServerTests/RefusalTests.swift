@@ -262,6 +262,30 @@ import Testing
         }
     }
 
+    /// A body in a transfer coding the server does not take off (`gzip, chunked`) is refused with a
+    /// framed JSON 400 and the connection closed — not handed to the audit as compressed bytes; plain
+    /// chunked is audited.
+    @Test func aTransferCodingOtherThanChunkedIsRefused() async throws {
+        try await withServer(.live) { client in
+            let port = try #require(client.port)
+            let body = "5\r\nabcd\n\r\n0\r\n\r\n"
+            for coding in ["gzip, chunked", "deflate,chunked", "GZIP , Chunked"] {
+                let reply = try await RawHTTP.offPool {
+                    try RawHTTP.exchange(
+                        port: port, Array("POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \(coding)\r\n\r\n\(body)".utf8))
+                }
+                #expect(reply.hasPrefix("HTTP/1.1 400") && reply.contains("Connection: close"), "\(coding): \(reply.prefix(300))")
+                #expect(reply.contains("\"argument\":\"request\"") && reply.contains("is not served"), "\(coding): \(reply)")
+            }
+            let plain = try await RawHTTP.offPool {
+                try RawHTTP.exchange(
+                    port: port,
+                    Array("POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n\(body)".utf8))
+            }
+            #expect(plain.hasPrefix("HTTP/1.1 200"), "\(plain.prefix(300))")
+        }
+    }
+
     @Test func pastTheDeadlineIs503() async throws {
         try await withServer(settings: ServerSettings(deadline: .milliseconds(1))) { client in
             let r = try await client.get("/api/v1/probability?bits=2097152&count=1e600000")

@@ -114,6 +114,28 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// Refuses a body in a transfer coding other than chunked alone (`gzip, chunked`): the parser takes
+/// the chunking off and would hand an audit the compressed bytes as ids. RFC 9112 §6.1 lets a server
+/// refuse a coding it does not know; 400, not 501 — a client never gets a 5xx. The body is not read,
+/// so the connection closes.
+struct TransferCodingMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let codings = request.headers[values: .transferEncoding].flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard codings.isEmpty || codings == ["chunked"] else {
+            var response = ErrorMiddleware<Context>.response(
+                Refusal(
+                    .badRequest, argument: "request",
+                    "Transfer-Encoding '\(Shown.escaped(codings.joined(separator: ", ").prefix(80)))' is not served: send the body as it is, chunked or with a Content-Length"
+                ))
+            response.headers[.connection] = "close"
+            return response
+        }
+        return try await next(request, context)
+    }
+}
+
 extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
 }

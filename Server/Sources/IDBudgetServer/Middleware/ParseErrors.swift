@@ -96,6 +96,17 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
+        // The client closed inside a head: no one is left to answer. Its line says so, not "400".
+        if parse == .invalidEOFState {
+            logger.info(
+                "request",
+                metadata: [
+                    "method": "-", "path": "-", "status": "none", "refused_by": "parser",
+                    "reason": "the client closed the connection inside a request head",
+                ])
+            context.close(promise: nil)
+            return
+        }
         let refusal = Refusal(.badRequest, argument: "request", Self.message(parse))
         if open == 0 { refuse(context: context, refusal) } else { pending = refusal }
     }

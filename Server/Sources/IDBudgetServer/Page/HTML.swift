@@ -2,7 +2,10 @@ import Foundation
 
 /// Text made safe inside HTML element content and double-quoted attribute values.
 enum HTML {
-    static func escape(_ text: some StringProtocol) -> String {
+    /// `keepingControls`: control characters become numeric references, which a browser reads back
+    /// as the characters themselves — for a form field's value (the pasted ids), which must come back
+    /// as typed; elsewhere they are shown as their escape, `\u{1}`.
+    static func escape(_ text: some StringProtocol, keepingControls: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for c in text.unicodeScalars {
@@ -15,7 +18,7 @@ enum HTML {
             default:
                 // Control characters (but tab and newline) would be invalid in HTML: shown as U+FFFD's kin, the escape.
                 if (c.value < 0x20 && c != "\n" && c != "\t") || c.value == 0x7F {
-                    out += "\\u{\(String(c.value, radix: 16))}"
+                    out += keepingControls ? "&#x\(String(c.value, radix: 16));" : "\\u{\(String(c.value, radix: 16))}"
                 } else {
                     out.unicodeScalars.append(c)
                 }

@@ -405,12 +405,13 @@ enum Page {
         case nil:
             html += "<section id=\"answer\" aria-live=\"polite\"></section>\n"
         }
-        // The audit form last: its verdict shows in the answer above it.
+        // The audit form last: its verdict shows in the answer above it, scrolled to (#answer) — on a
+        // phone the calculator's form would otherwise keep it a screen or two down.
         html += """
-            <form method="post" action="/audit?\(e(form.queryString))" enctype="text/plain" id="audit-form">
+            <form method="post" action="/audit?\(e(form.queryString))#answer" enctype="text/plain" id="audit-form">
             <fieldset><legend>Audit ids a system made</legend>
             <label for="ids">Ids, one per line (pasted; for files, POST them to /api/v1/audit)</label>
-            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off">\(e(pasted))</textarea>\(pastedNote.map { "\n<p class=\"note\" id=\"ids-note\">\(e($0))</p>" } ?? "")
+            <textarea id="ids" name="ids" rows="6" spellcheck="false" autocomplete="off">\(HTML.escape(pasted, keepingControls: true))</textarea>\(pastedNote.map { "\n<p class=\"note\" id=\"ids-note\">\(e($0))</p>" } ?? "")
             </fieldset>
             <button type="submit">Audit</button>
             </form>

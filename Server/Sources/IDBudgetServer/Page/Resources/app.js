@@ -19,7 +19,7 @@
           history.replaceState(null, "", "/?" + query);
           // An audit then keeps the calculator as it is now.
           const audit = document.querySelector("#audit-form");
-          if (audit) audit.action = "/audit?" + query;
+          if (audit) audit.action = "/audit?" + query + "#answer";
         }
       } catch (e) {
         // Offline or refused: the Answer button still sends the form.
