@@ -70,6 +70,56 @@ final class FingerprintTable {
         }
     }
 
+    /// Adds `n` fingerprints, (high, low) word pairs: ``add(high:low:)`` for each, with the table's
+    /// fields in locals (no class access per fingerprint) and each slot loaded `lookahead`
+    /// fingerprints before its insert. The table is far larger than the caches, so an insert is a cache
+    /// miss; loaded ahead, some 16 of them are in flight at once instead of one after another. Room is
+    /// made a chunk at a time: the table grows (or spills) up to a chunk earlier, with the same counts.
+    func add(_ words: UnsafePointer<UInt64>, pairs n: Int) throws {
+        let lookahead = 16
+        var k = 0
+        var sink: UInt64 = 0
+        while k < n {
+            let end = Swift.min(n, k + 1024)
+            while (count + end - k) * 5 >= capacity * 4 { try makeRoom() }
+            let slots = self.slots
+            let mask = capacity - 1
+            var added = 0
+            while k < end {
+                if k + lookahead < end {
+                    sink &+= slots[2 * (Int(truncatingIfNeeded: words[2 * (k + lookahead) + 1] >> 8) & mask)]
+                }
+                let h = words[2 * k] | 1
+                let low = words[2 * k + 1]
+                let l = low & ~0xFF
+                var i = Int(truncatingIfNeeded: low >> 8) & mask
+                while true {
+                    let s = slots[2 * i]
+                    if s == 0 {
+                        slots[2 * i] = h
+                        slots[2 * i + 1] = l | 1
+                        added += 1
+                        break
+                    }
+                    if s == h {
+                        let w = slots[2 * i + 1]
+                        if w & ~0xFF == l {
+                            if w & 0xFF == 0xFF { overflow[SIMD2(h, l), default: 0] += 1 } else { slots[2 * i + 1] = w + 1 }
+                            break
+                        }
+                    }
+                    i = (i + 1) & mask
+                }
+                k += 1
+            }
+            count += added
+        }
+        touched = sink
+    }
+
+    /// The sum of the slots ``add(_:pairs:)`` loaded ahead: kept, so the loads are not optimised away.
+    private var touched: UInt64 = 0
+
     /// Adds a record read back from a partition (count 1…255 in the low byte).
     @inline(__always)
     private func addRecord(_ h: UInt64, _ w: UInt64) {
