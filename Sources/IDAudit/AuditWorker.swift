@@ -35,7 +35,10 @@ final class AuditWorker {
     var wide: [[Unicode.Scalar: Int]] = Array(repeating: [:], count: AuditSummary.positionLimit)
     var seen = [Bool](repeating: false, count: 128)
     var scalars = Set<Unicode.Scalar>()
-    var lengthCounts = [Int](repeating: 0, count: 4097)
+    /// `TimeFormat.lengthMask`, read once (a global's accessor checks its initialisation at every call).
+    private let timeLengths = TimeFormat.lengthMask
+    /// Ids per length up to 4096 (a pointer: no uniqueness or exclusivity check per id).
+    let lengthCounts: UnsafeMutablePointer<Int>
     var longLengths: [Int: Int] = [:]
     var sample: [[UInt8]] = []
     var sampleLastFirstByte: UInt8 = 255
@@ -65,6 +68,8 @@ final class AuditWorker {
         self.shardIndex = shardIndex
         self.shardCount = shardCount
         summary = AuditSummary(maxLineBytes: maxLineBytes)
+        lengthCounts = .allocate(capacity: 4097)
+        lengthCounts.initialize(repeating: 0, count: 4097)
         counts = .allocate(capacity: AuditSummary.positionLimit * 128)
         counts.initialize(repeating: 0, count: AuditSummary.positionLimit * 128)
         tableCount = tables
@@ -75,6 +80,7 @@ final class AuditWorker {
 
     deinit {
         outRefs.deallocate()
+        lengthCounts.deallocate()
         counts.deallocate()
         for t in lengthTables { t.counts.deallocate() }
     }
@@ -126,6 +132,13 @@ final class AuditWorker {
         guard var p = region.baseAddress else { return }
         let end = p + region.count
         let nonIDsHere = shardIndex == 0
+        // Counted in a local and added once: a class's stored property costs an exclusivity check
+        // at every access.
+        var ids = 0
+        defer {
+            summary.lines += ids
+            summary.ids += ids
+        }
         while p < end {
             let nl = memchr(p, 0x0A, end - p).map { UnsafeRawPointer($0) }
             let lineEnd = nl ?? end
@@ -183,8 +196,7 @@ final class AuditWorker {
             }
             let f = Fingerprint(bytes)
             if shardCount > 1 && Int(f.high % UInt64(shardCount)) != shardIndex { continue }
-            summary.lines += 1
-            summary.ids += 1
+            ids &+= 1
             if crlf { summary.crlfLines += 1 }
             if shape.declared { matched &+= 1 }
             if shape.other { matchedOtherCase &+= 1 }
@@ -223,7 +235,7 @@ final class AuditWorker {
         let counts = positionCounts(length: n)
         for i in 0..<head { counts[i &* 128 &+ Int(b[i])] &+= 1 }
         if n > head { for i in head..<n { seen[Int(b[i])] = true } }
-        if (n < 64 && TimeFormat.lengthMask >> UInt64(n) & 1 == 1)
+        if (n < 64 && timeLengths >> UInt64(n) & 1 == 1)
             || (n > IDFormat.ksuid.length && n <= 27 + TypeID.maxPrefixLength && b[n - 27] == 0x5F),
             let (format, bucket) = TimeFormat.parse(b)
         {
@@ -337,7 +349,7 @@ final class AuditWorker {
 
     var lengths: [Int: Int] {
         var l = longLengths
-        for (n, c) in lengthCounts.enumerated() where c > 0 { l[n, default: 0] += c }
+        for n in 0...4096 where lengthCounts[n] > 0 { l[n, default: 0] += lengthCounts[n] }
         return l
     }
 
