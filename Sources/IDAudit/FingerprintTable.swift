@@ -44,34 +44,8 @@ final class FingerprintTable {
     var bytesAllocated: Int { 16 * capacity }
     var spilled: Bool { spill != nil }
 
-    @inline(__always)
-    func add(high: UInt64, low: UInt64) throws {
-        if count * 5 >= capacity * 4 { try makeRoom() }
-        let h = high | 1
-        let l = low & ~0xFF
-        let mask = capacity - 1
-        var i = Int(truncatingIfNeeded: low >> 8) & mask
-        while true {
-            let s = slots[2 * i]
-            if s == 0 {
-                slots[2 * i] = h
-                slots[2 * i + 1] = l | 1
-                count += 1
-                return
-            }
-            if s == h {
-                let w = slots[2 * i + 1]
-                if w & ~0xFF == l {
-                    if w & 0xFF == 0xFF { overflow[SIMD2(h, l), default: 0] += 1 } else { slots[2 * i + 1] = w + 1 }
-                    return
-                }
-            }
-            i = (i + 1) & mask
-        }
-    }
-
-    /// Adds `n` fingerprints, (high, low) word pairs: ``add(high:low:)`` for each, with the table's
-    /// fields in locals (no class access per fingerprint) and each slot loaded `lookahead`
+    /// Adds `n` fingerprints, (high, low) word pairs: each probed for from its slot (low bits 8 up),
+    /// the count in its slot's low byte raised or a new slot taken. The table's fields are in locals (no class access per fingerprint) and each slot loaded `lookahead`
     /// fingerprints before its insert. The table is far larger than the caches, so an insert is a cache
     /// miss; loaded ahead, some 16 of them are in flight at once instead of one after another. Room is
     /// made a chunk at a time: the table grows (or spills) up to a chunk earlier, with the same counts.

@@ -296,21 +296,16 @@ extension AuditSummary {
             case "declared":
                 let d = declared ?? DeclaredLines(shape: "")
                 w.key("declared")
-                w.object(2, 5) { w, k in
-                    switch k {
-                    case 0:
-                        w.key("lines")
-                        w.count(d.lines)
-                    case 1:
-                        w.key("lines_other_case")
-                        w.count(d.linesOtherCase)
-                    case 2:
-                        w.key("other_length")
-                        w.count(d.otherLength)
-                    case 3:
-                        w.key("other_symbols")
-                        w.count(d.otherSymbols)
-                    default:
+                // Its counts in key order, then the shape.
+                let counts: [(StaticString, Int)] = [
+                    ("lines", d.lines), ("lines_other_case", d.linesOtherCase), ("other_length", d.otherLength),
+                    ("other_symbols", d.otherSymbols),
+                ]
+                w.object(2, counts.count + 1) { w, k in
+                    if k < counts.count {
+                        w.key(counts[k].0)
+                        w.count(counts[k].1)
+                    } else {
                         w.key("shape")
                         w.string(d.shape)
                     }
