@@ -254,6 +254,8 @@ public struct AuditAnalysis: Sendable {
         g.lengths = lengths
         g.symbols.formUnion(g.positions.flatMap { $0.keys })
         for (f, t) in s.timeFormats where f.length.map(keep) == true { g.timeFormats[f] = t }
+        // A node-id format of one length (xid, ObjectId, TSID) read only ids of that length.
+        for (f, n) in s.nodeFormats where !f.isDecimal && keep(f.length) { g.nodeFormats[f] = n }
         g.sample = s.sample.filter { keep($0.unicodeScalars.count) }
         return g
     }
@@ -265,6 +267,10 @@ public struct AuditAnalysis: Sendable {
     /// `forcing` a time format judges the ids as it (a declared format, ``DeclaredShape``), however
     /// many lines are not of it.
     init(single original: AuditSummary, claimedBits: Int?, tests: Int, forcing forced: TimeFormat? = nil) {
+        if claimedBits == nil, forced == nil, let mix = Self.objectIDMix(original) {
+            self = AuditAnalysis(objectIDMix: mix, summary: original, tests: tests)
+            return
+        }
         ids = original.ids
         distinct = original.distinct
         extraOccurrences = original.extraOccurrences

@@ -169,6 +169,20 @@ import Testing
         #expect(findings.contains { $0.contains("not in time order") }, "\(findings)")
     }
 
+    /// ObjectIds beside cuid2s (both 24 characters): split by the first character and judged apart,
+    /// a header set aside; a repeated id of either fails.
+    @Test func objectIDsBesideCuid2sAreTwoFormats() throws {
+        let objectIDs = try CLI.run(["generate", "--scheme", "objectid", "--count", "3000"]).stdout
+        let cuid2s = try CLI.run(["generate", "--scheme", "cuid2", "--count", "500"]).stdout
+        let (r, json) = try Self.audit("id\n" + objectIDs + cuid2s)
+        let findings = (json["findings"] as? [String] ?? []).joined(separator: " | ")
+        #expect(r.status == 0 && findings.contains("3000 ObjectIds read by their fields, 500 cuid2s"), "\(findings)")
+        for again in [objectIDs.split(separator: "\n")[9], cuid2s.split(separator: "\n")[9]] {
+            let (d, dj) = try Self.audit("id\n" + objectIDs + cuid2s + again + "\n")
+            #expect(d.status == 1 && dj["verdict_code"] as? String == "too-many-duplicates", "\(dj["findings"] ?? d.stderr)")
+        }
+    }
+
     /// A log sorted newest first is still read by its fields, and says so; a declared `--scheme` the
     /// ids are not fails as invalid ids.
     @Test func newestFirstAndSchemesThatDoNotFit() throws {
