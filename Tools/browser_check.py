@@ -140,7 +140,9 @@ for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const rects = r.getClientRects();
     if (!rects.length) continue;
     const t = Math.round(rects[0].top);
-    if (top !== null && t > top + 2 && /[\p{L}\p{N}]/u.test(s[i - 1]) && /[\p{L}\p{N}]/u.test(s[i]))
+    // Or a line that ends at an exponent's sign (`…466e-` | `11`).
+    const exponent = /[eE][-+]$/.test(s.slice(Math.max(0, i - 2), i)) && /[0-9]/.test(s[i]);
+    if (top !== null && t > top + 2 && ((/[\p{L}\p{N}]/u.test(s[i - 1]) && /[\p{L}\p{N}]/u.test(s[i])) || exponent))
       out.midWord.push(s.slice(Math.max(0, i - 12), i) + "|" + s.slice(i, i + 12));
     top = t;
   }
@@ -156,6 +158,8 @@ LAYOUT_PAGES = [
     "/?ask=probability&alphabet=hex&length=32&rate=1000&per=min&lifetime=6&unit=M",
     "/?ask=length&growth=fast&max-probability=1e-9",
     "/?ask=probability&alphabet=decimal&length=300&rate=1e6&per=s&lifetime=10&unit=y",
+    # Figures with three-digit exponents (the probability and a budget of 1e-201).
+    "/?ask=probability&alphabet=hex&length=300&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-201",
     # A long number typed into the form, echoed in the sentence: it wraps between groups of digits.
     "/?ask=length&alphabet=base62&rate=" + "9" * 120 + "&per=s&lifetime=10&unit=y&max-probability=1e-11",
 ]
@@ -260,8 +264,9 @@ def check(base, screenshot, screens):
         d.quit()
 
     # A phone and a desktop.
-    for width, height in ((375, 812), (1280, 900)):
-        layout(base, failures, width, height, f"{screens}/page-{width}.png" if screens else None)
+    # The most common Android width too (360), without a screenshot.
+    for width, height in ((360, 740), (375, 812), (1280, 900)):
+        layout(base, failures, width, height, f"{screens}/page-{width}.png" if screens and width != 360 else None)
     return failures
 
 
@@ -276,7 +281,7 @@ def main():
         print("browser_check: FAIL:", f, file=sys.stderr)
     if failures:
         sys.exit(1)
-    print("browser_check: headless Chromium, with and without JavaScript: 23, the plot, the permalink, the audit form, no console errors; at 375 and 1280 px nothing cut off, no sideways scroll, plot labels of 9 px or more")
+    print("browser_check: headless Chromium, with and without JavaScript: 23, the plot, the permalink, the audit form, no console errors; at 360, 375 and 1280 px nothing cut off, no sideways scroll, plot labels of 9 px or more")
 
 
 if __name__ == "__main__":

@@ -205,7 +205,12 @@ public struct AuditSummary: Sendable, Equatable {
             }
         }
         if m.lengths.count > Self.groupLengthLimit { m.groups = [:] }
-        m.declared = try declared?.merged(with: other.declared)
+        // Either order: a part that set lines aside merges only with one made under its declaration.
+        if let mine = declared {
+            m.declared = try mine.merged(with: other.declared)
+        } else {
+            m.declared = try other.declared?.merged(with: nil)
+        }
         return m
     }
 
@@ -292,6 +297,10 @@ public struct AuditSummary: Sendable, Equatable {
             let t = timeFormats[f] ?? TimeBuckets()
             guard t.buckets.count <= Self.bucketLimit else {
                 throw fail("time_formats.\(f.rawValue).buckets has more than \(Self.bucketLimit) keys")
+            }
+            // A format of one length has no more ids than the ids of that length (a TypeID's varies).
+            if let length = f.length, t.ids > (lengths[length] ?? 0) {
+                throw fail("time_formats.\(f.rawValue) has more ids than ids of \(length) characters")
             }
             let inBuckets = t.truncated ? t.ids : try Self.total(t.buckets.values, "time_formats.\(f.rawValue).buckets")
             guard t.ids >= 0, t.ids <= ids, t.buckets.values.allSatisfy({ $0 >= 0 }), inBuckets == t.ids else {

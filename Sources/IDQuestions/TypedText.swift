@@ -4,11 +4,19 @@ import IDBudget
 /// before the one layer reads them (the layer's own refusals then name what is wrong).
 public enum TypedText {
     /// A value as people type it, in the CLI's syntax: digit groups (`1,000,000`, `1 000 000`)
-    /// closed up, a unit after a space (`10 years`) joined to its number.
+    /// closed up, a unit after a space (`10 years`) joined to its number. A comma closes up only
+    /// between a digit and a group of exactly three: `1,5` (a decimal comma) is left for the layer to
+    /// refuse, not read as 15.
     public static func plain(_ text: String) -> String {
-        String(
-            text.unicodeScalars.filter { $0 != "," && $0 != " " && $0 != "\u{A0}" && $0 != "\u{202F}" && $0 != "\u{2009}" }.map(
-                Character.init))
+        let s = Array(text.unicodeScalars)
+        func digit(_ i: Int) -> Bool { i >= 0 && i < s.count && ("0"..."9").contains(s[i]) }
+        var out = String.UnicodeScalarView()
+        for (i, c) in s.enumerated() {
+            if c == " " || c == "\u{A0}" || c == "\u{202F}" || c == "\u{2009}" { continue }
+            if c == ",", digit(i - 1), digit(i + 1), digit(i + 2), digit(i + 3), !digit(i + 4) { continue }
+            out.append(c)
+        }
+        return String(out)
     }
 
     /// A budget as people write odds: `1 in 10^11` is 10^-11, `1 in 1,000,000` 1e-6 (any power of

@@ -199,6 +199,15 @@ import Testing
         }
     }
 
+    /// Lines none of which is of the declared format are invalid-ids, their repeats no finding about it.
+    @Test func repeatedLinesOfAnotherFormatAreInvalid() throws {
+        let v7 = try CLI.run(["generate", "--scheme", "uuid7", "--count", "3"]).stdout
+        for scheme in ["ulid", "uuid1", "ksuid", "typeid"] {
+            let (r, json) = try Self.audit(v7 + v7, ["--scheme", scheme])
+            #expect(r.status == 1 && json["verdict_code"] as? String == "invalid-ids", "\(scheme): \(json["findings"] ?? r.stderr)")
+        }
+    }
+
     /// A UUIDv1 or v6 never repeats from an RFC 9562 generator: one repeated id fails, declared or
     /// not, where its 14-bit clock sequence alone would call one repeat chance; a header repeated
     /// beside them is no repeat of an id.
@@ -295,8 +304,14 @@ import Testing
         #expect(try CLI.run(["audit", input.path, "--scheme", "nanoid", "--shard", "2/2", "--emit-summary", b.path]).status == 1)
         let plain = try CLI.run(["audit", "--summary", a.path])
         #expect(plain.stdout.contains("32 lines were set aside while summarising, as not uuid4"), "\(plain.stdout)")
-        let merged = try CLI.run(["audit", "--summary", a.path, b.path])
-        #expect(merged.status == 65 && merged.stderr.contains("different declarations"), "\(merged.stderr)")
+        // In either order; and a part made under no declaration is another declaration too.
+        let c = dir.appendingPathComponent("aside-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: c) }
+        #expect(try CLI.run(["audit", input.path, "--shard", "2/2", "--emit-summary", c.path]).status == 1)
+        for parts in [[a, b], [b, a], [a, c], [c, a]] {
+            let merged = try CLI.run(["audit", "--summary"] + parts.map(\.path))
+            #expect(merged.status == 65 && merged.stderr.contains("different declarations"), "\(merged.stderr)")
+        }
     }
 
     /// A line of the declared length with a symbol past ASCII leaves that length without positions of

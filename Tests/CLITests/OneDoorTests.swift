@@ -128,5 +128,8 @@ extension OneDoorTests {
         #expect(TypedText.budget("1 in 1,000,000") == "0.000001000000" && TypedText.budget("1 in 8") == "0.125")
         #expect(TypedText.budget("1 in 3") == "1in3" && TypedText.budget("1e-9") == "1e-9")
         #expect(TypedText.plain("1,000,000") == "1000000" && TypedText.plain("10 years") == "10years")
+        // A decimal comma is not a digit group: left for the layer to refuse, not read as 15.
+        #expect(TypedText.plain("1,5") == "1,5" && TypedText.plain("0,000001") == "0,000001" && TypedText.plain("1,0000") == "1,0000")
+        #expect(TypedText.plain("12,345,678.5") == "12345678.5" && TypedText.plain("1,000/s") == "1000/s")
     }
 }

@@ -70,6 +70,16 @@ import Testing
         Self.rejects(try Self.data(o), "lines is larger than 9223372036854775807")
     }
 
+    /// A time format of one length with more ids than ids of that length (ULIDs where every id is 3
+    /// characters) is impossible: refused, not judged.
+    @Test func timeFormatsBeyondTheirLengthAreRefused() throws {
+        var o = try Self.example()
+        var formats = o["time_formats"] as? [String: Any] ?? [:]
+        formats["ulid"] = ["ids": "2", "buckets": ["0": "2"], "truncated": false]
+        o["time_formats"] = formats
+        Self.rejects(try Self.data(o), "time_formats.ulid has more ids than ids of 26 characters")
+    }
+
     /// Counts that each fit but whose products or sums overflow: the consistency checks are checked arithmetic.
     @Test func sumsAndProductsThatOverflowAreRefused() throws {
         var o = try Self.example()

@@ -89,7 +89,9 @@ extension AuditAnalysis {
             if verdict != .tooMany { verdict = .invalid }
         }
         if read == 0, s.ids > 0, verdict != .invalid {
-            verdict = .empty
+            // Nothing of the format to judge: invalid when the lines not of it are more than allowed
+            // (their repeats are no finding about the format), else nothing to judge.
+            verdict = (s.ids + unreadable > d.maxInvalid) ? .invalid : .empty
             notes.append("no ids of the declared format: nothing to judge")
         }
         let judgedAs = time.map { format == $0 } ?? (nodeFormat == f)

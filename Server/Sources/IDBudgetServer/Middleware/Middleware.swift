@@ -71,7 +71,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let refusal as Refusal {
-            return Self.response(refusal)
+            var response = Self.response(refusal)
+            // A refused upload's body is not read (a busy 503 comes before it): the connection closes,
+            // or the client could trickle the rest for as long as it likes past every body deadline.
+            if request.method == .post { response.headers[.connection] = "close" }
+            return response
         } catch let error as any HTTPResponseError {
             if error.status == .notFound {
                 if var methods = routes[request.uri.path] {

@@ -96,13 +96,14 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
-        // The client closed inside a head: no one is left to answer. Its line says so, not "400".
+        // The connection ended inside a head (closed by the client, or by the idle timeout): no one
+        // is left to answer. Its line says so, not "400".
         if parse == .invalidEOFState {
             logger.info(
                 "request",
                 metadata: [
                     "method": "-", "path": "-", "status": "none", "refused_by": "parser",
-                    "reason": "the client closed the connection inside a request head",
+                    "reason": "the connection ended inside a request head (the client closed it, or the idle timeout)",
                 ])
             context.close(promise: nil)
             return

@@ -29,7 +29,8 @@ enum HTML {
 
     /// `escape(text)` with a line-break opportunity (`<wbr>`) after every `every` digits of each run
     /// of more than `longerThan` digits: a number too long for a phone's line wraps between groups of
-    /// digits, never at an arbitrary digit, and a shorter one not at all.
+    /// digits, never at an arbitrary digit, and a shorter one not at all. An exponent is kept on one
+    /// line with its sign.
     static func breakable(_ text: some StringProtocol, longerThan: Int = 30, every: Int = 10) -> String {
         var out = ""
         var run: [Character] = []
@@ -44,13 +45,28 @@ enum HTML {
             }
             run.removeAll()
         }
-        for c in String(text) {
+        let chars = Array(String(text))
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            // An exponent (`e-11`, `e+300`) stays whole: a line must not end at its sign.
+            if c == "e" || c == "E", i + 2 < chars.count, chars[i + 1] == "-" || chars[i + 1] == "+", chars[i + 2].isASCII,
+                chars[i + 2].isNumber
+            {
+                flush()
+                var j = i + 2
+                while j < chars.count, chars[j].isASCII, chars[j].isNumber { j += 1 }
+                out += "<span class=\"nb\">\(escape(String(chars[i..<j])))</span>"
+                i = j
+                continue
+            }
             if c.isASCII && c.isNumber {
                 run.append(c)
             } else {
                 flush()
                 out += escape(String(c))
             }
+            i += 1
         }
         flush()
         return out

@@ -354,7 +354,8 @@ enum Page {
             if !a.sentence.isEmpty { html += "<p id=\"sentence\">\(HTML.prose(a.sentence))</p>\n" }
             html += "<table class=\"figures\">\n"
             for (label, value) in a.rows {
-                html += "<tr><th scope=\"row\">\(e(label))</th><td>\(HTML.breakable(value))</td></tr>\n"
+                // A certified figure's 30 digits wrap between groups of 10 on a phone, never at the exponent.
+                html += "<tr><th scope=\"row\">\(e(label))</th><td>\(HTML.breakable(value, longerThan: 20))</td></tr>\n"
             }
             html += "</table>\n"
             if let plot = a.plot { html += "<figure>\(plot.svg)</figure>\n" }

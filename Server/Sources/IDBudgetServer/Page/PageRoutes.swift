@@ -38,7 +38,9 @@ struct PageRoutes {
     /// are; a body without `ids=` is taken whole), audited as `POST /api/v1/audit` audits them; the
     /// verdict under the calculator.
     func audit(_ request: Request) async throws -> Response {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("text/plain") ?? false else {
+        // text/plain, with parameters or not (`text/plain; charset=utf-8`), not a type that starts so.
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "text/plain" else {
             throw Refusal(.unsupportedMediaType, argument: "body", "send the form as text/plain (ids=…); or POST the ids to /api/v1/audit")
         }
         // The pasted ids are shown again beside their verdict (up to 256 KiB of them).
