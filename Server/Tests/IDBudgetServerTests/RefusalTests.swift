@@ -262,6 +262,23 @@ import Testing
         }
     }
 
+    /// A refused upload (its body unread) closes the connection, so the client can not go on sending
+    /// it at any pace: the refusal says `Connection: close` and the connection ends at once.
+    @Test func aRefusedUploadClosesTheConnection() async throws {
+        try await withServer(.live) { client in
+            let port = try #require(client.port)
+            for path in ["/api/v1/audit?bits=0", "/audit"] {
+                let start = ContinuousClock.now
+                let reply = try await RawHTTP.offPool {
+                    try RawHTTP.exchange(
+                        port: port, Array("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nids=abc".utf8))
+                }
+                #expect(reply.hasPrefix("HTTP/1.1 4") && reply.contains("Connection: close"), "\(path): \(reply.prefix(300))")
+                #expect(ContinuousClock.now - start < .seconds(5), "\(path): the connection was held open")
+            }
+        }
+    }
+
     /// A body in a transfer coding the server does not take off (`gzip, chunked`) is refused with a
     /// framed JSON 400 and the connection closed — not handed to the audit as compressed bytes; plain
     /// chunked is audited.

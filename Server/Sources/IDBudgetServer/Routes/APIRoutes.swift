@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPTypes
 import Hummingbird
 import IDAudit
@@ -9,6 +6,10 @@ import IDBudget
 import IDQuestions
 import NIOCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `GET /api/v1/{probability,length,capacity,plan,schemes,inspect}` and `POST /api/v1/audit`: the CLI's JSON for
 /// the same question, byte for byte (`idbudget … --format json`).
@@ -141,12 +142,20 @@ extension APIRoutes {
     /// (glibc's `malloc_trim`; a no-op elsewhere).
     static func returnFreedMemory() {
         #if canImport(Glibc)
-        Task.detached {
-            try? await Task.sleep(for: .seconds(1))
-            _ = malloc_trim(0)
-        }
+            guard let trim = mallocTrim else { return }
+            Task.detached {
+                try? await Task.sleep(for: .seconds(1))
+                _ = trim(0)
+            }
         #endif
     }
+
+    #if canImport(Glibc)
+        /// glibc's `malloc_trim`, looked up by name (its header is not in Swift's Glibc module).
+        nonisolated(unsafe) static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
+            unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
+        }
+    #endif
 
     /// A trickle holds an audit's place and keeps the server from stopping: past the grace period an
     /// upload must have come at the minimum rate on average, or it is refused (408).
