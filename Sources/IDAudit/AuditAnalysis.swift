@@ -160,10 +160,32 @@ public struct AuditAnalysis: Sendable {
         // length, when all but one line in a thousand are TypeIDs (a header, a stray id).
         let typeIDs = s.timeFormats[.typeid]?.ids ?? 0
         let allTypeIDs = s.ids > 0 && typeIDs > 0 && s.ids - typeIDs <= Self.strayTolerance(s.ids)
-        guard claimedBits == nil, !allTypeIDs, let parts = Self.split(s), parts.count > 1 else {
+        guard claimedBits == nil, !allTypeIDs, var parts = Self.split(s), parts.count > 1 else {
             self.init(single: s, claimedBits: claimedBits, tests: 1)
             return
         }
+        // Words a log carries beside its ids — a header repeated in each part of a merged export,
+        // `null`, `-`: a length under 16 holding no more lines than the stray tolerance is set aside
+        // and named, not judged as ids (ten `null`s are no ten copies of an id).
+        let words = parts.filter { p in p.length.map { $0 < 16 } == true && p.summary.ids <= Self.strayTolerance(s.ids) }
+        var setAside: String?
+        if !words.isEmpty, words.count < parts.count {
+            parts.removeAll { p in words.contains { $0.length == p.length } }
+            let n = words.reduce(0) { $0 + $1.summary.ids }
+            let lengths = words.compactMap(\.length).map(String.init).joined(separator: ", ")
+            setAside =
+                "\(n) of \(s.ids) lines \(n == 1 ? "is" : "are") \(lengths) characters long (a header in each part of an export, a placeholder such as null): set aside, within the tolerance (one line, or one in a thousand)"
+        }
+        if parts.count == 1 {
+            self.init(single: parts[0].summary, claimedBits: nil, tests: 1)
+            ids = s.ids
+            distinct = s.distinct
+            extraOccurrences = s.extraOccurrences
+            duplicateIDs = s.duplicateIDs
+            if let setAside { findings.append(setAside) }
+            return
+        }
+        defer { if let setAside { findings.append(setAside) } }
         let tests = Swift.max(1, parts.filter { $0.summary.ids >= 2 }.count)
         let results = parts.map {
             GroupResult(length: $0.length, ids: $0.summary.ids, report: AuditAnalysis(single: $0.summary, claimedBits: nil, tests: tests))
@@ -324,6 +346,14 @@ public struct AuditAnalysis: Sendable {
                 positions, length: single, alphabetSize: alphabet.size, randomBits: judged.randomBits, distinct: s.distinct)
         }
         findings += flags.words(format: format, alphabetSize: alphabet.size)
+        // A format known by its layout, not its time: every position it draws at random must be
+        // uniform — a stuck one is a broken generator, not structure that shrinks the space.
+        let stuck = Self.stuckRandomPositions(positions, formatName: judged.formatName)
+        if !stuck.isEmpty {
+            findings.append(
+                "position\(stuck.count == 1 ? "" : "s") \(Self.ranges(stuck)) \(stuck.count == 1 ? "is" : "are") not uniform where \(judged.formatName) has random symbols"
+            )
+        }
         var cells = DuplicateCells(
             s, judged: judged, claimedBits: claimedBits, format: format, length: single, positions: positions, alphabet: alphabet,
             findings: &findings)
@@ -346,7 +376,7 @@ public struct AuditAnalysis: Sendable {
         effectiveBitsIsLowerBound = s.extraOccurrences == 0
         // The 95% bound is at most the point estimate (both are capped by the space).
         effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: judged.groups, duplicates: s.extraOccurrences), effectiveBits)
-        verdict = Self.decideVerdict(s, test: test, nonUniform: !flags.flagged.isEmpty, findings: &findings)
+        verdict = Self.decideVerdict(s, test: test, nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty, findings: &findings)
         if let format, let repeats = Self.clockedRepeats(s, format: format) {
             verdict = .tooMany
             findings.append(
@@ -382,6 +412,24 @@ public struct AuditAnalysis: Sendable {
     /// count against the stream, it is judged as the RFC allows: on rand_b's 62 random bits.
     static let randAPositions: Set<Int> = [15, 16, 17]
     static let randBBits = 62
+
+    /// The positions a UUIDv4 or a Nano ID draws at random that are not uniform (constant, narrow,
+    /// biased): a UUIDv4's but its hyphens, version and variant (which must keep its two random bits:
+    /// 4 symbols), every one of a Nano ID's. Empty for other streams.
+    static func stuckRandomPositions(_ positions: [Position], formatName: String) -> [Int] {
+        func uniform(_ p: Position) -> Bool { if case .uniform = p { true } else { false } }
+        switch formatName {
+        case "UUIDv4":
+            let fixed = Set(IDFormat.uuidHyphenPositions + [IDFormat.uuidVersionPosition])
+            let variant = 19
+            return positions.indices.filter { i in
+                !fixed.contains(i) && !(uniform(positions[i]) || (i == variant && positions[i] == .subset(symbols: 4)))
+            }
+        case "Nano ID (base64url^21)":
+            return positions.indices.filter { !uniform(positions[$0]) }
+        default: return []
+        }
+    }
 
     /// The extra occurrences among a UUIDv1's or v6's ids (the ids of their length, when the summary
     /// keeps it apart from stray lines'), when there are any; nil for other formats. The 14 bits of

@@ -199,6 +199,32 @@ import Testing
         }
     }
 
+    /// Undeclared too, a UUIDv4 or Nano ID with a stuck position is a broken generator, not structure
+    /// that shrinks its space (the CI line `idbudget audit ids.txt || exit 1` must catch it).
+    @Test(arguments: [("uuid4", 30), ("uuid4", 19), ("nanoid", 5)]) func aStuckPositionFailsUndeclared(scheme: String, at: Int) throws {
+        let ids = try CLI.run(["generate", "--scheme", scheme, "--count", "20000"]).stdout.split(separator: "\n")
+        let (honest, hj) = try Self.audit(ids.joined(separator: "\n") + "\n", [])
+        #expect(honest.status == 0, "\(hj["findings"] ?? honest.stderr)")
+        let stuck = ids.map { String($0.prefix(at)) + "8" + String($0.dropFirst(at + 1)) }.joined(separator: "\n") + "\n"
+        let (r, json) = try Self.audit(stuck, [])
+        #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(json["findings"] ?? r.stderr)")
+    }
+
+    /// Words a log carries beside its ids (`null` ten times, a header in each of four merged parts)
+    /// are set aside and named, up to one line in a thousand; 21 copies of a 22-character token are
+    /// still 21 copies of an id.
+    @Test func wordsBesideIdsAreSetAside() throws {
+        let ids = try CLI.run(["generate", "--scheme", "uuid7", "--count", "50000"]).stdout
+        for words in [Array(repeating: "null", count: 10), Array(repeating: "request_id", count: 4)] {
+            let (r, json) = try Self.audit(words.joined(separator: "\n") + "\n" + ids, [])
+            #expect(r.status == 0, "\(words[0]): \(json["findings"] ?? r.stderr)")
+            #expect((json["findings"] as? [String])?.contains { $0.contains("set aside") } == true, "\(json["findings"] ?? "")")
+        }
+        let copies = String(repeating: "3fA9kQ2mZx81LpWcVb7NtR\n", count: 21)
+        let (c, cj) = try Self.audit(copies + ids, [])
+        #expect(c.status == 1 && cj["verdict_code"] as? String == "too-many-duplicates", "\(cj["findings"] ?? c.stderr)")
+    }
+
     /// Lines none of which is of the declared format are invalid-ids, their repeats no finding about it.
     @Test func repeatedLinesOfAnotherFormatAreInvalid() throws {
         let v7 = try CLI.run(["generate", "--scheme", "uuid7", "--count", "3"]).stdout
