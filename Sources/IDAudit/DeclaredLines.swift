@@ -1,4 +1,6 @@
+import Foundation
 import IDBudget
+import IDFormats
 
 /// The lines of a declared shape (``DeclaredShape``), counted one by one while summarising: a line
 /// counts when it has the declared length and every symbol is one its position allows. The analysis
@@ -60,6 +62,11 @@ public struct DeclaredLines: Sendable, Equatable {
 
 /// A declared shape as the summariser checks it: per position, the ASCII bytes allowed (a 128-bit
 /// mask) and, for symbols past ASCII, the set.
+///
+/// A declared time-ordered format has no positions of its own: a line matches when the format's own
+/// parser reads it as that format (a TypeID also as a ULID, which a TypeID without a prefix parses
+/// as) at a time some generator wrote (2005 to tomorrow), so a nil UUID under `--scheme uuid7`, or
+/// a ULID of zeros, is set aside as the header is.
 struct ShapeMatcher {
     let name: String
     let length: Int
@@ -69,11 +76,20 @@ struct ShapeMatcher {
     private let otherSets: [Set<Unicode.Scalar>]?
     /// Whether any allowed symbol is past ASCII (a custom alphabet): only then can a wide line match.
     let allowsWide: Bool
+    /// The declared time-ordered format, matched by its parser at a time some generator wrote.
+    private let time: TimeFormat?
+    private let now = Int(Date().timeIntervalSince1970 * 1000)
 
-    /// nil for a declaration without positions of its own (a time-ordered or node-id format, whose
-    /// own reader counts its lines).
+    /// nil for a node-id format (its own reader counts its lines).
     init?(_ d: DeclaredShape) {
-        guard !d.slots.isEmpty else { return nil }
+        if d.slots.isEmpty {
+            guard let f = d.scheme.flatMap({ TimeFormat(rawValue: $0.rawValue) }) else { return nil }
+            name = d.key
+            length = f.length ?? IDFormat.ulid.length
+            (masks, otherMasks, sets, otherSets, allowsWide, time) = ([], nil, [], nil, false, f)
+            return
+        }
+        time = nil
         name = d.key
         length = d.length
         sets = d.slots.map(\.symbols)
@@ -103,13 +119,17 @@ struct ShapeMatcher {
     /// An ASCII line of `length` bytes: (of the shape as declared, in the other case).
     @inline(__always)
     func match(ascii b: UnsafeRawBufferPointer) -> (declared: Bool, other: Bool) {
+        if let time {
+            guard let (f, key) = TimeFormat.parse(b) else { return (false, false) }
+            return ((f == time || (time == .typeid && f == .ulid)) && f.plausible(key: key, now: now), false)
+        }
         guard b.count == length else { return (false, false) }
         return (Self.allows(masks, b), otherMasks.map { Self.allows($0, b) } ?? false)
     }
 
     /// A well-formed UTF-8 line with symbols past ASCII, `count` of them.
     func match(wide b: UnsafeRawBufferPointer, scalars count: Int) -> (declared: Bool, other: Bool) {
-        guard allowsWide, count == length else { return (false, false) }
+        guard allowsWide, time == nil, count == length else { return (false, false) }
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(count)
         AuditWorker.forEachScalar(b) { scalars.append($0) }

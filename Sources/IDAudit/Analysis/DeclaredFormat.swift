@@ -36,8 +36,11 @@ extension AuditAnalysis {
             }
         }
         let prefixless = f == .typeid ? (typeIDs?.timeFormats[.typeid]?.ids ?? 0) - (s.timeFormats[.typeid]?.ids ?? 0) : 0
-        let foreign = s.setAside(notUnder: nil)
-        let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
+        // Lines set aside while summarising: under this declaration, lines its parser did not read
+        // (never ids, so their repeats count nowhere); under another, lines of unknown shape.
+        let foreign = s.setAside(notUnder: d.key)
+        let ownSetAside = s.declared.flatMap { $0.shape == d.key ? $0.setAside : nil } ?? 0
+        let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0) + ownSetAside
         // Ids whose timestamp no generator wrote (before 2005, past tomorrow) do not read as the format.
         let now = Int(Date().timeIntervalSince1970 * 1000)
         let outOfTime = time.map { t in Self.implausible(t, in: (typeIDs ?? s).timeFormats[t] ?? .init(), now: now) } ?? 0
@@ -71,7 +74,8 @@ extension AuditAnalysis {
             let invalid = s.ids - read + unreadable
             if invalid > 0 {
                 var parts: [String] = []
-                if s.ids > read + outOfTime { parts.append("\(s.ids - read - outOfTime) that do not read as \(f.rawValue)") }
+                let unread = s.ids - read - outOfTime + ownSetAside
+                if unread > 0 { parts.append("\(unread) that do not read as \(f.rawValue) with a timestamp from 2005 to tomorrow") }
                 if outOfTime > 0 { parts.append("\(outOfTime) with a timestamp outside 2005 to tomorrow") }
                 if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
                 if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }

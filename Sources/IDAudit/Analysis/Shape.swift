@@ -50,22 +50,7 @@ extension AuditAnalysis {
     /// The ids of a time format whose timestamp is before 2005 (KSUID: its 2014 epoch) or more than a
     /// day past `now` (Unix ms) — counted from the buckets, so 0 when they were truncated.
     static func implausible(_ format: TimeFormat, in t: AuditSummary.TimeBuckets, now: Int) -> Int {
-        let earliest = 1_104_537_600_000  // 2005-01-01
-        let latest = now + 86_400_000
-        // The bucket's time, in Unix ms.
-        let millis: (UInt64) -> Int =
-            switch format {
-            case .uuid7, .ulid: { Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF_FFFF) }
-            case .typeid: { Int($0 & 0xFFFF_FFFF_FFFF) }
-            case .ksuid: { 1_400_000_000_000 + Int($0 & 0xFFFF_FFFF) * 1000 }
-            case .uuid1, .uuid6: { Int(truncatingIfNeeded: ($0 & 0x0FFF_FFFF_FFFF_FFFF) / 10_000) - 12_219_292_800_000 }
-            }
-        var wrong = 0
-        for (k, n) in t.buckets {
-            let ms = millis(k)
-            if format != .ksuid && ms < earliest || ms > latest { wrong += n }
-        }
-        return wrong
+        t.buckets.reduce(0) { $0 + (format.plausible(key: $1.key, now: now) ? 0 : $1.value) }
     }
 
     /// A stream of ULIDs that are TypeIDs without a prefix: 26 lower-case Crockford characters that
@@ -92,5 +77,19 @@ extension AuditAnalysis {
         t.timeFormats[.typeid] = ulid
         t.timeFormats[.ulid] = AuditSummary.TimeBuckets()
         return t
+    }
+}
+
+extension TimeFormat {
+    /// Whether a bucket key of this format (``TimeFormat/parse(_:)``'s) holds a time some generator
+    /// wrote: from 2005 (a KSUID from its 2014 epoch, all it can hold) to a day past `now` (Unix ms).
+    func plausible(key: UInt64, now: Int) -> Bool {
+        let millis =
+            switch self {
+            case .uuid7, .ulid, .typeid: Int(key & 0xFFFF_FFFF_FFFF)
+            case .ksuid: 1_400_000_000_000 + Int(key & 0xFFFF_FFFF) * 1000
+            case .uuid1, .uuid6: Int((key & 0x0FFF_FFFF_FFFF_FFFF) / 10_000) - 12_219_292_800_000
+            }
+        return (self == .ksuid || millis >= 1_104_537_600_000) && millis <= now + 86_400_000
     }
 }
