@@ -42,6 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
     var minimumUploadRate: Double?
     @Option(parsing: .unconditional, help: "Answers kept for questions asked again the same day, 0 to 65536 (default 512).")
     var answerCache: Int?
+    @Option(
+        parsing: .unconditional,
+        help: "Connections at once, past which new ones wait to be accepted; 1 to the descriptor limit less 64 (default 4096, or that).")
+    var maxConnections: Int?
 
     /// The options resolved against the environment and the defaults, each checked against its range.
     func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (
@@ -81,6 +85,8 @@ struct ServeCommand: AsyncParsableCommand {
         s.uploadGrace = .milliseconds(Int(try value(uploadGrace, "upload-grace", 1...3600, default: d.uploadGrace.inSeconds) * 1000))
         s.minimumUploadRate = try value(minimumUploadRate, "minimum-upload-rate", 1...Double(1 << 30), default: d.minimumUploadRate)
         s.answerCache = try value(answerCache, "answer-cache", 0...65536, default: d.answerCache)
+        s.maxConnections = try value(
+            maxConnections, "max-connections", 1...max(1, ServerSettings.descriptorLimit - 64), default: d.maxConnections)
         let host = host ?? environment["IDBUDGET_SERVE_HOST"] ?? "127.0.0.1"
         guard !host.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ValidationError("\(self.host != nil ? "--host" : "IDBUDGET_SERVE_HOST"): give an address, e.g. 127.0.0.1")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import IDQuestions
 import Logging
 
@@ -29,6 +30,9 @@ public struct ServerSettings: Sendable {
     public var minimumUploadRate: Double
     /// Light answers kept for a question asked again the same day (``AnswerCache``); 0: none.
     public var answerCache: Int
+    /// Connections open at once; past it new ones wait in the listen backlog until one closes.
+    /// Below the descriptor limit (``ServerSettings/descriptorLimit``), so an accept never fails for want of one.
+    public var maxConnections: Int
 
     public init(
         maxBodyBytes: Int = 64 << 20, deadline: Duration = .seconds(2),
@@ -36,8 +40,10 @@ public struct ServerSettings: Sendable {
         lightSlots: Int = ProcessInfo.processInfo.activeProcessorCount, lightQueue: Int = 8 * ProcessInfo.processInfo.activeProcessorCount,
         auditMemory: Int = 256 << 20, idleTimeout: Duration = .seconds(10),
         audits: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1), uploadGrace: Duration = .seconds(5),
-        minimumUploadRate: Double = 16_384, answerCache: Int = 512
+        minimumUploadRate: Double = 16_384, answerCache: Int = 512,
+        maxConnections: Int = min(4096, ServerSettings.descriptorLimit - 64)
     ) {
+        self.maxConnections = max(1, maxConnections)
         self.answerCache = answerCache
         self.audits = audits
         self.uploadGrace = uploadGrace
@@ -50,6 +56,26 @@ public struct ServerSettings: Sendable {
         self.auditMemory = auditMemory
         self.idleTimeout = idleTimeout
     }
+}
+
+extension ServerSettings {
+    /// The process's limit on open descriptors, raised to its hard limit first (Linux starts a process
+    /// at 1024): connections, audits' spill files and the listening socket all take one.
+    public static let descriptorLimit: Int = {
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = min(limit.rlim_max, 1 << 20)
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
+    }()
 }
 
 /// The router: the JSON API, the page and its assets, the OpenAPI document, health; wrapped in the
@@ -100,10 +126,20 @@ public func buildApplication(
         // A connection that sends nothing for this long is closed: a client stalled mid-request can
         // neither hold a connection for ever nor keep a SIGTERM from ending the server.
         // A request NIO cannot parse gets the JSON refusal too (ParseErrorHandler), not a bare 400.
-        server: .http1(
-            configuration: .init(
-                additionalChannelHandlers: [ParseErrorHandler(logger: logger)],
-                idleTimeout: .milliseconds(Int64(settings.idleTimeout.components.seconds * 1000)))),
-        configuration: .init(address: .hostname(host, port: port), serverName: "idbudget-serve"),
+        // HTTP/1.0 closes, `Expect: 100-continue` is answered: HTTP1Semantics, in front of the router.
+        server: HTTPServerBuilder { responder in
+            ServerChannel(
+                http1: HTTP1Channel(
+                    responder: responder,
+                    configuration: .init(
+                        additionalChannelHandlers: [ParseErrorHandler(logger: logger)],
+                        idleTimeout: .milliseconds(Int64(settings.idleTimeout.components.seconds * 1000)))),
+                maxBodyBytes: settings.maxBodyBytes)
+        },
+        // Past `maxConnections` the server stops accepting (the rest wait in the listen backlog) rather
+        // than run out of descriptors and spin on a failing accept.
+        configuration: .init(
+            address: .hostname(host, port: port), serverName: "idbudget-serve",
+            availableConnectionsDelegate: .maximum(settings.maxConnections, logger: logger)),
         logger: logger)
 }

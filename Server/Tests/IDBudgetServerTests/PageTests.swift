@@ -201,10 +201,14 @@ import Testing
             let h = try await client.executeRequest(
                 uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: hostile))
             #expect(h.status == .ok && !String(buffer: h.body).contains("<script>alert"))
+            // Refused, the page says why as a page (JavaScript off shows what comes back), not JSON.
             let json = try await client.executeRequest(
-                uri: "/audit", method: .post, headers: [.contentType: "application/json"], body: .init(string: "{}"))
-            let refusal = try decodeError(String(buffer: json.body))
-            #expect(json.status == .unsupportedMediaType && refusal.argument == "body")
+                uri: "/audit?ask=probability&length=30", method: .post, headers: [.contentType: "application/json"],
+                body: .init(string: "{}"))
+            let refusedHTML = String(buffer: json.body)
+            #expect(json.status == .unsupportedMediaType && json.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(refusedHTML.contains("<h2>Not answered</h2>") && refusedHTML.contains("text/plain"), "\(refusedHTML.suffix(600))")
+            #expect(refusedHTML.contains("value=\"30\" placeholder=\"22\""), "the calculator was not kept")
             let get = try await client.executeRequest(uri: "/audit", method: .get, headers: [:], body: nil)
             #expect(get.status == .methodNotAllowed)
         }
@@ -295,6 +299,71 @@ import Testing
             #expect(control.status == .badRequest)
             #expect(!control.body.unicodeScalars.contains { $0.value == 0 || $0.value == 0x1B })
         }
+    }
+
+    /// An upload the page's audit refuses part way (too large, too slow) or at once (busy) is answered
+    /// as the page, with the status and `Retry-After` on a 503, and the connection closed.
+    @Test func aRefusedAuditIsAPage() async throws {
+        try await withServer(settings: ServerSettings(maxBodyBytes: 1024)) { client in
+            let r = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "text/plain"],
+                body: .init(string: "ids=" + String(repeating: "abcdefghijklmnop\r\n", count: 200)))
+            let html = String(buffer: r.body)
+            #expect(r.status == .contentTooLarge && r.headers[.contentType]?.hasPrefix("text/html") == true, "\(r.status)")
+            #expect(html.contains("<h2>Not answered</h2>") && !html.hasPrefix("{"), "\(html.prefix(200))")
+            #expect(r.headers[.connection] == "close")
+        }
+    }
+
+    /// A field the question needs, sent empty, is named — never silently its default — and stays empty
+    /// in the form; a field not sent at all (a link, a first visit) takes its default.
+    @Test(arguments: [
+        ("ask=length&rate=&per=s&lifetime=10&unit=y&max-probability=1e-11", "Rate: empty"),
+        ("ask=length&rate=1e6&per=s&lifetime=%20&unit=y&max-probability=1e-11", "Lifetime: empty"),
+        ("ask=length&rate=1e6&per=s&lifetime=10&unit=y&max-probability=", "Maximum collision probability: empty"),
+        ("ask=probability&length=&rate=1e6&per=s&lifetime=10&unit=y", "Length: empty"),
+    ])
+    func anEmptyFieldIsNamed(_ query: String, _ said: String) async throws {
+        try await withServer { client in
+            let r = try await client.get("/?" + query)
+            #expect(
+                r.status == .badRequest && r.body.contains(said), "\(query): \(Self.headline(r.body) ?? r.body.suffix(400).description)")
+        }
+    }
+
+    @Test func anAbsentFieldTakesItsDefault() async throws {
+        try await withServer { client in
+            let r = try await client.get("/?ask=length")
+            #expect(r.status == .ok && Self.headline(r.body)?.contains("23 symbols") == true, "\(r.body.suffix(300))")
+            let format = try await client.get("/?ask=probability&length=&scheme=uuid4&rate=1e6&per=s&lifetime=10&unit=y")
+            #expect(format.status == .ok, "a format needs no length: \(format.body.suffix(300))")
+        }
+    }
+
+    /// A refusal quotes the value as it was typed (`1 000 zz`), not as the question got it
+    /// (`1000zz/s`, closed up, a unit joined that the user never typed).
+    @Test func refusalsQuoteWhatWasTyped() async throws {
+        try await withServer { client in
+            let cases = [
+                ("ask=length&rate=1%20000%20zz&per=s&lifetime=10&unit=y&max-probability=1e-11", "&#39;1 000 zz&#39;", "1000zz"),
+                ("ask=length&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1%20in%2010%20x", "&#39;1 in 10 x&#39;", "1in10x"),
+            ]
+            for (query, typed, closed) in cases {
+                let r = try await client.get("/?" + query)
+                #expect(r.status == .badRequest && r.body.contains(typed) && !r.body.contains(closed), "\(query): \(r.body.suffix(500))")
+            }
+        }
+    }
+
+    /// A budget of 200 digits is drawn with a label that fits the plot (its power of ten).
+    @Test func aLongBudgetLabelFitsThePlot() {
+        let long = "0." + String(repeating: "0", count: 198) + "1"
+        let plot = Plot(
+            log10Space: 40, here: (log10Count: 10, log10P: -20), countText: "1e10", budget: (long, -199), countLabel: "ids")
+        #expect(plot.budgetLabel == "≈ 1e-199.00")
+        #expect(plot.svg.contains("budget ≈ 1e-199.00") && !plot.svg.contains(long))
+        let short = Plot(log10Space: 40, here: (10, -20), countText: "1e10", budget: ("1e-11", -11), countLabel: "ids")
+        #expect(short.budgetLabel == "1e-11")
     }
 
     @Test func escaping() {

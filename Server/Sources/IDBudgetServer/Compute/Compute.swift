@@ -80,12 +80,22 @@ public final class Compute: Sendable {
     /// Runs `work` in the heavy lane, or with `heavy: false` in the light one. An admitted audit's
     /// judgement (`audit: true`) may wait in the heavy lane, which has no queue for questions: its
     /// upload is read already, and at most `audits` of them wait.
+    ///
+    /// A question estimated to take longer than the deadline (`estimate`, seconds:
+    /// `Arguments.estimatedSeconds`) is answered 503 at once, as it would be at its deadline, instead of
+    /// holding a worker for the seconds it would go on computing after that answer.
     public func run<T: Sendable>(
-        heavy: Bool = true, audit: Bool = false, _ work: @escaping @Sendable () throws(Refusal) -> T
+        heavy: Bool = true, audit: Bool = false, estimate: Double = 0, _ work: @escaping @Sendable () throws(Refusal) -> T
     ) async throws(Refusal) -> T {
         let lane = heavy ? heavyLane : lightLane
         let extra = audit ? audits : 0
         let deadline = self.deadline
+        if estimate > Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18 {
+            throw Refusal(
+                .serviceUnavailable, argument: nil,
+                "past the \(Self.seconds(deadline)) s compute deadline (it would take about \(Int(estimate.rounded(.up))) s); ask a smaller question"
+            )
+        }
         let watch = self.watch
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Refusal>, Never>) in
             let once = Once(continuation)

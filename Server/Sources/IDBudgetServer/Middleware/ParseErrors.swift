@@ -79,7 +79,7 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             refusing = true
             let channel = context.channel
             let written = context.eventLoop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            written.futureResult.whenComplete { _ in Self.closeLingering(channel) }
             written.futureResult.cascade(to: promise)
             context.writeAndFlush(data, promise: written)
             return
@@ -92,6 +92,8 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // After a refusal the parser may go on failing on the rest of what was sent: it is discarded.
+        if refusing, error is HTTPParserError { return }
         guard let parse = error as? HTTPParserError, !midRequest else {
             context.fireErrorCaught(error)
             return
@@ -109,11 +111,15 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         let refusal = Refusal(.badRequest, argument: "request", Self.message(parse))
+        refusing = true
         if open == 0 { refuse(context: context, refusal) } else { pending = refusal }
     }
 
     /// The JSON refusal, then the connection closed: after a parse error (or a CONNECT) nothing more
-    /// can be read from it.
+    /// can be read from it. The close lingers: the sending side first, then the whole after the client
+    /// closes or ``linger``, what it still sends read and dropped meanwhile. Closed at once with unread
+    /// bytes (the rest of 3,000 headers), the kernel would reset the connection, and a reset can reach
+    /// the client before the refusal does, which it then never reads.
     private func refuse(context: ChannelHandlerContext, _ refusal: Refusal, method: String = "-", path: String = "-") {
         logger.info(
             "request",
@@ -137,17 +143,25 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             var bytes = ByteBuffer(string: head + "\r\n")
             var rest = body
             bytes.writeBuffer(&rest)
-            encoder.writeAndFlush(NIOAny(bytes)).whenComplete { _ in channel.close(promise: nil) }
+            encoder.writeAndFlush(NIOAny(bytes)).whenComplete { _ in Self.closeLingering(channel) }
             return
         }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: refusal.status, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in Self.closeLingering(channel) }
+    }
+
+    /// How long a refused connection is read (and dropped) before it is closed whole.
+    static let linger: TimeAmount = .seconds(2)
+
+    private static func closeLingering(_ channel: any Channel) {
+        channel.close(mode: .output, promise: nil)
+        channel.eventLoop.scheduleTask(in: linger) { channel.close(promise: nil) }
     }
 
     static func message(_ error: HTTPParserError) -> String {
         switch error {
-        case .headerOverflow: "the request head is over the server's limit (80 KiB of headers); send a smaller one"
+        case .headerOverflow: "the request head is over the server's limits (80 KiB of headers, 1,000 header lines); send a smaller one"
         case .invalidMethod: "not an HTTP/1.1 method; use GET (or POST for /api/v1/audit and /audit)"
         case .invalidVersion: "not HTTP/1.0 or HTTP/1.1"
         case .invalidURL, .invalidPath, .invalidQueryString, .invalidFragment, .invalidHost, .invalidPort:

@@ -54,20 +54,43 @@ enum Page {
 
         init(_ query: Arguments) throws(Refusal) {
             func value(_ name: String) -> String? { query.nonEmpty(name) }
+            // A field sent empty stays empty — the form shows it as it was sent, and a question that
+            // needs it says so — where a field not sent at all (a first visit, a link) takes its default.
+            func sent(_ name: String) -> Bool { query[name] != nil }
             ask = value("ask") ?? ask
             guard ask == "length" || ask == "probability" else { throw Refusal.usage("ask", "'\(ask)' is neither length nor probability") }
             alphabet = value("alphabet") ?? alphabet
             scheme = value("scheme") ?? ""
-            length = value("length") ?? (ask == "probability" ? length : "")
-            rate = value("rate").map(TypedText.plain) ?? rate
+            length = value("length") ?? (ask == "probability" && !sent("length") ? length : "")
+            rate = value("rate").map(TypedText.plain) ?? (sent("rate") ? "" : rate)
             per = value("per") ?? per
-            lifetime = value("lifetime").map(TypedText.plain) ?? lifetime
+            lifetime = value("lifetime").map(TypedText.plain) ?? (sent("lifetime") ? "" : lifetime)
             unit = value("unit") ?? unit
             growth = value("growth").map(TypedText.plain) ?? ""
             nodes = value("nodes").map(TypedText.plain) ?? ""
             existing = value("existing").map(TypedText.plain) ?? ""
-            maxProbability = value("max-probability").map(TypedText.budget) ?? (ask == "length" ? maxProbability : "")
+            maxProbability =
+                value("max-probability").map(TypedText.budget) ?? (ask == "length" && !sent("max-probability") ? maxProbability : "")
             for name in ["rate", "lifetime", "growth", "nodes", "existing", "max-probability"] { typed[name] = value(name) }
+        }
+
+        /// A refusal's message with the value as it was typed (`'1 000 zz'`), where it quotes the value
+        /// as the question got it (`'1000zz/s'`: digit groups closed up, the unit joined).
+        func typedWords(_ refusal: Refusal) -> String {
+            guard let argument = refusal.argument else { return refusal.message }
+            let name = String(argument.drop { $0 == "-" })
+            guard let typed = typed[name] else { return refusal.message }
+            let given: String
+            switch name {
+            case "rate": given = rateText
+            case "lifetime": given = lifetimeText
+            case "max-probability": given = maxProbability
+            case "growth": given = growth
+            case "nodes": given = nodes
+            case "existing": given = existing
+            default: return refusal.message
+            }
+            return refusal.message.replacingOccurrences(of: "'\(given)'", with: "'\(typed)'")
         }
 
         /// The rate and lifetime in the CLI's syntax: `1e6` per `s` is `1e6/s` (a value with its unit
@@ -112,8 +135,17 @@ enum Page {
         func question() throws(Refusal) -> Question {
             // A length typed but not used (the length is the answer, or a format has its own) is still read.
             if !length.isEmpty { _ = try refusing { () throws(ArgumentError) in try ArgumentText.length(length) } }
+            // A field the question needs, sent empty: said, never silently its default.
+            if rate.isEmpty { throw Refusal.usage("--rate", "empty; give the ids minted per unit of time, e.g. 1,000,000 or 1e6") }
+            if lifetime.isEmpty { throw Refusal.usage("--lifetime", "empty; give how long ids must stay unique, e.g. 10 or 10 years") }
+            if ask == "probability" && scheme.isEmpty && length.isEmpty {
+                throw Refusal.usage("--length", "empty; give a length in symbols, e.g. 22, or choose a format")
+            }
             var cli = ["rate": rateText, "lifetime": lifetimeText]
             for (name, text) in [("growth", growth), ("nodes", nodes), ("existing", existing)] where !text.isEmpty { cli[name] = text }
+            if ask == "length" && maxProbability.isEmpty {
+                throw Refusal.usage("--max-probability", "empty; give a maximum collision probability, e.g. 1e-11 or 1 in 10^11")
+            }
             if ask == "length" && scheme.isEmpty {
                 cli["alphabet"] = alphabet
                 cli["max-probability"] = maxProbability
@@ -121,9 +153,6 @@ enum Page {
             }
             // A format has its own length: asked for one, the page answers whether it is within the
             // budget (its probability, against the budget).
-            if ask == "length" && maxProbability.isEmpty {
-                throw Refusal.usage("--max-probability", "give a maximum collision probability, e.g. 1e-11 or 1 in 10^11")
-            }
             // A budget with the probability: checked as the CLI checks one, drawn as the plot's line.
             if !maxProbability.isEmpty { _ = try refusing { () throws(ArgumentError) in try ArgumentText.budget(maxProbability) } }
             if scheme.isEmpty {
@@ -384,7 +413,7 @@ enum Page {
         case .refusal(let r):
             html += "<section id=\"answer\" aria-live=\"polite\"><h2>Not answered</h2>\n<p class=\"error\" role=\"alert\">"
             html += r.argument.map { "\(e(Self.fieldName($0))): " } ?? ""
-            html += "\(e(String(Self.pageWords(r.message).prefix(400))))</p></section>\n"
+            html += "\(e(String(Self.pageWords(form.typedWords(r)).prefix(400))))</p></section>\n"
         case .audit(let r):
             html +=
                 "<section id=\"answer\" aria-live=\"polite\">\n<h2>Audit: <output id=\"headline\">\(e(r.verdict))</output></h2>\n<table class=\"figures\">\n"

@@ -38,6 +38,28 @@ struct PageRoutes {
     /// are; a body without `ids=` is taken whole), audited as `POST /api/v1/audit` audits them; the
     /// verdict under the calculator.
     func audit(_ request: Request) async throws -> Response {
+        do {
+            return try await audited(request)
+        } catch let refusal as Refusal {
+            // Refused (busy, too slow, too large, not a form): the page says so in its own words, the
+            // calculator as it was — never the API's JSON in place of the page when JavaScript is off.
+            // The body is not read (whole), so the connection carries nothing more.
+            var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .connection: "close"]
+            if refusal.status == .serviceUnavailable { headers[.retryAfter] = "1" }
+            return Response(
+                status: refusal.status, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Self.calculator(request), result: .refusal(refusal)))))
+        }
+    }
+
+    /// The calculator as it was when the audit was sent (its fields ride in the form's action); a field
+    /// it refuses is left at its default.
+    static func calculator(_ request: Request) -> Page.Form {
+        (try? Query.arguments(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)).flatMap { try? Page.Form($0) }
+            ?? Page.Form()
+    }
+
+    private func audited(_ request: Request) async throws -> Response {
         // text/plain, with parameters or not (`text/plain; charset=utf-8`), not a type that starts so.
         let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "text/plain" else {
@@ -49,10 +71,7 @@ struct PageRoutes {
             try await APIRoutes.audit(
                 request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8), echo: echo)
         }
-        // The calculator as it was (its fields ride in the form's action); a field it refuses is left at its default.
-        let form =
-            (try? Query.arguments(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)).flatMap { try? Page.Form($0) }
-            ?? Page.Form()
+        let form = Self.calculator(request)
         // Lines as a textarea holds them: a browser sends CRLF, and one more after the last field
         // (kept, it would add an empty line at each round trip).
         var kept = echo.bytes
@@ -77,7 +96,9 @@ struct PageRoutes {
             let asked = form
             let budget = form.maxProbability.isEmpty ? nil : form.maxProbability
             // The question is read on the computation's thread too (see APIRoutes).
-            let answer = try await compute.run(heavy: query.isHeavy || asked.arguments.isHeavy) { () throws(Refusal) -> Page.Answered in
+            let answer = try await compute.run(
+                heavy: query.isHeavy || asked.arguments.isHeavy, estimate: max(query.estimatedSeconds, asked.arguments.estimatedSeconds)
+            ) { () throws(Refusal) -> Page.Answered in
                 let question = try asked.question()
                 var answered = try Page.Answered(
                     refusing { () throws(ArgumentError) in try question.answer() }, budget: budget, workload: asked.workloadText)

@@ -35,6 +35,14 @@ struct Plot {
         return (lx + Foundation.log10(2) + log10Space) / 2
     }
 
+    /// The budget as given, when it fits the plot's width at 12 px (about 60 characters beside
+    /// "budget"); a longer one (200 digits) as its power of ten, which the figures beside print in full.
+    var budgetLabel: String {
+        guard let budget else { return "" }
+        if budget.text.count <= 40 { return budget.text }
+        return "≈ 1e\(String(format: "%.2f", budget.log10))"
+    }
+
     var svg: String {
         // x: from below both the point and the budget's crossing to past where p reaches ½.
         var xs = [here.log10Count, log10Count(atP: Foundation.log10(0.5))]
@@ -89,7 +97,7 @@ struct Plot {
             s += "<line class=\"budget\" x1=\"\(f(Self.left))\" y1=\"\(f(py(b)))\" x2=\"\(f(Self.left + w))\" y2=\"\(f(py(b)))\" "
             s += "stroke=\"#b00020\" stroke-dasharray=\"6 4\"/>"
             s +=
-                "<text x=\"\(f(Self.left + 6))\" y=\"\(f(py(b) - 6))\" font-size=\"12\" fill=\"#b00020\">budget \(HTML.escape(budget?.text ?? ""))</text>\n"
+                "<text x=\"\(f(Self.left + 6))\" y=\"\(f(py(b) - 6))\" font-size=\"12\" fill=\"#b00020\">budget \(HTML.escape(budgetLabel))</text>\n"
         }
         let hx = px(min(xMax, max(xMin, here.log10Count)))
         let hy = py(here.log10P)

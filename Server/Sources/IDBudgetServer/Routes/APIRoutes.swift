@@ -26,7 +26,7 @@ struct APIRoutes {
                 if let key, let text = cache.answer(key) { return Self.json(text) }
                 // Reading the question (numbers of 600,000 digits) is math too: on the computation's own
                 // thread, never on the few threads every request shares.
-                let text = try await compute.run(heavy: query.isHeavy) { () throws(Refusal) -> String in
+                let text = try await compute.run(heavy: query.isHeavy, estimate: query.estimatedSeconds) { () throws(Refusal) -> String in
                     try refusing { () throws(ArgumentError) in try Question(command, query).answer() }.cliJSON()
                 }
                 if let key { cache.keep(text, for: key) }

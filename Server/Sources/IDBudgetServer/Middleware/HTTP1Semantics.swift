@@ -1,0 +1,64 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
+
+/// What an HTTP/1 request head says that the version-free HTTP types drop on their way to the router:
+///
+/// - **The version.** An HTTP/1.0 request without `Connection: keep-alive` ends its connection after
+///   its response (RFC 9112 §9.3): it is handed on saying `Connection: close`, which Hummingbird honours.
+///   Without that a 1.0 client waits for the idle timeout to learn its response has ended.
+/// - **`Expect: 100-continue`** (RFC 9110 §10.1.1): the client waits for a `100 Continue` before it
+///   sends the body. It is sent at once unless the declared body is over the server's limit (then the
+///   413 comes instead, unread); curl otherwise waits a second for it on every upload.
+///
+/// It sits between NIO's HTTP/1 codec and the conversion to HTTP types (``ServerChannel`` puts it there).
+final class HTTP1Semantics: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let maxBodyBytes: Int
+
+    init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        if head.version.major == 1, head.version.minor == 0, !head.isKeepAlive {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
+        let expectations = head.headers["expect"].map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
+        if expectations.contains("100-continue") {
+            head.headers.remove(name: "expect")
+            let declared = head.headers["content-length"].first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+            if head.version.minor >= 1, declared <= maxBodyBytes {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
+            }
+        }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+}
+
+/// Hummingbird's HTTP/1 channel with ``HTTP1Semantics`` in front of its conversion to HTTP types.
+struct ServerChannel: ServerChildChannel {
+    let http1: HTTP1Channel
+    let maxBodyBytes: Int
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
+        http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let conversion = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
+            try operations.addHandler(HTTP1Semantics(maxBodyBytes: maxBodyBytes), position: .before(conversion))
+            return value
+        }
+    }
+
+    func handle(value: HTTP1Channel.Value, logger: Logger) async {
+        await http1.handle(value: value, logger: logger)
+    }
+}
