@@ -56,7 +56,7 @@ grep -q '<output id="headline">23 symbols of base62</output>' <<<"$page" || fail
 headers=$(curl -s --max-time 5 -D - -o /dev/null "$base/")
 grep -qi "^content-security-policy: default-src 'self'; frame-ancestors 'none'" <<<"$headers" || fail "no CSP header"
 bad=$(curl -s --max-time 5 -w '\n%{http_code}' "$base/api/v1/length?alphabet=base62&rate=1e6/x&lifetime=10y&max-probability=1e-11")
-[ "$(tail -1 <<<"$bad")" = 400 ] && grep -q '"argument":"--rate"' <<<"$bad" || fail "a bad rate was not a 400 naming --rate: $bad"
+[ "$(tail -1 <<<"$bad")" = 400 ] && grep -q '"argument":"rate"' <<<"$bad" || fail "a bad rate was not a 400 naming rate: $bad"
 [ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' -X DELETE "$base/api/v1/length")" = 405 ] || fail "DELETE was not a 405"
 big=$(head -c $((65 << 20)) /dev/zero | tr '\0' 'a' \
   | curl -s --max-time 60 -o /dev/null -w '%{http_code}' -X POST -H 'Transfer-Encoding: chunked' --data-binary @- "$base/api/v1/audit" || true)

@@ -270,8 +270,11 @@ public final class Auditor {
     }
 
     /// After a block: the node ids' regressions from one part to the next, in input order (worker w
-    /// read part w), then the formats whose misses, over every worker, passed 1,000 and a thousandth
-    /// of the lines seen stop reading — decided on the whole block's counts, the same for any threads.
+    /// read part w), then the formats whose misses, over every worker, passed 1,000 and outnumber the
+    /// ids they read stop reading — decided on the whole block's counts, the same for any threads.
+    /// Misses merely past a thousandth of the lines so far keep a format reading: the tolerance is the
+    /// whole stream's (``AuditAnalysis/strayTolerance(_:)``), and 1,100 strays at the front of 1.5
+    /// million Snowflakes are within it though not within the first block's thousandth.
     private func stitchNodeIDs() {
         for w in workers {
             let edges = w.nodeIDs.endPart()
@@ -287,7 +290,7 @@ public final class Auditor {
         for i in nodeLast.indices where workers[0].nodeIDs.readers[i].alive && i != keepReading {
             let misses = workers.reduce(0) { $0 + $1.nodeIDs.readers[i].misses }
             let ids = workers.reduce(0) { $0 + $1.nodeIDs.readers[i].stats.ids }
-            if misses > 1000 && misses > (misses + ids) / 1000 {
+            if misses > 1000 && misses > ids {
                 for w in workers { w.nodeIDs.stop(i) }
                 nodeLast[i] = [:]
             }

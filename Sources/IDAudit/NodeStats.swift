@@ -107,7 +107,7 @@ public struct NodeStats: Sendable, Equatable {
 /// the format's time, is a miss (a CSV header, a stray test id): the format keeps reading past it and
 /// counts only the ids it reads (``NodeStats/ids``), so the analysis can set the misses aside while
 /// they are at most one in a thousand (``AuditAnalysis/strayTolerance(_:)``). A format stops reading —
-/// and is not the stream's — once its misses pass 1,000 and a thousandth of the lines seen; the
+/// and is not the stream's — once its misses pass 1,000 and the ids it read; the
 /// auditor decides that between blocks on every worker's counts together (``Auditor``), so the
 /// answer is the same for any number of threads.
 final class NodeTally {

@@ -69,7 +69,7 @@ enum Entry {
         for (argument, next) in zip(options, options.dropFirst())
         where argument.hasPrefix("--") && !argument.contains("=") && argument != "--symbols" {
             if let refusal = ArgumentText.negative(next, argument: argument, command: arguments.first) {
-                throw UsageError(argument: refusal.argument, message: refusal.message)
+                throw UsageError(argument: refusal.flag, message: refusal.message)
             }
         }
         let names = IDBudgetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }

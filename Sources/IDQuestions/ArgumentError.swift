@@ -4,13 +4,26 @@ import IDBudget
 /// Text that one argument cannot take: the argument (`--rate`, as the CLI names it) and what to give
 /// instead. The CLI prints it as `idbudget: error: ARGUMENT: MESSAGE`; the server answers it as a 400.
 public struct ArgumentError: Error, Equatable, CustomStringConvertible {
+    /// The argument blamed, by its bare name (`rate`, `max-probability`, `id`): the server's query
+    /// parameter and the page's field go by it; the CLI shows it as it is typed there (``flag``).
     public let argument: String
+    /// Whether the CLI takes it as an operand (the id `inspect` reads), not as an option.
+    public let isOperand: Bool
     public let message: String
+
+    /// `argument` as the CLI writes it (`--rate`) or bare for an operand (`id`); the name is kept
+    /// without its dashes.
     public init(_ argument: String, _ message: String) {
-        self.argument = argument
+        let bare = argument.drop { $0 == "-" }
+        self.argument = String(bare)
+        self.isOperand = bare.count == argument.count
         self.message = message
     }
-    public var description: String { "\(argument): \(message)" }
+
+    /// The argument as the CLI's command line has it: `--rate`, or `id` for an operand.
+    public var flag: String { isOperand ? argument : "--" + argument }
+
+    public var description: String { "\(flag): \(message)" }
 }
 
 extension ArgumentError {

@@ -86,6 +86,19 @@ import Testing
         #expect(try Auditor().audit(["id"] + snowflakes).nodes?.scheme == "snowflake")
     }
 
+    /// The stray tolerance is the whole stream's, not the first block's: 1,100 UUIDs in front of 1.2
+    /// million Snowflakes (more strays than a thousandth of the first MiB's lines, fewer than a
+    /// thousandth of all) leave the Snowflakes read as such; 1,300 in front of 100,000 are past it.
+    @Test func straysAtTheFrontAreJudgedOnTheWholeStream() throws {
+        let snowflakes = Self.snowflakes(workers: [3], perTick: 40, ticks: 30_000)
+        var rng = SeededRandom(seed: 7)
+        let uuids = (0..<1300).map { _ in String(format: "%016llx%016llx", rng.next(), rng.next()) }
+        let within = try Auditor().audit(Array(uuids.prefix(1100)) + snowflakes)
+        #expect(within.nodes?.scheme == "snowflake" && within.passes, "\(within.format): \(within.findings)")
+        let past = try Auditor().audit(uuids + snowflakes.prefix(100_000))
+        #expect(past.nodes == nil && !past.passes, "\(past.format)")
+    }
+
     /// Shards by fingerprint, each summary through its JSON, merged: the nodes and times of the whole.
     @Test func shardsMergeThroughJSON() throws {
         let ids = Self.snowflakes(workers: [1, 2, 3, 4], perTick: 25, ticks: 40)

@@ -52,7 +52,7 @@ extension CLIEndToEndTests {
             #expect(r.status == .ok && r.body == seed.out)
             let bad = try await client.get("/api/v1/length?alphabet=base62&rate=1e6/x&lifetime=10y&max-probability=1e-11")
             let error = try decodeError(bad.body)
-            #expect("idbudget: error: \(error.argument ?? ""): \(error.error)\n" == refused.err)
+            #expect("idbudget: error: --\(error.argument ?? ""): \(error.error)\n" == refused.err)
         }
     }
 
@@ -88,7 +88,7 @@ extension CLIEndToEndTests {
                     uri: "/api/v1/audit?\(query)", method: .post, headers: [:], body: .init(string: "1\n"))
                 #expect(r.status == .badRequest)
                 let error = try decodeError(String(buffer: r.body))
-                #expect("idbudget: error: \(error.argument ?? ""): \(error.error)\n" == cli.err, "\(query)")
+                #expect("idbudget: error: --\(error.argument ?? ""): \(error.error)\n" == cli.err, "\(query)")
             }
         }
     }

@@ -16,7 +16,7 @@ func ask(_ command: Question.Command, _ named: [(String, String?)]) throws -> an
 
 /// The library's reading of an argument (`ArgumentText`), its refusal as a usage error.
 func usage<T>(_ body: () throws(ArgumentError) -> T) throws -> T {
-    do { return try body() } catch { throw UsageError(argument: error.argument, message: error.message) }
+    do { return try body() } catch { throw UsageError(argument: error.flag, message: error.message) }
 }
 
 /// A command the one layer answers: its question there, and its options by the layer's names.

@@ -8,7 +8,7 @@ enum OpenAPIDocument {
             "title": "idbudget API",
             "version": "0.2.0",
             "summary": "Exact, certified birthday-bound answers over HTTP.",
-            "description": "The questions `idbudget` answers on the command line, asked with GET: query parameters are named as the CLI's options without the dashes (`rate`, `max-probability`), values in the CLI's syntax (`rate=1e6/s&lifetime=10y`). A 200 body is exactly what `idbudget COMMAND … --format json` prints for the same question (schema docs/schema/idbudget-output.schema.json). Every refusal is JSON `{\"error\": …, \"argument\": …}` naming the argument as the CLI names it. Served by `idbudget-serve` (docs/server.md); this document is served at /openapi.json.",
+            "description": "The questions `idbudget` answers on the command line, asked with GET: query parameters are named as the CLI's options without the dashes (`rate`, `max-probability`), values in the CLI's syntax (`rate=1e6/s&lifetime=10y`). A 200 body is exactly what `idbudget COMMAND … --format json` prints for the same question (schema docs/schema/idbudget-output.schema.json). Every refusal is JSON `{\"error\": …, \"argument\": …}` naming the parameter it blames (`rate`). Served by `idbudget-serve` (docs/server.md); this document is served at /openapi.json.",
             "license": {
               "name": "MIT",
               "identifier": "MIT"
@@ -405,7 +405,7 @@ enum OpenAPIDocument {
                       "string",
                       "null"
                     ],
-                    "description": "The argument refused, named as the CLI names it (`--rate`); null when the refusal concerns none (busy, past the deadline)."
+                    "description": "The parameter refused, by its name here (`rate`; the CLI's option without its dashes); null when the refusal concerns none (busy, past the deadline)."
                   }
                 }
               },

@@ -136,15 +136,15 @@ enum Page {
             // A length typed but not used (the length is the answer, or a format has its own) is still read.
             if !length.isEmpty { _ = try refusing { () throws(ArgumentError) in try ArgumentText.length(length) } }
             // A field the question needs, sent empty: said, never silently its default.
-            if rate.isEmpty { throw Refusal.usage("--rate", "empty; give the ids minted per unit of time, e.g. 1,000,000 or 1e6") }
-            if lifetime.isEmpty { throw Refusal.usage("--lifetime", "empty; give how long ids must stay unique, e.g. 10 or 10 years") }
+            if rate.isEmpty { throw Refusal.usage("rate", "empty; give the ids minted per unit of time, e.g. 1,000,000 or 1e6") }
+            if lifetime.isEmpty { throw Refusal.usage("lifetime", "empty; give how long ids must stay unique, e.g. 10 or 10 years") }
             if ask == "probability" && scheme.isEmpty && length.isEmpty {
-                throw Refusal.usage("--length", "empty; give a length in symbols, e.g. 22, or choose a format")
+                throw Refusal.usage("length", "empty; give a length in symbols, e.g. 22, or choose a format")
             }
             var cli = ["rate": rateText, "lifetime": lifetimeText]
             for (name, text) in [("growth", growth), ("nodes", nodes), ("existing", existing)] where !text.isEmpty { cli[name] = text }
             if ask == "length" && maxProbability.isEmpty {
-                throw Refusal.usage("--max-probability", "empty; give a maximum collision probability, e.g. 1e-11 or 1 in 10^11")
+                throw Refusal.usage("max-probability", "empty; give a maximum collision probability, e.g. 1e-11 or 1 in 10^11")
             }
             if ask == "length" && scheme.isEmpty {
                 cli["alphabet"] = alphabet
@@ -286,17 +286,18 @@ enum Page {
         case audit(AuditReport)
     }
 
-    /// The form's label for a CLI argument a refusal names (`--rate`: Rate).
+    /// The form's label for the argument a refusal names (`rate`: Rate; `--rate`, as a message's text
+    /// names it, too).
     static func fieldName(_ argument: String) -> String {
         let names = [
-            "--rate": "Rate", "--lifetime": "Lifetime", "--max-probability": "Maximum collision probability", "--growth": "Growth",
-            "--nodes": "Nodes", "--existing": "Ids already stored", "--length": "Length", "--alphabet": "Alphabet", "--scheme": "Format",
-            "--count": "Rate × lifetime",
+            "rate": "Rate", "lifetime": "Lifetime", "max-probability": "Maximum collision probability", "growth": "Growth",
+            "nodes": "Nodes", "existing": "Ids already stored", "length": "Length", "alphabet": "Alphabet", "scheme": "Format",
+            "count": "Rate × lifetime",
             "ask": "Question",
         ]
-        // An argument the form has no field for (`--count`, which the page's rate and lifetime make):
-        // its name without the dashes.
-        return names[argument] ?? String(argument.drop { $0 == "-" }.prefix(80))
+        // An argument the form has no field for: its name without the dashes.
+        let bare = String(argument.drop { $0 == "-" }.prefix(80))
+        return names[bare] ?? bare
     }
 
     /// A refusal's message in the page's words: the CLI's flags become the form's labels (“Nodes”),
@@ -306,8 +307,7 @@ enum Page {
         text = text.replacingOccurrences(of: #"leave (--[a-z-]+) out"#, with: "leave $1 empty", options: .regularExpression)
         while let r = text.range(of: #"--[a-z][a-z-]*"#, options: .regularExpression) {
             let flag = String(text[r])
-            let label = fieldName(flag)
-            text.replaceSubrange(r, with: "“\(label == flag ? String(flag.dropFirst(2)) : label)”")
+            text.replaceSubrange(r, with: "“\(fieldName(flag))”")
         }
         return text
     }

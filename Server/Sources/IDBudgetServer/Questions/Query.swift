@@ -32,10 +32,10 @@ public enum Query {
                 if ignoringUnknown { continue }
                 let known = allowed.sorted().joined(separator: ", ")
                 throw Refusal.usage(
-                    "--\(name.prefix(40))", "unknown parameter; this endpoint takes \(known.isEmpty ? "none" : known)")
+                    String(name.prefix(40)), "unknown parameter; this endpoint takes \(known.isEmpty ? "none" : known)")
             }
-            // The CLI's name for it: an option, or `id` (inspect's id is positional).
-            let argument = name == "id" ? "id" : "--\(name)"
+            // A refusal names the parameter as it was sent (`rate`), as the one layer's refusals do.
+            let argument = name
             let value = parts.count == 2 ? try Self.decode(parts[1], argument: argument) : ""
             guard value.unicodeScalars.count <= Self.maxValueLength else {
                 throw Refusal.usage(

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import IDQuestions
 
-/// A request refused: the status, the argument it concerns (as the CLI names it, `--rate`), and what
+/// A request refused: the status, the argument it concerns (its parameter's name, `rate`), and what
 /// to send instead. The error middleware answers it as `{"error": …, "argument": …}`.
 public struct Refusal: Error, Sendable {
     public let status: HTTPResponse.Status
