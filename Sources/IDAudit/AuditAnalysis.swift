@@ -348,7 +348,7 @@ public struct AuditAnalysis: Sendable {
         findings += flags.words(format: format, alphabetSize: alphabet.size)
         // A format known by its layout, not its time: every position it draws at random must be
         // uniform — a stuck one is a broken generator, not structure that shrinks the space.
-        let stuck = Self.stuckRandomPositions(positions, formatName: judged.formatName)
+        let stuck = Self.stuckRandomPositions(positions, of: judged.recognised)
         if !stuck.isEmpty {
             findings.append(
                 "position\(stuck.count == 1 ? "" : "s") \(Self.ranges(stuck)) \(stuck.count == 1 ? "is" : "are") not uniform where \(judged.formatName) has random symbols"
@@ -416,16 +416,16 @@ public struct AuditAnalysis: Sendable {
     /// The positions a UUIDv4 or a Nano ID draws at random that are not uniform (constant, narrow,
     /// biased): a UUIDv4's but its hyphens, version and variant (which must keep its two random bits:
     /// 4 symbols), every one of a Nano ID's. Empty for other streams.
-    static func stuckRandomPositions(_ positions: [Position], formatName: String) -> [Int] {
+    static func stuckRandomPositions(_ positions: [Position], of format: IDFormat?) -> [Int] {
         func uniform(_ p: Position) -> Bool { if case .uniform = p { true } else { false } }
-        switch formatName {
-        case "UUIDv4":
+        switch format {
+        case .uuid4:
             let fixed = Set(IDFormat.uuidHyphenPositions + [IDFormat.uuidVersionPosition])
             let variant = 19
             return positions.indices.filter { i in
                 !fixed.contains(i) && !(uniform(positions[i]) || (i == variant && positions[i] == .subset(symbols: 4)))
             }
-        case "Nano ID (base64url^21)":
+        case .nanoid:
             return positions.indices.filter { !uniform(positions[$0]) }
         default: return []
         }

@@ -95,12 +95,15 @@ import Testing
 
     /// The summary's `node_formats` equals the Python reference's (Tests/Oracles/audit_summary_ref.py,
     /// written from docs/audit-summary.md): a Snowflake stream with a repeat and a clock set back, an
-    /// xid stream, a shuffled xid stream (regressions everywhere, across every thread's part), and a
-    /// stream that is no node-id format's — at 1, 3 and 8 threads, the same summary.
-    @Test(arguments: ["snowflake", "xid", "shuffled", "mixed"])
+    /// xid stream, a shuffled xid stream (regressions everywhere, across every thread's part), a
+    /// stream that is no node-id format's (6,000 ObjectIds of 1970 before 5,000 of now: the layout
+    /// stops), and 1,100 of 1970 before 60,000 (two blocks: it reads on, its misses fewer than its
+    /// ids) — at 1, 3 and 8 threads, the same summary.
+    @Test(arguments: ["snowflake", "xid", "shuffled", "mixed", "front"])
     func summaryEqualsThePythonReference(kind: String) throws {
-        let scheme = kind == "mixed" ? "objectid" : kind == "shuffled" ? "xid" : kind
-        var ids = try CLI.run(["generate", "--scheme", scheme, "--count", kind == "shuffled" ? "60000" : "5000"]).stdout
+        let scheme = kind == "mixed" || kind == "front" ? "objectid" : kind == "shuffled" ? "xid" : kind
+        let count = kind == "shuffled" || kind == "front" ? "60000" : "5000"
+        var ids = try CLI.run(["generate", "--scheme", scheme, "--count", count]).stdout
         if kind == "shuffled" {
             var lines = ids.split(separator: "\n")
             var random = SplitMix(state: 35)
@@ -109,8 +112,10 @@ import Testing
         }
         let lines = ids.split(separator: "\n")
         ids += lines.prefix(3).joined(separator: "\n") + "\n"  // a repeat, from earlier: a regression
-        // 1970: no ObjectId of this century; past 1,000 such lines, and a thousandth, no layout reads the stream.
-        if kind == "mixed" { ids += (0..<1001).map { String(format: "0123456789abcdef%08x", $0) }.joined(separator: "\n") + "\n" }
+        // 1970: no ObjectId of this century. Past 1,000 such lines, and the ids read, the layout stops.
+        let old = { (n: Int) in (0..<n).map { String(format: "0123456789abcdef%08x", $0) }.joined(separator: "\n") + "\n" }
+        if kind == "mixed" { ids = old(6000) + ids }
+        if kind == "front" { ids = old(1100) + ids }
         let dir = FileManager.default.temporaryDirectory
         let (file, ours, theirs) = (
             dir.appendingPathComponent("n-\(UUID().uuidString)"), dir.appendingPathComponent("o-\(UUID().uuidString)"),

@@ -59,10 +59,34 @@ def node_fields(fmt, s):
     return None
 
 
-def node_formats(ids_in_order, now_ms):
+def block_ends(line_ends, n, block_size):
+    """Where the auditor's blocks end (docs/audit-summary.md, Node-id formats): the input (after an
+    opening byte-order mark) is read `block_size` bytes at a time, each block cut after its last
+    newline and the rest carried into the next; a full block without a newline is an overlong line,
+    skipped to its newline, no block. `line_ends`: the offset just past each b"\n", ascending; `n`:
+    the bytes in all. The offset each processed block ends at, the last one `n` when it holds bytes."""
+    import bisect
+    ends, start = [], 0
+    while n - start >= block_size:
+        limit = start + block_size
+        j = bisect.bisect_right(line_ends, limit) - 1
+        if j < 0 or line_ends[j] <= start:
+            k = bisect.bisect_right(line_ends, limit)
+            if k == len(line_ends):
+                return ends
+            start = line_ends[k]
+            continue
+        ends.append(line_ends[j])
+        start = line_ends[j]
+    if n > start:
+        ends.append(n)
+    return ends
+
+
+def node_formats(ids_in_order, now_ms, blocks=None):
     """`node_formats`: each layout that reads the ids at plausible times, with the statistics of those
-    it reads. A line it cannot read is a miss; it stops reading once its misses pass 1,000 and a
-    thousandth of the lines it has seen, and is then absent."""
+    it reads. A line it cannot read is a miss; after each block (`blocks[i]`: the block of id i; None:
+    one block) a layout whose misses pass 1,000 and outnumber the ids it read stops, and is absent."""
     out = {}
     for fmt in NODE_FORMATS:
         low = max(EPOCHS.get(fmt, 0) + DAY_MS if fmt in EPOCHS else 0, YEAR_2005_MS)
@@ -71,13 +95,16 @@ def node_formats(ids_in_order, now_ms):
         last = {}
         alive = bool(ids_in_order)
         misses = 0
-        for s in ids_in_order:
+        block = blocks[0] if blocks else 0
+        for i, s in enumerate(ids_in_order):
+            if blocks and blocks[i] != block:
+                block = blocks[i]
+                if misses > 1000 and misses > stats["ids"]:
+                    alive = False
+                    break
             f = node_fields(fmt, s)
             if f is None or not (low <= f[0] <= now_ms + DAY_MS):
                 misses += 1
-                if misses > 1000 and misses > (misses + stats["ids"]) // 1000:
-                    alive = False
-                    break
                 continue
             ms, node, seq = f
             stats["ids"] += 1
@@ -97,6 +124,8 @@ def node_formats(ids_in_order, now_ms):
                 last[node] = key
             elif len(last) < NODE_LIMIT:
                 last[node] = key
+        if alive and misses > 1000 and misses > stats["ids"]:  # after the last block
+            alive = False
         if alive and stats["ids"] > 0:
             entry = {"first_ms": str(stats["first"]), "ids": str(stats["ids"]), "last_ms": str(stats["last"])}
             if counted:

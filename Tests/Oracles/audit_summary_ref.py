@@ -147,7 +147,7 @@ def _typeid_v7(s):
 
 # ---------------------------------------------------------------- node-id formats
 
-from audit_summary_nodes import NODE_LIMIT, node_formats  # noqa: E402 (the layouts, split out)
+from audit_summary_nodes import NODE_LIMIT, block_ends, node_formats  # noqa: E402 (the layouts, split out)
 
 
 # ---------------------------------------------------------------- summarising
@@ -158,9 +158,20 @@ class Summariser:
         self.counts = dict.fromkeys(COUNT_FIELDS, 0)
         self.ids = collections.Counter()  # id bytes -> occurrences
         self.order = []  # id bytes in line order (node-id formats count clock regressions)
+        # The input's bytes as the auditor reads them: where each line ends, and each id's line end
+        # (its node-id layouts are judged after each block, node_formats).
+        self.fed = 0
+        self.line_ends = []
+        self.id_ends = []
 
-    def line(self, raw):
-        """One line of a text input, without its b"\\n"."""
+    def line(self, raw, newline=True):
+        """One line of a text input, without its b"\\n" (`newline`: whether one followed it)."""
+        self.fed += len(raw) + (1 if newline else 0)
+        if newline:
+            self.line_ends.append(self.fed)
+        self._line(raw)
+
+    def _line(self, raw):
         self.counts["lines"] += 1
         if raw.endswith(b"\r"):
             raw = raw[:-1]
@@ -179,6 +190,7 @@ class Summariser:
         self.counts["ids"] += 1
         self.ids[raw] += 1
         self.order.append(raw)
+        self.id_ends.append(self.fed)
 
     def row(self, value):
         """One row of a table input: a str, or None."""
@@ -189,6 +201,10 @@ class Summariser:
         self.counts["ids"] += 1
         self.ids[value.encode("utf-8")] += 1
         self.order.append(value.encode("utf-8"))
+        # A row's blocks as one line of its bytes (exact while no row holds a line break).
+        self.fed += len(value.encode("utf-8")) + 1
+        self.line_ends.append(self.fed)
+        self.id_ends.append(self.fed)
 
     def summary(self, shards=(1, [0])):
         multiplicities = collections.Counter()
@@ -246,7 +262,10 @@ class Summariser:
                             for p in positions]
         out["time_formats"] = time_formats
         import time
-        nodes = node_formats([raw.decode("utf-8") for raw in self.order], int(time.time() * 1000))
+        import bisect
+        ends = block_ends(self.line_ends, self.fed, (1 << 20) + self.max_line_bytes + 2)
+        blocks = [bisect.bisect_left(ends, e) for e in self.id_ends]
+        nodes = node_formats([raw.decode("utf-8") for raw in self.order], int(time.time() * 1000), blocks)
         if nodes:
             out["node_formats"] = nodes
         groups = {}
@@ -277,10 +296,11 @@ def summarise_bytes(data, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0])
     if data.startswith(BOM):  # a byte-order mark that opens the input is not part of the first id
         data = data[len(BOM):]
     pieces = data.split(b"\n")
-    if pieces[-1] == b"":  # the input ended with "\n" (or was empty): no line after it
+    ended = pieces[-1] == b""
+    if ended:  # the input ended with "\n" (or was empty): no line after it
         pieces.pop()
-    for raw in pieces:
-        s.line(raw)
+    for i, raw in enumerate(pieces):
+        s.line(raw, newline=ended or i < len(pieces) - 1)
     return s.summary(shards)
 
 
@@ -295,7 +315,7 @@ def summarise_files(paths, max_line_bytes=DEFAULT_MAX_LINE_BYTES, shards=(1, [0]
                     if not raw:  # the file was just the BOM: no line at all
                         break
                 first = False
-                s.line(raw[:-1] if raw.endswith(b"\n") else raw)
+                s.line(raw[:-1] if raw.endswith(b"\n") else raw, newline=raw.endswith(b"\n"))
     return s.summary(shards)
 
 

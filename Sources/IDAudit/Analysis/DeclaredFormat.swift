@@ -11,8 +11,8 @@ extension AuditAnalysis {
     init(declaredFormat f: IDFormat, declared d: DeclaredShape, summary s: AuditSummary) {
         let time = TimeFormat(rawValue: f.rawValue)
         // Ids the format's reader read. A node-id reader told of the declaration reads to the end
-        // (``Auditor``); one that was not stops past 1,000 misses and a thousandth of the lines it
-        // had seen, and a summary without the format then can not say how many it missed: nil.
+        // (``Auditor``); one that was not stops once its misses pass 1,000 and the ids it read, and a
+        // summary without the format then can not say how many it missed: nil.
         // TypeIDs without a prefix are read as ULIDs while summarising; their version and variant
         // characters make them TypeIDs (``asPrefixlessTypeIDs(_:)``).
         // TypeIDs have the length of their prefix: judged over the lengths a TypeID can have (26

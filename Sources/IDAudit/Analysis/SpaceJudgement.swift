@@ -10,6 +10,9 @@ extension AuditAnalysis {
     struct SpaceJudgement {
         /// "UUIDv4", "UUIDv7", "tokens over base62", …
         var formatName: String
+        /// The random format the positions' layout was recognised as (UUIDv4, Nano ID, cuid2): every
+        /// position it draws at random must then be uniform (``AuditAnalysis/stuckRandomPositions(_:of:)``).
+        var recognised: IDFormat? = nil
         var space: BigInt
         var text: String
         /// Groups of ids that can collide only among themselves: [ids in a group: groups of that size].
@@ -39,8 +42,11 @@ extension AuditAnalysis {
             if space < BigInt(2) { space = BigInt(2) }
         }
 
-        private init(formatName: String, space: BigInt, text: String, groups: [Int: Int], randomBits: Double) {
+        private init(
+            formatName: String, recognised: IDFormat? = nil, space: BigInt, text: String, groups: [Int: Int], randomBits: Double
+        ) {
             self.formatName = formatName
+            self.recognised = recognised
             self.space = space
             self.text = text
             self.groups = groups
@@ -125,19 +131,23 @@ extension AuditAnalysis {
                 if single > AuditSummary.positionLimit { space = space * BigInt.power(alphabetSize, single - AuditSummary.positionLimit) }
             }
             var formatName = "tokens over \(alphabetName)"
+            var recognised: IDFormat?
             let uuid = IDFormat.uuid4.length
             if single == uuid, positions.count == uuid, positions[IDFormat.uuidVersionPosition] == .constant("4"),
                 IDFormat.uuidHyphenPositions.allSatisfy({ positions[$0] == .constant("-") })
             {
                 formatName = "UUIDv4"
+                recognised = .uuid4
             } else if single == IDFormat.nanoid.length, alphabetName == Alphabet.base64url.name {
                 formatName = "Nano ID (base64url^21)"
+                recognised = .nanoid
             } else if single == IDFormat.cuid2.length, alphabetName == Alphabet.base36.name, positions.first == .subset(symbols: 26),
                 let first = firstSymbols, first.allSatisfy({ ("a"..."z").contains($0) }),
                 positions.dropFirst().allSatisfy({ $0 == .uniform(symbols: 36) })
             {
                 // A letter, then 23 of base36: cuid2's layout; its space is then exactly 26·36^23.
                 formatName = "cuid2 (a letter, then base36^23)"
+                recognised = .cuid2
             }
             let spaceText: String
             let randomBits: Double
@@ -148,12 +158,13 @@ extension AuditAnalysis {
                 spaceText =
                     space == BigInt.power(alphabetSize, single)
                     ? "\(alphabetName)^\(single)"
-                    : formatName == "UUIDv4" && space == BigInt.power(2, IDFormat.uuid4.randomBits)
+                    : recognised == .uuid4 && space == BigInt.power(2, IDFormat.uuid4.randomBits)
                         ? "UUIDv4: 2^\(IDFormat.uuid4.randomBits)"
-                        : formatName.hasPrefix("cuid2") ? "cuid2: 26·36^23" : "\(alphabetName)^\(single) less its fixed positions"
+                        : recognised == .cuid2 ? "cuid2: 26·36^23" : "\(alphabetName)^\(single) less its fixed positions"
                 randomBits = space.log2Magnitude
             }
-            return Self(formatName: formatName, space: space, text: spaceText, groups: [ids: 1], randomBits: randomBits)
+            return Self(
+                formatName: formatName, recognised: recognised, space: space, text: spaceText, groups: [ids: 1], randomBits: randomBits)
         }
 
         /// No dominant length: every length over the whole alphabet, summed.
