@@ -108,9 +108,14 @@ public struct AuditAnalysis: Sendable {
     /// the fitting layout whose latest id is nearest the clock.
     /// With `declared`, the ids are judged against that shape instead (``DeclaredShape``), and
     /// `claimedBits` and `scheme` must be nil.
+    /// `now`: the time they are judged at — a timestamp more than a day past it is no generator's, and
+    /// of the node-id layouts that fit, the one whose latest id is nearest it is taken (default: the
+    /// clock; pass one, the summary's own time, for a verdict that does not move from day to day).
     public init(
-        summary original: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil, declared: DeclaredShape? = nil
+        summary original: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil, declared: DeclaredShape? = nil,
+        now: Date = Date()
     ) throws(InputError) {
+        let now = now.unixMilliseconds
         if let claimedBits, claimedBits < 1 || claimedBits > Limits.maxSpaceBits {
             throw InputError("claimed bits must be from 1 to \(Limits.maxSpaceBits), got \(claimedBits)")
         }
@@ -119,13 +124,13 @@ public struct AuditAnalysis: Sendable {
                 throw InputError("a declared shape is the space and the layout both: give it without claimed bits or a scheme")
             }
             if let f = declared.scheme, declared.slots.isEmpty {
-                self.init(declaredFormat: f, declared: declared, summary: original)
+                self.init(declaredFormat: f, declared: declared, summary: original, now: now)
             } else {
                 self.init(declared: declared, summary: original)
             }
             return
         }
-        self.init(reading: original, claimedBits: claimedBits, scheme: scheme)
+        self.init(reading: original, claimedBits: claimedBits, scheme: scheme, now: now)
         if let d = original.declared, d.setAside > 0 {
             findings.append(
                 "\(d.setAside) line\(d.setAside == 1 ? " was" : "s were") set aside while summarising, as not \(d.shape): not ids, not judged"
@@ -134,11 +139,11 @@ public struct AuditAnalysis: Sendable {
     }
 
     /// Judges a summary as the public initialiser does, its arguments checked.
-    init(reading original: AuditSummary, claimedBits: Int?, scheme: IDFormat?) {
+    init(reading original: AuditSummary, claimedBits: Int?, scheme: IDFormat?, now: Int) {
         // TypeIDs without a prefix read as ULIDs too; their version and variant characters tell them apart.
         let prefixless = claimedBits == nil ? Self.asPrefixlessTypeIDs(original) : nil
         let s = prefixless ?? original
-        if claimedBits == nil, let (format, fits) = Self.nodeFormat(of: s, scheme: scheme), let stats = s.nodeFormats[format] {
+        if claimedBits == nil, let (format, fits) = Self.nodeFormat(of: s, scheme: scheme, now: now), let stats = s.nodeFormats[format] {
             self.init(node: format, stats: stats, fits: fits, summary: s)
             if let scheme, scheme != format {
                 findings.insert(
@@ -161,7 +166,7 @@ public struct AuditAnalysis: Sendable {
         let typeIDs = s.timeFormats[.typeid]?.ids ?? 0
         let allTypeIDs = s.ids > 0 && typeIDs > 0 && s.ids - typeIDs <= Self.strayTolerance(s.ids)
         guard claimedBits == nil, !allTypeIDs, var parts = Self.split(s), parts.count > 1 else {
-            self.init(single: s, claimedBits: claimedBits, tests: 1)
+            self.init(single: s, claimedBits: claimedBits, tests: 1, now: now)
             return
         }
         // Words a log carries beside its ids — a header repeated in each part of a merged export,
@@ -177,7 +182,7 @@ public struct AuditAnalysis: Sendable {
                 "\(n) of \(s.ids) lines \(n == 1 ? "is" : "are") \(lengths) characters long (a header in each part of an export, a placeholder such as null): set aside, within the tolerance (one line, or one in a thousand)"
         }
         if parts.count == 1 {
-            self.init(single: parts[0].summary, claimedBits: nil, tests: 1)
+            self.init(single: parts[0].summary, claimedBits: nil, tests: 1, now: now)
             ids = s.ids
             distinct = s.distinct
             extraOccurrences = s.extraOccurrences
@@ -188,7 +193,8 @@ public struct AuditAnalysis: Sendable {
         defer { if let setAside { findings.append(setAside) } }
         let tests = Swift.max(1, parts.filter { $0.summary.ids >= 2 }.count)
         let results = parts.map {
-            GroupResult(length: $0.length, ids: $0.summary.ids, report: AuditAnalysis(single: $0.summary, claimedBits: nil, tests: tests))
+            GroupResult(
+                length: $0.length, ids: $0.summary.ids, report: AuditAnalysis(single: $0.summary, claimedBits: nil, tests: tests, now: now))
         }
         // The group that decides: the first by severity, else the largest.
         let order: [Verdict] = [.tooMany, .nonUniform, .tooFew, .inconclusive]
@@ -288,7 +294,7 @@ public struct AuditAnalysis: Sendable {
     /// time format's description first.
     /// `forcing` a time format judges the ids as it (a declared format, ``DeclaredShape``), however
     /// many lines are not of it.
-    init(single original: AuditSummary, claimedBits: Int?, tests: Int, forcing forced: TimeFormat? = nil) {
+    init(single original: AuditSummary, claimedBits: Int?, tests: Int, forcing forced: TimeFormat? = nil, now: Int) {
         if claimedBits == nil, forced == nil, let mix = Self.objectIDMix(original) {
             self = AuditAnalysis(objectIDMix: mix, summary: original, tests: tests)
             return
@@ -302,7 +308,7 @@ public struct AuditAnalysis: Sendable {
         let single =
             forced.flatMap(\.length).flatMap { s.lengths[$0] != nil ? $0 : nil }
             ?? Self.dominantLength(of: s, findings: &findings)
-        var format = forced ?? Self.timeFormat(of: s, findings: &findings)
+        var format = forced ?? Self.timeFormat(of: s, now: now, findings: &findings)
         // UUIDv7s beside UUIDv4s (a migration's log): each judged in its own space.
         let uuid4s = claimedBits == nil && format == nil ? Self.uuidVersionMix(s, length: single) : nil
         if let uuid4s {

@@ -307,14 +307,15 @@ public struct AuditReport: Answer, Equatable {
     /// Its keys are spelled out (`effective_bits_95_lower`), not converted.
     public static var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy { .useDefaultKeys }
 
-    /// Judges `summary` (see ``AuditAnalysis``) and reports it.
+    /// Judges `summary` (see ``AuditAnalysis``) at `now` and reports it.
     /// Throws when `claimedBits` is outside 1…`Limits.maxSpaceBits`.
     public init(
         summary: AuditSummary, claimedBits: Int? = nil, scheme: IDFormat? = nil, declared: DeclaredShape? = nil,
-        resources: Resources? = nil
+        resources: Resources? = nil, now: Date = Date()
     ) throws(InputError) {
         self.init(
-            summary: summary, analysis: try AuditAnalysis(summary: summary, claimedBits: claimedBits, scheme: scheme, declared: declared),
+            summary: summary,
+            analysis: try AuditAnalysis(summary: summary, claimedBits: claimedBits, scheme: scheme, declared: declared, now: now),
             resources: resources)
     }
 

@@ -53,7 +53,7 @@ final class AuditWorker {
     var runKeys = [UInt64](repeating: 0, count: TimeFormat.allCases.count)
     var runs = [Int](repeating: 0, count: TimeFormat.allCases.count)
     /// The ids read as each node-id format.
-    let nodeIDs = NodeTally()
+    let nodeIDs: NodeTally
     /// A declared shape's lines, counted as declared and in the other case (``DeclaredLines``).
     let matcher: ShapeMatcher?
     var matched = 0
@@ -62,8 +62,10 @@ final class AuditWorker {
     var otherLength = 0
     var otherSymbols = 0
 
-    init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int, matcher: ShapeMatcher? = nil) {
+    /// `now`: Unix ms the ids are read at (``Auditor/now``).
+    init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int, matcher: ShapeMatcher? = nil, now: Int) {
         self.matcher = matcher
+        self.nodeIDs = NodeTally(now: now)
         self.maxLineBytes = maxLineBytes
         self.shardIndex = shardIndex
         self.shardCount = shardCount

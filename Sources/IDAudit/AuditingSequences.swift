@@ -43,6 +43,6 @@ extension Auditor {
             filled += 1
         }
         try flush()
-        return try AuditReport(summary: try finish(), claimedBits: claimedBits, scheme: scheme)
+        return try AuditReport(summary: try finish(), claimedBits: claimedBits, scheme: scheme, now: now)
     }
 }

@@ -38,6 +38,9 @@ public final class Auditor {
     private var nodeLast = [[UInt64: NodeTally.Key]](repeating: [:], count: NodeStats.formats.count)
     private var nodeBetween = [Int](repeating: 0, count: NodeStats.formats.count)
 
+    /// The time the ids are read at (see ``init(maxLineBytes:shard:memoryLimit:threads:sizeHint:declared:now:)``).
+    public let now: Date
+
     /// The most worker threads taken.
     public static let maxThreads = 64
 
@@ -52,13 +55,16 @@ public final class Auditor {
     ///   - declared: the shape the ids are declared to have (`idbudget audit --scheme`): its lines are
     ///     counted one by one (``DeclaredLines``), and a declared node-id format is read to the end
     ///     however many lines it misses, so every invalid line is counted.
+    ///   - now: the time the ids are read at: a timestamp more than a day past it is no generator's
+    ///     (default: the clock when the auditor is made; pass one for an answer that does not move).
     /// - Throws: `InputError` for what `idbudget audit` would refuse: `maxLineBytes` outside
     ///   1…16,777,216, a shard index outside 0..<count, a memory limit under 1 MiB, threads outside
     ///   1…``maxThreads``.
     public init(
         maxLineBytes: Int = 4096, shard: (index: Int, count: Int) = (0, 1), memoryLimit: Int = 1 << 30,
-        threads: Int? = nil, sizeHint: Int? = nil, declared: DeclaredShape? = nil
+        threads: Int? = nil, sizeHint: Int? = nil, declared: DeclaredShape? = nil, now: Date = Date()
     ) throws(InputError) {
+        self.now = now
         guard maxLineBytes >= 1, maxLineBytes <= 1 << 24 else {
             throw InputError("maxLineBytes must be from 1 to 16777216, got \(maxLineBytes)")
         }
@@ -82,7 +88,7 @@ public final class Auditor {
         workers = (0..<n).map { _ in
             AuditWorker(
                 maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n,
-                matcher: declared.flatMap(ShapeMatcher.init))
+                matcher: declared.flatMap { ShapeMatcher($0, now: now.unixMilliseconds) }, now: now.unixMilliseconds)
         }
         // What the process needs besides the tables — runtime, blocks, pending fingerprints, spill
         // buffers, a partition's table at the end — is about 40 MiB; time-bucket maps come on top.
@@ -295,5 +301,14 @@ public final class Auditor {
                 nodeLast[i] = [:]
             }
         }
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970 (UTC), floored; a date past ±2^53 ms (no clock's) is held there.
+    var unixMilliseconds: Int {
+        let ms = (timeIntervalSince1970 * 1000).rounded(.down)
+        guard ms.isFinite else { return ms > 0 ? 1 << 53 : -(1 << 53) }
+        return Int(Swift.min(Swift.max(ms, -0x1p53), 0x1p53))
     }
 }

@@ -78,10 +78,12 @@ struct ShapeMatcher {
     let allowsWide: Bool
     /// The declared time-ordered format, matched by its parser at a time some generator wrote.
     private let time: TimeFormat?
-    private let now = Int(Date().timeIntervalSince1970 * 1000)
+    /// Unix ms the lines are read at (``Auditor/now``): a time past a day after it is no generator's.
+    private let now: Int
 
     /// nil for a node-id format (its own reader counts its lines).
-    init?(_ d: DeclaredShape) {
+    init?(_ d: DeclaredShape, now: Int) {
+        self.now = now
         if d.slots.isEmpty {
             guard let f = d.scheme.flatMap({ TimeFormat(rawValue: $0.rawValue) }) else { return nil }
             name = d.key

@@ -128,8 +128,10 @@ final class NodeTally {
         var last: [[UInt64: Key]]
     }
     var readers = [Reader](repeating: Reader(), count: NodeStats.formats.count)
-    /// A day past the clock when the audit began: later ids are no format's.
-    let horizon = Int(Date().timeIntervalSince1970 * 1000) + 86_400_000
+    /// A day past the time the ids are read at (``Auditor/now``): later ids are no format's.
+    let horizon: Int
+
+    init(now: Int) { horizon = now + 86_400_000 }
     static let index: [IDFormat: Int] = Dictionary(uniqueKeysWithValues: NodeStats.formats.enumerated().map { ($1, $0) })
 
     /// Whether some format still reads the stream.

@@ -447,3 +447,38 @@ import Testing
         #expect(alarms == 0)
     }
 }
+
+/// The audit's answer depends on the time it is judged at only through `now`, which a caller passes:
+/// UUIDv7s minted in 2030 are a wrong clock's (past tomorrow) judged in 2026, and plausible judged in
+/// 2030 — the same summary, two fixed answers, neither read from the clock.
+@Suite struct AuditClockTests {
+    /// UUIDv7s, four a millisecond from `start`, their 74 other bits from a seeded generator.
+    static func uuid7s(atMillisecond start: UInt64, count: Int) -> [String] {
+        var rng = SeededRandom(seed: 11)
+        var ids: [String] = []
+        for i in 0..<count {
+            var digits = ""
+            for _ in 0..<18 { digits += String(rng.next() & 0xF, radix: 16) }
+            let ms = String(start + UInt64(i / 4), radix: 16)
+            let t = String(repeating: "0", count: 12 - ms.count) + ms
+            let variant = String(8 + rng.next() & 0x3, radix: 16)
+            let d = Array(digits)
+            ids.append("\(t.prefix(8))-\(t.suffix(4))-7\(String(d[0..<3]))-\(variant)\(String(d[3..<6]))-\(String(d[6..<18]))")
+        }
+        return ids
+    }
+
+    @Test func theTimeItIsJudgedAtIsPassedIn() throws {
+        let in2030: UInt64 = 1_893_456_000_000  // 2030-01-01
+        let ids = Self.uuid7s(atMillisecond: in2030, count: 2000)
+        let auditor = try Auditor(now: Date(timeIntervalSince1970: 1_795_000_000))  // 2026-11
+        let text = ids.joined(separator: "\n") + "\n"
+        try Array(text.utf8).withUnsafeBytes { try auditor.consume($0) }
+        let summary = try auditor.finish()
+        let early = try AuditReport(summary: summary, now: Date(timeIntervalSince1970: 1_795_000_000))
+        let late = try AuditReport(summary: summary, now: Date(timeIntervalSince1970: 1_893_500_000))
+        #expect(early.findings.contains { $0.contains("outside 2005 to tomorrow") }, "\(early.findings)")
+        #expect(!late.findings.contains { $0.contains("outside 2005 to tomorrow") }, "\(late.findings)")
+        #expect(late.format == "UUIDv7" && late.passes, "\(late.format): \(late.findings)")
+    }
+}

@@ -8,7 +8,7 @@ extension AuditAnalysis {
     /// while summarising, counts the lines that do — and the ids are judged as the audit judges that
     /// format undeclared: a time-ordered format within its buckets, a node-id format allowing no repeat.
     /// Lines of another shape are invalid: more than `maxInvalid` fail (`invalid-ids`).
-    init(declaredFormat f: IDFormat, declared d: DeclaredShape, summary s: AuditSummary) {
+    init(declaredFormat f: IDFormat, declared d: DeclaredShape, summary s: AuditSummary, now: Int) {
         let time = TimeFormat(rawValue: f.rawValue)
         // Ids the format's reader read. A node-id reader told of the declaration reads to the end
         // (``Auditor``); one that was not stops once its misses pass 1,000 and the ids it read, and a
@@ -42,31 +42,30 @@ extension AuditAnalysis {
         let ownSetAside = s.declared.flatMap { $0.shape == d.key ? $0.setAside : nil } ?? 0
         let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0) + ownSetAside
         // Ids whose timestamp no generator wrote (before 2005, past tomorrow) do not read as the format.
-        let now = Int(Date().timeIntervalSince1970 * 1000)
         let outOfTime = time.map { t in Self.implausible(t, in: (typeIDs ?? s).timeFormats[t] ?? .init(), now: now) } ?? 0
         let read: Int? =
             time.map { (s.timeFormats[$0]?.ids ?? 0) + prefixless - outOfTime } ?? s.nodeFormats[f]?.ids
             ?? (s.ids + unreadable <= 1000 ? 0 : nil)
         if time == nil, let stats = s.nodeFormats[f], s.ids > 0 {
-            self.init(node: f, stats: stats, fits: Self.nodeFormat(of: s, scheme: f)?.fits ?? [f], summary: s, declared: true)
+            self.init(node: f, stats: stats, fits: Self.nodeFormat(of: s, scheme: f, now: now)?.fits ?? [f], summary: s, declared: true)
         } else if let time, let length = time.length, (read ?? 0) > 0 {
             // Judged as the declared format, the lines of other lengths set aside (the lines of its
             // length that are not of it are judged as if they were): allowed invalid lines must not
             // turn the judgement into another format's.
             let own = s.lengths.count > 1 ? Self.lengthGroup(of: s, length: length) : nil
-            self.init(single: own ?? s, claimedBits: nil, tests: 1, forcing: time)
+            self.init(single: own ?? s, claimedBits: nil, tests: 1, forcing: time, now: now)
             ids = s.ids
             distinct = s.distinct
             extraOccurrences = s.extraOccurrences
             duplicateIDs = s.duplicateIDs
         } else if time == .typeid, (read ?? 0) > 0 {
-            self.init(single: typeIDs ?? s, claimedBits: nil, tests: 1, forcing: .typeid)
+            self.init(single: typeIDs ?? s, claimedBits: nil, tests: 1, forcing: .typeid, now: now)
             ids = s.ids
             distinct = s.distinct
             extraOccurrences = s.extraOccurrences
             duplicateIDs = s.duplicateIDs
         } else {
-            self.init(reading: s, claimedBits: nil, scheme: nil)
+            self.init(reading: s, claimedBits: nil, scheme: nil, now: now)
         }
         var notes = ["declared: \(d.name), every line one (\(f.encoding))"]
         let name = d.name

@@ -23,11 +23,10 @@ extension AuditAnalysis {
     /// put it anywhere in 69 years, and every id but the strays must lie between the layout's epoch
     /// and a day from now. The verdict of a node-id stream (no id may repeat) is the same in any of
     /// its layouts; only the nodes reported depend on the one chosen.
-    static func nodeFormat(of s: AuditSummary, scheme: IDFormat?) -> (IDFormat, fits: [IDFormat])? {
+    static func nodeFormat(of s: AuditSummary, scheme: IDFormat?, now: Int) -> (IDFormat, fits: [IDFormat])? {
         // Undeclared, a layout is read from at least `nodeMinimum` ids: two random 18-digit numbers
         // on one of Discord's 1,024 nodes (one pair in 1,024) fit it as well as two Discord ids do.
         guard s.ids > 0, s.ids >= nodeMinimum || scheme != nil else { return nil }
-        let now = Int(Date().timeIntervalSince1970 * 1000)
         func fitting(ordered: Bool) -> [IDFormat] {
             NodeStats.formats.filter { f in
                 guard let n = s.nodeFormats[f], s.ids - n.ids <= strayTolerance(s.ids) else { return false }

@@ -23,14 +23,14 @@ extension AuditAnalysis {
     /// Ids whose timestamp no generator wrote (``implausible(_:in:now:)``) are named; when they are
     /// most of the format's, the stream is not of it: a "UUIDv7" whose 48 time bits are random is 122
     /// random bits with a version, judged as the symbols it is.
-    static func timeFormat(of s: AuditSummary, findings: inout [String]) -> TimeFormat? {
+    static func timeFormat(of s: AuditSummary, now: Int, findings: inout [String]) -> TimeFormat? {
         guard s.ids > 0 else { return nil }
         let format = TimeFormat.allCases.first { f in
             let n = s.timeFormats[f]?.ids ?? 0
             return n == s.ids || (n > 0 && s.ids - n <= strayTolerance(s.ids))
         }
         guard let format, let t = s.timeFormats[format] else { return nil }
-        let wrong = implausible(format, in: t, now: Int(Date().timeIntervalSince1970 * 1000))
+        let wrong = implausible(format, in: t, now: now)
         if wrong > 0 {
             let most = 2 * wrong > t.ids
             findings.append(
