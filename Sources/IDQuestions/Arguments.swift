@@ -58,16 +58,37 @@ extension Arguments {
         return (log10Volume ?? 0) >= 300
     }
 
-    /// Seconds answering may take on one core, roughly (within a factor of 2 on the machines measured),
-    /// for the one slow step a value can force however the rest is written: the exact count under
-    /// growth, ⌈r₀·P/ln(1 + g)·((1 + g)^(T/P) − 1)⌉, evaluated with all D of its digits (exp and log at
-    /// 3.3·D bits). Measured: about 0.8 s at D = 80,000, growing as D^1.3 (2.9 s at 230,000, 8 s at
-    /// 640,000). 0 with no growth: every other step of every question takes well under a second. A
-    /// server can refuse at once what would run past its deadline anyway, instead of holding a worker
-    /// (GMP can not be stopped midway).
-    public var estimatedSeconds: Double {
+    /// Seconds answering `command` may take on one core, roughly (within a factor of 2 on the machine
+    /// measured), for the one slow step a value can force however the rest is written: the exact count
+    /// under growth, ⌈r₀·P/ln(1 + g)·((1 + g)^(T/P) − 1)⌉, evaluated with all D of its digits (exp
+    /// and log at 3.3·D bits), and what is computed from it at that precision. Measured for
+    /// `probability`: about 0.8 s at D = 80,000, growing as D^1.3 (2.9 s at 230,000, 8 s at 640,000);
+    /// `length` takes about twice that (1.8 s at 100,000), `plan` — every alphabet's length — about
+    /// 3.3 times (2.9 s at 100,000, 6 s at 150,000). 0 with no growth: every other step of every
+    /// question takes well under a second. A server can refuse at once what would run past its
+    /// deadline anyway, instead of holding a worker (GMP can not be stopped midway).
+    /// A growth past what the layer takes (the rate multiplied by more than 2^100000 over the
+    /// lifetime) is no cost: it is refused as bad input (400), never as too slow (503).
+    public func estimatedSeconds(for command: Question.Command) -> Double {
         guard values["growth"] != nil, let digits = log10Volume, digits > 1000 else { return 0 }
-        return 0.8 * Foundation.pow(digits / 80_000, 1.3)
+        if let growth = log10Growth, growth > 100_000 * Foundation.log10(2.0) { return 0 }
+        let count = 0.8 * Foundation.pow(digits / 80_000, 1.3)
+        switch command {
+        case .length: return 2 * count
+        case .plan: return 3.3 * count
+        default: return count
+        }
+    }
+
+    /// log10 of the factor the growth multiplies the rate by over the lifetime, roughly.
+    var log10Growth: Double? {
+        guard let growth = values["growth"].flatMap({ try? Growth(parsing: $0) }),
+            let lifetime = values["lifetime"].flatMap({ try? Lifetime(parsing: $0) })
+        else { return nil }
+        func log10(_ f: (numerator: BigInt, denominator: BigInt)) -> Double {
+            (f.numerator.log2Magnitude - f.denominator.log2Magnitude) * Foundation.log10(2.0)
+        }
+        return Foundation.pow(10, log10(lifetime.seconds) - log10(growth.period)) * log10(growth.factor)
     }
 
     /// log10 of the ids the volume's values come to, roughly: the count (or the rate times the

@@ -169,6 +169,21 @@ import Testing
             let page = try await client.get(
                 "/?ask=probability&alphabet=decimal&length=600000&rate=1e590000&per=s&lifetime=1e4&unit=y&growth=1000x/y")
             #expect(page.status == .serviceUnavailable, "\(page.status)")
+            // A plan (every alphabet's length) or a length from a count under growth costs more than
+            // the probability: judged by its command (the tester's: 7.5 s for this plan).
+            for question in [
+                "plan?rate=1e120000/s&growth=1000x/y&lifetime=1e4y&max-probability=1e-100000",
+                "length?alphabet=base62&rate=1e100000/s&growth=1000x/y&lifetime=5000y&max-probability=1e-100000",
+            ] {
+                let begun = ContinuousClock.now
+                let refused = try await client.get("/api/v1/" + question)
+                #expect(refused.status == .serviceUnavailable && refused.body.contains("would take about"), "\(question): \(refused.body)")
+                #expect(ContinuousClock.now - begun < .seconds(1), "\(question)")
+            }
+            // A growth the layer refuses (the rate multiplied past 2^100000) is bad input, 400, not 503.
+            let absurd = try await client.get("/api/v1/probability?alphabet=decimal&length=600000&rate=1/s&growth=1000x/d&lifetime=1e4y")
+            let absurdError = try decodeError(absurd.body)
+            #expect(absurd.status == .badRequest && absurdError.argument == "growth", "\(absurd.body)")
             let heavy = try await client.get("/api/v1/probability?bits=8192&count=5")
             #expect(heavy.status == .ok, "\(heavy.status) \(heavy.body.prefix(200))")
         }

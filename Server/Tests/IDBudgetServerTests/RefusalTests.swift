@@ -303,6 +303,23 @@ import Testing
         }
     }
 
+    /// A compressed body (`Content-Encoding: gzip`) is 415, not audited as its bytes; an expectation
+    /// the server can not meet is 417 (100-continue is answered: ConnectionTests).
+    @Test func contentCodingsAndExpectationsAreRefused() async throws {
+        try await withServer { client in
+            let gzip = try await client.executeRequest(
+                uri: "/api/v1/audit", method: .post, headers: [.contentEncoding: "gzip", .contentType: "text/plain"],
+                body: .init(string: "\u{1f}\u{8b}\u{08}"))
+            #expect(gzip.status == .unsupportedMediaType && String(buffer: gzip.body).contains("uncompressed"), "\(gzip.status)")
+            let identity = try await client.executeRequest(
+                uri: "/api/v1/audit", method: .post, headers: [.contentEncoding: "identity"], body: .init(string: "abc\n"))
+            #expect(identity.status == .ok)
+            let expect = try await client.executeRequest(uri: "/healthz", method: .get, headers: [.expect: "foo"], body: nil)
+            let expectError = try decodeError(String(buffer: expect.body))
+            #expect(expect.status == .expectationFailed && expectError.argument == "request")
+        }
+    }
+
     @Test func pastTheDeadlineIs503() async throws {
         try await withServer(settings: ServerSettings(deadline: .milliseconds(1))) { client in
             let r = try await client.get("/api/v1/probability?bits=2097152&count=1e600000")
@@ -425,6 +442,13 @@ import Testing
             let form = "POST /audit HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n"
             let page = try await RawHTTP.offPool { try RawHTTP.exchange(port: port, Array(form.utf8)) }
             #expect(page.hasPrefix("HTTP/1.1 408"), "\(page.prefix(300))")
+            // Fast at first (200 KB, well over the rate), then nothing: refused within the grace after
+            // the stall (and a second's watch), not closed unanswered by the idle timeout.
+            let began = ContinuousClock.now
+            let ids = String(repeating: "0123456789abcdefghij\n", count: 10_000)
+            let stalled = try await RawHTTP.offPool { try RawHTTP.exchange(port: port, Array((head + ids).utf8)) }
+            #expect(stalled.hasPrefix("HTTP/1.1 408") && stalled.contains("nothing sent for 1 s"), "\(stalled.prefix(300))")
+            #expect(ContinuousClock.now - began < .seconds(5))
         }
     }
 

@@ -616,7 +616,7 @@ enum OpenAPIDocument {
                 }
               },
               "PageForm": {
-                "description": "The page's form, as a browser sends it: empty fields are fields not filled. The page answers 200 while a question is still incomplete (it shows the form), and 400 for a value it refuses. Other parameters (utm_source, fbclid, as a shared link picks them up) are passed over.",
+                "description": "The page's form, as a browser sends it. A field left out takes its default (a link, a first visit: rate 1e6, lifetime 10, budget 1e-11, length 22); a field the question needs sent empty is refused (400, naming it): the rate, the lifetime, the budget of a length, the length of an alphabet's probability. Optional fields sent empty are not filled. The page answers 400 for a value it refuses. Other parameters (utm_source, fbclid, as a shared link picks them up) are passed over.",
                 "type": "object",
                 "properties": {
                   "ask": {
@@ -673,7 +673,7 @@ enum OpenAPIDocument {
                   },
                   "rate": {
                     "type": "string",
-                    "pattern": "^([1-9][0-9]{0,3})?$",
+                    "pattern": "^[1-9][0-9]{0,3}$",
                     "description": "A number, per `per`."
                   },
                   "per": {
@@ -689,7 +689,7 @@ enum OpenAPIDocument {
                   },
                   "lifetime": {
                     "type": "string",
-                    "pattern": "^([1-9][0-9]?)?$",
+                    "pattern": "^[1-9][0-9]?$",
                     "description": "A number of `unit`s."
                   },
                   "unit": {
@@ -726,6 +726,54 @@ enum OpenAPIDocument {
                   }
                 },
                 "allOf": [
+                  {
+                    "if": {
+                      "required": [
+                        "ask"
+                      ],
+                      "properties": {
+                        "ask": {
+                          "const": "probability"
+                        }
+                      }
+                    },
+                    "else": {
+                      "properties": {
+                        "max-probability": {
+                          "minLength": 1
+                        }
+                      }
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "ask"
+                      ],
+                      "properties": {
+                        "ask": {
+                          "const": "probability"
+                        }
+                      },
+                      "not": {
+                        "required": [
+                          "scheme"
+                        ],
+                        "properties": {
+                          "scheme": {
+                            "minLength": 1
+                          }
+                        }
+                      }
+                    },
+                    "then": {
+                      "properties": {
+                        "length": {
+                          "minLength": 1
+                        }
+                      }
+                    }
+                  },
                   {
                     "if": {
                       "required": [

@@ -120,12 +120,35 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// Refuses a body in a transfer coding other than chunked alone (`gzip, chunked`): the parser takes
 /// the chunking off and would hand an audit the compressed bytes as ids. RFC 9112 §6.1 lets a server
-/// refuse a coding it does not know; 400, not 501 — a client never gets a 5xx. The body is not read,
-/// so the connection closes.
+/// refuse a coding it does not know; 400, not 501 — a client never gets a 5xx. A body in a content
+/// coding (`Content-Encoding: gzip`) is 415 (RFC 9110 §8.4.1), an `Expect` the server can not meet
+/// 417 (§10.1.1). The body is not read, so the connection closes.
 struct TransferCodingMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let codings = request.headers[values: .transferEncoding].flatMap { $0.split(separator: ",") }.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        // A body compressed (`Content-Encoding: gzip`) would be audited as its compressed bytes: 415.
+        let encodings = request.headers[values: .contentEncoding].flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        if encodings.contains(where: { $0 != "identity" }) {
+            var response = ErrorMiddleware<Context>.response(
+                Refusal(
+                    .unsupportedMediaType, argument: "body",
+                    "Content-Encoding '\(Shown.escaped(encodings.joined(separator: ", ").prefix(80)))' is not served: send the body uncompressed"
+                ))
+            response.headers[.connection] = "close"
+            return response
+        }
+        // An expectation other than 100-continue (which HTTP1Semantics answers) can not be met: 417.
+        if let expect = request.headers[.expect] {
+            var response = ErrorMiddleware<Context>.response(
+                Refusal(
+                    .expectationFailed, argument: "request",
+                    "Expect '\(Shown.escaped(expect.prefix(80)))' can not be met; send the request without it (or Expect: 100-continue)"))
+            response.headers[.connection] = "close"
+            return response
         }
         guard codings.isEmpty || codings == ["chunked"] else {
             var response = ErrorMiddleware<Context>.response(

@@ -131,6 +131,14 @@ enum Page {
             return Arguments(cli.filter { !$0.value.isEmpty })
         }
 
+        /// Seconds the page's answer may take (`Arguments.estimatedSeconds(for:)`): a length comes with
+        /// the plan that compares every alphabet; a probability alone.
+        var estimatedSeconds: Double {
+            ask == "length"
+                ? arguments.estimatedSeconds(for: .length) + arguments.estimatedSeconds(for: .plan)
+                : arguments.estimatedSeconds(for: .probability)
+        }
+
         /// The CLI's question for this form.
         func question() throws(Refusal) -> Question {
             // A length typed but not used (the length is the answer, or a format has its own) is still read.

@@ -97,7 +97,7 @@ struct PageRoutes {
             let budget = form.maxProbability.isEmpty ? nil : form.maxProbability
             // The question is read on the computation's thread too (see APIRoutes).
             let answer = try await compute.run(
-                heavy: query.isHeavy || asked.arguments.isHeavy, estimate: max(query.estimatedSeconds, asked.arguments.estimatedSeconds)
+                heavy: query.isHeavy || asked.arguments.isHeavy, estimate: asked.estimatedSeconds
             ) { () throws(Refusal) -> Page.Answered in
                 let question = try asked.question()
                 var answered = try Page.Answered(

@@ -26,7 +26,8 @@ struct APIRoutes {
                 if let key, let text = cache.answer(key) { return Self.json(text) }
                 // Reading the question (numbers of 600,000 digits) is math too: on the computation's own
                 // thread, never on the few threads every request shares.
-                let text = try await compute.run(heavy: query.isHeavy, estimate: query.estimatedSeconds) { () throws(Refusal) -> String in
+                let text = try await compute.run(heavy: query.isHeavy, estimate: query.estimatedSeconds(for: command)) {
+                    () throws(Refusal) -> String in
                     try refusing { () throws(ArgumentError) in try Question(command, query).answer() }.cliJSON()
                 }
                 if let key { cache.keep(text, for: key) }
@@ -70,8 +71,9 @@ struct APIRoutes {
             }
         }
         // The body is read by one task while another watches its pace: a trickle is refused as its
-        // bytes come; an upload that sends nothing is caught by the watcher, once a second past the
-        // grace period (the reader, waiting for bytes that do not come, can not tell). Both get a 408
+        // bytes come; an upload that sends nothing — from the start, or for the grace period after a
+        // fast beginning — is caught by the watcher, once a second past the grace period (the reader,
+        // waiting for bytes that do not come, can not tell). All get a 408
         // and the connection closed, not the idle timeout's close without an answer.
         let progress = UploadProgress()
         let start = ContinuousClock.now
@@ -86,6 +88,8 @@ struct APIRoutes {
                 for try await buffer in body {
                     received += buffer.readableBytes
                     progress.received.store(received, ordering: .relaxed)
+                    let since = (ContinuousClock.now - start).components
+                    progress.latest.store(since.seconds * 1_000_000_000 + since.attoseconds / 1_000_000_000, ordering: .relaxed)
                     guard received <= limit else {
                         throw Refusal(
                             .contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
@@ -114,6 +118,15 @@ struct APIRoutes {
                 try await Task.sleep(until: start + limits.uploadGrace, clock: .continuous)
                 while true {
                     try Self.checkPace(received: progress.received.load(ordering: .relaxed), since: start, limits: limits)
+                    // Stalled: fast at first, then nothing for the grace period. Its average would
+                    // fall below the rate only after the idle timeout had closed it without an answer.
+                    let latest = start + .nanoseconds(progress.latest.load(ordering: .relaxed))
+                    if ContinuousClock.now - latest > limits.uploadGrace {
+                        throw Refusal(
+                            .requestTimeout, argument: "body",
+                            "nothing sent for \(limits.uploadGrace.components.seconds) s after \(progress.received.load(ordering: .relaxed)) bytes; send the upload without stalling"
+                        )
+                    }
                     try await Task.sleep(for: .seconds(1))
                 }
             }
@@ -174,6 +187,8 @@ extension APIRoutes {
 /// How many bytes of an upload have come, for the task that watches its pace.
 final class UploadProgress: Sendable {
     let received = Atomic<Int>(0)
+    /// Nanoseconds from the upload's start to its latest bytes.
+    let latest = Atomic<Int64>(0)
 }
 
 /// The first bytes of an upload, kept to show them again (the page's audit form): at most `limit`.
