@@ -126,6 +126,12 @@ for (const t of document.querySelectorAll("svg text")) {
   const px = parseFloat(getComputedStyle(t).fontSize) * (t.ownerSVGElement.getBoundingClientRect().width / t.ownerSVGElement.viewBox.baseVal.width);
   if (px < 9) out.small.push(t.textContent + " " + px.toFixed(1) + "px");
 }
+// A plot's label drawn past its edges ("you are here" beside a point at the plot's rim).
+out.outside = [];
+for (const t of document.querySelectorAll("svg text")) {
+  const s = t.ownerSVGElement.getBoundingClientRect(), b = t.getBoundingClientRect();
+  if (b.left < s.left - 1 || b.right > s.right + 1 || b.top < s.top - 1 || b.bottom > s.bottom + 1) out.outside.push(t.textContent.slice(0, 30));
+}
 for (const e of document.querySelectorAll("*")) if (getComputedStyle(e).wordBreak === "break-all") out.breakAll.push(e.tagName);
 // A line that ends between two letters or digits of one text node: a word or number broken where it
 // was not meant to be (a number's <wbr> between groups of digits splits it into text nodes).
@@ -162,6 +168,12 @@ LAYOUT_PAGES = [
     "/?ask=probability&alphabet=hex&length=300&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1e-201",
     # A long number typed into the form, echoed in the sentence: it wraps between groups of digits.
     "/?ask=length&alphabet=base62&rate=" + "9" * 120 + "&per=s&lifetime=10&unit=y&max-probability=1e-11",
+    # The second outside tester's: a budget of 200 digits (in a row's label too), a p whose exponent
+    # has 37 digits (uuid7 at 10^300 a second), a rate typed with 99 digit groups.
+    "/?ask=probability&alphabet=base62&length=22&rate=1e6&per=s&lifetime=10&unit=y&max-probability=0.0000000000000001"
+    + "23456789" * 23,
+    "/?ask=probability&scheme=uuid7&rate=1e300&per=s&lifetime=10&unit=y&max-probability=1e-11",
+    "/?ask=length&alphabet=base62&rate=1" + "%2C000" * 99 + "&per=s&lifetime=10&unit=y&max-probability=1e-11",
 ]
 
 
@@ -189,6 +201,8 @@ def layout(base, failures, width, height, screenshot):
                 failures.append(f"{where}: cut off at the right edge: {r['cut'][:5]}")
             if r["small"]:
                 failures.append(f"{where}: plot labels under 9 px: {r['small'][:3]}")
+            if r["outside"]:
+                failures.append(f"{where}: plot labels past the plot's edge: {r['outside'][:3]}")
             if r["breakAll"]:
                 failures.append(f"{where}: word-break: break-all on {r['breakAll'][:3]}")
             if r["midWord"]:

@@ -35,7 +35,13 @@ enum HTML {
         var out = ""
         var run: [Character] = []
         func flush() {
-            if run.count > longerThan {
+            if run.count > longerThan, run.contains(",") {
+                // Grouped as typed: a break after each group's comma, never inside a group.
+                for c in run {
+                    out.append(c)
+                    if c == "," { out += "<wbr>" }
+                }
+            } else if run.count > longerThan {
                 for (i, c) in run.enumerated() {
                     if i > 0 && i % every == 0 { out += "<wbr>" }
                     out.append(c)
@@ -56,11 +62,23 @@ enum HTML {
                 flush()
                 var j = i + 2
                 while j < chars.count, chars[j].isASCII, chars[j].isNumber { j += 1 }
-                out += "<span class=\"nb\">\(escape(String(chars[i..<j])))</span>"
+                // A long exponent (a p of 10^−10^37) keeps its sign with its first digits and breaks
+                // between groups after them: whole, it would be wider than a phone.
+                let whole = Swift.min(j, i + 2 + every)
+                out += "<span class=\"nb\">\(escape(String(chars[i..<whole])))</span>"
+                var k = whole
+                while k < j {
+                    let end = Swift.min(j, k + every)
+                    out += "<wbr>" + escape(String(chars[k..<end]))
+                    k = end
+                }
                 i = j
                 continue
             }
             if c.isASCII && c.isNumber {
+                run.append(c)
+            } else if c == ",", !run.isEmpty, i + 1 < chars.count, chars[i + 1].isASCII, chars[i + 1].isNumber {
+                // A digit group's comma (`1,000,000,…` as typed): the number goes on, and may break after it.
                 run.append(c)
             } else {
                 flush()

@@ -233,7 +233,8 @@ enum Page {
             // Against the budget: a length is within it by construction; a probability is compared.
             var verdict = ""
             if !(answer is LengthAnswer), let b = budget, let within = Self.within(collision.probability.description, b) {
-                rows.append(("within the budget (\(b))", within ? "yes" : "no"))
+                // A budget written long (200 digits) is in the figures already: the label stays short.
+                rows.append((b.count <= 24 ? "within the budget (\(b))" : "within the budget", within ? "yes" : "no"))
                 verdict = within ? ", within the budget of \(b)" : ", over the budget of \(b)"
             }
             // Fewer than two ids: the odds are "never", which the sentence says in its own words.
@@ -392,7 +393,8 @@ enum Page {
             html += "<table class=\"figures\">\n"
             for (label, value) in a.rows {
                 // A certified figure's 30 digits wrap between groups of 10 on a phone, never at the exponent.
-                html += "<tr><th scope=\"row\">\(e(label))</th><td>\(HTML.breakable(value, longerThan: 20))</td></tr>\n"
+                html +=
+                    "<tr><th scope=\"row\">\(HTML.breakable(label, longerThan: 40))</th><td>\(HTML.breakable(value, longerThan: 20))</td></tr>\n"
             }
             html += "</table>\n"
             if let plot = a.plot { html += "<figure>\(plot.svg)</figure>\n" }
@@ -434,7 +436,9 @@ enum Page {
                 rows.append(("p-values", String(format: "more duplicates ≤ %.3g, fewer ≤ %.3g", r.pValueHigh, r.pValueLow)))
             }
             rows.append(("verdict code", r.verdictCode.rawValue))
-            for (label, value) in rows { html += "<tr><th scope=\"row\">\(e(label))</th><td>\(HTML.breakable(value))</td></tr>\n" }
+            for (label, value) in rows {
+                html += "<tr><th scope=\"row\">\(HTML.breakable(label, longerThan: 40))</th><td>\(HTML.breakable(value))</td></tr>\n"
+            }
             html += "</table>\n<ul class=\"findings\">\n"
             for f in r.findings.prefix(40) { html += "<li>\(e(String(f.prefix(600))))</li>\n" }
             html += "</ul>\n"

@@ -100,12 +100,13 @@ struct Plot {
                 "<text x=\"\(f(Self.left + 6))\" y=\"\(f(py(b) - 6))\" font-size=\"12\" fill=\"#b00020\">budget \(HTML.escape(budgetLabel))</text>\n"
         }
         let hx = px(min(xMax, max(xMin, here.log10Count)))
-        let hy = py(here.log10P)
+        // A p below the plot's floor (or a point off its scale) is drawn at the edge, its label inside.
+        let hy = py(min(0, max(yMin, here.log10P)))
         s += "<circle class=\"here\" cx=\"\(f(hx))\" cy=\"\(f(hy))\" r=\"6\" fill=\"#e07000\" stroke=\"#000\"/>"
         let anchor = hx > Self.left + w * 0.7 ? "end" : "start"
         let dx = anchor == "end" ? -10.0 : 10.0
         s +=
-            "<text x=\"\(f(hx + dx))\" y=\"\(f(hy - 10))\" text-anchor=\"\(anchor)\" font-size=\"13\" font-weight=\"bold\">you are here</text>\n"
+            "<text x=\"\(f(hx + dx))\" y=\"\(f(max(Self.top + 12, hy - 10)))\" text-anchor=\"\(anchor)\" font-size=\"13\" font-weight=\"bold\">you are here</text>\n"
         s += "</svg>"
         return s
     }
