@@ -127,6 +127,11 @@ extension OneDoorTests {
         #expect(TypedText.budget("1 in 10^11") == "10^-11" && TypedText.budget("1 in 2^40") == "2^-40")
         #expect(TypedText.budget("1 in 1,000,000") == "0.000001000000" && TypedText.budget("1 in 8") == "0.125")
         #expect(TypedText.budget("1 in 3") == "1in3" && TypedText.budget("1e-9") == "1e-9")
+        // The odds in the words the page prints them in (short scale), and a typeset minus sign.
+        #expect(TypedText.budget("1 in 100 billion") == "0." + String(repeating: "0", count: 10) + "100000000000")
+        #expect(TypedText.budget("1 in 1 million") == TypedText.budget("1 in 1,000,000"))
+        #expect(TypedText.budget("1 in 3.4 trillion") == "1in3.4trillion" && TypedText.budget("1 in 10 zillion") == "1in10zillion")
+        #expect(TypedText.budget("1e\u{2212}11") == "1e-11" && TypedText.plain("\u{2212}5") == "-5")
         #expect(TypedText.plain("1,000,000") == "1000000" && TypedText.plain("10 years") == "10years")
         // A decimal comma is not a digit group: left for the layer to refuse, not read as 15.
         #expect(TypedText.plain("1,5") == "1,5" && TypedText.plain("0,000001") == "0,000001" && TypedText.plain("1,0000") == "1,0000")
