@@ -55,6 +55,24 @@ import Testing
         }
     }
 
+    /// An HTTP/1.1 request carries exactly one Host (RFC 9112 §3.2): none, or two, is a JSON 400; an
+    /// HTTP/1.0 request needs none.
+    @Test func http11NeedsOneHost() async throws {
+        try await withServer(.live) { client in
+            let port = try #require(client.port)
+            for (request, status) in [
+                ("GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n", "400"),
+                ("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n", "400"),
+                ("GET /healthz HTTP/1.1\r\nHost: a\r\nX-IDBudget-Host-Count: 0\r\nConnection: close\r\n\r\n", "200"),
+                ("GET /healthz HTTP/1.0\r\n\r\n", "200"),
+            ] {
+                let reply = try await RawHTTP.offPool { try RawHTTP.exchange(port: port, Array(request.utf8)) }
+                #expect(reply.hasPrefix("HTTP/1.1 \(status)"), "\(request): \(reply.prefix(200))")
+                if status == "400" { #expect(reply.contains("exactly one Host"), "\(reply)") }
+            }
+        }
+    }
+
     /// `Expect: 100-continue` is answered `100 Continue` at once, then the answer to the body; a body
     /// declared over the limit gets its 413 instead, and no 100.
     @Test func expectContinueIsAnswered() async throws {

@@ -13,6 +13,8 @@ import NIOHTTPTypesHTTP1
 /// - **`Expect: 100-continue`** (RFC 9110 §10.1.1): the client waits for a `100 Continue` before it
 ///   sends the body. It is sent at once unless the declared body is over the server's limit (then the
 ///   413 comes instead, unread); curl otherwise waits a second for it on every upload.
+/// - **`Host`**: an HTTP/1.1 request carries exactly one (RFC 9112 §3.2). One with none or several is
+///   handed on marked (``hostCount``), and ``TransferCodingMiddleware`` refuses it as JSON (400).
 ///
 /// It sits between NIO's HTTP/1 codec and the conversion to HTTP types (``ServerChannel`` puts it there).
 final class HTTP1Semantics: ChannelInboundHandler, RemovableChannelHandler {
@@ -24,10 +26,18 @@ final class HTTP1Semantics: ChannelInboundHandler, RemovableChannelHandler {
 
     init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
 
+    /// The mark of an HTTP/1.1 request without exactly one `Host`: their number (a client's own is
+    /// dropped).
+    static let hostCount = "X-IDBudget-Host-Count"
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
+        }
+        head.headers.remove(name: Self.hostCount)
+        if head.version.major == 1, head.version.minor >= 1, head.headers["host"].count != 1 {
+            head.headers.add(name: Self.hostCount, value: String(head.headers["host"].count))
         }
         if head.version.major == 1, head.version.minor == 0, !head.isKeepAlive {
             head.headers.replaceOrAdd(name: "connection", value: "close")

@@ -141,6 +141,15 @@ struct TransferCodingMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.connection] = "close"
             return response
         }
+        // An HTTP/1.1 request without exactly one Host (marked by HTTP1Semantics): 400.
+        if let hosts = request.headers[HTTPField.Name(HTTP1Semantics.hostCount)!] {
+            var response = ErrorMiddleware<Context>.response(
+                Refusal(
+                    .badRequest, argument: "request",
+                    "an HTTP/1.1 request carries exactly one Host header; this one has \(Shown.escaped(hosts.prefix(8)))"))
+            response.headers[.connection] = "close"
+            return response
+        }
         // An expectation other than 100-continue (which HTTP1Semantics answers) can not be met: 417.
         if let expect = request.headers[.expect] {
             var response = ErrorMiddleware<Context>.response(
