@@ -51,6 +51,9 @@ import Testing
                 }
                 #expect(reply.contains(" 200 OK"), "\(request): \(reply.prefix(200))")
                 #expect(closed == closes, "\(request): closed \(closed)")
+                // A 1.0 client keeps the connection only when the response says so.
+                let announced = reply.lowercased().contains("connection: keep-alive")
+                #expect(announced == request.contains("HTTP/1.0\r\nConnection: keep-alive"), "\(request): \(reply.prefix(300))")
             }
         }
     }

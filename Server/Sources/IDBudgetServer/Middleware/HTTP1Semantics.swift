@@ -17,12 +17,17 @@ import NIOHTTPTypesHTTP1
 ///   handed on marked (``hostCount``), and ``TransferCodingMiddleware`` refuses it as JSON (400).
 ///
 /// It sits between NIO's HTTP/1 codec and the conversion to HTTP types (``ServerChannel`` puts it there).
-final class HTTP1Semantics: ChannelInboundHandler, RemovableChannelHandler {
+final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let maxBodyBytes: Int
+    /// Per request read and not yet answered, in order: whether it is HTTP/1.0 asking to keep the
+    /// connection, which its response must then say (`Connection: keep-alive`), or a 1.0 client
+    /// takes the connection as ending with it.
+    private var keepAlive10: [Bool] = []
 
     init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
 
@@ -42,6 +47,7 @@ final class HTTP1Semantics: ChannelInboundHandler, RemovableChannelHandler {
         if head.version.major == 1, head.version.minor == 0, !head.isKeepAlive {
             head.headers.replaceOrAdd(name: "connection", value: "close")
         }
+        keepAlive10.append(head.version.major == 1 && head.version.minor == 0 && head.isKeepAlive)
         let expectations = head.headers["expect"].map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
         if expectations.contains("100-continue") {
             head.headers.remove(name: "expect")
@@ -51,6 +57,19 @@ final class HTTP1Semantics: ChannelInboundHandler, RemovableChannelHandler {
             }
         }
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // A final response (not the 100 Continue written above) answers the oldest request read.
+        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200 else {
+            context.write(data, promise: promise)
+            return
+        }
+        let announce = keepAlive10.isEmpty ? false : keepAlive10.removeFirst()
+        if announce, !head.headers.contains(name: "connection") {
+            head.headers.add(name: "connection", value: "keep-alive")
+        }
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
 
