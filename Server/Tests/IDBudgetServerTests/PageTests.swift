@@ -323,6 +323,11 @@ import Testing
         ("ask=length&rate=1e6&per=s&lifetime=%20&unit=y&max-probability=1e-11", "Lifetime: empty"),
         ("ask=length&rate=1e6&per=s&lifetime=10&unit=y&max-probability=", "Maximum collision probability: empty"),
         ("ask=probability&length=&rate=1e6&per=s&lifetime=10&unit=y", "Length: empty"),
+        // Every empty field is named, the first first.
+        (
+            "ask=length&rate=&lifetime=&max-probability=",
+            "Rate: empty; give the ids minted per unit of time, e.g. 1,000,000 or 1e6 (empty too: “Lifetime”, “Maximum collision probability”)"
+        ),
     ])
     func anEmptyFieldIsNamed(_ query: String, _ said: String) async throws {
         try await withServer { client in

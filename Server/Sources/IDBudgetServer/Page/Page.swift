@@ -143,17 +143,27 @@ enum Page {
         func question() throws(Refusal) -> Question {
             // A length typed but not used (the length is the answer, or a format has its own) is still read.
             if !length.isEmpty { _ = try refusing { () throws(ArgumentError) in try ArgumentText.length(length) } }
-            // A field the question needs, sent empty: said, never silently its default.
-            if rate.isEmpty { throw Refusal.usage("rate", "empty; give the ids minted per unit of time, e.g. 1,000,000 or 1e6") }
-            if lifetime.isEmpty { throw Refusal.usage("lifetime", "empty; give how long ids must stay unique, e.g. 10 or 10 years") }
-            if ask == "probability" && scheme.isEmpty && length.isEmpty {
-                throw Refusal.usage("length", "empty; give a length in symbols, e.g. 22, or choose a format")
+            // A field the question needs, sent empty: said, never silently its default — the first
+            // named, the others listed after it.
+            let empty: [(name: String, message: String)] = [
+                (rate.isEmpty, "rate", "give the ids minted per unit of time, e.g. 1,000,000 or 1e6"),
+                (lifetime.isEmpty, "lifetime", "give how long ids must stay unique, e.g. 10 or 10 years"),
+                (
+                    ask == "probability" && scheme.isEmpty && length.isEmpty, "length",
+                    "give a length in symbols, e.g. 22, or choose a format"
+                ),
+                (
+                    ask == "length" && maxProbability.isEmpty, "max-probability",
+                    "give a maximum collision probability, e.g. 1e-11 or 1 in 10^11"
+                ),
+            ].filter(\.0).map { ($0.1, $0.2) }
+            if let first = empty.first {
+                let others = empty.dropFirst().map { "“\(Page.fieldName($0.name))”" }
+                throw Refusal.usage(
+                    first.name, "empty; \(first.message)" + (others.isEmpty ? "" : " (empty too: \(others.joined(separator: ", ")))"))
             }
             var cli = ["rate": rateText, "lifetime": lifetimeText]
             for (name, text) in [("growth", growth), ("nodes", nodes), ("existing", existing)] where !text.isEmpty { cli[name] = text }
-            if ask == "length" && maxProbability.isEmpty {
-                throw Refusal.usage("max-probability", "empty; give a maximum collision probability, e.g. 1e-11 or 1 in 10^11")
-            }
             if ask == "length" && scheme.isEmpty {
                 cli["alphabet"] = alphabet
                 cli["max-probability"] = maxProbability
