@@ -125,50 +125,45 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 /// 417 (§10.1.1). The body is not read, so the connection closes.
 struct TransferCodingMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let codings = request.headers[values: .transferEncoding].flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let refusal = Self.refusal(of: request) else { return try await next(request, context) }
+        var response = ErrorMiddleware<Context>.response(refusal)
+        response.headers[.connection] = "close"
+        return response
+    }
+
+    /// What refuses the request before its body is read, if anything.
+    static func refusal(of request: Request) -> Refusal? {
+        func values(_ name: HTTPField.Name) -> [String] {
+            request.headers[values: name].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         }
         // A body compressed (`Content-Encoding: gzip`) would be audited as its compressed bytes: 415.
-        let encodings = request.headers[values: .contentEncoding].flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
+        let encodings = values(.contentEncoding)
         if encodings.contains(where: { $0 != "identity" }) {
-            var response = ErrorMiddleware<Context>.response(
-                Refusal(
-                    .unsupportedMediaType, argument: "body",
-                    "Content-Encoding '\(Shown.escaped(encodings.joined(separator: ", ").prefix(80)))' is not served: send the body uncompressed"
-                ))
-            response.headers[.connection] = "close"
-            return response
+            return Refusal(
+                .unsupportedMediaType, argument: "body",
+                "Content-Encoding '\(Shown.escaped(encodings.joined(separator: ", ").prefix(80)))' is not served: send the body uncompressed"
+            )
         }
         // An HTTP/1.1 request without exactly one Host (marked by HTTP1Semantics): 400.
         if let hosts = request.headers[HTTPField.Name(HTTP1Semantics.hostCount)!] {
-            var response = ErrorMiddleware<Context>.response(
-                Refusal(
-                    .badRequest, argument: "request",
-                    "an HTTP/1.1 request carries exactly one Host header; this one has \(Shown.escaped(hosts.prefix(8)))"))
-            response.headers[.connection] = "close"
-            return response
+            return Refusal(
+                .badRequest, argument: "request",
+                "an HTTP/1.1 request carries exactly one Host header; this one has \(Shown.escaped(hosts.prefix(8)))")
         }
         // An expectation other than 100-continue (which HTTP1Semantics answers) can not be met: 417.
         if let expect = request.headers[.expect] {
-            var response = ErrorMiddleware<Context>.response(
-                Refusal(
-                    .expectationFailed, argument: "request",
-                    "Expect '\(Shown.escaped(expect.prefix(80)))' can not be met; send the request without it (or Expect: 100-continue)"))
-            response.headers[.connection] = "close"
-            return response
+            return Refusal(
+                .expectationFailed, argument: "request",
+                "Expect '\(Shown.escaped(expect.prefix(80)))' can not be met; send the request without it (or Expect: 100-continue)")
         }
+        let codings = values(.transferEncoding)
         guard codings.isEmpty || codings == ["chunked"] else {
-            var response = ErrorMiddleware<Context>.response(
-                Refusal(
-                    .badRequest, argument: "request",
-                    "Transfer-Encoding '\(Shown.escaped(codings.joined(separator: ", ").prefix(80)))' is not served: send the body as it is, chunked or with a Content-Length"
-                ))
-            response.headers[.connection] = "close"
-            return response
+            return Refusal(
+                .badRequest, argument: "request",
+                "Transfer-Encoding '\(Shown.escaped(codings.joined(separator: ", ").prefix(80)))' is not served: send the body as it is, chunked or with a Content-Length"
+            )
         }
-        return try await next(request, context)
+        return nil
     }
 }
 
