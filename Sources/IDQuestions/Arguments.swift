@@ -80,37 +80,35 @@ extension Arguments {
         }
     }
 
-    /// log10 of the factor the growth multiplies the rate by over the lifetime, roughly.
+    /// log10 of the factor the growth multiplies the rate by over the lifetime, (1 + g)^(T/period),
+    /// roughly; nil without a growth and a lifetime that parse.
     var log10Growth: Double? {
         guard let growth = values["growth"].flatMap({ try? Growth(parsing: $0) }),
             let lifetime = values["lifetime"].flatMap({ try? Lifetime(parsing: $0) })
         else { return nil }
-        func log10(_ f: (numerator: BigInt, denominator: BigInt)) -> Double {
-            (f.numerator.log2Magnitude - f.denominator.log2Magnitude) * Foundation.log10(2.0)
-        }
-        return Foundation.pow(10, log10(lifetime.seconds) - log10(growth.period)) * log10(growth.factor)
+        return Foundation.pow(10, Self.log10(lifetime.seconds) - Self.log10(growth.period)) * Self.log10(growth.factor)
     }
 
     /// log10 of the ids the volume's values come to, roughly: the count (or the rate times the
     /// lifetime in seconds), times nodes, scopes and the count per scope, times the growth compounded
-    /// over the lifetime, (1 + g)^(T/period); nil when there is no volume or a value does not parse.
+    /// over the lifetime (``log10Growth``); nil when there is no volume or a value does not parse.
     var log10Volume: Double? {
-        func log10(_ f: (numerator: BigInt, denominator: BigInt)) -> Double {
-            (f.numerator.log2Magnitude - f.denominator.log2Magnitude) * Foundation.log10(2.0)
-        }
         var total = 0.0
         for name in ["count", "nodes", "scopes", "count-per-scope"] {
             if let m = values[name].flatMap(Self.log10Magnitude), m.isFinite, m > 0 { total += m }
         }
-        let lifetime = values["lifetime"].flatMap { try? Lifetime(parsing: $0) }
-        if let rate = values["rate"].flatMap({ try? Rate(parsing: $0) }), let lifetime {
-            total += Swift.max(0, log10(rate.perSecond) + log10(lifetime.seconds))
+        if let rate = values["rate"].flatMap({ try? Rate(parsing: $0) }),
+            let lifetime = values["lifetime"].flatMap({ try? Lifetime(parsing: $0) })
+        {
+            total += Swift.max(0, Self.log10(rate.perSecond) + Self.log10(lifetime.seconds))
         }
-        if let growth = values["growth"].flatMap({ try? Growth(parsing: $0) }), let lifetime {
-            let periods = Foundation.pow(10, log10(lifetime.seconds) - log10(growth.period))
-            total += Swift.max(0, periods * log10(growth.factor))
-        }
+        if let growth = log10Growth { total += Swift.max(0, growth) }
         return total.isFinite ? total : nil
+    }
+
+    /// log10 of an exact fraction, roughly (from its parts' bit lengths).
+    private static func log10(_ f: (numerator: BigInt, denominator: BigInt)) -> Double {
+        (f.numerator.log2Magnitude - f.denominator.log2Magnitude) * Foundation.log10(2.0)
     }
 
     /// log10 of the number a value starts with (`1e6/s`, `2^21`, `2^2097152-1`, `0.5`, `10^-12`,
