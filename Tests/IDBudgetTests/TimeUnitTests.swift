@@ -66,6 +66,25 @@ import Testing
         #expect(throws: InputError.self, "\(unit)") { try Rate(parsing: "1/\(unit)") }
     }
 
+    /// A unit read from a longer value is quoted with the value it came from: `1</script>` is a count
+    /// of 1 per `script>`, and the unit alone would not say where that came from.
+    @Test func anUnknownUnitIsQuotedWithItsValue() throws {
+        for (text, parse) in [
+            ("1</script>", { (t: String) throws(InputError) in _ = try Rate(parsing: t) }),
+            ("2x/<b>", { (t: String) throws(InputError) in _ = try Growth(parsing: t) }),
+            ("10yy", { (t: String) throws(InputError) in _ = try Lifetime(parsing: t) }),
+        ] {
+            do throws(InputError) {
+                try parse(text)
+                Issue.record("\(text) accepted")
+            } catch {
+                #expect(error.message.hasPrefix("'\(text)': unknown time unit '"), "\(error.message)")
+            }
+        }
+        // A value that is its unit alone is quoted once.
+        #expect(throws: InputError.self) { try Growth(parsing: "2x/fortnight") }
+    }
+
     @Test func wrongCaseSaysWhichUnitWasMeant() {
         #expect(throws: InputError.self) { try Lifetime(parsing: "1Y") }
         do { _ = try Rate(parsing: "5/MS") } catch {

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import IDQuestions
 import Logging
+import NIOHTTP1
 
 /// What the server is allowed to spend on a request.
 public struct ServerSettings: Sendable {
@@ -81,10 +82,28 @@ extension ServerSettings {
 /// The router: the JSON API, the page and its assets, the OpenAPI document, health; wrapped in the
 /// error, security-header and logging middleware.
 public func buildRouter(settings: ServerSettings = ServerSettings(), logger: Logger) -> Router<BasicRequestContext> {
+    buildRouter(settings: settings, logger: logger, compute: Compute(settings))
+}
+
+extension Compute {
+    /// The lanes and limits `settings` asks for.
+    convenience init(_ settings: ServerSettings) {
+        self.init(
+            deadline: settings.deadline, slots: settings.slots, lightSlots: settings.lightSlots, lightQueue: settings.lightQueue,
+            audits: settings.audits)
+    }
+
+    /// Whether a request head's body is wanted (see ``HTTP1Semantics``): an audit upload is not while
+    /// every audit slot is taken.
+    func admits(_ head: HTTPRequestHead) -> Bool {
+        guard head.method == .POST, auditsFull else { return true }
+        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return path != "/api/v1/audit" && path != "/audit"
+    }
+}
+
+func buildRouter(settings: ServerSettings, logger: Logger, compute: Compute) -> Router<BasicRequestContext> {
     let router = Router()
-    let compute = Compute(
-        deadline: settings.deadline, slots: settings.slots, lightSlots: settings.lightSlots, lightQueue: settings.lightQueue,
-        audits: settings.audits)
     // Outermost first: the log line sees the final status, and every response — errors too — gets the headers.
     router.add(middleware: RequestLogMiddleware(logger: logger))
     router.add(middleware: SecurityHeadersMiddleware())
@@ -120,9 +139,10 @@ let declaredRoutes: [String: [HTTPRequest.Method]] = {
 public func buildApplication(
     host: String = "127.0.0.1", port: Int = 8080, settings: ServerSettings = ServerSettings(), logger: Logger
 ) -> some ApplicationProtocol {
-    Application(
+    let compute = Compute(settings)
+    return Application(
         // HEAD is GET without the body, after every layer (errors included): `MethodResponder`.
-        router: WithMethods(router: buildRouter(settings: settings, logger: logger)),
+        router: WithMethods(router: buildRouter(settings: settings, logger: logger, compute: compute)),
         // A connection that sends nothing for this long is closed: a client stalled mid-request can
         // neither hold a connection for ever nor keep a SIGTERM from ending the server.
         // A request NIO cannot parse gets the JSON refusal too (ParseErrorHandler), not a bare 400.
@@ -134,7 +154,7 @@ public func buildApplication(
                     configuration: .init(
                         additionalChannelHandlers: [ParseErrorHandler(logger: logger)],
                         idleTimeout: .milliseconds(Int64(settings.idleTimeout.components.seconds * 1000)))),
-                maxBodyBytes: settings.maxBodyBytes)
+                maxBodyBytes: settings.maxBodyBytes, admits: { compute.admits($0) })
         },
         // Past `maxConnections` the server stops accepting (the rest wait in the listen backlog) rather
         // than run out of descriptors and spin on a failing accept.

@@ -105,6 +105,49 @@ import Testing
         }
     }
 
+    /// While every audit slot is taken, an upload asking to continue is not invited to send a body the
+    /// server would not read: its 503 comes at once, with no `100 Continue` before it.
+    @Test func aFullAuditLaneSendsNoContinue() async throws {
+        try await withServer(.live, settings: ServerSettings(audits: 1)) { client in
+            let port = try #require(client.port)
+            let (held, refused, after) = try await RawHTTP.offPool {
+                // One upload holds the only audit slot: its head and half its body sent.
+                let holder = try RawHTTP.socketTo(port: port)
+                defer { close(holder) }
+                let held = Self.read(
+                    holder,
+                    sending: "POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\nabc\n",
+                    for: 0.5
+                ).reply
+                let head =
+                    "POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n"
+                let fd = try RawHTTP.socketTo(port: port)
+                defer { close(fd) }
+                let refused = Self.read(fd, sending: head, for: 0.8).reply
+                // The slot freed (the holder's body ends), the next upload is invited again.
+                _ = Self.read(holder, sending: "def\n", for: 1)
+                let again = try RawHTTP.socketTo(port: port)
+                defer { close(again) }
+                return (held, refused, Self.read(again, sending: head, for: 0.8).reply)
+            }
+            #expect(held.isEmpty, "\(held.prefix(200))")
+            #expect(refused.hasPrefix("HTTP/1.1 503") && !refused.contains("100 Continue"), "\(refused.prefix(300))")
+            #expect(refused.contains("Retry-After"), "\(refused.prefix(300))")
+            #expect(after == "HTTP/1.1 100 Continue\r\n\r\n", "\(after.prefix(200))")
+        }
+    }
+
+    /// A request whose lines end in LF alone is refused saying so (400), not as another version.
+    @Test func bareLineFeedsAreNamed() async throws {
+        try await withServer(.live) { client in
+            let port = try #require(client.port)
+            for request in ["GET /healthz HTTP/1.1\nHost: x\n\n", "GET /healthz HTTP/1.1\r\nHost: x\n\r\n"] {
+                let reply = try await RawHTTP.offPool { try RawHTTP.exchange(port: port, Array(request.utf8)) }
+                #expect(reply.hasPrefix("HTTP/1.1 400") && reply.contains("CRLF"), "\(reply.prefix(300))")
+            }
+        }
+    }
+
     /// Past the connection cap the server stops accepting: a new client waits in the backlog (its
     /// request unanswered) until a connection closes, then it is served; nothing is refused or reset.
     /// The application runs as `idbudget-serve` runs it (the test framework's copy of the configuration

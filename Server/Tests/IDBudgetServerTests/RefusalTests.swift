@@ -311,6 +311,13 @@ import Testing
                 uri: "/api/v1/audit", method: .post, headers: [.contentEncoding: "gzip", .contentType: "text/plain"],
                 body: .init(string: "\u{1f}\u{8b}\u{08}"))
             #expect(gzip.status == .unsupportedMediaType && String(buffer: gzip.body).contains("uncompressed"), "\(gzip.status)")
+            // The page's own audit form is refused as the page, its calculator kept.
+            let page = try await client.executeRequest(
+                uri: "/audit?ask=length&rate=5e5&per=s", method: .post, headers: [.contentEncoding: "gzip", .contentType: "text/plain"],
+                body: .init(string: "\u{1f}\u{8b}\u{08}"))
+            let pageText = String(buffer: page.body)
+            #expect(page.status == .unsupportedMediaType && page.headers[.contentType]?.hasPrefix("text/html") == true, "\(page.headers)")
+            #expect(pageText.contains("uncompressed") && pageText.contains("value=\"5e5\""), "\(pageText.prefix(300))")
             let identity = try await client.executeRequest(
                 uri: "/api/v1/audit", method: .post, headers: [.contentEncoding: "identity"], body: .init(string: "abc\n"))
             #expect(identity.status == .ok)

@@ -33,7 +33,7 @@ public struct Growth: Sendable, CustomStringConvertible {
                 throw InputError("'\(text)': the period \(error.message)")
             }
         } else {
-            throw TimeUnit.unknown(periodText)
+            throw TimeUnit.unknown(periodText, in: text)
         }
         let number = parts[0].dropLast()
         guard let amount = ExactDecimal(number) else {

@@ -17,7 +17,7 @@ public struct Lifetime: Sendable, CustomStringConvertible {
             throw InputError("'\(text)' is not an amount with a unit; write e.g. 10y, 6M, 1e3h, 30d, 36h, 90m, 45s or 250ms")
         }
         let unitText = String(trimmed[split...])
-        guard let unit = TimeUnit(unitText) else { throw TimeUnit.unknown(unitText) }
+        guard let unit = TimeUnit(unitText) else { throw TimeUnit.unknown(unitText, in: text) }
         let number = trimmed[..<split]
         guard let amount = ExactDecimal(number) else {
             switch ExactDecimal.exponentOutOfRange(number) {
@@ -68,11 +68,17 @@ enum TimeUnit: CaseIterable {
     static let accepted =
         "us (µs), ms, s (sec), m (min), h (hr), d (day), w (wk), M (mo, month), y (yr), or plurals such as secs or hours; m is minutes, M months"
 
-    /// Why `text` is not a unit, with every unit that is.
-    static func unknown(_ text: String) -> InputError {
+    /// Why `text` is not a unit, with every unit that is. `whole`, the value the unit was read from,
+    /// is quoted first when it is more than the unit: `1</script>` reads as 1 per `script>`, and a
+    /// message quoting only `script>` would not say where that came from.
+    static func unknown(_ text: String, in whole: String? = nil) -> InputError {
         let shown = text.count > 24 ? "\(text.prefix(24))…" : text
         let hint = TimeUnit(text.lowercased()).map { u in " (units are case-sensitive: '\(text.lowercased())' is \(u.name))" } ?? ""
-        return InputError("unknown time unit '\(shown)'\(hint); use \(accepted)")
+        let context =
+            whole.map { $0.trimmingSpaces }.flatMap { $0 == text ? nil : $0 }.map { w in
+                "'\(w.count > 40 ? "\(w.prefix(40))…" : w)': "
+            } ?? ""
+        return InputError("\(context)unknown time unit '\(shown)'\(hint); use \(accepted)")
     }
 
     var name: String {

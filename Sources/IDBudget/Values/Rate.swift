@@ -14,7 +14,7 @@ public struct Rate: Sendable, CustomStringConvertible {
         guard parts.count == 2 else {
             throw InputError("'\(text)' is not a rate; write a count per unit, e.g. 1e6/s, 2000/min or 5/ms")
         }
-        guard let unit = TimeUnit(String(parts[1])) else { throw TimeUnit.unknown(String(parts[1])) }
+        guard let unit = TimeUnit(String(parts[1])) else { throw TimeUnit.unknown(String(parts[1]), in: text) }
         let amount: ExactDecimal
         if parts[0].trimmingSpaces.isEmpty {
             throw InputError("'\(text)' has no count; write a count per unit, e.g. 1\(trimmed), 1e6/s or 2000/min")

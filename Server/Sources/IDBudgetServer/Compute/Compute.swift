@@ -61,6 +61,10 @@ public final class Compute: Sendable {
     /// Questions admitted and not yet done (running, queued, or running past their deadline).
     public var inFlight: Int { heavyLane.load + lightLane.load }
 
+    /// Whether every audit slot is taken: an upload asking to continue (`Expect: 100-continue`) is
+    /// then not invited to send its body, which would be refused unread (503).
+    public var auditsFull: Bool { auditing.withLock { $0 >= audits } }
+
     /// Runs `body` (an audit: its upload read, then judged) when fewer than `audits` run; 503 at once
     /// otherwise, before a byte of the upload is read.
     public func auditing<T>(_ body: () async throws -> T) async throws -> T {

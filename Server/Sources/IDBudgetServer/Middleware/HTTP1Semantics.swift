@@ -12,7 +12,8 @@ import NIOHTTPTypesHTTP1
 ///   Without that a 1.0 client waits for the idle timeout to learn its response has ended.
 /// - **`Expect: 100-continue`** (RFC 9110 §10.1.1): the client waits for a `100 Continue` before it
 ///   sends the body. It is sent at once unless the declared body is over the server's limit (then the
-///   413 comes instead, unread); curl otherwise waits a second for it on every upload.
+///   413 comes instead, unread) or the request will be refused before its body is read (``admits``:
+///   every audit slot taken, then the 503); curl otherwise waits a second for it on every upload.
 /// - **`Host`**: an HTTP/1.1 request carries exactly one (RFC 9112 §3.2). One with none or several is
 ///   handed on marked (``hostCount``), and ``TransferCodingMiddleware`` refuses it as JSON (400).
 ///
@@ -29,7 +30,14 @@ final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
     /// takes the connection as ending with it.
     private var keepAlive10: [Bool] = []
 
-    init(maxBodyBytes: Int) { self.maxBodyBytes = maxBodyBytes }
+    /// Whether a request's body is wanted: false when its answer is known before the body (a full
+    /// audit lane's 503), so no `100 Continue` invites a body that would not be read.
+    private let admits: @Sendable (HTTPRequestHead) -> Bool
+
+    init(maxBodyBytes: Int, admits: @escaping @Sendable (HTTPRequestHead) -> Bool = { _ in true }) {
+        self.maxBodyBytes = maxBodyBytes
+        self.admits = admits
+    }
 
     /// The mark of an HTTP/1.1 request without exactly one `Host`: their number (a client's own is
     /// dropped).
@@ -52,7 +60,7 @@ final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
         if expectations.contains("100-continue") {
             head.headers.remove(name: "expect")
             let declared = head.headers["content-length"].first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-            if head.version.minor >= 1, declared <= maxBodyBytes {
+            if head.version.minor >= 1, declared <= maxBodyBytes, admits(head) {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
             }
         }
@@ -77,12 +85,13 @@ final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
 struct ServerChannel: ServerChildChannel {
     let http1: HTTP1Channel
     let maxBodyBytes: Int
+    let admits: @Sendable (HTTPRequestHead) -> Bool
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let conversion = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandler(HTTP1Semantics(maxBodyBytes: maxBodyBytes), position: .before(conversion))
+            try operations.addHandler(HTTP1Semantics(maxBodyBytes: maxBodyBytes, admits: admits), position: .before(conversion))
             return value
         }
     }

@@ -122,10 +122,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 /// the chunking off and would hand an audit the compressed bytes as ids. RFC 9112 §6.1 lets a server
 /// refuse a coding it does not know; 400, not 501 — a client never gets a 5xx. A body in a content
 /// coding (`Content-Encoding: gzip`) is 415 (RFC 9110 §8.4.1), an `Expect` the server can not meet
-/// 417 (§10.1.1). The body is not read, so the connection closes.
+/// 417 (§10.1.1). The body is not read, so the connection closes. The page's own `POST /audit` is
+/// refused as the page (``PageRoutes/refused(_:_:)``), the API's as JSON.
 struct TransferCodingMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let refusal = Self.refusal(of: request) else { return try await next(request, context) }
+        if request.method == .post, request.uri.path == "/audit" { return PageRoutes.refused(request, refusal) }
         var response = ErrorMiddleware<Context>.response(refusal)
         response.headers[.connection] = "close"
         return response

@@ -163,7 +163,8 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch error {
         case .headerOverflow: "the request head is over the server's limits (80 KiB of headers, 1,000 header lines); send a smaller one"
         case .invalidMethod: "not an HTTP/1.1 method; use GET (or POST for /api/v1/audit and /audit)"
-        case .invalidVersion: "not HTTP/1.0 or HTTP/1.1"
+        // A line ended by LF alone (`printf 'GET / HTTP/1.1\n…'`) fails here or below, not at the version.
+        case .invalidVersion: "not HTTP/1.0 or HTTP/1.1, or a line not ended by CRLF"
         case .invalidURL, .invalidPath, .invalidQueryString, .invalidFragment, .invalidHost, .invalidPort:
             "the request target is not a valid URL; percent-encode what is not ASCII"
         case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected, .invalidConstant:
@@ -172,7 +173,8 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .invalidChunkSize: "a chunk size of the chunked body is not valid"
         case .strictModeAssertion: "the body does not match its framing (a chunk's size and its data differ)"
         case .invalidEOFState: "the request ended before its body did"
-        case .unknown: "the request is not valid HTTP/1.1 (a Transfer-Encoding other than chunked?)"
+        case .unknown:
+            "the request is not valid HTTP/1.1: end every line with CRLF; a Transfer-Encoding other than chunked is not served"
         // `PRI * HTTP/2.0` (HTTP/2 without upgrade) pauses the parser; the parser's own words for it
         // and the rest say nothing to a client.
         case .paused: "not HTTP/1.0 or HTTP/1.1 (HTTP/2 is not served here)"

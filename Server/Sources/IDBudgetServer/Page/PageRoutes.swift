@@ -41,15 +41,19 @@ struct PageRoutes {
         do {
             return try await audited(request)
         } catch let refusal as Refusal {
-            // Refused (busy, too slow, too large, not a form): the page says so in its own words, the
-            // calculator as it was — never the API's JSON in place of the page when JavaScript is off.
-            // The body is not read (whole), so the connection carries nothing more.
-            var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .connection: "close"]
-            if refusal.status == .serviceUnavailable { headers[.retryAfter] = "1" }
-            return Response(
-                status: refusal.status, headers: headers,
-                body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Self.calculator(request), result: .refusal(refusal)))))
+            return Self.refused(request, refusal)
         }
+    }
+
+    /// The page's audit refused (busy, too slow, too large, not a form, compressed): the page says so
+    /// in its own words, the calculator as it was — never the API's JSON in place of the page when
+    /// JavaScript is off. The body is not read (whole), so the connection carries nothing more.
+    static func refused(_ request: Request, _ refusal: Refusal) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .connection: "close"]
+        if refusal.status == .serviceUnavailable { headers[.retryAfter] = "1" }
+        return Response(
+            status: refusal.status, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Self.calculator(request), result: .refusal(refusal)))))
     }
 
     /// The calculator as it was when the audit was sent (its fields ride in the form's action); a field
