@@ -106,6 +106,24 @@ def audit_form(d, base, failures, label, javascript):
         failures.append(f"{label}: after the audit the calculator shows length {length!r}, not {kept!r} of hex")
 
 
+def refused_audit_keeps_ids(d, base, failures):
+    """An audit refused before the server read its body (here a form sent as urlencoded, 415) shows
+    the page again with the pasted ids put back by the page's script, not an empty box."""
+    d.get(base + "/?ask=probability&alphabet=hex&length=12&rate=5&per=min&lifetime=3&unit=d")
+    ids = "aaa111\nbbb222\nccc333"
+    d.find_element(By.ID, "ids").send_keys(ids)
+    d.execute_script("document.getElementById('audit-form').enctype = 'application/x-www-form-urlencoded'")
+    d.find_element(By.CSS_SELECTOR, "#audit-form button[type=submit]").click()
+    try:
+        WebDriverWait(d, 15).until(lambda d: d.find_elements(By.XPATH, "//h2[normalize-space(.)='Not answered']"))
+    except Exception:
+        failures.append(f"a refused audit gave no refusal page (at {d.current_url})")
+        return
+    kept = d.find_element(By.ID, "ids").get_attribute("value")
+    if kept.replace("\r\n", "\n").strip() != ids:
+        failures.append(f"after a refused audit the ids box holds {kept[:60]!r}, not what was pasted")
+
+
 LAYOUT = """
 const w = window.innerWidth, doc = document.documentElement;
 const out = {inner: w, scroll: doc.scrollWidth, cut: [], small: [], breakAll: []};
@@ -253,6 +271,8 @@ def check(base, screenshot, screens):
         errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
         if errors:
             failures.append(f"console errors: {[e.get('message') for e in errors][:3]}")
+        # After the console check: a refused page is a 4xx the console reports.
+        refused_audit_keeps_ids(d, base, failures)
     finally:
         d.quit()
 

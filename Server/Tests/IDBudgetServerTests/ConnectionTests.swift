@@ -137,6 +137,27 @@ import Testing
         }
     }
 
+    /// The page's audit refused part way (the upload grew past the limit) shows the ids it read again
+    /// in the form, with the refusal: what was pasted is not lost.
+    @Test func aRefusedPageAuditKeepsItsIds() async throws {
+        try await withServer(.live, settings: ServerSettings(maxBodyBytes: 200)) { client in
+            let port = try #require(client.port)
+            let reply = try await RawHTTP.offPool {
+                let fd = try RawHTTP.socketTo(port: port)
+                defer { close(fd) }
+                let first = "ids=first-id\r\nsecond-id\r\n"
+                _ = Self.read(
+                    fd,
+                    sending: "POST /audit?ask=length HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n", for: 0.5)
+                let more = String(repeating: "x", count: 300)
+                return Self.read(fd, sending: "12c\r\n\(more)\r\n0\r\n\r\n", for: 2).reply
+            }
+            #expect(reply.hasPrefix("HTTP/1.1 413") && reply.contains("text/html"), "\(reply.prefix(300))")
+            #expect(reply.contains("spellcheck=\"false\" autocomplete=\"off\">first-id\nsecond-id</textarea>"), "\(reply.suffix(2000))")
+        }
+    }
+
     /// A request whose lines end in LF alone is refused saying so (400), not as another version.
     @Test func bareLineFeedsAreNamed() async throws {
         try await withServer(.live) { client in

@@ -88,6 +88,14 @@ import Testing
                 #expect(typed.body.contains(field), "\(field)")
             }
             #expect(typed.body.contains("rate=1%2C000%2C000"))
+            // A unit typed in the field is the one used, and the sentence says the menu's is not; the
+            // menu's own unit, however spelled, is no news.
+            let own = try await client.get("/?ask=length&alphabet=base62&rate=1e3%2Fms&per=s&lifetime=6M&unit=y&max-probability=1e-11")
+            #expect(own.body.contains("(the unit typed, not the menu&#39;s second)"), "\(own.body.suffix(1500))")
+            #expect(own.body.contains("(the unit typed, not the menu&#39;s years)"), "\(own.body.suffix(1500))")
+            let same = try await client.get(
+                "/?ask=length&alphabet=base62&rate=1e6%2Fsec&per=s&lifetime=10+years&unit=y&max-probability=1e-11")
+            #expect(same.status == .ok && !same.body.contains("the unit typed"), "\(same.body.suffix(1500))")
             let million = try await client.get(
                 "/?ask=length&alphabet=hex&rate=1000&per=s&lifetime=1&unit=d&max-probability=1+in+1%2C000%2C000")
             let decimal = try await client.get("/?ask=length&alphabet=hex&rate=1000&per=s&lifetime=1&unit=d&max-probability=0.000001")

@@ -104,11 +104,32 @@ enum Page {
             let rate = shown("rate", rate)
             let lifetime = shown("lifetime", lifetime)
             let one = { (text: String) in text.trimmingCharacters(in: .whitespaces) == "1" }
-            let rateWords = rate.contains("/") ? "\(rate)" : "\(rate) id\(one(rate) ? "" : "s") a \(per)"
+            var rateWords = rate.contains("/") ? "\(rate)" : "\(rate) id\(one(rate) ? "" : "s") a \(per)"
             var unitWords = Self.lifetimeUnits.first { $0.0 == unit }?.1 ?? unit
-            if one(lifetime), unitWords.hasSuffix("s") { unitWords.removeLast() }
-            let lifeWords = lifetime.last.map { $0.isLetter } == true ? lifetime : "\(lifetime) \(unitWords)"
+            // A unit typed in the field wins over the menu's: said, never silent.
+            if let typed = rate.split(separator: "/").last, rate.contains("/"), !Self.same(String(typed), menu: self.per) {
+                rateWords += " (the unit typed, not the menu's \(per))"
+            }
+            var lifeWords = "\(lifetime) \(unitWords)"
+            if lifetime.last.map({ $0.isLetter }) == true {
+                let typed = String(lifetime.reversed().prefix { $0.isLetter }.reversed())
+                lifeWords = Self.same(typed, menu: unit) ? lifetime : "\(lifetime) (the unit typed, not the menu's \(unitWords))"
+            } else if one(lifetime), unitWords.hasSuffix("s") {
+                unitWords.removeLast()
+                lifeWords = "\(lifetime) \(unitWords)"
+            }
             return "\(rateWords) for \(lifeWords)"
+        }
+
+        /// Whether a unit typed in a field (`sec`, `hours`, `M`) is the one a menu's `code` names.
+        static func same(_ typed: String, menu code: String) -> Bool {
+            let spellings: [String: [String]] = [
+                "s": ["s", "sec", "secs", "second", "seconds"], "min": ["m", "min", "mins", "minute", "minutes"],
+                "h": ["h", "hr", "hrs", "hour", "hours"], "d": ["d", "day", "days"], "w": ["w", "wk", "week", "weeks"],
+                "M": ["M", "mo", "month", "months"], "y": ["y", "yr", "yrs", "year", "years"],
+            ]
+            let t = typed.trimmingCharacters(in: .whitespaces)
+            return (spellings[code] ?? [code]).contains(t)
         }
 
         /// The same workload asked as `plan` (every alphabet's length, every format's fit), with the ids

@@ -38,22 +38,27 @@ struct PageRoutes {
     /// are; a body without `ids=` is taken whole), audited as `POST /api/v1/audit` audits them; the
     /// verdict under the calculator.
     func audit(_ request: Request) async throws -> Response {
+        // The pasted ids are shown again beside their verdict (up to 256 KiB of them), or beside a
+        // refusal as far as they were read (a refusal before the body, none: the page's script
+        // puts back what was pasted).
+        let echo = Echo(limit: 256 << 10)
         do {
-            return try await audited(request)
+            return try await audited(request, echo: echo)
         } catch let refusal as Refusal {
-            return Self.refused(request, refusal)
+            // No verdict: the note (when more came than is shown) says only what is shown.
+            let note = echo.cut ? "the first \(echo.limit >> 10) KiB of the ids sent are shown again here" : nil
+            return Self.refused(request, refusal, pasted: echo.pasted.text, pastedNote: note)
         }
     }
 
     /// The page's audit refused (busy, too slow, too large, not a form, compressed): the page says so
     /// in its own words, the calculator as it was — never the API's JSON in place of the page when
     /// JavaScript is off. The body is not read (whole), so the connection carries nothing more.
-    static func refused(_ request: Request, _ refusal: Refusal) -> Response {
+    static func refused(_ request: Request, _ refusal: Refusal, pasted: String = "", pastedNote: String? = nil) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .connection: "close"]
         if refusal.status == .serviceUnavailable { headers[.retryAfter] = "1" }
-        return Response(
-            status: refusal.status, headers: headers,
-            body: .init(byteBuffer: ByteBuffer(string: Page.render(form: Self.calculator(request), result: .refusal(refusal)))))
+        let page = Page.render(form: Self.calculator(request), result: .refusal(refusal), pasted: pasted, pastedNote: pastedNote)
+        return Response(status: refusal.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
     /// The calculator as it was when the audit was sent (its fields ride in the form's action); a field
@@ -63,27 +68,18 @@ struct PageRoutes {
             ?? Page.Form()
     }
 
-    private func audited(_ request: Request) async throws -> Response {
+    private func audited(_ request: Request, echo: Echo) async throws -> Response {
         // text/plain, with parameters or not (`text/plain; charset=utf-8`), not a type that starts so.
         let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "text/plain" else {
             throw Refusal(.unsupportedMediaType, argument: "body", "send the form as text/plain (ids=…); or POST the ids to /api/v1/audit")
         }
-        // The pasted ids are shown again beside their verdict (up to 256 KiB of them).
-        let echo = Echo(limit: 256 << 10)
         let report = try await compute.auditing {
             try await APIRoutes.audit(
                 request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8), echo: echo)
         }
         let form = Self.calculator(request)
-        // Lines as a textarea holds them: a browser sends CRLF, and one more after the last field
-        // (kept, it would add an empty line at each round trip).
-        var kept = echo.bytes
-        if !echo.cut, kept.suffix(2) == [0x0D, 0x0A] { kept.removeLast(2) }
-        var pasted = String(decoding: kept, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-        // More than is shown again: say so, never a silent cut (the verdict covers every id sent).
-        if echo.cut, let lastLine = pasted.lastIndex(of: "\n") { pasted = String(pasted[...lastLine]) }
-        let shownNote = echo.cut ? "the first \(echo.limit >> 10) KiB of the ids are shown again here; the verdict covers all of them" : nil
+        let (pasted, shownNote) = echo.pasted
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(

@@ -37,6 +37,11 @@ struct APIRoutes {
         group.post("audit") { request, _ in try await audit(request) }
     }
 
+    /// A byte limit in words: `67108864 (64 MiB)`, `200 bytes`.
+    static func bytesText(_ n: Int) -> String {
+        n >= 1 << 20 && n % (1 << 20) == 0 ? "\(n) (\(n >> 20) MiB)" : "\(n) bytes"
+    }
+
     static func json(_ text: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
@@ -60,7 +65,7 @@ struct APIRoutes {
     ) async throws -> AuditReport {
         let limit = limits.maxBodyBytes
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            throw Refusal(.contentTooLarge, argument: "body", "\(declared) bytes; send at most \(limit) (\(limit >> 20) MiB)")
+            throw Refusal(.contentTooLarge, argument: "body", "\(declared) bytes; send at most \(Self.bytesText(limit))")
         }
         let auditor = AuditorBox(
             try Auditor(maxLineBytes: settings.maxLineBytes, memoryLimit: limits.auditMemory, threads: 1, declared: settings.declared))
@@ -92,7 +97,7 @@ struct APIRoutes {
                     progress.latest.store(since.seconds * 1_000_000_000 + since.attoseconds / 1_000_000_000, ordering: .relaxed)
                     guard received <= limit else {
                         throw Refusal(
-                            .contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(limit) (\(limit >> 20) MiB)")
+                            .contentTooLarge, argument: "body", "more than \(limit) bytes; send at most \(Self.bytesText(limit))")
                     }
                     // Stopping: an upload still coming would hold the shutdown open.
                     if Shutdown.isStopping {
@@ -204,6 +209,18 @@ final class Echo: @unchecked Sendable {
         let room = limit - bytes.count
         if chunk.count > room { cut = true }
         if room > 0 { bytes += chunk.prefix(room) }
+    }
+
+    /// The bytes kept, as a textarea holds them (a browser sends CRLF, and one more after the last
+    /// field: kept, it would add an empty line at each round trip), cut at a line's end; with a note
+    /// when more came than is shown, never a silent cut.
+    var pasted: (text: String, note: String?) {
+        var kept = bytes
+        if !cut, kept.suffix(2) == [0x0D, 0x0A] { kept.removeLast(2) }
+        var text = String(decoding: kept, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        guard cut else { return (text, nil) }
+        if let lastLine = text.lastIndex(of: "\n") { text = String(text[...lastLine]) }
+        return (text, "the first \(limit >> 10) KiB of the ids are shown again here; the verdict covers all of them")
     }
 }
 

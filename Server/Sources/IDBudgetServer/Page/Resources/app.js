@@ -1,4 +1,17 @@
 "use strict";
+// The audit form's ids, kept in the tab while the form is sent: a refusal before the server read
+// them (busy, not a form) shows the page again with them put back, not an empty box.
+(() => {
+  const audit = document.querySelector("#audit-form");
+  const ids = document.querySelector("#ids");
+  if (!audit || !ids || !window.sessionStorage) return;
+  audit.addEventListener("submit", () => {
+    try { sessionStorage.setItem("idbudget-ids", ids.value); } catch (e) { /* too large to keep */ }
+  });
+  const kept = sessionStorage.getItem("idbudget-ids");
+  sessionStorage.removeItem("idbudget-ids");
+  if (kept && !ids.value && document.querySelector("#answer .error")) ids.value = kept;
+})();
 (() => {
   const form = document.querySelector("form");
   if (!form || !window.fetch || !window.DOMParser) return;
