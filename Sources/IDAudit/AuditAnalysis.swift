@@ -329,13 +329,25 @@ public struct AuditAnalysis: Sendable {
         // A UUIDv7 whose rand_a would count against it is read as method 1's counter instead (a
         // monotonic generator's rand_a, explained by ids sharing a millisecond, stays random). Method 1
         // draws rand_b afresh for every id: a rand_b that varies less than that counts against it.
+        // A UUIDv8's 122 bits are laid out as its vendor chose (RFC 9562 §5.8): a clock, a counter or
+        // a node there is its layout, not a biased generator. Only its duplicates are judged.
+        let vendorLaid: [Int] =
+            claimedBits == nil && format == nil && Self.isUUIDv8(positions, length: single)
+            ? positions.indices.filter { if case .biased = positions[$0] { true } else { false } } : []
+        if !vendorLaid.isEmpty {
+            findings.append(
+                "UUIDv8: its 122 bits are laid out as its vendor chose (RFC 9562 §5.8); position\(vendorLaid.count == 1 ? "" : "s") \(Self.ranges(vendorLaid)), not uniform, \(vendorLaid.count == 1 ? "is" : "are") taken as that layout (a clock, a counter, a node), not as bias: only duplicates are judged"
+            )
+        }
         var probe: [String] = []
-        var flags = PositionFlags(positions, of: s, format: format, alphabetSize: alphabet.size, findings: &probe)
+        var flags = PositionFlags(
+            positions, of: s, format: format, alphabetSize: alphabet.size, skipping: Set(vendorLaid), findings: &probe)
         let randA = format.flatMap { Self.randAPositions(of: $0, length: single) } ?? []
         let counter = claimedBits == nil && flags.flagged.contains { randA.contains($0.0) }
         if counter {
             flags = PositionFlags(
-                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: randA, fresh: true, findings: &findings)
+                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: randA.union(vendorLaid), fresh: true,
+                findings: &findings)
         } else {
             findings += probe
         }
@@ -411,6 +423,14 @@ public struct AuditAnalysis: Sendable {
             return nil
         }
         return v4
+    }
+
+    /// Whether the positions of ids of `length` are a UUIDv8's: 36 characters, the hyphens in place,
+    /// the version character `8`.
+    static func isUUIDv8(_ positions: [Position], length: Int?) -> Bool {
+        length == IDFormat.uuid8.length && positions.count == IDFormat.uuid8.length
+            && positions[IDFormat.uuidVersionPosition] == .constant("8")
+            && IDFormat.uuidHyphenPositions.allSatisfy { positions[$0] == .constant("-") }
     }
 
     /// A UUIDv7's rand_a, positions 15–17 (0-based): RFC 9562 lets method 1 fill it with a counter

@@ -389,6 +389,31 @@ import Testing
         #expect(v4.status == 1)
     }
 
+    /// Undeclared, the same clocked UUIDv8s (time-ordered: their clock's digits are far from uniform)
+    /// are read as a UUIDv8, whose layout is its vendor's: not biased, consistent; with 3 of them
+    /// copied, too many duplicates. A UUIDv4 stream with the same clock in its first 48 bits is still
+    /// biased: only version 8 leaves its layout to the vendor.
+    @Test func anUndeclaredClockedUUIDv8IsItsVendors() throws {
+        var random = SplitMix(state: 89)
+        let hex = Array("0123456789abcdef")
+        func h(_ n: Int) -> String { String((0..<n).map { _ in hex[Int(random.next() % 16)] }) }
+        let start: UInt64 = 0x019a_0000_0000
+        let ids = (0..<20_000).map { i -> String in
+            let t = String(start + UInt64(i) * 3, radix: 16)
+            let clock = String(repeating: "0", count: 12 - t.count) + t
+            return "\(clock.prefix(8))-\(clock.dropFirst(8))-8\(h(3))-\(["8", "9", "a", "b"][i % 4])\(h(3))-\(h(12))"
+        }
+        let (r, json) = try Self.audit(ids.joined(separator: "\n") + "\n", [])
+        let findings = json["findings"] as? [String] ?? []
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(findings) \(r.stderr)")
+        #expect(findings.contains { $0.hasPrefix("UUIDv8: its 122 bits are laid out as its vendor chose") }, "\(findings)")
+        let (copied, copiedJSON) = try Self.audit((ids + ids.prefix(3)).joined(separator: "\n") + "\n", [])
+        #expect(copied.status == 1 && copiedJSON["verdict_code"] as? String == "too-many-duplicates", "\(copiedJSON["findings"] ?? "")")
+        let v4s = ids.map { id in String(id.prefix(14)) + "4" + id.dropFirst(15) }
+        let (v4, v4JSON) = try Self.audit(v4s.joined(separator: "\n") + "\n", [])
+        #expect(v4.status == 1 && v4JSON["verdict_code"] as? String == "non-uniform-positions", "\(v4JSON["findings"] ?? "")")
+    }
+
     /// xids are 20 characters of Firebase's alphabet too; their first character, a time 2^42 ms
     /// past any Firebase id's, tells them apart.
     @Test func xidsAreNotFirebase() throws {

@@ -138,6 +138,9 @@ extension AuditAnalysis {
             {
                 formatName = "UUIDv4"
                 recognised = .uuid4
+            } else if AuditAnalysis.isUUIDv8(positions, length: single) {
+                formatName = "UUIDv8 (its layout the vendor's)"
+                recognised = .uuid8
             } else if single == IDFormat.nanoid.length, alphabetName == Alphabet.base64url.name {
                 formatName = "Nano ID (base64url^21)"
                 recognised = .nanoid
