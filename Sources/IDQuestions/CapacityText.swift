@@ -50,12 +50,12 @@ public struct CapacityText: Sendable {
         if existing.signum > 0, let scheme, let bucket = scheme.bucket {
             throw ArgumentError(
                 "--existing",
-                "\(scheme.name) ids collide only within one \(bucket.rawValue), so ids stored earlier cannot collide with new ones; leave --existing out"
+                "\(scheme.name) ids collide only within one \(bucket.rawValue), so ids stored earlier cannot collide with new ones; leave them out"
             )
         }
         if growth != nil, model == .even, scheme?.bucket != nil {
             throw ArgumentError(
-                "--growth", "with --arrivals even every bucket would hold a different whole count; use --arrivals poisson with growth")
+                "--growth", "with even arrivals every bucket would hold a different whole count; use poisson arrivals with growth")
         }
         return CapacityQuestion(
             space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme, arrivals: model, growth: growth,
@@ -83,7 +83,7 @@ public struct CapacityQuestion: Sendable {
                 space: space, budget: budget, scopes: scopes, rate: rate, scheme: scheme, arrivals: arrivals, growth: growth,
                 existing: existing, from: from)
         } catch let error as InputError {
-            throw ArgumentError(growth != nil ? "--growth" : "--max-probability", error.message)
+            throw ArgumentError(blaming: error, else: growth != nil ? "growth" : "max-probability")
         } catch {
             throw ArgumentError("--max-probability", "\(error)")
         }

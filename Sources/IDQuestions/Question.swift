@@ -205,7 +205,7 @@ public enum Question: Sendable {
                 do {
                     answer = try Planner.nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, ratePerNode: rate)
                 } catch let error as InputError {
-                    throw ArgumentError("--nodes", error.message)
+                    throw ArgumentError(blaming: error, else: "nodes")
                 }
                 if !ignored.isEmpty {
                     answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
@@ -224,7 +224,7 @@ public enum Question: Sendable {
                 do { return try Planner.length(scheme: scheme, volume: volume, budget: budget, maxBytes: maxBytes) } catch let error
                     as InputError
                 {
-                    throw ArgumentError(volume.growth != nil ? "--growth" : "--max-probability", error.message)
+                    throw ArgumentError(blaming: error, else: volume.growth != nil ? "growth" : "max-probability")
                 }
             case .nodeLength(let scheme, let nodes, let assigned, let rate, let ignored, let budget, let maxBytes):
                 var answer: FormatLengthAnswer
@@ -232,7 +232,7 @@ public enum Question: Sendable {
                     answer = try Planner.length(
                         scheme: scheme, nodes: nodes, assigned: assigned, ratePerNode: rate, budget: budget, maxBytes: maxBytes)
                 } catch let error as InputError {
-                    throw ArgumentError("--nodes", error.message)
+                    throw ArgumentError(blaming: error, else: "nodes")
                 }
                 if !ignored.isEmpty {
                     answer.notes.append("\(ignored.joined(separator: ", ")): not used; for a node-id format p depends on the nodes alone.")
@@ -250,10 +250,9 @@ public enum Question: Sendable {
         } catch let error as ArgumentError {
             throw error
         } catch let error as InputError {
-            // The CLI's probability command lets these through as usage errors of its own; the others
-            // name --max-probability.
-            if case .probability = self { throw ArgumentError("--count", error.message) }
-            throw ArgumentError("--max-probability", error.message)
+            // The input the library names; else, for a probability the count, for the others the budget.
+            if case .probability = self { throw ArgumentError(blaming: error, else: "count") }
+            throw ArgumentError(blaming: error, else: "max-probability")
         } catch {
             throw ArgumentError("--max-probability", "\(error)")
         }

@@ -138,3 +138,24 @@ extension OneDoorTests {
         #expect(TypedText.plain("12,345,678.5") == "12345678.5" && TypedText.plain("1,000/s") == "1000/s")
     }
 }
+
+extension OneDoorTests {
+    /// A refusal found only while computing blames the input the library names
+    /// (`InputError.argument`), not a guess by command: a growth too steep for a UUIDv7's
+    /// milliseconds is the growth's fault, though `probability` once blamed `count`, which was not
+    /// given. The message names no flag.
+    @Test(arguments: [
+        (Question.Command.probability, ["scheme": "uuid7", "rate": "1e3/s", "lifetime": "1d", "growth": "1000x/s"], "growth"),
+        (.probability, ["scheme": "uuid7", "rate": "1e3/s", "lifetime": "1d", "growth": "1e6x/ms"], "growth"),
+        (.length, ["scheme": "uuid7", "rate": "1e3/s", "lifetime": "1d", "growth": "1000x/s", "max-probability": "1e-6"], "growth"),
+    ])
+    func computingRefusalsBlameWhatTheLibraryNames(command: Question.Command, named: [String: String], argument: String) throws {
+        do {
+            _ = try Question(command, Arguments(named)).answer()
+            Issue.record("\(named) was answered")
+        } catch {
+            #expect(error.argument == argument, "\(error)")
+            #expect(!error.message.contains("--"), "\(error.message)")
+        }
+    }
+}

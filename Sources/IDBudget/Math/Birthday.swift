@@ -27,8 +27,8 @@ public enum Birthday {
     public static func probability(space d: BigInt, count n: BigInt, scopes: BigInt = BigInt(1), digits: Int = significantDigits) throws
         -> (probability: ScientificDecimal, complement: ScientificDecimal)
     {
-        guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
-        guard n.signum >= 0 else { throw InputError("a count cannot be negative") }
+        guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1", argument: "scopes") }
+        guard n.signum >= 0 else { throw InputError("a count cannot be negative", argument: "count") }
         if n <= BigInt(1) { return (.zero, .one(significantDigits: digits)) }
         if n > d { return (.one(significantDigits: digits), .zero) }
         if let tiny = tinyComplement(space: d, count: n, scopes: scopes, digits: digits) { return tiny }

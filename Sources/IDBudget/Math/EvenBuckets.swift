@@ -202,7 +202,9 @@ public struct EvenBuckets: Sendable {
             }
             p *= 2
         }
-        throw InputError("the budget matches p over \(buckets) buckets too closely to decide; round the budget to fewer digits")
+        throw InputError(
+            "the budget matches p over \(buckets) buckets too closely to decide; round the budget to fewer digits",
+            argument: "max-probability")
     }
 
     /// The most whole buckets F (from the start, each scope) with p ≤ budget over them; 0 when the first

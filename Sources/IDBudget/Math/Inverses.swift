@@ -80,7 +80,7 @@ extension Birthday {
         throw InputError(
             "the budget matches p(d, n) at n = \(Self.shortDescription(n)), d ≈ \(Self.shortDescription(d)), "
                 + "too closely to decide: idbudget decides budgets that match some p(d, n) to up to \(Limits.tieDigits) "
-                + "significant digits; round the budget to fewer digits")
+                + "significant digits; round the budget to fewer digits", argument: "max-probability")
     }
 
     /// p(d, n) ≤ budget from exact fractions, when they are affordable (`exactComplement`): the one
@@ -118,8 +118,8 @@ extension Birthday {
                 // a^maxLength is the largest space of this alphabet within 2^2097152: name it, not the cap.
                 let bits = Int((Double(maxLength) * log2a).rounded(.down))
                 throw InputError(
-                    "no length up to \(maxLength) (\(a)^\(maxLength) ≈ 2^\(bits) values; spaces end at 2^\(Limits.maxSpaceBits)) meets this budget"
-                )
+                    "no length up to \(maxLength) (\(a)^\(maxLength) ≈ 2^\(bits) values; spaces end at 2^\(Limits.maxSpaceBits)) meets this budget",
+                    argument: "max-probability")
             }
         }
         return length

@@ -220,7 +220,8 @@ public struct PoissonBuckets: Sendable {
         let bc = c.hi.multiplied(by: buckets - BigInt(1), precision: 64, rounding: .up)
         let xMax = x0.hi.rounded64Up.multiplied(by: bc.exp(precision: 64, rounding: .up), precision: 64, rounding: .up)
         guard xMax.isFinite else {
-            throw InputError("growth '\(g.text)' over \(buckets) buckets raises the rate beyond what idbudget can bound")
+            throw InputError(
+                "growth '\(g.text)' over \(buckets) buckets raises the rate beyond what idbudget can bound", argument: "growth")
         }
         if xMax <= BigFloat(numerator: BigInt(1), denominator: BigInt(2), precision: 8, rounding: .nearest) {
             // Term k: x₀^k·G_k/k, G_k = Σ_{j<B} e^{jkc} = expm1(kBc)/expm1(kc), rising with c.
@@ -239,8 +240,8 @@ public struct PoissonBuckets: Sendable {
         // Steeper than that: bucket by bucket, when there are few.
         guard let count = buckets.intValue, count <= 4096 else {
             throw InputError(
-                "with growth '\(g.text)' the busiest buckets hold more than d/2 ids on average (p is 1); give fewer buckets or less growth"
-            )
+                "with growth '\(g.text)' the busiest buckets hold more than d/2 ids on average (p is 1); give fewer buckets or less growth",
+                argument: "growth")
         }
         var lo = BigFloat(0, precision: q)
         var hi = BigFloat(0, precision: q)
@@ -325,7 +326,7 @@ public struct PoissonBuckets: Sendable {
             if let e = Birthday.sameDigits(bound(false), bound(true), digits, shift: BigInt(0)) { return e }
             p *= 2
         }
-        throw InputError("could not certify the expected collisions for growth '\(growth.text)'")
+        throw InputError("could not certify the expected collisions for growth '\(growth.text)'", argument: "growth")
     }
 
     /// p and 1 − p over all buckets, certified to `digits`.
@@ -366,7 +367,9 @@ public struct PoissonBuckets: Sendable {
             if lo > bHi { return false }
             p *= 2
         }
-        throw InputError("the budget matches p over \(buckets) buckets too closely to decide; round the budget to fewer digits")
+        throw InputError(
+            "the budget matches p over \(buckets) buckets too closely to decide; round the budget to fewer digits",
+            argument: "max-probability")
     }
 
     /// The most buckets B (from the start) with p ≤ budget over them; 0 when the first bucket is over.

@@ -69,10 +69,10 @@ extension Planner {
         scheme: Scheme, nodes: BigInt, assigned: Bool? = nil, ratePerNode: Rate? = nil, budget: Budget, maxBytes: Int? = nil
     ) throws -> FormatLengthAnswer {
         guard let node = scheme.node else {
-            throw InputError("\(scheme.name) ids are random, not kept apart by a node field; leave --node-ids out")
+            throw InputError("\(scheme.name) ids are random, not kept apart by a node field; leave it out", argument: "node-ids")
         }
         let isAssigned = assigned ?? node.assignedByDefault
-        guard nodes >= BigInt(1) else { throw InputError("nodes must be at least 1") }
+        guard nodes >= BigInt(1) else { throw InputError("nodes must be at least 1", argument: "nodes") }
         let values = BigInt.power(2, node.bits)
         if isAssigned && nodes > values {
             // More nodes than values: two share one whatever the assignment (p = 1, exactly).
@@ -156,7 +156,9 @@ extension Planner {
         var hi = Swift.max(1, start)
         while try !within(hi) {
             lo = hi
-            guard hi < Limits.maxSpaceBits else { throw InputError("no format within \(Limits.maxSpaceBits) bits keeps p within budget") }
+            guard hi < Limits.maxSpaceBits else {
+                throw InputError("no format within \(Limits.maxSpaceBits) bits keeps p within budget", argument: "max-probability")
+            }
             hi = Swift.min(hi * 2, Limits.maxSpaceBits)
         }
         // Shrink from the start: a format usually has more bits than it needs.

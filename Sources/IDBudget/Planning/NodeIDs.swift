@@ -15,9 +15,9 @@ extension Planner {
         -> ProbabilityAnswer
     {
         guard let node = scheme.node else {
-            throw InputError("\(scheme.name) ids are random, not kept apart by a node field; leave --node-ids out")
+            throw InputError("\(scheme.name) ids are random, not kept apart by a node field; leave it out", argument: "node-ids")
         }
-        guard nodes >= BigInt(1) else { throw InputError("nodes must be at least 1") }
+        guard nodes >= BigInt(1) else { throw InputError("nodes must be at least 1", argument: "nodes") }
         let assigned = assigned ?? node.assignedByDefault
         let values = BigInt.power(2, node.bits)
         // More nodes than values: however they are assigned, two share one (p = 1), as `length` says.
@@ -87,8 +87,8 @@ extension Planner {
                             range = "; 1 − p lies between about \(lo.short(3)) and \(hi.short(3))"
                         }
                         throw InputError(
-                            "\(nodes) nodes at \(m) ids a \(tickText(node.tick)) each: p is not certified this far past K(m − 1) ≥ 2^\(bits)\(range); give fewer nodes or a lower rate"
-                        )
+                            "\(nodes) nodes at \(m) ids a \(tickText(node.tick)) each: p is not certified this far past K(m − 1) ≥ 2^\(bits)\(range); give fewer nodes or a lower rate",
+                            argument: "nodes")
                     }
                     let birthday = collision.probability
                     collision = figures

@@ -50,8 +50,8 @@ public enum Planner {
         let known = alphabetSize <= printableASCIICount
         if !known, maxBytes != nil {
             throw InputError(
-                "the bytes of \(alphabetSize) symbols are unknown (printable ASCII holds \(printableASCIICount)); give the symbols to check a byte limit"
-            )
+                "the bytes of \(alphabetSize) symbols are unknown (printable ASCII holds \(printableASCIICount)); give the symbols to check a byte limit",
+                argument: "max-bytes")
         }
         return try length(
             size: alphabetSize, name: "\(alphabetSize) symbols", symbolBytes: known ? 1 : nil,
@@ -116,21 +116,23 @@ public enum Planner {
         scheme: Scheme? = nil, arrivals: Arrivals = .poisson, growth: Growth? = nil, existing: BigInt = BigInt(0),
         from: Date? = nil
     ) throws -> CapacityAnswer {
-        guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
-        guard existing.signum >= 0 else { throw InputError("existing ids cannot be negative") }
+        guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1", argument: "scopes") }
+        guard existing.signum >= 0 else { throw InputError("existing ids cannot be negative", argument: "existing") }
         if let rate, rate.perSecond.numerator.signum <= 0 || rate.perSecond.denominator.signum <= 0 {
-            throw InputError("a rate must be positive")
+            throw InputError("a rate must be positive", argument: "rate")
         }
         let growth = growth.flatMap { $0.isNone ? nil : $0 }
-        if growth != nil && rate == nil { throw InputError("a growth needs a rate") }
+        if growth != nil && rate == nil { throw InputError("a growth needs a rate", argument: "growth") }
         if let scheme, let bucket = scheme.bucket {
             if existing.signum > 0 {
                 throw InputError(
-                    "\(scheme.name) ids collide only within one \(bucket.rawValue), so ids stored earlier cannot collide with new ones; leave --existing out"
-                )
+                    "\(scheme.name) ids collide only within one \(bucket.rawValue), so ids stored earlier cannot collide with new ones; leave them out",
+                    argument: "existing")
             }
             if growth != nil && arrivals == .even {
-                throw InputError("with --arrivals even every bucket would hold a different whole count; use --arrivals poisson with growth")
+                throw InputError(
+                    "with even arrivals every bucket would hold a different whole count; use poisson arrivals with growth",
+                    argument: "growth")
             }
         }
         // The space's decimal figures (631,306 digits at the top of the range) are written beside the
@@ -318,7 +320,7 @@ public enum Planner {
 
     /// A volume built by hand must still make sense.
     static func check(_ volume: Volume) throws {
-        guard volume.count.signum >= 0 else { throw InputError("a count cannot be negative") }
+        guard volume.count.signum >= 0 else { throw InputError("a count cannot be negative", argument: "count") }
         guard volume.scopes >= BigInt(1), volume.buckets >= BigInt(1), volume.nodes >= BigInt(1) else {
             throw InputError("scopes, buckets and nodes must each be at least 1")
         }

@@ -61,7 +61,7 @@ public struct Workload: Sendable {
         if existing.signum > 0, let scheme, scheme.bucket != nil {
             throw WorkloadError(
                 .existing,
-                "\(scheme.name) ids collide only within one \(scheme.bucket!.rawValue), so ids stored earlier cannot collide with new ones; leave --existing out"
+                "\(scheme.name) ids collide only within one \(scheme.bucket!.rawValue), so ids stored earlier cannot collide with new ones; leave them out"
             )
         }
         var notes: [String] = []
@@ -128,7 +128,7 @@ public struct Workload: Sendable {
                 }
                 if growing != nil {
                     throw WorkloadError(
-                        .growth, "with --arrivals even every bucket would hold a different whole count; use --arrivals poisson with growth")
+                        .growth, "with even arrivals every bucket would hold a different whole count; use poisson arrivals with growth")
                 }
                 let even = EvenBuckets(
                     space: scheme.space, rate: busiest, bucketSeconds: bucket.seconds, lifetime: lifetime, scopes: scopes)

@@ -1,7 +1,16 @@
 /// Input that idbudget refuses, with a message that says what to give instead.
 public struct InputError: Error, Equatable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The input the refusal concerns, by its bare name (`growth`, `max-probability`, `nodes`), when
+    /// one does: a front end names it as it names its own arguments (`--growth`, the page's field)
+    /// instead of guessing. nil when no single input is to blame (a digit that can not be certified).
+    public let argument: String?
+
+    public init(_ message: String, argument: String? = nil) {
+        self.message = message
+        self.argument = argument
+    }
+
     public var description: String { message }
 }
 
