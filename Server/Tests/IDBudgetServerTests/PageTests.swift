@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import IDBudget
 import IDQuestions
+import NIOCore
 import Testing
 
 @testable import IDBudgetServer
@@ -139,6 +140,16 @@ import Testing
                 uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: .init(string: "ids=ab\u{1}c\r\n"))
             let shown = String(buffer: control.body)
             #expect(shown.contains(">ab&#x1;c</textarea>") && shown.contains("#answer\" enctype"), "\(shown.suffix(500))")
+            // Bytes that are not UTF-8 can not be shown as they are: the page says so, beside the verdict.
+            var notUTF8 = ByteBuffer(string: "ids=ab")
+            notUTF8.writeBytes([0xFF, 0xFE])
+            notUTF8.writeString("c\r\nplain\r\n")
+            let bad = try await client.executeRequest(
+                uri: "/audit", method: .post, headers: [.contentType: "text/plain"], body: notUTF8)
+            let badBody = String(buffer: bad.body)
+            #expect(
+                badBody.contains("bytes that are not UTF-8 are shown as \u{FFFD}; the verdict read them as sent"), "\(badBody.suffix(600))")
+            #expect(!String(buffer: audit.body).contains("not UTF-8"))
             // More than the page shows again: it says so (the verdict covers all).
             let many = "ids=" + (0..<20_000).map { String(format: "%016x", UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }.joined(separator: "\r\n")
             let big = try await client.executeRequest(

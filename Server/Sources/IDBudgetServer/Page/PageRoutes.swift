@@ -45,9 +45,8 @@ struct PageRoutes {
         do {
             return try await audited(request, echo: echo)
         } catch let refusal as Refusal {
-            // No verdict: the note (when more came than is shown) says only what is shown.
-            let note = echo.cut ? "the first \(echo.limit >> 10) KiB of the ids sent are shown again here" : nil
-            return Self.refused(request, refusal, pasted: echo.pasted.text, pastedNote: note)
+            let (pasted, note) = echo.pasted(judged: false)
+            return Self.refused(request, refusal, pasted: pasted, pastedNote: note)
         }
     }
 
@@ -79,7 +78,7 @@ struct PageRoutes {
                 request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8), echo: echo)
         }
         let form = Self.calculator(request)
-        let (pasted, shownNote) = echo.pasted
+        let (pasted, shownNote) = echo.pasted(judged: true)
         return Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(

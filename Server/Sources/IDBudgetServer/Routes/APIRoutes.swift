@@ -213,14 +213,27 @@ final class Echo: @unchecked Sendable {
 
     /// The bytes kept, as a textarea holds them (a browser sends CRLF, and one more after the last
     /// field: kept, it would add an empty line at each round trip), cut at a line's end; with a note
-    /// when more came than is shown, never a silent cut.
-    var pasted: (text: String, note: String?) {
+    /// when more came than is shown (`judged`: beside a verdict, which covers them all), never a
+    /// silent cut, and when bytes that are not UTF-8 are shown as U+FFFD (sent again, they would
+    /// be other ids).
+    func pasted(judged: Bool) -> (text: String, note: String?) {
         var kept = bytes
-        if !cut, kept.suffix(2) == [0x0D, 0x0A] { kept.removeLast(2) }
-        var text = String(decoding: kept, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-        guard cut else { return (text, nil) }
-        if let lastLine = text.lastIndex(of: "\n") { text = String(text[...lastLine]) }
-        return (text, "the first \(limit >> 10) KiB of the ids are shown again here; the verdict covers all of them")
+        if cut, let lastLine = kept.lastIndex(of: 0x0A) {
+            kept.removeSubrange(kept.index(after: lastLine)...)
+        } else if !cut, kept.suffix(2) == [0x0D, 0x0A] {
+            kept.removeLast(2)
+        }
+        let text = String(decoding: kept, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        var notes: [String] = []
+        if cut {
+            notes.append(
+                "the first \(limit >> 10) KiB of the ids\(judged ? "" : " sent") are shown again here"
+                    + (judged ? "; the verdict covers all of them" : ""))
+        }
+        if String(validating: kept, as: UTF8.self) == nil {
+            notes.append("bytes that are not UTF-8 are shown as \u{FFFD}" + (judged ? "; the verdict read them as sent" : ""))
+        }
+        return (text, notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 }
 
