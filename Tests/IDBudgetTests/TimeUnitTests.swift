@@ -81,6 +81,9 @@ import Testing
                 #expect(error.message.hasPrefix("'\(text)': unknown time unit '"), "\(error.message)")
             }
         }
+        // Spaces around the slash are a typist's: the rate is read.
+        #expect(try Rate(parsing: "1e3/ ms") == Rate(parsing: "1e3/ms"))
+        #expect(try Rate(parsing: "1e3 / ms") == Rate(parsing: "1e3/ms"))
         // A value that is its unit alone is quoted once.
         #expect(throws: InputError.self) { try Growth(parsing: "2x/fortnight") }
     }

@@ -93,12 +93,25 @@ extension Compute {
             audits: settings.audits)
     }
 
-    /// Whether a request head's body is wanted (see ``HTTP1Semantics``): an audit upload is not while
-    /// every audit slot is taken.
+    /// Whether a request head's body is wanted (see ``HTTP1Semantics``): not when its refusal is known
+    /// from the head — a compressed body (415), a transfer coding other than chunked (400), the
+    /// page's form in another type than text/plain (415), an audit while every audit slot is taken
+    /// (503).
     func admits(_ head: HTTPRequestHead) -> Bool {
-        guard head.method == .POST, auditsFull else { return true }
+        func values(_ name: String) -> [String] {
+            head.headers[name].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        }
+        if values("content-encoding").contains(where: { $0 != "identity" }) { return false }
+        let codings = values("transfer-encoding")
+        if !codings.isEmpty && codings != ["chunked"] { return false }
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return path != "/api/v1/audit" && path != "/audit"
+        guard head.method == .POST, path == "/api/v1/audit" || path == "/audit" else { return true }
+        if path == "/audit",
+            values("content-type").first?.split(separator: ";").first.map({ $0.trimmingCharacters(in: .whitespaces) }) != "text/plain"
+        {
+            return false
+        }
+        return !auditsFull
     }
 }
 

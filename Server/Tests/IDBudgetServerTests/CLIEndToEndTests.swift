@@ -41,6 +41,14 @@ extension CLIEndToEndTests {
         return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), process.terminationStatus)
     }
 
+    /// The CLI's error line with its message in the API's words (its `--x: ` prefix kept).
+    static func inAPIWords(_ line: String) -> String {
+        guard let option = line.range(of: "error: --"), let colon = line.range(of: ": ", range: option.upperBound..<line.endIndex) else {
+            return line
+        }
+        return String(line[..<colon.upperBound]) + Refusal.apiWords(String(line[colon.upperBound...]))
+    }
+
     @Test func theSeedQuestionAndARefusal() async throws {
         let seed = try Self.run([
             "length", "--alphabet", "base62", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11", "--format", "json",
@@ -52,7 +60,7 @@ extension CLIEndToEndTests {
             #expect(r.status == .ok && r.body == seed.out)
             let bad = try await client.get("/api/v1/length?alphabet=base62&rate=1e6/x&lifetime=10y&max-probability=1e-11")
             let error = try decodeError(bad.body)
-            #expect("idbudget: error: --\(error.argument ?? ""): \(error.error)\n" == refused.err)
+            #expect(Self.inAPIWords(refused.err) == "idbudget: error: --\(error.argument ?? ""): \(error.error)\n")
         }
     }
 
@@ -88,7 +96,7 @@ extension CLIEndToEndTests {
                     uri: "/api/v1/audit?\(query)", method: .post, headers: [:], body: .init(string: "1\n"))
                 #expect(r.status == .badRequest)
                 let error = try decodeError(String(buffer: r.body))
-                #expect("idbudget: error: --\(error.argument ?? ""): \(error.error)\n" == cli.err, "\(query)")
+                #expect(Self.inAPIWords(cli.err) == "idbudget: error: --\(error.argument ?? ""): \(error.error)\n", "\(query)")
             }
         }
     }

@@ -134,6 +134,21 @@ import Testing
             #expect(refused.hasPrefix("HTTP/1.1 503") && !refused.contains("100 Continue"), "\(refused.prefix(300))")
             #expect(refused.contains("Retry-After"), "\(refused.prefix(300))")
             #expect(after == "HTTP/1.1 100 Continue\r\n\r\n", "\(after.prefix(200))")
+            // A refusal the head already tells (a compressed body, the page's form in another type, a
+            // coding other than chunked): its answer at once, no invitation to send a body first.
+            for extra in [
+                "POST /api/v1/audit HTTP/1.1\r\nContent-Encoding: gzip\r\n", "POST /audit HTTP/1.1\r\nContent-Type: application/json\r\n",
+                "POST /api/v1/audit HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n",
+            ] {
+                let reply = try await RawHTTP.offPool {
+                    let fd = try RawHTTP.socketTo(port: port)
+                    defer { close(fd) }
+                    let head =
+                        extra + "Host: x\r\n" + (extra.contains("Transfer") ? "" : "Content-Length: 4\r\n") + "Expect: 100-continue\r\n\r\n"
+                    return Self.read(fd, sending: head, for: 0.8).reply
+                }
+                #expect(reply.hasPrefix("HTTP/1.1 4") && !reply.contains("100 Continue"), "\(extra): \(reply.prefix(300))")
+            }
         }
     }
 
@@ -155,6 +170,20 @@ import Testing
             }
             #expect(reply.hasPrefix("HTTP/1.1 413") && reply.contains("text/html"), "\(reply.prefix(300))")
             #expect(reply.contains("spellcheck=\"false\" autocomplete=\"off\">first-id\nsecond-id</textarea>"), "\(reply.suffix(2000))")
+            // A body whose framing breaks part way (a chunk size that is no number): the page too.
+            let broken = try await RawHTTP.offPool {
+                let fd = try RawHTTP.socketTo(port: port)
+                defer { close(fd) }
+                let first = "ids=first-id\r\n"
+                _ = Self.read(
+                    fd,
+                    sending:
+                        "POST /audit?lifetime=3&unit=d HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n", for: 0.5)
+                return Self.read(fd, sending: "zz\r\nmore\r\n0\r\n\r\n", for: 2).reply
+            }
+            #expect(broken.hasPrefix("HTTP/1.1 400") && broken.contains("text/html"), "\(broken.prefix(300))")
+            #expect(broken.contains(">first-id</textarea>") && broken.contains("value=\"3\""), "\(broken.suffix(2000))")
         }
     }
 

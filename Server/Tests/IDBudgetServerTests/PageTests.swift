@@ -332,6 +332,17 @@ import Testing
             #expect(r.status == .contentTooLarge && r.headers[.contentType]?.hasPrefix("text/html") == true, "\(r.status)")
             #expect(html.contains("<h2>Not answered</h2>") && !html.hasPrefix("{"), "\(html.prefix(200))")
             #expect(r.headers[.connection] == "close")
+            // A calculator field that can not be read (`%zz`, a field given twice) is left at its
+            // default; the others are kept.
+            for query in ["rate=%zz&lifetime=3&unit=d", "lifetime=3&unit=d&per=h&per=min"] {
+                let wrong = try await client.executeRequest(
+                    uri: "/audit?\(query)", method: .post, headers: [.contentType: "application/json"], body: .init(string: "{}"))
+                let page = String(buffer: wrong.body)
+                #expect(wrong.status == .unsupportedMediaType, "\(query)")
+                #expect(
+                    page.contains("id=\"lifetime\" name=\"lifetime\" value=\"3\"") && page.contains("<option value=\"d\" selected>"),
+                    "\(query)")
+            }
         }
     }
 

@@ -327,6 +327,28 @@ import Testing
         }
     }
 
+    /// The API's refusals name parameters as the API takes them (`nodes=50`), not as CLI options
+    /// (`--nodes 50`); a quoted value that starts with dashes is left as it was sent.
+    @Test func refusalsSpeakTheAPIsWords() async throws {
+        #expect(Refusal.apiWords("say how many nodes mint them, e.g. --nodes 50") == "say how many nodes mint them, e.g. nodes=50")
+        #expect(Refusal.apiWords("with --rate and --lifetime") == "with rate and lifetime")
+        #expect(Refusal.apiWords("add --alphabet base62 --length 22, or --bits 122") == "add alphabet=base62 length=22, or bits=122")
+        #expect(Refusal.apiWords("'--verbose' is not a number") == "'--verbose' is not a number")
+        try await withServer { client in
+            for (path, words) in [
+                ("probability?scheme=snowflake&rate=1e9/s&lifetime=1d", "nodes=50"),
+                ("retries?bits=10&count=500&max-probability=1e-11", "max-attempts=3"),
+                ("plan?rate=1e3/s&max-probability=1e-11", "lifetime=10y"),
+                ("probability", "alphabet=base62 length=22"),
+            ] {
+                let r = try await client.get("/api/v1/\(path)")
+                let error = try decodeError(r.body)
+                #expect(r.status == .badRequest && error.error.contains(words), "\(path): \(error.error)")
+                #expect(!error.error.contains(" --"), "\(path): \(error.error)")
+            }
+        }
+    }
+
     @Test func pastTheDeadlineIs503() async throws {
         try await withServer(settings: ServerSettings(deadline: .milliseconds(1))) { client in
             let r = try await client.get("/api/v1/probability?bits=2097152&count=1e600000")

@@ -14,20 +14,23 @@ public struct Rate: Sendable, CustomStringConvertible {
         guard parts.count == 2 else {
             throw InputError("'\(text)' is not a rate; write a count per unit, e.g. 1e6/s, 2000/min or 5/ms")
         }
-        guard let unit = TimeUnit(String(parts[1])) else { throw TimeUnit.unknown(String(parts[1]), in: text) }
+        // Spaces around the slash are a typist's (`1e3 / ms`), as around the whole value.
+        let unitText = String(parts[1]).trimmingSpaces
+        let countText = Substring(parts[0].trimmingSpaces)
+        guard let unit = TimeUnit(unitText) else { throw TimeUnit.unknown(unitText, in: text) }
         let amount: ExactDecimal
-        if parts[0].trimmingSpaces.isEmpty {
+        if countText.isEmpty {
             throw InputError("'\(text)' has no count; write a count per unit, e.g. 1\(trimmed), 1e6/s or 2000/min")
-        } else if let a = ExactDecimal(parts[0]) {
+        } else if let a = ExactDecimal(countText) {
             guard !a.isZero else { throw InputError("'\(text)' is not a positive rate; write e.g. 1e6/s") }
             amount = a
         } else {
-            switch ExactDecimal.exponentOutOfRange(parts[0]) {
+            switch ExactDecimal.exponentOutOfRange(countText) {
             case true?: throw InputError("'\(text)' is too large (out of range); give under 1e\(Limits.maxCountDigits) per unit")
             case false?: throw InputError("'\(text)' is too small (out of range); give at least 1e-1000000 per unit")
             case nil:
                 throw InputError(
-                    parts[0].hasPrefix("-")
+                    countText.hasPrefix("-")
                         ? "'\(text)' is negative; a rate must be positive, e.g. 1e6/s"
                         : "'\(text)' is not a rate; write a count per unit, e.g. 1e6/s")
             }

@@ -171,10 +171,11 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             "a header line is malformed (each is `Name: value`, ending CRLF)"
         case .invalidContentLength, .unexpectedContentLength: "the Content-Length header is not valid"
         case .invalidChunkSize: "a chunk size of the chunked body is not valid"
-        case .strictModeAssertion: "the body does not match its framing (a chunk's size and its data differ)"
+        case .strictModeAssertion:
+            "the request does not match HTTP/1.1's framing: lines end with CRLF, and a chunk's size and its data agree"
         case .invalidEOFState: "the request ended before its body did"
         case .unknown:
-            "the request is not valid HTTP/1.1: end every line with CRLF; a Transfer-Encoding other than chunked is not served"
+            "the request is not valid HTTP/1.1: its lines, a chunked body's too, end with CRLF; no Transfer-Encoding but chunked is served"
         // `PRI * HTTP/2.0` (HTTP/2 without upgrade) pauses the parser; the parser's own words for it
         // and the rest say nothing to a client.
         case .paused: "not HTTP/1.0 or HTTP/1.1 (HTTP/2 is not served here)"

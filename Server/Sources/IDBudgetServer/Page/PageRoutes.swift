@@ -4,6 +4,7 @@ import Hummingbird
 import IDBudget
 import IDQuestions
 import NIOCore
+import NIOHTTP1
 
 /// `/`: the calculator. A plain form sent with GET, so every answer is a permalink and it works with
 /// JavaScript off; the answer with every digit, and the curve drawn as SVG here on the server.
@@ -47,6 +48,11 @@ struct PageRoutes {
         } catch let refusal as Refusal {
             let (pasted, note) = echo.pasted(judged: false)
             return Self.refused(request, refusal, pasted: pasted, pastedNote: note)
+        } catch let parse as HTTPParserError {
+            // The body's framing broke part way (a bad chunk): the page too, with the ids read so far.
+            let (pasted, note) = echo.pasted(judged: false)
+            let refusal = Refusal(.badRequest, argument: "request", ParseErrorHandler.message(parse))
+            return Self.refused(request, refusal, pasted: pasted, pastedNote: note)
         }
     }
 
@@ -60,11 +66,23 @@ struct PageRoutes {
         return Response(status: refusal.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
-    /// The calculator as it was when the audit was sent (its fields ride in the form's action); a field
-    /// it refuses is left at its default.
+    /// The calculator as it was when the audit was sent (its fields ride in the form's action), read
+    /// field by field: one that can not be read (`%zz`, a second `per`) is left at its default, the
+    /// others kept — the audit is refused or answered, the calculator is not.
     static func calculator(_ request: Request) -> Page.Form {
-        (try? Query.arguments(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true)).flatMap { try? Page.Form($0) }
-            ?? Page.Form()
+        if let whole = try? Query.arguments(request.uri.query, allowed: Page.Form.names, ignoringUnknown: true),
+            let form = try? Page.Form(whole)
+        {
+            return form
+        }
+        var named = Arguments()
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            guard let one = try? Query.arguments(String(pair), allowed: Page.Form.names, ignoringUnknown: true) else { continue }
+            for (name, value) in one.values where named[name] == nil && (try? Page.Form(Arguments([name: value]))) != nil {
+                named[name] = value
+            }
+        }
+        return (try? Page.Form(named)) ?? Page.Form()
     }
 
     private func audited(_ request: Request, echo: Echo) async throws -> Response {
