@@ -135,7 +135,8 @@ import Testing
             let r = try await client.get("/api/v1/\(path)")
             #expect(r.status == .badRequest)
             let error = try decodeError(r.body)
-            #expect(error.argument == refused.argument && error.error == Refusal.apiWords(ArgumentError.shortened(refused.message)),
+            #expect(
+                error.argument == refused.argument && error.error == Refusal.apiWords(ArgumentError.shortened(refused.message)),
                 "\(path)")
             // The API's words: no CLI option syntax for a parameter.
             #expect(!Refusal.parameterNames.contains { error.error.contains("--\($0)") }, "\(path): \(error.error)")
