@@ -20,7 +20,7 @@ public struct ArgumentError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The library's refusal, blaming the input it names (``InputError/argument``), or `fallback`
+    /// The library's refusal, blaming the input it names (`InputError.argument`), or `fallback`
     /// (a bare option name) when it names none.
     public init(blaming error: InputError, else fallback: String) {
         self.init("--" + (error.argument ?? fallback), error.message)
