@@ -372,16 +372,21 @@ import Testing
 
     /// A UUIDv8 is its vendor's: one whose first 48 bits are a clock (as `uuid6.uuid8()` writes a
     /// nanosecond one) passes as shape; a wrong version character does not.
-    @Test func aClockedUUIDv8Passes() throws {
-        var random = SplitMix(state: 88)
+    /// `count` UUIDv8s whose first 48 bits are a clock from `start`, `step` a tick, the rest random
+    /// hex from a fixed SplitMix stream (`seed`), with variants 8, 9, a and b in turn.
+    static func clockedUUIDv8s(_ count: Int, start: UInt64, step: UInt64, seed: UInt64) -> [String] {
+        var random = SplitMix(state: seed)
         let hex = Array("0123456789abcdef")
         func h(_ n: Int) -> String { String((0..<n).map { _ in hex[Int(random.next() % 16)] }) }
-        let start: UInt64 = 0x0187_0000_0000
-        let ids = (0..<3000).map { i -> String in
-            let t = String(start + UInt64(i) * 7, radix: 16)
+        return (0..<count).map { i -> String in
+            let t = String(start + UInt64(i) * step, radix: 16)
             let clock = String(repeating: "0", count: 12 - t.count) + t
             return "\(clock.prefix(8))-\(clock.dropFirst(8))-8\(h(3))-\(["8", "9", "a", "b"][i % 4])\(h(3))-\(h(12))"
         }
+    }
+
+    @Test func aClockedUUIDv8Passes() throws {
+        let ids = Self.clockedUUIDv8s(3000, start: 0x0187_0000_0000, step: 7, seed: 88)
         let (r, json) = try Self.audit(ids.joined(separator: "\n") + "\n", ["--scheme", "uuid8"])
         #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
         let (v4, _) = try Self.audit(
@@ -394,15 +399,7 @@ import Testing
     /// copied, too many duplicates. A UUIDv4 stream with the same clock in its first 48 bits is still
     /// biased: only version 8 leaves its layout to the vendor.
     @Test func anUndeclaredClockedUUIDv8IsItsVendors() throws {
-        var random = SplitMix(state: 89)
-        let hex = Array("0123456789abcdef")
-        func h(_ n: Int) -> String { String((0..<n).map { _ in hex[Int(random.next() % 16)] }) }
-        let start: UInt64 = 0x019a_0000_0000
-        let ids = (0..<20_000).map { i -> String in
-            let t = String(start + UInt64(i) * 3, radix: 16)
-            let clock = String(repeating: "0", count: 12 - t.count) + t
-            return "\(clock.prefix(8))-\(clock.dropFirst(8))-8\(h(3))-\(["8", "9", "a", "b"][i % 4])\(h(3))-\(h(12))"
-        }
+        let ids = Self.clockedUUIDv8s(20_000, start: 0x019a_0000_0000, step: 3, seed: 89)
         let (r, json) = try Self.audit(ids.joined(separator: "\n") + "\n", [])
         let findings = json["findings"] as? [String] ?? []
         #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(findings) \(r.stderr)")

@@ -152,36 +152,31 @@ import Testing
         }
     }
 
+    /// A chunked upload to the page's audit form: its head and `first` as one chunk, then, half a
+    /// second later, `then` as it is (the rest of the body); the reply read for 2 s.
+    static func pageAudit(port: Int, query: String, first: String, then rest: String) async throws -> String {
+        try await RawHTTP.offPool {
+            let fd = try RawHTTP.socketTo(port: port)
+            defer { close(fd) }
+            let head = "POST /audit?\(query) HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+            _ = Self.read(fd, sending: head + String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n", for: 0.5)
+            return Self.read(fd, sending: rest, for: 2).reply
+        }
+    }
+
     /// The page's audit refused part way (the upload grew past the limit) shows the ids it read again
     /// in the form, with the refusal: what was pasted is not lost.
     @Test func aRefusedPageAuditKeepsItsIds() async throws {
         try await withServer(.live, settings: ServerSettings(maxBodyBytes: 200)) { client in
             let port = try #require(client.port)
-            let reply = try await RawHTTP.offPool {
-                let fd = try RawHTTP.socketTo(port: port)
-                defer { close(fd) }
-                let first = "ids=first-id\r\nsecond-id\r\n"
-                _ = Self.read(
-                    fd,
-                    sending: "POST /audit?ask=length HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
-                        + String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n", for: 0.5)
-                let more = String(repeating: "x", count: 300)
-                return Self.read(fd, sending: "12c\r\n\(more)\r\n0\r\n\r\n", for: 2).reply
-            }
+            let more = String(repeating: "x", count: 300)
+            let reply = try await Self.pageAudit(
+                port: port, query: "ask=length", first: "ids=first-id\r\nsecond-id\r\n", then: "12c\r\n\(more)\r\n0\r\n\r\n")
             #expect(reply.hasPrefix("HTTP/1.1 413") && reply.contains("text/html"), "\(reply.prefix(300))")
             #expect(reply.contains("spellcheck=\"false\" autocomplete=\"off\">first-id\nsecond-id</textarea>"), "\(reply.suffix(2000))")
             // A body whose framing breaks part way (a chunk size that is no number): the page too.
-            let broken = try await RawHTTP.offPool {
-                let fd = try RawHTTP.socketTo(port: port)
-                defer { close(fd) }
-                let first = "ids=first-id\r\n"
-                _ = Self.read(
-                    fd,
-                    sending:
-                        "POST /audit?lifetime=3&unit=d HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
-                        + String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\n", for: 0.5)
-                return Self.read(fd, sending: "zz\r\nmore\r\n0\r\n\r\n", for: 2).reply
-            }
+            let broken = try await Self.pageAudit(
+                port: port, query: "lifetime=3&unit=d", first: "ids=first-id\r\n", then: "zz\r\nmore\r\n0\r\n\r\n")
             #expect(broken.hasPrefix("HTTP/1.1 400") && broken.contains("text/html"), "\(broken.prefix(300))")
             #expect(broken.contains(">first-id</textarea>") && broken.contains("value=\"3\""), "\(broken.suffix(2000))")
         }
