@@ -69,7 +69,7 @@ else
   step "inspect fuzz, seed 1" python3 Tools/fuzz/inspect_fuzz.py --seed 1 --cases 3000 --binary "$bin"
 fi
 echo "fuzz.sh: inspect fuzz done in $(( $(date +%s) - start ))s"
-step "audit calibration selftest" python3 Tools/fuzz/audit_calibration.py --selftest
+step "audit calibration selftest" python3 Tools/fuzz/audit_calibration_selftest.py
 if $long; then
   step "audit calibration (full)" python3 Tools/fuzz/audit_calibration.py --binary "$bin"
 else

@@ -151,10 +151,14 @@ public struct AuditSummary: Sendable, Equatable {
     /// summaries made with different rules or overlapping shards, and sums that would overflow.
     public func merged(with other: AuditSummary) throws(InputError) -> AuditSummary {
         guard maxLineBytes == other.maxLineBytes else {
-            throw InputError("summaries made with different --max-line-bytes (\(maxLineBytes) and \(other.maxLineBytes)) do not merge")
+            throw InputError(
+                "summaries made with different line limits (max-line-bytes \(maxLineBytes) and \(other.maxLineBytes)) do not merge",
+                argument: "max-line-bytes")
         }
         guard shardCount == other.shardCount else {
-            throw InputError("summaries of \(shardCount) and \(other.shardCount) shards do not merge; use one --shard k/K for all")
+            throw InputError(
+                "summaries of \(shardCount) and \(other.shardCount) shards do not merge; give every shard the same K (shard k/K)",
+                argument: "shard")
         }
         let overlap = Set(shardIndexes).intersection(other.shardIndexes)
         guard overlap.isEmpty else {

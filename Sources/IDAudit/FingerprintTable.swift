@@ -200,7 +200,7 @@ final class FingerprintTable {
             var c = 1 << 12
             while c * 4 < records * 5 { c *= 2 }
             guard 16 * c <= memoryLimit else {
-                throw AuditError("one partition holds \(records) records, more than --memory allows in memory; give a larger --memory")
+                throw AuditError("one partition holds \(records) records, more than the memory limit holds; give a larger memory limit")
             }
             slots.deallocate()
             capacity = c

@@ -44,8 +44,8 @@ extension AuditSummary {
         if (info.st_mode & S_IFMT) == S_IFDIR { throw SummaryFileError.cannotOpen(path: path, reason: "it is a directory") }
         func tooLarge() -> InputError {
             InputError(
-                "the summary file is larger than \(maxBytes) bytes (the cap for summaries); give a summary written by --emit-summary, or a larger --memory"
-            )
+                "the summary file is larger than \(maxBytes) bytes (the cap for summaries); give a summary an audit emitted, or a larger memory limit",
+                argument: "memory")
         }
         if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > maxBytes { throw tooLarge() }
         // Regular files are read to their size (+1 to see growth); others (pipes, devices) in steps.

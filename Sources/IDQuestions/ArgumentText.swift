@@ -12,9 +12,9 @@ public enum ArgumentText {
             throw ArgumentError("--length", "'\(text.prefix(40))' is absurdly long; give at most 1048576")
         }
         guard let n = wholeNumber(text) else {
-            throw ArgumentError("--length", "'\(text)' is not a whole number; give one of at least 1, e.g. --length 22")
+            throw ArgumentError("--length", "'\(text)' is not a whole number; give one of at least 1, e.g. \(arg: "length", "22")")
         }
-        guard n >= 1 else { throw ArgumentError("--length", "'\(text)' must be at least 1; e.g. --length 22") }
+        guard n >= 1 else { throw ArgumentError("--length", "'\(text)' must be at least 1; e.g. \(arg: "length", "22")") }
         return n
     }
 
@@ -93,21 +93,24 @@ public enum ArgumentText {
         var allowed = 0
         if let maxInvalid {
             guard let m = Int(maxInvalid), m >= 0 else {
-                throw ArgumentError("--max-invalid", "'\(maxInvalid.prefix(40))' is not a count of lines from 0; e.g. --max-invalid 1")
+                throw ArgumentError(
+                    "--max-invalid", "'\(maxInvalid.prefix(40))' is not a count of lines from 0; e.g. \(arg: "max-invalid", "1")")
             }
             allowed = m
         }
         if let scheme {
             if alphabet != nil || length != nil {
                 throw ArgumentError(
-                    alphabet != nil ? "--alphabet" : "--length", "a declared --scheme is the alphabet and length both; leave this out")
+                    alphabet != nil ? "--alphabet" : "--length",
+                    "a declared \(arg: "scheme") is the alphabet and length both; leave this out")
             }
             let format: IDFormat
             switch scheme.lowercased() {
             case "apns-id", "notification-request-id": format = .uuid4
             case "apns-collapse-id":
                 throw ArgumentError(
-                    "--scheme", "apns-collapse-id is any string up to 64 bytes: declare what yours are with --alphabet and --length")
+                    "--scheme",
+                    "apns-collapse-id is any string up to 64 bytes: declare what yours are with \(arg: "alphabet") and \(arg: "length")")
             default:
                 guard let f = IDFormat.named(scheme) else {
                     let names = IDFormat.allCases.map(\.rawValue) + ["apns-id", "notification-request-id"]
@@ -115,24 +118,31 @@ public enum ArgumentText {
                 }
                 format = f
             }
-            if claimingBits { throw ArgumentError("--bits", "a declared --scheme has the random bits of its format; leave --bits out") }
+            if claimingBits {
+                throw ArgumentError("--bits", "a declared \(arg: "scheme") has the random bits of its format; leave \(arg: "bits") out")
+            }
             do { return try DeclaredShape(scheme: format, named: scheme.lowercased(), maxInvalid: allowed) } catch {
                 throw ArgumentError("--max-invalid", error.message)
             }
         }
         guard let alphabet else {
             throw ArgumentError(
-                length != nil ? "--length" : "--max-invalid", "declares a shape with --alphabet (or --scheme); add e.g. --alphabet base62")
+                length != nil ? "--length" : "--max-invalid",
+                "declares a shape with \(arg: "alphabet") (or \(arg: "scheme")); add e.g. \(arg: "alphabet", "base62")")
         }
         guard let named = Alphabet.named(alphabet) else {
             let names = Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")
             throw ArgumentError("--alphabet", "'\(alphabet.prefix(40))' is not an alphabet; give one of \(names)")
         }
-        guard let length else { throw ArgumentError("--alphabet", "declares a shape with --length; add e.g. --length 22") }
-        guard let l = Int(length), l >= 1, l <= 4096 else {
-            throw ArgumentError("--length", "'\(length.prefix(40))' is not a length from 1 to 4096; e.g. --length 22")
+        guard let length else {
+            throw ArgumentError("--alphabet", "declares a shape with \(arg: "length"); add e.g. \(arg: "length", "22")")
         }
-        if claimingBits { throw ArgumentError("--bits", "the declared --alphabet and --length are the space; leave --bits out") }
+        guard let l = Int(length), l >= 1, l <= 4096 else {
+            throw ArgumentError("--length", "'\(length.prefix(40))' is not a length from 1 to 4096; e.g. \(arg: "length", "22")")
+        }
+        if claimingBits {
+            throw ArgumentError("--bits", "the declared \(arg: "alphabet") and \(arg: "length") are the space; leave \(arg: "bits") out")
+        }
         do { return try DeclaredShape(alphabet: named, length: l, maxInvalid: allowed) } catch {
             throw ArgumentError("--length", error.message)
         }
@@ -142,7 +152,7 @@ public enum ArgumentText {
     public static func maxBytes(_ text: String?) throws(ArgumentError) -> Int? {
         guard let text else { return nil }
         guard let n = wholeNumber(text), n >= 1 else {
-            throw ArgumentError("--max-bytes", "'\(text)' is not a whole number of bytes ≥ 1; e.g. --max-bytes 64")
+            throw ArgumentError("--max-bytes", "'\(text)' is not a whole number of bytes ≥ 1; e.g. \(arg: "max-bytes", "64")")
         }
         return n
     }

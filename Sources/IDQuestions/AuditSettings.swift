@@ -35,33 +35,39 @@ public struct AuditSettings: Sendable {
         try arguments.check(known: Self.parameters, command: "audit")
         if let text = arguments["max-line-bytes"] {
             guard let n = Int(text), n >= 1, n <= 1 << 24 else {
-                throw ArgumentError("--max-line-bytes", "'\(text)' is not a whole number from 1 to 16777216; e.g. --max-line-bytes 4096")
+                throw ArgumentError(
+                    "--max-line-bytes", "'\(text)' is not a whole number from 1 to 16777216; e.g. \(arg: "max-line-bytes", "4096")")
             }
             maxLineBytes = n
         }
         if let bits = arguments["bits"] {
             guard let b = ArgumentText.wholeNumber(bits), b >= 1, b <= Limits.maxSpaceBits else {
-                throw ArgumentError("--bits", "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. --bits 122")
+                throw ArgumentError(
+                    "--bits", "'\(bits)' is not a whole number of bits from 1 to \(Limits.maxSpaceBits); e.g. \(arg: "bits", "122")")
             }
             claimedBits = b
         }
         if let text = arguments["memory"] {
             guard let bytes = text == "max" ? Int(clamping: ProcessInfo.processInfo.physicalMemory) : Self.size(text), bytes >= 64 << 20
             else {
-                throw ArgumentError("--memory", "'\(text)' is not a size of at least 64M; e.g. --memory 1G, --memory 512M or --memory max")
+                throw ArgumentError(
+                    "--memory",
+                    "'\(text)' is not a size of at least 64M; e.g. \(arg: "memory", "1G"), \(arg: "memory", "512M") or \(arg: "memory", "max")"
+                )
             }
             memory = bytes
         }
         if let text = arguments["shard"] {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1 << 20, k >= 1, k <= n else {
-                throw ArgumentError("--shard", "'\(text)' is not k/K with 1 ≤ k ≤ K; e.g. --shard 1/4")
+                throw ArgumentError("--shard", "'\(text)' is not k/K with 1 ≤ k ≤ K; e.g. \(arg: "shard", "1/4")")
             }
             shard = (k - 1, n)
         }
         if let text = arguments["threads"] {
             guard let t = Int(text), t >= 1, t <= Auditor.maxThreads else {
-                throw ArgumentError("--threads", "'\(text)' is not a number of threads from 1 to \(Auditor.maxThreads); e.g. --threads 4")
+                throw ArgumentError(
+                    "--threads", "'\(text)' is not a number of threads from 1 to \(Auditor.maxThreads); e.g. \(arg: "threads", "4")")
             }
             threads = t
         }
@@ -76,20 +82,20 @@ public struct AuditSettings: Sendable {
     static func records(column: String?, field: String?, delimiter: String?) throws(ArgumentError) -> RecordReader.Source? {
         guard column != nil || field != nil || delimiter != nil else { return nil }
         if column != nil && field != nil {
-            throw ArgumentError("--field", "give --column for a CSV or --field for JSON lines, not both")
+            throw ArgumentError("--field", "give \(arg: "column") for a CSV or \(arg: "field") for JSON lines, not both")
         }
         if let field {
             let path = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !path.contains(where: \.isEmpty), path.count <= 64 else {
-                throw ArgumentError("--field", "'\(field)' is not a path of keys; e.g. --field id or --field req.id")
+                throw ArgumentError("--field", "'\(field)' is not a path of keys; e.g. \(arg: "field", "id") or \(arg: "field", "req.id")")
             }
-            if delimiter != nil { throw ArgumentError("--delimiter", "applies to --column (CSV), not --field") }
+            if delimiter != nil { throw ArgumentError("--delimiter", "applies to \(arg: "column") (CSV), not \(arg: "field")") }
             return .jsonLines(path: path)
         }
-        guard let column else { throw ArgumentError("--delimiter", "applies to --column (CSV); give --column too") }
+        guard let column else { throw ArgumentError("--delimiter", "applies to \(arg: "column") (CSV); give \(arg: "column") too") }
         let trimmed = column.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
-            throw ArgumentError("--column", "give a column name from the header line or a 1-based number; e.g. --column id")
+            throw ArgumentError("--column", "give a column name from the header line or a 1-based number; e.g. \(arg: "column", "id")")
         }
         var separator: UInt8 = 0x2C
         if let delimiter {
@@ -105,7 +111,7 @@ public struct AuditSettings: Sendable {
         }
         if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
             guard let n = Int(trimmed), n >= 1, n <= 1 << 20 else {
-                throw ArgumentError("--column", "'\(column)' is not a column number from 1; e.g. --column 2")
+                throw ArgumentError("--column", "'\(column)' is not a column number from 1; e.g. \(arg: "column", "2")")
             }
             return .csv(column: .number(n), delimiter: separator)
         }

@@ -27,11 +27,11 @@ public struct CapacityText: Sendable {
         var growth: Growth?
         if let text = self.growth {
             growth = try ArgumentText.growth(text)
-            if rate == nil { throw ArgumentError("--growth", "a growth needs a rate; add e.g. --rate 1e6/s") }
+            if rate == nil { throw ArgumentError("--growth", "a growth needs a rate; add e.g. \(arg: "rate", "1e6/s")") }
         }
         var start: Date? = rate == nil ? nil : Planner.today
         if let text = from {
-            if rate == nil { throw ArgumentError("--from", "a start date needs a rate; add e.g. --rate 1e6/s") }
+            if rate == nil { throw ArgumentError("--from", "a start date needs a rate; add e.g. \(arg: "rate", "1e6/s")") }
             do { start = try Planner.startDate(parsing: text) } catch { throw ArgumentError("--from", error.message) }
         }
         let existing =
@@ -43,7 +43,8 @@ public struct CapacityText: Sendable {
             model = try ArgumentText.arrivals(text)
             guard scheme?.bucket != nil, rate != nil else {
                 throw ArgumentError(
-                    "--arrivals", "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with --rate")
+                    "--arrivals",
+                    "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with \(arg: "rate")")
             }
         }
         // None stored (0) is no question of the past, as probability and length take it.

@@ -21,18 +21,19 @@ public struct DatesText: Sendable {
     public func resolve(_ volume: VolumeText) throws(ArgumentError) -> (volume: VolumeText, from: Date) {
         var start = Planner.today
         if let text = from {
-            if volume.rate == nil { throw ArgumentError("--from", "a start date needs a rate; add e.g. --rate 1e6/s") }
+            if volume.rate == nil { throw ArgumentError("--from", "a start date needs a rate; add e.g. \(arg: "rate", "1e6/s")") }
             do { start = try Planner.startDate(parsing: text) } catch { throw ArgumentError("--from", error.message) }
         }
         var volume = volume
         if let text = until {
-            guard volume.rate != nil else { throw ArgumentError("--until", "an end date needs a rate; add e.g. --rate 1e6/s") }
-            guard volume.lifetime == nil else { throw ArgumentError("--until", "give --until or --lifetime, not both") }
+            guard volume.rate != nil else { throw ArgumentError("--until", "an end date needs a rate; add e.g. \(arg: "rate", "1e6/s")") }
+            guard volume.lifetime == nil else { throw ArgumentError("--until", "give \(arg: "until") or \(arg: "lifetime"), not both") }
             let end: Date
             do { end = try Planner.startDate(parsing: text) } catch { throw ArgumentError("--until", error.message) }
             let seconds = Int(end.timeIntervalSince(start).rounded())
             guard seconds > 0 else {
-                throw ArgumentError("--until", "'\(text.prefix(40))' is not after the start day (--from, or today); give a later day")
+                throw ArgumentError(
+                    "--until", "'\(text.prefix(40))' is not after the start day (\(arg: "from"), or today); give a later day")
             }
             volume.lifetime = "\(seconds)s"
         }

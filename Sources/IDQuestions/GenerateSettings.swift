@@ -50,19 +50,19 @@ public struct GenerateSettings: Sendable {
                 "--scheme",
                 "unknown scheme '\(scheme.prefix(40))'; generate mints \(IDFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             if raw && format.binaryLength == nil {
-                throw ArgumentError("--output", "\(format.rawValue) ids exist only as text; drop --output raw")
+                throw ArgumentError("--output", "\(format.rawValue) ids exist only as text; drop \(arg: "output", "raw")")
             }
             if raw && prefix != nil {
                 throw ArgumentError(
                     "--prefix",
                     format == .typeid
-                        ? "a TypeID's binary form is its UUID, without the prefix; drop --prefix or --output raw"
-                        : "raw output has no text to put a prefix before; drop --prefix or --output raw")
+                        ? "a TypeID's binary form is its UUID, without the prefix; drop \(arg: "prefix") or \(arg: "output", "raw")"
+                        : "raw output has no text to put a prefix before; drop \(arg: "prefix") or \(arg: "output", "raw")")
             }
             var nodeValue: UInt64?
             if let node {
                 guard let bits = format.nodeBits else {
-                    throw ArgumentError("--node", "\(format.rawValue) ids have no node field; drop --node")
+                    throw ArgumentError("--node", "\(format.rawValue) ids have no node field; drop \(arg: "node")")
                 }
                 let top = (UInt64(1) << UInt64(bits)) - 1
                 nodeValue = try UInt64(node).flatMap { $0 <= top ? $0 : nil }.orUsage(
@@ -74,10 +74,11 @@ public struct GenerateSettings: Sendable {
                 guard format.defaultEpoch != nil else {
                     throw ArgumentError(
                         "--epoch",
-                        "\(format.rawValue) ids have no epoch to move (snowflake, discord, instagram, sonyflake and tsid do); drop --epoch")
+                        "\(format.rawValue) ids have no epoch to move (snowflake, discord, instagram, sonyflake and tsid do); drop \(arg: "epoch")"
+                    )
                 }
                 epochValue = try UInt64(epoch).flatMap { $0 <= IDGenerator.lastMillisecond ? $0 : nil }.orUsage(
-                    "--epoch", "'\(epoch.prefix(40))' is not an epoch: give milliseconds since 1970, e.g. --epoch 1288834974657")
+                    "--epoch", "'\(epoch.prefix(40))' is not an epoch: give milliseconds since 1970, e.g. \(arg: "epoch", "1288834974657")")
                 // The clock must fall in the ids' time from that epoch.
                 if let span = IDGenerator.timeSpan(of: format, epoch: epochValue), !span.contains(now) {
                     throw ArgumentError(
@@ -90,7 +91,7 @@ public struct GenerateSettings: Sendable {
                 (alphabet, "--alphabet"), (symbols, "--symbols"), (length, "--length"), (seed, "--seed"),
                 (allowWhitespace ? "" : nil, "--allow-whitespace"),
             ] where given != nil {
-                throw ArgumentError(name, "does not apply to --scheme \(format.rawValue) (its layout is fixed); drop \(name)")
+                throw ArgumentError(name, "does not apply to \(arg: "scheme", format.rawValue) (its layout is fixed); drop \(arg: name)")
             }
             if monotonic != nil && !format.hasMonotonicMode {
                 throw ArgumentError("--monotonic", "only uuid7, ulid, typeid and firebase have a monotonic mode")
@@ -99,7 +100,7 @@ public struct GenerateSettings: Sendable {
                 do {
                     try TypeID.validatePrefix(prefix ?? "")
                 } catch {
-                    throw ArgumentError("--prefix", "\(error.description); e.g. --prefix user")
+                    throw ArgumentError("--prefix", "\(error.description); e.g. \(arg: "prefix", "user")")
                 }
                 kind = .format(format, monotonic: monotonic, typePrefix: prefix ?? "", node: nil, epoch: nil, raw: raw)
                 self.prefix = []
@@ -110,15 +111,15 @@ public struct GenerateSettings: Sendable {
             return
         }
         if monotonic != nil {
-            throw ArgumentError("--monotonic", "applies to --scheme uuid7, ulid, typeid or firebase only")
+            throw ArgumentError("--monotonic", "applies to \(arg: "scheme", "uuid7"), ulid, typeid or firebase only")
         }
         for (given, name) in [(node, "--node"), (epoch, "--epoch")] where given != nil {
-            throw ArgumentError(name, "applies to a node-id --scheme only (e.g. --scheme snowflake); drop \(name)")
+            throw ArgumentError(name, "applies to a node-id \(arg: "scheme") only (e.g. \(arg: "scheme", "snowflake")); drop \(arg: name)")
         }
-        if raw { throw ArgumentError("--output", "raw applies to --scheme formats; tokens are text, drop --output raw") }
+        if raw { throw ArgumentError("--output", "raw applies to \(arg: "scheme") formats; tokens are text, drop \(arg: "output", "raw")") }
         self.prefix = try Self.tokenPrefix(prefix)
         if allowWhitespace && symbols == nil {
-            throw ArgumentError("--allow-whitespace", "applies to --symbols only; drop it or give --symbols")
+            throw ArgumentError("--allow-whitespace", "applies to \(arg: "symbols") only; drop it or give \(arg: "symbols")")
         }
         let bytes: [UInt8]
         if let symbols, alphabet == nil {
@@ -126,7 +127,7 @@ public struct GenerateSettings: Sendable {
         } else {
             let chosen = try Symbols(alphabet: alphabet ?? "base62", symbols: symbols, alphabetSize: nil)
             guard case .alphabet(let a) = chosen, let b = a.bytes else {
-                throw ArgumentError("--alphabet", "give --alphabet or --symbols")
+                throw ArgumentError("--alphabet", "give \(arg: "alphabet") or \(arg: "symbols")")
             }
             bytes = b
         }
@@ -135,7 +136,7 @@ public struct GenerateSettings: Sendable {
         var seedValue: UInt64?
         if let seed {
             seedValue = try UInt64(seed).orUsage(
-                "--seed", "'\(seed.prefix(40))' is not a whole number from 0 to \(UInt64.max); e.g. --seed 42")
+                "--seed", "'\(seed.prefix(40))' is not a whole number from 0 to \(UInt64.max); e.g. \(arg: "seed", "42")")
         }
         kind = .tokens(symbols: bytes, length: l, seed: seedValue)
     }
@@ -158,8 +159,8 @@ public struct GenerateSettings: Sendable {
             throw ArgumentError(
                 "--prefix",
                 scalar == " " || scalar == "\t"
-                    ? "the prefix holds whitespace; use printable ASCII without spaces, e.g. --prefix sk_live_"
-                    : "the prefix holds U+\(String(scalar.value, radix: 16, uppercase: true)); use printable ASCII without spaces, e.g. --prefix sk_live_"
+                    ? "the prefix holds whitespace; use printable ASCII without spaces, e.g. \(arg: "prefix", "sk_live_")"
+                    : "the prefix holds U+\(String(scalar.value, radix: 16, uppercase: true)); use printable ASCII without spaces, e.g. \(arg: "prefix", "sk_live_")"
             )
         }
         guard text.utf8.count <= maxPrefixBytes else {
@@ -172,12 +173,12 @@ public struct GenerateSettings: Sendable {
     /// `allow-whitespace` (a token holding one is easy to miss, and cut, downstream); any other
     /// control character never (a newline would split a token across lines).
     public static func symbolBytes(_ text: String, allowWhitespace: Bool) throws(ArgumentError) -> [UInt8] {
-        func refuse(_ message: String) -> ArgumentError { ArgumentError("--symbols", message) }
+        func refuse(_ words: Words) -> ArgumentError { ArgumentError("--symbols", words) }
         for scalar in text.unicodeScalars {
             let blank = scalar == " " || scalar == "\t"
             if blank && !allowWhitespace {
                 throw refuse(
-                    "symbols include \(scalar == " " ? "a space" : "a tab"), which tokens would then hold; add --allow-whitespace if that is meant"
+                    "symbols include \(scalar == " " ? "a space" : "a tab"), which tokens would then hold; add \(arg: "allow-whitespace") if that is meant"
                 )
             }
             if !blank && (scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) {
@@ -187,13 +188,13 @@ public struct GenerateSettings: Sendable {
             }
         }
         guard text.unicodeScalars.allSatisfy(\.isASCII) else {
-            throw refuse("the generator needs single-byte (ASCII) symbols; e.g. --symbols ACGT")
+            throw refuse("the generator needs single-byte (ASCII) symbols; e.g. \(arg: "symbols", "ACGT")")
         }
         let bytes = Array(text.utf8)
-        guard bytes.count >= 2 else { throw refuse(AlphabetError.tooFewSymbols(bytes.count).description) }
+        guard bytes.count >= 2 else { throw refuse(Words(AlphabetError.tooFewSymbols(bytes.count).description)) }
         var seen = Set<UInt8>()
         for b in bytes where !seen.insert(b).inserted {
-            throw refuse(AlphabetError.duplicateSymbol(Character(Unicode.Scalar(b))).description)
+            throw refuse(Words(AlphabetError.duplicateSymbol(Character(Unicode.Scalar(b))).description))
         }
         return bytes
     }

@@ -74,7 +74,7 @@ public enum Question: Sendable {
             if limit != nil, case .size(let n) = symbols, n > Planner.printableASCIICount {
                 throw ArgumentError(
                     "--max-bytes",
-                    "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give --symbols to check a byte limit"
+                    "the bytes of \(n) symbols are unknown (printable ASCII holds \(Planner.printableASCIICount)); give \(arg: "symbols") to check a byte limit"
                 )
             }
             self = .length(symbols: symbols, volume: volume, budget: budget, maxBytes: limit, from: from)
@@ -104,7 +104,9 @@ public enum Question: Sendable {
         case .schemes:
             self = .schemes
         case .inspect:
-            let id = try arguments["id"].orUsage("id", "missing; add e.g. id=user_01h455vb4pex5vsknk084sn02q")
+            guard let id = arguments["id"] else {
+                throw ArgumentError("id", operand: true, "missing; give one, e.g. user_01h455vb4pex5vsknk084sn02q")
+            }
             self = .inspect(id: id, formats: try Self.inspectFormats(arguments["scheme"]))
         }
     }
@@ -126,11 +128,13 @@ public enum Question: Sendable {
         for other in ["alphabet", "symbols", "alphabet-size", "length", "bits", "space-size"] where arguments[other] != nil {
             throw ArgumentError(
                 secondSpaceArgument(arguments),
-                "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")
+                "give one space: \(arg: "alphabet")/\(arg: "symbols")/\(arg: "alphabet-size") with \(arg: "length"), or \(arg: "bits"), \(arg: "space-size") or \(arg: "scheme")"
+            )
         }
         let nodesText = try arguments["nodes"].orUsage(
             "--nodes",
-            "\(scheme.name) ids are kept apart by their \(scheme.node?.name ?? "node"); say how many nodes mint them, e.g. --nodes 50")
+            "\(scheme.name) ids are kept apart by their \(scheme.node?.name ?? "node"); say how many nodes mint them, e.g. \(arg: "nodes", "50")"
+        )
         let nodes = try ArgumentText.integer(nodesText, argument: "--nodes", example: "50")
         let rate = try arguments["rate"].map { (text: String) throws(ArgumentError) -> Rate in try ArgumentText.rate(text) }
         // A bucket's figures mean nothing to a node-id format (the CLI refuses them first).
@@ -141,7 +145,7 @@ public enum Question: Sendable {
         var assigned: Bool?
         if let how = arguments["node-ids"] {
             guard how == "random" || how == "assigned" else {
-                throw ArgumentError("--node-ids", "'\(how.prefix(40))' is not random or assigned; e.g. --node-ids assigned")
+                throw ArgumentError("--node-ids", "'\(how.prefix(40))' is not random or assigned; e.g. \(arg: "node-ids", "assigned")")
             }
             assigned = how == "assigned"
         }
@@ -167,7 +171,9 @@ public enum Question: Sendable {
     /// `length --scheme F`, refused as the CLI's `length` refuses it.
     static func formatLength(_ scheme: Scheme, _ arguments: Arguments, budgetText: String) throws(ArgumentError) -> Question {
         for other in ["alphabet", "symbols", "alphabet-size"] where arguments[other] != nil {
-            throw ArgumentError("--scheme", "give --scheme or an alphabet (--alphabet, --symbols, --alphabet-size), not both")
+            throw ArgumentError(
+                "--scheme",
+                "give \(arg: "scheme") or an alphabet (\(arg: "alphabet"), \(arg: "symbols"), \(arg: "alphabet-size")), not both")
         }
         let budget = try ArgumentText.budget(budgetText)
         let limit = try ArgumentText.maxBytes(arguments["max-bytes"])
@@ -288,8 +294,9 @@ func resolveSpace(_ arguments: Arguments) throws(ArgumentError) -> Space {
         throw ArgumentError(
             secondSpaceArgument(arguments),
             forms == 0
-                ? "no identifier space given; add --alphabet base62 --length 22, or --bits 122, --space-size N or --scheme uuid4"
-                : "give one space: --alphabet/--symbols/--alphabet-size with --length, or --bits, --space-size or --scheme")
+                ? "no identifier space given; add \(arg: "alphabet", "base62") \(arg: "length", "22"), or \(arg: "bits", "122"), \(arg: "space-size") N or \(arg: "scheme", "uuid4")"
+                : "give one space: \(arg: "alphabet")/\(arg: "symbols")/\(arg: "alphabet-size") with \(arg: "length"), or \(arg: "bits"), \(arg: "space-size") or \(arg: "scheme")"
+        )
     }
     if let scheme = try resolveScheme(arguments) {
         do { return try Space(scheme: scheme) } catch { throw ArgumentError("--scheme", error.message) }
@@ -297,7 +304,7 @@ func resolveSpace(_ arguments: Arguments) throws(ArgumentError) -> Space {
     do {
         if let bits {
             guard let b = ArgumentText.wholeNumber(bits), b >= 1 else {
-                throw ArgumentError("--bits", "'\(bits)' is not a whole number of bits ≥ 1; e.g. --bits 122")
+                throw ArgumentError("--bits", "'\(bits)' is not a whole number of bits ≥ 1; e.g. \(arg: "bits", "122")")
             }
             return try Space(bits: b)
         }
@@ -306,7 +313,7 @@ func resolveSpace(_ arguments: Arguments) throws(ArgumentError) -> Space {
         }
         let symbols = try Symbols(
             alphabet: arguments["alphabet"], symbols: arguments["symbols"], alphabetSize: arguments["alphabet-size"])
-        let n = try ArgumentText.length(try length.orUsage("--length", "no length given; add e.g. --length 22"))
+        let n = try ArgumentText.length(try length.orUsage("--length", "no length given; add e.g. \(arg: "length", "22")"))
         return try symbols.space(length: n)
     } catch let error as InputError {
         throw ArgumentError(bits != nil ? "--bits" : spaceSize != nil ? "--space-size" : "--length", error.message)

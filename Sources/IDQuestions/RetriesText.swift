@@ -16,22 +16,26 @@ public struct RetriesText: Sendable {
         if let scheme, scheme.node == nil, let bucket = scheme.bucket {
             throw ArgumentError(
                 "--scheme",
-                "\(scheme.name) ids collide only within one \(bucket.rawValue); retries model one flat space: give --bits \(scheme.randomBits) and the ids per \(bucket.rawValue) as --count"
+                "\(scheme.name) ids collide only within one \(bucket.rawValue); retries model one flat space: give \(arg: "bits", "\(scheme.randomBits)") and the ids per \(bucket.rawValue) as \(arg: "count")"
             )
         }
         if volume.existing != nil {
             throw ArgumentError(
-                "--existing", "retries count every stored id in --count; give the total (stored and new) as --count, without --existing")
+                "--existing",
+                "retries count every stored id in \(arg: "count"); give the total (stored and new) as \(arg: "count"), without \(arg: "existing")"
+            )
         }
         if volume.scopes != nil || volume.countPerScope != nil {
             throw ArgumentError(
                 volume.scopes != nil ? "--scopes" : "--count-per-scope",
-                "retries model one store; give its --count (or --rate with --lifetime), without scopes")
+                "retries model one store; give its \(arg: "count") (or \(arg: "rate") with \(arg: "lifetime")), without scopes")
         }
         let resolved = try volume.volume(scheme: scheme)
         let k = try attempts()
         if maxProbability != nil && k == nil {
-            throw ArgumentError("--max-probability", "a budget for running out of attempts needs --max-attempts; add e.g. --max-attempts 3")
+            throw ArgumentError(
+                "--max-probability",
+                "a budget for running out of attempts needs \(arg: "max-attempts"); add e.g. \(arg: "max-attempts", "3")")
         }
         let budget = try maxProbability.map { (t: String) throws(ArgumentError) -> Budget in try ArgumentText.budget(t) }
         if let k {
@@ -45,7 +49,8 @@ public struct RetriesText: Sendable {
         guard let text = maxAttempts else { return nil }
         guard let k = ArgumentText.wholeNumber(text), k >= 1, k <= Retries.maxAttemptsLimit else {
             throw ArgumentError(
-                "--max-attempts", "'\(text.prefix(40))' is not a whole number from 1 to \(Retries.maxAttemptsLimit); e.g. --max-attempts 3")
+                "--max-attempts",
+                "'\(text.prefix(40))' is not a whole number from 1 to \(Retries.maxAttemptsLimit); e.g. \(arg: "max-attempts", "3")")
         }
         return k
     }

@@ -11,12 +11,13 @@ public enum Symbols: Sendable {
     public init(alphabet: String?, symbols: String?, alphabetSize: String?) throws(ArgumentError) {
         let count = [alphabet, symbols, alphabetSize].compactMap { $0 }.count
         guard count <= 1 else {
-            throw ArgumentError("--alphabet", "give only one of --alphabet, --symbols or --alphabet-size")
+            throw ArgumentError("--alphabet", "give only one of \(arg: "alphabet"), \(arg: "symbols") or \(arg: "alphabet-size")")
         }
         let names = Alphabet.builtIns.compactMap(\.name).joined(separator: ", ")
         if let alphabet {
             self = .alphabet(
-                try Alphabet.named(alphabet).orUsage("--alphabet", "unknown alphabet '\(alphabet)'; use one of \(names), or --symbols"))
+                try Alphabet.named(alphabet).orUsage(
+                    "--alphabet", "unknown alphabet '\(alphabet)'; use one of \(names), or \(arg: "symbols")"))
             return
         }
         if let symbols {
@@ -26,12 +27,13 @@ public enum Symbols: Sendable {
         if let alphabetSize {
             guard let n = ArgumentText.wholeNumber(alphabetSize), n >= 2, n <= 1 << 20 else {
                 throw ArgumentError(
-                    "--alphabet-size", "'\(alphabetSize)' is not a whole number from 2 to 1048576; e.g. --alphabet-size 62")
+                    "--alphabet-size", "'\(alphabetSize)' is not a whole number from 2 to 1048576; e.g. \(arg: "alphabet-size", "62")")
             }
             self = .size(n)
             return
         }
-        throw ArgumentError("--alphabet", "no alphabet given; add --alphabet base62 (or --symbols, --alphabet-size)")
+        throw ArgumentError(
+            "--alphabet", "no alphabet given; add \(arg: "alphabet", "base62") (or \(arg: "symbols"), \(arg: "alphabet-size"))")
     }
 
     public var count: Int {

@@ -21,7 +21,8 @@ public struct VolumeText: Sendable {
             _ = try arrivals.map { (t: String) throws(ArgumentError) -> Arrivals in try ArgumentText.arrivals(t) }
             throw ArgumentError(
                 "--arrivals",
-                "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with --rate and --lifetime")
+                "arrivals matter only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase) with \(arg: "rate") and \(arg: "lifetime")"
+            )
         }
         let workload = try workload()
         do { return try workload.volume(scheme: scheme) } catch { throw ArgumentError("--\(error.field.rawValue)", error.message) }
@@ -43,26 +44,38 @@ public struct VolumeText: Sendable {
             try nodes.map { (t: String) throws(ArgumentError) -> BigInt in try ArgumentText.integer(t, argument: "--nodes", example: "12") }
             ?? BigInt(1)
         if countPerScope != nil && count != nil {
-            throw ArgumentError("--count-per-scope", "give --count or --count-per-scope, not both")
+            throw ArgumentError("--count-per-scope", "give \(arg: "count") or \(arg: "count-per-scope"), not both")
         }
         let workload: Workload
         if let fixed = count ?? countPerScope {
             let argument = count != nil ? "--count" : "--count-per-scope"
             // Name what was given with the count, and only that.
-            if rate != nil { throw ArgumentError(argument, "give \(argument) or --rate (with --lifetime), not both") }
-            if lifetime != nil { throw ArgumentError("--lifetime", "a lifetime goes with --rate; with \(argument), leave --lifetime out") }
-            if peakRate != nil { throw ArgumentError("--peak-rate", "a peak rate goes with --rate and --lifetime, not with \(argument)") }
-            if growth != nil { throw ArgumentError("--growth", "a growth goes with --rate and --lifetime, not with \(argument)") }
+            if rate != nil { throw ArgumentError(argument, "give \(arg: argument) or \(arg: "rate") (with \(arg: "lifetime")), not both") }
+            if lifetime != nil {
+                throw ArgumentError(
+                    "--lifetime", "a lifetime goes with \(arg: "rate"); with \(arg: argument), leave \(arg: "lifetime") out")
+            }
+            if peakRate != nil {
+                throw ArgumentError("--peak-rate", "a peak rate goes with \(arg: "rate") and \(arg: "lifetime"), not with \(arg: argument)")
+            }
+            if growth != nil {
+                throw ArgumentError("--growth", "a growth goes with \(arg: "rate") and \(arg: "lifetime"), not with \(arg: argument)")
+            }
             let n = try ArgumentText.integer(fixed, argument: argument, example: "1000000 or 3.1536e14")
             workload = Workload(count: n, nodes: nodes, scopes: scopes, existing: existingCount)
         } else {
             guard let rateText = rate else {
                 if peakRate != nil {
-                    throw ArgumentError("--rate", "--peak-rate needs the average rate too; add e.g. --rate 1e6/s --lifetime 10y")
+                    throw ArgumentError(
+                        "--rate",
+                        "\(arg: "peak-rate") needs the average rate too; add e.g. \(arg: "rate", "1e6/s") \(arg: "lifetime", "10y")")
                 }
-                throw ArgumentError("--count", "no volume given; add --count N, or --rate 1e6/s --lifetime 10y")
+                throw ArgumentError(
+                    "--count", "no volume given; add \(arg: "count") N, or \(arg: "rate", "1e6/s") \(arg: "lifetime", "10y")")
             }
-            guard let lifetimeText = lifetime else { throw ArgumentError("--lifetime", "a rate needs a lifetime; add e.g. --lifetime 10y") }
+            guard let lifetimeText = lifetime else {
+                throw ArgumentError("--lifetime", "a rate needs a lifetime; add e.g. \(arg: "lifetime", "10y")")
+            }
             let lifetime = try ArgumentText.lifetime(lifetimeText)
             let peak = try peakRate.map { (t: String) throws(ArgumentError) -> Rate in try ArgumentText.rate(t, argument: "--peak-rate") }
             workload = Workload(

@@ -34,6 +34,21 @@ public struct BigInt: Sendable {
         __gmpz_set_si(storage.z, value)
     }
 
+    /// Any Swift integer, exactly (`UInt64.max`, an `Int128`): beyond `Int`, built from its words,
+    /// least significant first, as two's complement.
+    public init(_ value: some BinaryInteger) {
+        if let small = Int(exactly: value) {
+            self.init(small)
+            return
+        }
+        var z = BigInt(0)
+        for (i, word) in value.words.enumerated() {
+            z = z + BigInt.make { __gmpz_set_ui($0, word) }.shifted(i * UInt.bitWidth)
+        }
+        if value < 0 { z = z - BigInt(1).shifted(value.words.count * UInt.bitWidth) }
+        self = z
+    }
+
     /// Parses an optionally signed run of decimal digits; `nil` for anything else.
     public init?(decimal text: some StringProtocol) {
         var body = Substring(text)

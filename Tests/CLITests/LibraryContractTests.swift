@@ -155,6 +155,25 @@ import Testing
 }
 
 /// The version is written once: the CLI prints it and the changelog has its section.
+/// Counts beyond `Int` in the typed questions, exact: UInt64.max and 10^30 ids, against mpmath
+/// (Tests/Oracles/reference.py), and the same count however it is built.
+@Suite(.oracles) struct LibraryLargeCountTests {
+    @Test func countsBeyondIntAreExact() throws {
+        #expect(BigInt(UInt64.max).description == "18446744073709551615")
+        #expect(BigInt(Int64.min).description == "-9223372036854775808")
+        #expect(BigInt(UInt8(200)).description == "200")
+        let huge = try #require(BigInt(decimal: "1" + String(repeating: "0", count: 30)))
+        for (count, text) in [(BigInt(UInt64.max), "18446744073709551615"), (huge, huge.description)] {
+            let answer = try Planner.probability(for: .base62, length: 40, count: count)
+            let reference = try Oracle.python("import reference; print(reference.probability(62**40, \(text))[0])")
+            #expect(answer.collision.probability.description == reference, "count \(text)")
+        }
+        let big = try Planner.probability(for: .uuid4, count: BigInt(UInt64.max), scopes: BigInt(UInt64.max))
+        #expect(Double(big.collision.probability) == 1)
+        #expect(throws: InputError.self) { try Planner.probability(for: .uuid4, count: BigInt(Int64.min)) }
+    }
+}
+
 @Suite struct VersionTests {
     @Test func oneVersionEverywhere() throws {
         let r = try CLI.run(["--version"])

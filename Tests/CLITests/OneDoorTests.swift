@@ -159,3 +159,41 @@ extension OneDoorTests {
         }
     }
 }
+
+extension OneDoorTests {
+    /// The layer's refusals name the arguments they mention as names (`Words`), never in one front
+    /// end's syntax: the CLI writes them `--nodes 50`, a query `nodes=50`, and no text of the layer's
+    /// own carries a flag.
+    @Test(arguments: [
+        (Question.Command.probability, ["scheme": "snowflake", "rate": "1e9/s", "lifetime": "1d"], "nodes", "nodes=50", "--nodes 50"),
+        (.probability, [:], "bits", "alphabet=base62 length=22", "--alphabet base62 --length 22"),
+        (.retries, ["bits": "10", "count": "500", "max-probability": "1e-11"], "max-probability", "max-attempts=3", "--max-attempts 3"),
+        (.plan, ["rate": "1e3/s", "max-probability": "1e-11"], "lifetime", "lifetime=10y", "--lifetime 10y"),
+        (.length, ["alphabet": "base62", "symbols": "ab", "count": "5", "max-probability": "1e-6"], "alphabet", "symbols", "--symbols"),
+    ])
+    func refusalsNameArgumentsNotFlags(
+        command: Question.Command, named: [String: String], argument: String, query: String, commandLine: String
+    ) throws {
+        do {
+            _ = try Question(command, Arguments(named)).answer()
+            Issue.record("\(named) was answered")
+        } catch {
+            #expect(error.argument == argument, "\(error)")
+            #expect(error.words.written(.query).contains(query), "\(error.words.written(.query))")
+            #expect(error.message.contains(commandLine) && error.message == error.words.written(.commandLine), "\(error.message)")
+            #expect(!error.words.arguments.isEmpty)
+            for case .text(let text) in error.words.parts {
+                #expect(text.range(of: #"--[a-z]"#, options: .regularExpression) == nil, "flag syntax in the layer's text: \(text)")
+            }
+            #expect(!error.words.written(.query).contains("--"), "\(error.words.written(.query))")
+        }
+    }
+
+    @Test func wordsAreWrittenInEachStyle() {
+        let words: Words = "'\("--x")' is not a count; give \(arg: "count", "5") or \(arg: "--rate") with \(arg: "lifetime")"
+        #expect(words.written(.commandLine) == "'--x' is not a count; give --count 5 or --rate with --lifetime")
+        #expect(words.written(.query) == "'--x' is not a count; give count=5 or rate with lifetime")
+        #expect(words.arguments == ["count", "rate", "lifetime"])
+        #expect(Words("leave --x as sent").written(.query) == "leave --x as sent")
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The independent reference values made by Tests/Oracles/reference.py (mpmath and exact fractions).
+/// The independent reference values made by Tests/Oracles/reference_cases.py from the one reference,
+/// Tests/Oracles/reference.py (exact fractions, or mpmath with a carried error bound).
 struct Reference: Decodable {
     struct Probability: Decodable {
         let label: String

@@ -1,13 +1,14 @@
-"""The audit calibration's self-test (audit_calibration.py --selftest): fake binaries — honest, one
-whose p-values are not calibrated, one that raises false alarms, one blind to planted duplicates —
-each of which the suite's checks must fail (the honest one pass). Split out of audit_calibration.py,
-which runs it."""
+"""The audit calibration's self-test: fake binaries — honest, one whose p-values are not calibrated,
+one that raises false alarms, one blind to planted duplicates — each of which the suite's checks
+must fail (the honest one pass). Run: python3 Tools/fuzz/audit_calibration_selftest.py (it takes
+audit_calibration.py's options)."""
 import argparse
 import os
 import shutil
+import sys
 import tempfile
 
-from audit_calibration import CALIB, POWER, Checks, run_suite
+from audit_calibration import CALIB, POWER, Checks, parser, run_suite
 
 FAKE = r'''#!/usr/bin/env python3
 import sys, json, hashlib, math, random
@@ -72,3 +73,10 @@ def selftest(args):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return meta
+
+
+if __name__ == "__main__":
+    meta = selftest(parser().parse_args())
+    passed, failed = meta.counts()
+    print("audit calibration: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)

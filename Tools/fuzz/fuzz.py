@@ -28,7 +28,7 @@ Known failures stay out of the CI mix and come up once in 250 long-profile cases
 budget-exact-big and scopes-huge; `--regime NAME` runs only them); see Tools/fuzz/fuzz_cases.md.
 Exit status 1 when any case fails; the last line is `fuzz: N passed, M failed`.
 """
-from fuzz_checks import *  # noqa: F401,F403 (reference, cases and checks: fuzz_reference, fuzz_cases, fuzz_checks)
+from fuzz_checks import *  # noqa: F401,F403 (spec constants and the one reference, cases, checks: fuzz_spec, fuzz_cases, fuzz_checks)
 
 # ----------------------------------------------------------------------------------------------
 # Verifying the reference, and the self-test

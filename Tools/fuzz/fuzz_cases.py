@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The fuzzer's cases: generators by regime (small exact, series and direct boundaries, huge spaces,
 rates, growth, buckets, ties, budgets at and near p, …), each with the CLI argv and what to check."""
-from fuzz_reference import *  # noqa: F401,F403 (the reference, its constants and imports)
+from fuzz_spec import *  # noqa: F401,F403 (the spec constants, the one reference and the imports)
 
 # ----------------------------------------------------------------------------------------------
 # Cases

@@ -136,10 +136,11 @@ import Testing
             #expect(r.status == .badRequest)
             let error = try decodeError(r.body)
             #expect(
-                error.argument == refused.argument && error.error == Refusal.apiWords(ArgumentError.shortened(refused.message)),
+                error.argument == refused.argument
+                    && error.error == refused.shortMessage(.query),
                 "\(path)")
-            // The API's words: no CLI option syntax for a parameter.
-            #expect(!Refusal.parameterNames.contains { error.error.contains("--\($0)") }, "\(path): \(error.error)")
+            // The API's words: no CLI option syntax for any argument the words name.
+            #expect(!refused.words.arguments.contains { error.error.contains("--\($0)") }, "\(path): \(error.error)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import IDQuestions
 import Testing
 
 @testable import IDBudgetServer
@@ -41,14 +42,6 @@ extension CLIEndToEndTests {
         return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), process.terminationStatus)
     }
 
-    /// The CLI's error line with its message in the API's words (its `--x: ` prefix kept).
-    static func inAPIWords(_ line: String) -> String {
-        guard let option = line.range(of: "error: --"), let colon = line.range(of: ": ", range: option.upperBound..<line.endIndex) else {
-            return line
-        }
-        return String(line[..<colon.upperBound]) + Refusal.apiWords(String(line[colon.upperBound...]))
-    }
-
     @Test func theSeedQuestionAndARefusal() async throws {
         let seed = try Self.run([
             "length", "--alphabet", "base62", "--rate", "1e6/s", "--lifetime", "10y", "--max-probability", "1e-11", "--format", "json",
@@ -60,7 +53,7 @@ extension CLIEndToEndTests {
             #expect(r.status == .ok && r.body == seed.out)
             let bad = try await client.get("/api/v1/length?alphabet=base62&rate=1e6/x&lifetime=10y&max-probability=1e-11")
             let error = try decodeError(bad.body)
-            #expect(Self.inAPIWords(refused.err) == "idbudget: error: --\(error.argument ?? ""): \(error.error)\n")
+            #expect(refused.err == "idbudget: error: --\(error.argument ?? ""): \(error.error)\n")
         }
     }
 
@@ -85,18 +78,23 @@ extension CLIEndToEndTests {
                 #expect(json["format"] as? String == format, "\(scheme)")
             }
         }
-        for (query, cliArguments) in [
-            ("scheme=apns-collapse-id", ["--scheme", "apns-collapse-id"]),
-            ("scheme=snowflake&bits=64", ["--bits", "64", "--scheme", "snowflake"]),
+        // One refusal of the one layer, in each front end's words: the CLI's `--alphabet`, the API's `alphabet`.
+        for (query, arguments, cliArguments) in [
+            ("scheme=apns-collapse-id", ["scheme": "apns-collapse-id"] as Arguments, ["--scheme", "apns-collapse-id"]),
+            ("scheme=snowflake&bits=64", ["scheme": "snowflake", "bits": "64"], ["--bits", "64", "--scheme", "snowflake"]),
         ] {
+            let refused = #expect(throws: ArgumentError.self) { try AuditSettings(arguments) }
+            let words = try #require(refused).words
             let cli = try Self.run(["audit", file.path] + cliArguments)
             #expect(cli.status == 64)
+            #expect(cli.err == "idbudget: error: --\(try #require(refused).argument): \(words.written(.commandLine))\n", "\(query)")
             try await withServer { client in
                 let r = try await client.executeRequest(
                     uri: "/api/v1/audit?\(query)", method: .post, headers: [:], body: .init(string: "1\n"))
                 #expect(r.status == .badRequest)
                 let error = try decodeError(String(buffer: r.body))
-                #expect(Self.inAPIWords(cli.err) == "idbudget: error: --\(error.argument ?? ""): \(error.error)\n", "\(query)")
+                #expect(error.argument == refused?.argument && error.error == words.written(.query), "\(query)")
+                #expect(!words.arguments.isEmpty && !words.arguments.contains { error.error.contains("--\($0)") }, "\(error.error)")
             }
         }
     }

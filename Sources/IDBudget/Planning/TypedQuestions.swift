@@ -9,12 +9,14 @@ import Precise
 // Each builds the same workload and space as the CLI's options do and returns the CLI's answer (the
 // JSON of `--format json`, digit for digit). Nothing here reads the clock: an answer that can carry
 // dates (a length schedule, the day a capacity's budget breaks) carries them only when given `from`,
-// the day minting starts, so the same question gets the same answer on any day.
+// the day minting starts, so the same question gets the same answer on any day. Counts (`count`,
+// `nodes`, `scopes`, `existing`) are `BigInt`, exact at any size: an integer literal is one
+// (`count: 1_000_000_000`), and `BigInt(_:)` takes any Swift integer (`UInt64`, `Int`).
 
 extension Planner {
     /// The shortest length of `alphabet` that keeps p ≤ `budget` at `rate` for `lifetime`.
     public static func length(
-        for alphabet: Alphabet, rate: Rate, lifetime: Lifetime, budget: Budget, nodes: Int = 1, scopes: Int = 1,
+        for alphabet: Alphabet, rate: Rate, lifetime: Lifetime, budget: Budget, nodes: BigInt = 1, scopes: BigInt = 1,
         maxBytes: Int? = nil, from: Date? = nil
     ) throws -> LengthAnswer {
         let workload = try Workload(rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"))
@@ -22,7 +24,7 @@ extension Planner {
     }
 
     /// The shortest length of `alphabet` that keeps p ≤ `budget` for `count` ids (in each scope).
-    public static func length(for alphabet: Alphabet, count: Int, budget: Budget, scopes: Int = 1, maxBytes: Int? = nil)
+    public static func length(for alphabet: Alphabet, count: BigInt, budget: Budget, scopes: BigInt = 1, maxBytes: Int? = nil)
         throws -> LengthAnswer
     {
         let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
@@ -32,8 +34,8 @@ extension Planner {
     /// p for a scheme's ids minted at `rate` for `lifetime` (time-bucketed schemes: per bucket, over all
     /// buckets, with `arrivals` Poisson by default; `peakRate` for bursts; `growth` compounding the rate).
     public static func probability(
-        for scheme: Scheme, rate: Rate, lifetime: Lifetime, nodes: Int = 1, scopes: Int = 1, peakRate: Rate? = nil,
-        growth: Growth? = nil, arrivals: Arrivals = .poisson, existing: Int = 0
+        for scheme: Scheme, rate: Rate, lifetime: Lifetime, nodes: BigInt = 1, scopes: BigInt = 1, peakRate: Rate? = nil,
+        growth: Growth? = nil, arrivals: Arrivals = .poisson, existing: BigInt = 0
     ) throws -> ProbabilityAnswer {
         let workload = try Workload(
             rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), peakRate: peakRate,
@@ -42,15 +44,15 @@ extension Planner {
     }
 
     /// p for `count` of a scheme's ids (in each scope).
-    public static func probability(for scheme: Scheme, count: Int, scopes: Int = 1) throws -> ProbabilityAnswer {
+    public static func probability(for scheme: Scheme, count: BigInt, scopes: BigInt = 1) throws -> ProbabilityAnswer {
         let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
         return try probability(space: try Space(scheme: scheme), volume: try workload.volume(scheme: scheme), scheme: scheme)
     }
 
     /// p for ids of `length` symbols of `alphabet` minted at `rate` for `lifetime`.
     public static func probability(
-        for alphabet: Alphabet, length: Int, rate: Rate, lifetime: Lifetime, nodes: Int = 1, scopes: Int = 1,
-        growth: Growth? = nil, existing: Int = 0
+        for alphabet: Alphabet, length: Int, rate: Rate, lifetime: Lifetime, nodes: BigInt = 1, scopes: BigInt = 1,
+        growth: Growth? = nil, existing: BigInt = 0
     ) throws -> ProbabilityAnswer {
         let workload = try Workload(
             rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"), growth: growth,
@@ -59,7 +61,7 @@ extension Planner {
     }
 
     /// p for `count` ids of `length` symbols of `alphabet` (in each scope).
-    public static func probability(for alphabet: Alphabet, length: Int, count: Int, scopes: Int = 1) throws
+    public static func probability(for alphabet: Alphabet, length: Int, count: BigInt, scopes: BigInt = 1) throws
         -> ProbabilityAnswer
     {
         let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
@@ -68,8 +70,8 @@ extension Planner {
 
     /// The most ids of `length` symbols of `alphabet` within `budget`, and with a rate how long they last.
     public static func capacity(
-        for alphabet: Alphabet, length: Int, budget: Budget, rate: Rate? = nil, scopes: Int = 1, growth: Growth? = nil,
-        existing: Int = 0, from: Date? = nil
+        for alphabet: Alphabet, length: Int, budget: Budget, rate: Rate? = nil, scopes: BigInt = 1, growth: Growth? = nil,
+        existing: BigInt = 0, from: Date? = nil
     ) throws -> CapacityAnswer {
         try capacity(
             space: try Space(alphabet: alphabet, length: length), budget: budget, scopes: try positive(scopes, "scopes"),
@@ -79,7 +81,7 @@ extension Planner {
     /// The most of a scheme's ids within `budget` (time-bucketed: per bucket), and with a rate how long
     /// the budget lasts.
     public static func capacity(
-        for scheme: Scheme, budget: Budget, rate: Rate? = nil, scopes: Int = 1, growth: Growth? = nil,
+        for scheme: Scheme, budget: Budget, rate: Rate? = nil, scopes: BigInt = 1, growth: Growth? = nil,
         arrivals: Arrivals = .poisson, from: Date? = nil
     ) throws -> CapacityAnswer {
         try capacity(
@@ -90,7 +92,7 @@ extension Planner {
     /// The minimum length in every built-in alphabet at `rate` for `lifetime`, and whether it fits; and
     /// whether each random format is within budget.
     public static func plan(
-        rate: Rate, lifetime: Lifetime, budget: Budget, nodes: Int = 1, scopes: Int = 1, maxBytes: Int = 64
+        rate: Rate, lifetime: Lifetime, budget: Budget, nodes: BigInt = 1, scopes: BigInt = 1, maxBytes: Int = 64
     ) throws -> PlanAnswer {
         let workload = try Workload(rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), scopes: positive(scopes, "scopes"))
         return try plan(workload: workload, budget: budget, maxBytes: maxBytes)
@@ -98,18 +100,18 @@ extension Planner {
 
     /// The minimum length in every built-in alphabet for `count` ids, and whether it fits; and whether
     /// each random format is within budget.
-    public static func plan(count: Int, budget: Budget, scopes: Int = 1, maxBytes: Int = 64) throws -> PlanAnswer {
+    public static func plan(count: BigInt, budget: Budget, scopes: BigInt = 1, maxBytes: Int = 64) throws -> PlanAnswer {
         let workload = Workload(count: try positive(count, "count"), scopes: try positive(scopes, "scopes"))
         return try plan(workload: workload, budget: budget, maxBytes: maxBytes)
     }
 
-    private static func nonNegative(_ n: Int, _ name: String) throws(InputError) -> BigInt {
-        guard n >= 0 else { throw InputError("\(name) cannot be negative, got \(n)") }
-        return BigInt(n)
+    private static func nonNegative(_ n: BigInt, _ name: String) throws(InputError) -> BigInt {
+        guard n >= BigInt(0) else { throw InputError("\(name) cannot be negative, got \(n)", argument: name) }
+        return n
     }
 
-    private static func positive(_ n: Int, _ name: String) throws(InputError) -> BigInt {
-        guard n >= 1 else { throw InputError("\(name) must be at least 1, got \(n)") }
-        return BigInt(n)
+    private static func positive(_ n: BigInt, _ name: String) throws(InputError) -> BigInt {
+        guard n >= BigInt(1) else { throw InputError("\(name) must be at least 1, got \(n)", argument: name) }
+        return n
     }
 }

@@ -58,10 +58,10 @@ public struct Workload: Sendable {
         guard existing.decimalDigitCount <= Limits.maxCountDigits else {
             throw WorkloadError(.existing, "is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
         }
-        if existing.signum > 0, let scheme, scheme.bucket != nil {
+        if existing.signum > 0, let scheme, let bucket = scheme.bucket {
             throw WorkloadError(
                 .existing,
-                "\(scheme.name) ids collide only within one \(scheme.bucket!.rawValue), so ids stored earlier cannot collide with new ones; leave them out"
+                "\(scheme.name) ids collide only within one \(bucket.rawValue), so ids stored earlier cannot collide with new ones; leave them out"
             )
         }
         var notes: [String] = []

@@ -76,10 +76,10 @@ enum Page {
 
         /// A refusal's message with the value as it was typed (`'1 000 zz'`), where it quotes the value
         /// as the question got it (`'1000zz/s'`: digit groups closed up, the unit joined).
-        func typedWords(_ refusal: Refusal) -> String {
-            guard let argument = refusal.argument else { return refusal.message }
+        func typedWords(_ refusal: Refusal) -> Words {
+            guard let argument = refusal.argument else { return refusal.words }
             let name = String(argument.drop { $0 == "-" })
-            guard let typed = typed[name] else { return refusal.message }
+            guard let typed = typed[name] else { return refusal.words }
             let given: String
             switch name {
             case "rate": given = rateText
@@ -88,9 +88,13 @@ enum Page {
             case "growth": given = growth
             case "nodes": given = nodes
             case "existing": given = existing
-            default: return refusal.message
+            default: return refusal.words
             }
-            return refusal.message.replacingOccurrences(of: "'\(given)'", with: "'\(typed)'")
+            return Words(
+                parts: refusal.words.parts.map { part in
+                    guard case .text(let text) = part else { return part }
+                    return .text(text.replacingOccurrences(of: "'\(given)'", with: "'\(typed)'"))
+                })
         }
 
         /// The rate and lifetime in the CLI's syntax: `1e6` per `s` is `1e6/s` (a value with its unit
@@ -340,16 +344,19 @@ enum Page {
         return names[bare] ?? bare
     }
 
-    /// A refusal's message in the page's words: the CLI's flags become the form's labels (“Nodes”),
-    /// an example after one keeps only its value (`e.g. --nodes 50`: e.g. 50).
-    static func pageWords(_ message: String) -> String {
-        var text = message.replacingOccurrences(of: #"e\.g\. --[a-z-]+ "#, with: "e.g. ", options: .regularExpression)
-        text = text.replacingOccurrences(of: #"leave (--[a-z-]+) out"#, with: "leave $1 empty", options: .regularExpression)
-        while let r = text.range(of: #"--[a-z][a-z-]*"#, options: .regularExpression) {
-            let flag = String(text[r])
-            text.replaceSubrange(r, with: "“\(fieldName(flag))”")
+    /// A refusal's words as the page says them: each argument named by the form's label (“Nodes”), an
+    /// example after one by its value alone (`e.g. 50`: the label is already in the error's heading),
+    /// and a field to leave out is one to leave empty.
+    static func pageWords(_ words: Words) -> String {
+        var text = ""
+        for part in words.parts {
+            switch part {
+            case .text(let t): text += t
+            case .argument(_, let value?) where text.hasSuffix("e.g. "): text += value
+            case .argument(let name, let value): text += "“\(fieldName(name))”" + (value.map { " " + $0 } ?? "")
+            }
         }
-        return text
+        return text.replacingOccurrences(of: #"leave (“[^”]+”) out"#, with: "leave $1 empty", options: .regularExpression)
     }
 
     /// `pasted`: the audit form's ids, shown again with their verdict.
