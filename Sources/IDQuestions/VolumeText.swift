@@ -25,7 +25,7 @@ public struct VolumeText: Sendable {
             )
         }
         let workload = try workload()
-        do { return try workload.volume(scheme: scheme) } catch { throw ArgumentError("--\(error.field.rawValue)", error.message) }
+        do { return try workload.volume(scheme: scheme) } catch { throw ArgumentError(blaming: error, else: "count") }
     }
 
     /// The workload the text describes, before a scheme gives it buckets.

@@ -132,7 +132,7 @@ import Testing
             _ = try Workload(count: 10, nodes: nodes).volume()
             Issue.record("accepted")
         } catch {
-            #expect(error.field == .nodes, "\(error)")
+            #expect(error.argument == "nodes", "\(error)")
         }
         let year = try Lifetime(parsing: "1y")
         let one = try Rate(parsing: "1/s")
@@ -141,14 +141,14 @@ import Testing
             _ = try Workload(rate: one, lifetime: year, nodes: nodes).volume()
             Issue.record("accepted")
         } catch {
-            #expect(error.field == .nodes, "\(error)")
+            #expect(error.argument == "nodes", "\(error)")
         }
         // The rate alone too large still names the rate.
         do {
             _ = try Workload(rate: huge, lifetime: year).volume()
             Issue.record("accepted")
         } catch {
-            #expect(error.field == .rate, "\(error)")
+            #expect(error.argument == "rate", "\(error)")
         }
     }
 

@@ -51,15 +51,15 @@ public struct Workload: Sendable {
 
     /// The identifiers that can collide with one another, and how many independent groups of them
     /// (scopes × time buckets) there are, with notes that say how the volume was read.
-    public func volume(scheme: Scheme? = nil) throws(WorkloadError) -> Volume {
-        guard nodes >= BigInt(1) else { throw WorkloadError(.nodes, "must be at least 1") }
-        guard scopes >= BigInt(1) else { throw WorkloadError(.scopes, "must be at least 1") }
-        guard existing.signum >= 0 else { throw WorkloadError(.existing, "cannot be negative") }
+    public func volume(scheme: Scheme? = nil) throws(InputError) -> Volume {
+        guard nodes >= BigInt(1) else { throw Self.refusal(.nodes, "must be at least 1") }
+        guard scopes >= BigInt(1) else { throw Self.refusal(.scopes, "must be at least 1") }
+        guard existing.signum >= 0 else { throw Self.refusal(.existing, "cannot be negative") }
         guard existing.decimalDigitCount <= Limits.maxCountDigits else {
-            throw WorkloadError(.existing, "is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
+            throw Self.refusal(.existing, "is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
         }
         if existing.signum > 0, let scheme, let bucket = scheme.bucket {
-            throw WorkloadError(
+            throw Self.refusal(
                 .existing,
                 "\(scheme.name) ids collide only within one \(bucket.rawValue), so ids stored earlier cannot collide with new ones; leave them out"
             )
@@ -72,9 +72,9 @@ public struct Workload: Sendable {
         }
         switch amount {
         case .count(let n):
-            guard n.signum >= 0 else { throw WorkloadError(.count, "cannot be negative") }
-            guard peakRate == nil else { throw WorkloadError(.peakRate, "needs a rate and a lifetime, not a fixed count") }
-            guard growth == nil else { throw WorkloadError(.growth, "needs a rate and a lifetime, not a fixed count") }
+            guard n.signum >= 0 else { throw Self.refusal(.count, "cannot be negative") }
+            guard peakRate == nil else { throw Self.refusal(.peakRate, "needs a rate and a lifetime, not a fixed count") }
+            guard growth == nil else { throw Self.refusal(.growth, "needs a rate and a lifetime, not a fixed count") }
             if nodes > BigInt(1) {
                 notes.append(
                     "nodes: \(nodes) nodes each mint \(n) ids into the same space: \(nodes * n) in all. A format whose bits include a node id cannot collide across nodes: model it with scopes instead."
@@ -86,7 +86,7 @@ public struct Workload: Sendable {
                 )
             }
             guard (n * nodes).decimalDigitCount <= Limits.maxCountDigits else {
-                throw WorkloadError(
+                throw Self.refusal(
                     .nodes,
                     "\(nodes.description.abbreviatedDigits) nodes × \(n.description.abbreviatedDigits) ids is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes"
                 )
@@ -102,12 +102,12 @@ public struct Workload: Sendable {
                 )
             }
             if let peakRate, peakRate < perNode {
-                throw WorkloadError(.peakRate, "\(peakRate) is below the rate \(perNode); a peak is at least the average")
+                throw Self.refusal(.peakRate, "\(peakRate) is below the rate \(perNode); a peak is at least the average")
             }
             if let scheme, let bucket = scheme.bucket {
                 let busiest = peakRate.map { $0.times(nodes) } ?? rate
                 guard let (buckets, perBucket) = scheme.bucketing(rate: busiest, lifetime: lifetime) else {
-                    throw WorkloadError(.rate, "could not spread \(busiest) over buckets")
+                    throw Self.refusal(.rate, "could not spread \(busiest) over buckets")
                 }
                 let growing = growth.flatMap { $0.isNone ? nil : $0 }
                 if arrivals == .poisson {
@@ -127,7 +127,7 @@ public struct Workload: Sendable {
                         growth: growth, arrivals: .poisson, poisson: model)
                 }
                 if growing != nil {
-                    throw WorkloadError(
+                    throw Self.refusal(
                         .growth, "with even arrivals every bucket would hold a different whole count; use poisson arrivals with growth")
                 }
                 let even = EvenBuckets(
@@ -144,16 +144,16 @@ public struct Workload: Sendable {
                     arrivals: .even, even: even)
             }
             guard peakRate == nil else {
-                throw WorkloadError(.peakRate, "matters only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase)")
+                throw Self.refusal(.peakRate, "matters only for time-bucketed schemes (uuid7, ulid, ksuid, typeid, firebase)")
             }
             // The rate alone, then the nodes: the error names whichever made the volume too large.
             guard perNode.count(over: lifetime).decimalDigitCount <= Limits.maxCountDigits else {
-                throw WorkloadError(
+                throw Self.refusal(
                     .rate, "\(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits))")
             }
             let n: BigInt
             if let growth, !growth.isNone {
-                do { n = try growth.count(rate: rate, over: lifetime) } catch { throw WorkloadError(.growth, error.message) }
+                do { n = try growth.count(rate: rate, over: lifetime) } catch { throw Self.refusal(.growth, error.message) }
                 notes.append(
                     "growth: the rate compounds continuously, r(t) = r₀·(1 + g)^(t/period) with \(growth); count = ⌈r₀·period/ln(1 + g)·((1 + g)^(lifetime/period) − 1)⌉."
                 )
@@ -161,7 +161,7 @@ public struct Workload: Sendable {
                 n = rate.count(over: lifetime)
             }
             guard n.decimalDigitCount <= Limits.maxCountDigits else {
-                throw WorkloadError(
+                throw Self.refusal(
                     .nodes,
                     "\(nodes.description.abbreviatedDigits) nodes at \(perNode) over \(lifetime) is too many identifiers (out of range: ≥ 1e\(Limits.maxCountDigits)); give fewer nodes"
                 )
@@ -185,7 +185,7 @@ extension Workload {
         for format in IDFormat.allCases where format.node == nil {
             let scheme = Scheme(format: format)
             do { formats.append((scheme, try volume(scheme: scheme))) } catch {
-                notes.append("formats: \(scheme.name) left out: --\(error.field.rawValue) \(error.message)")
+                notes.append("formats: \(scheme.name) left out: \(error.argument ?? "its volume") \(error.message)")
             }
         }
         let nodeFormats = IDFormat.allCases.filter { $0.node != nil }.map(\.rawValue)
@@ -196,21 +196,15 @@ extension Workload {
     }
 }
 
-public struct WorkloadError: Error, CustomStringConvertible {
-    public enum Field: String, Sendable {
+extension Workload {
+    /// The inputs a workload's refusal can concern, by the names the front ends give them.
+    enum Field: String {
         case count, rate, lifetime, nodes, scopes, growth, arrivals, existing
         case peakRate = "peak-rate"
     }
 
-    public let field: Field
-    public let message: String
-
-    public init(_ field: Field, _ message: String) {
-        self.field = field
-        self.message = message
-    }
-
-    public var description: String { "\(field.rawValue): \(message)" }
+    /// A refusal of `field`: its message reads after the field's name (`nodes: must be at least 1`).
+    static func refusal(_ field: Field, _ message: String) -> InputError { InputError(message, argument: field.rawValue) }
 }
 
 extension String {
