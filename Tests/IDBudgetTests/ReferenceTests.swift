@@ -27,6 +27,12 @@ import Testing
         let r = Self.reference.capacity.first { $0.label == label }!
         let c = try Birthday.capacity(space: BigInt(decimal: r.space)!, budget: Budget(parsing: r.budget))
         #expect(c.description == r.capacity, "\(label)")
+        // Asked again (a schedule asks the same capacities at every rate): the same, found or kept.
+        let again = try Birthday.capacity(space: BigInt(decimal: r.space)!, budget: Budget(parsing: r.budget))
+        #expect(again.description == r.capacity, "\(label), asked again")
+        // And per scope: a kept capacity for one scope is not another scope count's.
+        let scoped = try Birthday.capacity(space: BigInt(decimal: r.space)!, scopes: 2, budget: Budget(parsing: r.budget))
+        #expect(scoped <= c, "\(label): two scopes hold no more than one")
     }
 
     @Test(arguments: reference.length.map { $0.label })

@@ -94,24 +94,16 @@ extension Compute {
     }
 
     /// Whether a request head's body is wanted (see ``HTTP1Semantics``): not when its refusal is known
-    /// from the head — a compressed body (415), a transfer coding other than chunked (400), the
-    /// page's form in another type than text/plain (415), an audit while every audit slot is taken
-    /// (503).
+    /// from the head — by the body's rules (``BodyRules``: a compressed body, a transfer coding other
+    /// than chunked, an upload in a type that is not read), or an audit while every audit slot is
+    /// taken (503).
     func admits(_ head: HTTPRequestHead) -> Bool {
-        func values(_ name: String) -> [String] {
+        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let refusal = BodyRules.refusal(method: head.method.rawValue, path: path) { name in
             head.headers[name].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         }
-        if values("content-encoding").contains(where: { $0 != "identity" }) { return false }
-        let codings = values("transfer-encoding")
-        if !codings.isEmpty && codings != ["chunked"] { return false }
-        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard head.method == .POST, path == "/api/v1/audit" || path == "/audit" else { return true }
-        if path == "/audit",
-            values("content-type").first?.split(separator: ";").first.map({ $0.trimmingCharacters(in: .whitespaces) }) != "text/plain"
-        {
-            return false
-        }
-        return !auditsFull
+        guard refusal == nil else { return false }
+        return !(head.method == .POST && (path == "/api/v1/audit" || path == "/audit") && auditsFull)
     }
 }
 

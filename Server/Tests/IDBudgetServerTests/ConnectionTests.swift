@@ -139,6 +139,7 @@ import Testing
             for extra in [
                 "POST /api/v1/audit HTTP/1.1\r\nContent-Encoding: gzip\r\n", "POST /audit HTTP/1.1\r\nContent-Type: application/json\r\n",
                 "POST /api/v1/audit HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n",
+                "POST /api/v1/audit HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x\r\n",
             ] {
                 let reply = try await RawHTTP.offPool {
                     let fd = try RawHTTP.socketTo(port: port)

@@ -327,6 +327,30 @@ import Testing
         }
     }
 
+    /// The ids go as the body itself, in any type they are read from as sent — curl's default
+    /// form type included (`curl --data-binary`) — or none; a multipart upload (`curl -F`), whose
+    /// boundaries and part headers would be audited as ids, is 415 and not read.
+    @Test func anUploadIsReadAsSentOrRefused() async throws {
+        try await withServer { client in
+            for type in ["text/plain; charset=utf-8", "application/x-www-form-urlencoded", "application/json", "text/csv", nil] {
+                let r = try await client.executeRequest(
+                    uri: "/api/v1/audit", method: .post, headers: type.map { [.contentType: $0] } ?? [:],
+                    body: .init(string: "abc\nabc\nxyz\n"))
+                #expect(r.status == .ok, "\(type ?? "none"): \(String(buffer: r.body).prefix(200))")
+                // Read as sent: the duplicate is seen (a form-decoded body would not split the same way).
+                #expect(String(buffer: r.body).contains("\"distinct\" : \"2\""), "\(type ?? "none")")
+            }
+            let upload = "--x\r\nContent-Disposition: form-data; name=\"f\"; filename=\"ids.txt\"\r\n\r\nabc\nabc\n\r\n--x--\r\n"
+            for type in ["multipart/form-data; boundary=x", "image/png"] {
+                let r = try await client.executeRequest(
+                    uri: "/api/v1/audit", method: .post, headers: [.contentType: type], body: .init(string: upload))
+                let error = try decodeError(String(buffer: r.body))
+                #expect(
+                    r.status == .unsupportedMediaType && error.argument == "body" && error.error.contains("as the body itself"), "\(type)")
+            }
+        }
+    }
+
     /// The API's refusals name parameters as the API takes them (`nodes=50`), not as CLI options
     /// (`--nodes 50`); a value sent that starts with dashes is quoted as it was sent.
     @Test func refusalsSpeakTheAPIsWords() async throws {

@@ -130,6 +130,16 @@ extension Birthday {
     public static func capacity(space d: BigInt, scopes: BigInt = BigInt(1), budget: Budget) throws -> BigInt {
         guard scopes >= BigInt(1) else { throw InputError("scopes must be at least 1") }
         guard d >= BigInt(1) else { throw InputError("a space must hold at least 1 value") }
+        // Found before (a schedule asks the same capacities at every rate): the same exact value.
+        let key = CapacityMemo.Key(space: d, scopes: scopes, budget: budget)
+        if let key, let known = CapacityMemo.capacity(key) { return known }
+        let found = try searchCapacity(space: d, scopes: scopes, budget: budget)
+        if let key { CapacityMemo.remember(key, found) }
+        return found
+    }
+
+    /// ``capacity(space:scopes:budget:)``, found afresh.
+    static func searchCapacity(space d: BigInt, scopes: BigInt, budget: Budget) throws -> BigInt {
         // First guess from S·L ≈ λ with L = n(n−1)/2d + n³/6d² + …: n ≈ ½ + √(2dμ) − μ/3, μ = λ/S; the
         // last term is what a budget near 1 needs (μ = 50 moves the answer by 17 at 2^(2^21) values).
         // Relative accuracy for μ: a guess good to a few units needs about log2(n) + 96 bits, with

@@ -259,11 +259,30 @@ enum OpenAPIDocument {
                 ],
                 "requestBody": {
                   "required": false,
+                  "description": "The ids as the body itself, read as sent, in any of these types (or none): `application/x-www-form-urlencoded` is what `curl --data-binary` sends, taken as sent, not decoded. Any other type (a `multipart/form-data` upload, whose boundaries would be read as ids) is 415, its body unread.",
                   "content": {
                     "text/plain": {
                       "schema": {}
                     },
+                    "text/csv": {
+                      "schema": {}
+                    },
+                    "text/tab-separated-values": {
+                      "schema": {}
+                    },
                     "application/octet-stream": {
+                      "schema": {}
+                    },
+                    "application/x-www-form-urlencoded": {
+                      "schema": {}
+                    },
+                    "application/json": {
+                      "schema": {}
+                    },
+                    "application/x-ndjson": {
+                      "schema": {}
+                    },
+                    "application/jsonl": {
                       "schema": {}
                     }
                   }
@@ -277,6 +296,16 @@ enum OpenAPIDocument {
                   },
                   "413": {
                     "description": "The body is over 64 MiB.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
+                  "415": {
+                    "description": "A compressed body, or a type the ids are not read from (multipart/form-data).",
                     "content": {
                       "application/json": {
                         "schema": {

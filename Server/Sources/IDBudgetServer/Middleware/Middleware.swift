@@ -133,19 +133,16 @@ struct TransferCodingMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// What refuses the request before its body is read, if anything.
+    /// What refuses the request before its body is read, if anything: the body's rules
+    /// (``BodyRules``), then the head's own (one Host, no expectation but 100-continue).
     static func refusal(of request: Request) -> Refusal? {
-        func values(_ name: HTTPField.Name) -> [String] {
-            request.headers[values: name].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let rules = BodyRules.refusal(method: request.method.rawValue, path: Substring(request.uri.path)) { name in
+            guard let field = HTTPField.Name(name) else { return [] }
+            return request.headers[values: field].flatMap { $0.split(separator: ",") }.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
         }
-        // A body compressed (`Content-Encoding: gzip`) would be audited as its compressed bytes: 415.
-        let encodings = values(.contentEncoding)
-        if encodings.contains(where: { $0 != "identity" }) {
-            return Refusal(
-                .unsupportedMediaType, argument: "body",
-                "Content-Encoding '\(Shown.escaped(encodings.joined(separator: ", ").prefix(80)))' is not served: send the body uncompressed"
-            )
-        }
+        if let rules { return rules }
         // An HTTP/1.1 request without exactly one Host (marked by HTTP1Semantics): 400.
         if let hosts = request.headers[HTTPField.Name(HTTP1Semantics.hostCount)!] {
             return Refusal(
@@ -157,13 +154,6 @@ struct TransferCodingMiddleware<Context: RequestContext>: RouterMiddleware {
             return Refusal(
                 .expectationFailed, argument: "request",
                 "Expect '\(Shown.escaped(expect.prefix(80)))' can not be met; send the request without it (or Expect: 100-continue)")
-        }
-        let codings = values(.transferEncoding)
-        guard codings.isEmpty || codings == ["chunked"] else {
-            return Refusal(
-                .badRequest, argument: "request",
-                "Transfer-Encoding '\(Shown.escaped(codings.joined(separator: ", ").prefix(80)))' is not served: send the body as it is, chunked or with a Content-Length"
-            )
         }
         return nil
     }

@@ -86,11 +86,7 @@ struct PageRoutes {
     }
 
     private func audited(_ request: Request, echo: Echo) async throws -> Response {
-        // text/plain, with parameters or not (`text/plain; charset=utf-8`), not a type that starts so.
-        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType == "text/plain" else {
-            throw Refusal(.unsupportedMediaType, argument: "body", "send the form as text/plain (ids=…); or POST the ids to /api/v1/audit")
-        }
+        // Its type was checked with its head (BodyRules: text/plain only).
         let report = try await compute.auditing {
             try await APIRoutes.audit(
                 request, settings: AuditSettings(), limits: settings, compute: compute, skipping: Array("ids=".utf8), echo: echo)
