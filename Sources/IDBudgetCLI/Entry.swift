@@ -66,11 +66,21 @@ enum Entry {
         // `--count -5` would read as a missing value followed by an unknown option `-5`.
         let options = arguments.prefix(while: { $0 != "--" })
         // (`--symbols` takes any characters; its own error stands.)
+        // Every negative value, `--count -5` and `--count=-5` alike; the first by name is blamed, as
+        // the server and the page blame it (their parameters have no order).
+        var negatives: [ArgumentError] = []
         for (argument, next) in zip(options, options.dropFirst())
         where argument.hasPrefix("--") && !argument.contains("=") && argument != "--symbols" {
-            if let refusal = ArgumentText.negative(next, argument: argument, command: arguments.first) {
-                throw UsageError(argument: refusal.flag, message: refusal.message)
+            if let refusal = ArgumentText.negative(next, argument: argument, command: arguments.first) { negatives.append(refusal) }
+        }
+        for argument in options where argument.hasPrefix("--") && argument.contains("=") && !argument.hasPrefix("--symbols=") {
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if let refusal = ArgumentText.negative(String(parts[1]), argument: String(parts[0]), command: arguments.first) {
+                negatives.append(refusal)
             }
+        }
+        if let first = negatives.min(by: { $0.argument < $1.argument }) {
+            throw UsageError(argument: first.flag, message: first.message)
         }
         let names = IDBudgetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
         if arguments.first == "help", arguments.count > 1 {

@@ -157,9 +157,7 @@ public enum Question: Sendable {
         }
         if let text = arguments["lifetime"] { _ = try ArgumentText.lifetime(text) }
         if let text = arguments["growth"] { _ = try ArgumentText.growth(text) }
-        let ignored = ["count", "lifetime", "scopes", "existing", "count-per-scope", "growth"].filter { arguments[$0] != nil }.map {
-            "--\($0)"
-        }
+        let ignored = ["count", "lifetime", "scopes", "existing", "count-per-scope", "growth"].filter { arguments[$0] != nil }
         return .nodeProbability(scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored)
     }
 
@@ -188,7 +186,7 @@ public enum Question: Sendable {
             // `length`'s dates mean nothing to a node-id format either (named after the rest, as the CLI
             // does), but are read.
             try DatesText(until: arguments["until"], from: arguments["from"]).read()
-            let dates = ["until", "from"].filter { arguments[$0] != nil }.map { "--\($0)" }
+            let dates = ["until", "from"].filter { arguments[$0] != nil }
             return .nodeLength(
                 scheme: scheme, nodes: nodes, assigned: assigned, rate: rate, ignored: ignored + dates, budget: budget, maxBytes: limit)
         }
@@ -299,6 +297,12 @@ func resolveSpace(_ arguments: Arguments) throws(ArgumentError) -> Space {
         )
     }
     if let scheme = try resolveScheme(arguments) {
+        if let node = scheme.node {
+            throw ArgumentError(
+                "--scheme",
+                "\(scheme.name) ids are kept apart by their \(node.name), not by random bits; ask instead for the chance two nodes share one: probability with \(arg: "scheme", scheme.name) \(arg: "nodes", "50")"
+            )
+        }
         do { return try Space(scheme: scheme) } catch { throw ArgumentError("--scheme", error.message) }
     }
     do {

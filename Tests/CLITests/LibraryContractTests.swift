@@ -155,6 +155,24 @@ import Testing
 }
 
 /// The version is written once: the CLI prints it and the changelog has its section.
+/// A node-id scheme asked as a typed question: the chance two nodes share a node value, as the layer
+/// answers it; asked for its space, a refusal that names no CLI syntax.
+@Suite struct LibraryNodeSchemeTests {
+    @Test func aNodeSchemeIsAskedItsNodes() throws {
+        let snowflake = try #require(Scheme.named("snowflake"))
+        let typed = try Planner.probability(for: snowflake, rate: .perSecond(1e3), lifetime: .years(10), nodes: 50)
+        let direct = try Planner.nodeProbability(scheme: snowflake, nodes: 50, ratePerNode: .perSecond(1e3))
+        #expect(typed.collision.probability == direct.collision.probability)
+        #expect(typed.collision.probability.description != "0")
+        do {
+            _ = try Planner.probability(for: snowflake, count: 1000)
+            Issue.record("a node-id scheme's space was given")
+        } catch let error as InputError {
+            #expect(error.argument == "scheme" && !error.message.contains("--"), "\(error.message)")
+        }
+    }
+}
+
 /// Counts beyond `Int` in the typed questions, exact: UInt64.max and 10^30 ids, against mpmath
 /// (Tests/Oracles/reference.py), and the same count however it is built.
 @Suite(.oracles) struct LibraryLargeCountTests {

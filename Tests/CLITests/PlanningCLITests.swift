@@ -113,6 +113,9 @@ import Testing
     @Test(arguments: [
         (["capacity", "--bits", "64", "--max-probability", "1e-9", "--rate", "1/s", "--from", "0000-01-01"], "--from"),
         (["probability", "--bits", "122", "--rate", "1e6/s", "--lifetime", "54y", "--growth", "5%/min"], "--growth"),
+        // Not offered by `retries`, but refused with the layer's reason, as the API refuses it.
+        (["retries", "--bits", "64", "--count", "1e6", "--existing", "5"], "--existing"),
+        (["retries", "--bits", "64", "--count", "1e6", "--scopes", "5"], "--scopes"),
     ])
     func refusedWithOneLine(arguments: [String], argument: String) throws {
         let r = try CLI.run(arguments)

@@ -120,9 +120,6 @@ import Testing
             && $0 != "length?alphabet=base62&rate=1e6/s&lifetime=10y" && !$0.contains("count=-5")
             // With no id the CLI reads ids from standard input: nothing to refuse.
             && $0 != "inspect?scheme=uuid7"
-            // `retries` on the CLI has no --scopes or --existing at all (ArgumentParser's "Unknown option",
-            // exit 64); the API says why it refuses them.
-            && !($0.hasPrefix("retries?") && ($0.contains("existing=") || $0.contains("scopes=")))
     }
 
     @Test(arguments: refusals)

@@ -33,10 +33,13 @@ extension Planner {
 
     /// p for a scheme's ids minted at `rate` for `lifetime` (time-bucketed schemes: per bucket, over all
     /// buckets, with `arrivals` Poisson by default; `peakRate` for bursts; `growth` compounding the rate).
+    /// A node-id scheme's ids are kept apart by their node field: p is that two of the `nodes` share
+    /// one (``nodeProbability(scheme:nodes:assigned:ratePerNode:)``, `rate` per node), whatever the lifetime.
     public static func probability(
         for scheme: Scheme, rate: Rate, lifetime: Lifetime, nodes: BigInt = 1, scopes: BigInt = 1, peakRate: Rate? = nil,
         growth: Growth? = nil, arrivals: Arrivals = .poisson, existing: BigInt = 0
     ) throws -> ProbabilityAnswer {
+        if scheme.node != nil { return try nodeProbability(scheme: scheme, nodes: positive(nodes, "nodes"), ratePerNode: rate) }
         let workload = try Workload(
             rate: rate, lifetime: lifetime, nodes: positive(nodes, "nodes"), peakRate: peakRate,
             scopes: positive(scopes, "scopes"), growth: growth, arrivals: arrivals, existing: nonNegative(existing, "existing"))

@@ -56,8 +56,8 @@ public struct Space: Sendable, CustomStringConvertible {
     public init(scheme: Scheme) throws(InputError) {
         if let node = scheme.node {
             throw InputError(
-                "\(scheme.name) ids are kept apart by their \(node.name), not by random bits; ask for the chance two nodes share one: idbudget probability --scheme \(scheme.name) --nodes 50"
-            )
+                "\(scheme.name) ids are kept apart by their \(node.name), not by random bits; ask instead for the chance two nodes share one (a probability, given how many nodes mint)",
+                argument: "scheme")
         }
         if scheme.space != BigInt.power(2, scheme.randomBits) {
             self.init(size: scheme.space, summary: "\(scheme.name): 26·36^23 (2^\(String(format: "%.2f", scheme.space.log2Magnitude)))")

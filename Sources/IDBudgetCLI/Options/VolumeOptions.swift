@@ -78,7 +78,18 @@ struct StoreVolumeOptions: ParsableArguments {
             "The rate grows, compounding continuously: 40%/y, 3%/mo, or 2x/y (doubling a year).", valueName: "growth"))
     var growth: String?
 
-    var named: [(String, String?)] { [("count", count), ("rate", rate), ("lifetime", lifetime), ("nodes", nodes), ("growth", growth)] }
+    // Not offered (a store is one space, its count every stored id), but taken so that the layer says
+    // why, as it does to the API: not ArgumentParser's bare "Unknown option".
+    @Option(help: .hidden) var existing: String?
+    @Option(help: .hidden) var scopes: String?
+    @Option(name: .customLong("count-per-scope"), help: .hidden) var countPerScope: String?
+
+    var named: [(String, String?)] {
+        [
+            ("count", count), ("rate", rate), ("lifetime", lifetime), ("nodes", nodes), ("growth", growth), ("existing", existing),
+            ("scopes", scopes), ("count-per-scope", countPerScope),
+        ]
+    }
 }
 
 /// The burst rate of a time-bucketed scheme: only `probability` (which takes `--scheme`) has it, so the
