@@ -274,7 +274,7 @@ import Testing
 
 /// Budgets written to agree with p(d, n) to thousands of digits (an outside tester's slow case): each
 /// side of p must still give its own answer, up to `Limits.tieDigits` (10,000) digits of agreement;
-/// beyond that, a clean refusal. Budgets from mpmath's log-gamma (Tests/Oracles/near_tie.py), never idbudget.
+/// beyond that, a clean refusal. Budgets from the one Python reference's L (Tests/Oracles/near_tie.py), never idbudget.
 @Suite(.oracles) struct NearTieTests {
     static func budgets(_ space: String, _ count: String, _ digits: Int) throws -> [String] {
         let r = try CLI.python("near_tie.py", [space, count, String(digits)])

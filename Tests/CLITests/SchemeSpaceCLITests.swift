@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// A format's space as the format spells it, not rounded to a power of two: cuid2 is a letter and 23
-/// base36 symbols, 26·36^23 ≈ 2^123.61 (Tests/Oracles/cuid2_ref.py: exact fractions and mpmath).
+/// base36 symbols, 26·36^23 ≈ 2^123.61 (Tests/Oracles/cuid2_ref.py: the one Python reference).
 @Suite(.oracles) struct SchemeSpaceCLITests {
     @Test func cuid2IsTwentySixTimesThirtySixToTheTwentyThird() throws {
         let r = try CLI.run(["probability", "--scheme", "cuid2", "--rate", "1e6/s", "--lifetime", "10y", "--format", "json"])

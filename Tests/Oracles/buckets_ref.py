@@ -25,7 +25,7 @@ import mpmath
 from mpmath import mp, mpf
 
 sys.path.insert(0, os.path.dirname(__file__))
-from reference import fmt_mpf, log_complement  # noqa: E402
+from reference import REF, fmt_mpf, log_complement  # noqa: E402
 
 UNITS = {"ms": Fraction(1, 1000), "s": Fraction(1), "min": Fraction(60), "h": Fraction(3600), "d": Fraction(86400),
          "y": Fraction(31536000)}
@@ -57,16 +57,27 @@ def ids_in(j, lam):
 
 
 def even_sizes(rate, bucket, lifetime=None, whole=None):
-    """{ids: buckets} for even arrivals: whole buckets by periods, the partial one directly."""
+    """{ids: buckets} for even arrivals (id k at k/rate, k/rate < lifetime) into buckets of `bucket`
+    seconds, `whole` of them or those of `lifetime`: bucket j holds the integers in [jλ, (j+1)λ),
+    λ = rate·bucket. Counted bucket by bucket over one period of λ's denominator q (buckets j and j + q
+    hold the same count) when q ≤ 4096; past that by the telescoped sum (the whole buckets F hold ⌈Fλ⌉
+    ids, so ⌈Fλ⌉ − F⌊λ⌋ of them hold ⌈λ⌉). A partial last bucket holds the ids left. The fuzzer
+    (Tools/fuzz) counts with this too."""
     lam = rate * bucket
     if whole is None:
         whole = (lifetime / bucket).numerator // (lifetime / bucket).denominator
     q = lam.denominator
     sizes = {}
-    periods, rest = divmod(whole, q)
-    for j in range(q):  # one period: buckets j, j+q, j+2q, … hold the same count
-        n = ids_in(j, lam)
-        sizes[n] = sizes.get(n, 0) + periods + (1 if j < rest else 0)
+    if q <= 4096:
+        periods, rest = divmod(whole, q)
+        for j in range(q):  # one period: buckets j, j+q, j+2q, … hold the same count
+            n = ids_in(j, lam)
+            sizes[n] = sizes.get(n, 0) + periods + (1 if j < rest else 0)
+    else:
+        lo, hi = lam.numerator // q, ceil_frac(lam)
+        m = ceil_frac(whole * lam) - whole * lo
+        sizes[lo] = sizes.get(lo, 0) + whole - m
+        sizes[hi] = sizes.get(hi, 0) + m
     if lifetime is not None and lifetime != whole * bucket:
         total = ceil_frac(rate * lifetime)  # ids k with k/r < T
         last = total - sum(n * c for n, c in sizes.items())
@@ -75,13 +86,12 @@ def even_sizes(rate, bucket, lifetime=None, whole=None):
 
 
 def log_c(d, n):
-    """L(d, n) = −log P(n); 0 for n ≤ 1."""
+    """L(d, n) = −log P(n), the one reference's; 0 for n ≤ 1."""
     if n <= 1:
         return mpf(0)
-    if n <= 2000:
-        return log_complement(d, n)
-    mp.dps = 120 + 2 * len(str(d))
-    return n * mpmath.log(d) + mpmath.loggamma(d - n + 1) - mpmath.loggamma(d + 1)
+    L = log_complement(d, n)
+    mp.dps = max(mp.dps, 120 + 2 * len(str(d)))
+    return L
 
 
 def p_of(L):
@@ -119,23 +129,53 @@ def poisson_case(label, bits, bucket, rate_text, lifetime_text, growth=None):
             "growth": None if growth is None else f"{growth[0]}x/{growth[2]}", "probability": fmt_mpf(p_of(L))}
 
 
+def even_buckets_within(d, lam, scopes, budget):
+    """The most whole buckets F with p ≤ budget (a Fraction) under even arrivals of λ ids a bucket in
+    each of `scopes`, by doubling and bisection over F (the buckets counted by even_sizes, each L the
+    one reference's at 700 bits); None when a comparison is too close to call at 500 bits. The fuzzer
+    (Tools/fuzz) asks this too."""
+    bn, bd = budget.numerator, budget.denominator
+    with mpmath.workprec(700):
+        limit = -mpmath.log1p(-mpf(bn) / bd) if 2 * bn < bd else -mpmath.log(mpf(bd - bn) / bd)
+        logs = {}
+
+        def total(F):
+            s = mpf(0)
+            for n, k in even_sizes(lam, Fraction(1), whole=F).items():
+                if n > 1:
+                    if n not in logs:
+                        logs[n] = REF.logc(d, n, 700)[0] if n <= d else mpmath.inf
+                    s += logs[n] * k * scopes
+            return s
+
+        def within(F):
+            t = total(F)
+            if t != mpmath.inf and abs(t - limit) <= limit * mpf(2) ** -500:
+                raise ValueError("too close")
+            return t <= limit
+
+        try:
+            if not within(1):
+                return 0
+            lo, hi = 1, 2
+            while within(hi):
+                lo, hi = hi, hi * 2
+                if hi.bit_length() > 4000:
+                    return None
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (mid, hi) if within(mid) else (lo, mid)
+            return lo
+        except ValueError:
+            return None
+
+
 def even_lasting(label, bits, bucket, rate_text, budget_text):
     """The most whole buckets F with p ≤ budget under even arrivals (bisection over F)."""
-    d = 2 ** bits
     rate, b = per(rate_text), span(bucket)
+    lo = even_buckets_within(2 ** bits, rate * b, 1, Fraction(budget_text))
+    assert lo is not None, ("too close to call", label)
     mp.dps = 80
-    limit = -mpmath.log1p(-F(Fraction(budget_text)))
-
-    def within(F):
-        sizes = even_sizes(rate, b, whole=F)
-        return sum(log_c(d, n) * c for n, c in sizes.items()) <= limit
-
-    lo, hi = 0, 1
-    while within(hi):
-        lo, hi = hi, hi * 2
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if within(mid) else (lo, mid)
     return {"label": label, "bits": bits, "rate": rate_text, "budget": budget_text, "buckets": lo,
             "seconds": str(Fraction(lo) * b)}
 

@@ -13,9 +13,13 @@ Output: Tests/IDBudgetTests/Reference/mean_time.json. Rerun: python3 Tests/Oracl
 """
 import json
 import os
+import sys
 from fractions import Fraction
 
 from mpmath import mp, mpf
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference import REF  # noqa: E402
 
 UNITS = {"s": 1, "min": 60, "h": 3600, "d": 86400, "y": 31536000}
 
@@ -84,8 +88,8 @@ CASES = [
 
 
 def log_no_collision(d, n):
-    """−ln ∏_{i<n}(1 − i/d), for small n exactly (term by term)."""
-    return -mp.fsum(mp.log1p(-mpf(i) / d) for i in range(n))
+    """−ln ∏_{i<n}(1 − i/d) for the integer d, the one reference's (relative error below 2^−(prec+32))."""
+    return mpf(REF.logc(int(d), n, mp.prec + 32)[0]) if n > 1 else mpf(0)
 
 
 def even_alternating_mean(bits, rate, bucket):
@@ -93,7 +97,7 @@ def even_alternating_mean(bits, rate, bucket):
     of the bucket with the first collision, b·Σ_j S_j. The first j buckets hold ⌈jλ⌉ ids, so the pattern
     of bucket sizes repeats every Q buckets (λ = P/Q): Σ_j S_j = (Σ_{r<Q} S_r)/(1 − S_Q)."""
     lam = rate * bucket
-    d = mpf(2) ** bits
+    d = 2 ** bits
     lf, lc = lam.numerator // lam.denominator, -((-lam.numerator) // lam.denominator)
     Lf, Lc = log_no_collision(d, lf), log_no_collision(d, lc)
     q = lam.denominator

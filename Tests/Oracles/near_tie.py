@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
 """Budgets that agree with p(d, n) to `digits` significant digits: p rounded down and up in the last
-digit, from mpmath alone (its own log-gamma; not idbudget's code, not MPFR). With the lower one the
-capacity of d is n − 1, with the upper one n.
+digit, from the one reference's L (reference.py: mpmath with a carried error bound; not idbudget's
+code, not MPFR). With the lower one the capacity of d is n − 1, with the upper one n.
 
     python3 Tests/Oracles/near_tie.py D N DIGITS   → two lines: the lower budget, the upper budget
     (D and N in decimal or as b^k±m: 2^21280, 10^3000+7)
 """
+import os
 import re
 import sys
 
 import mpmath
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference import REF  # noqa: E402
+
 
 def budgets(d, n, digits):
-    # log-gamma's terms are ~d·log d while L can be tiny: log2(d·ln d) + |log2 L| bits cancel.
-    mpmath.mp.prec = int(digits * 3.33) + 2 * d.bit_length() + 400
-    p = -mpmath.expm1(-(n * mpmath.log(d) - mpmath.loggamma(d + 1) + mpmath.loggamma(d - n + 1)))
+    # L to `digits` digits and 100 bits more (its relative error is at most 2^−target), and p from it.
+    target = int(digits * 3.33) + 100
+    L, _, _ = REF.logc(d, n, target)
+    mpmath.mp.prec = target + 64
+    p = -mpmath.expm1(-L)
     e = int(mpmath.floor(mpmath.log10(p)))
     scaled = int(mpmath.floor(p * mpmath.mpf(10) ** (digits - 1 - e)))  # `digits` digits, p truncated
     width = digits - 1 - e  # digits after the point

@@ -78,8 +78,7 @@ def g_budget_equal(g):
 
 def exact_p_decimal(d, n, S, a2, a5):
     """p(d, n) over S groups as the exact decimal '0.ddd…' for d = 2^a2·5^a5 (p terminates)."""
-    num, den = REF.exact(d, n, S) if REF.exact_affordable(d, n, S, 8) else (
-        prod_range(d - n + 1, d + 1) ** S, mpz(d) ** (n * S))
+    num, den = REF.exact(d, n, S)
     x, y = a2 * n * S, a5 * n * S                  # den = 2^x·5^y
     z = max(x, y)
     m = (den - num) * mpz(2) ** (z - x) * mpz(5) ** (z - y)

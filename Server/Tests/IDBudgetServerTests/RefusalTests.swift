@@ -433,17 +433,19 @@ import Testing
     func aBusyRefusalIsPaced(pause: Duration) async throws {
         let compute = Compute(deadline: .seconds(5), slots: 1, busyPause: pause)
         async let slow: String = compute.run { () throws(Refusal) -> String in
-            Thread.sleep(forTimeInterval: 1.5)
+            Thread.sleep(forTimeInterval: 3)
             return "done"
         }
         try await Task.sleep(for: .milliseconds(100))
         let start = ContinuousClock.now
         await #expect(throws: Refusal.self) { try await compute.run { () throws(Refusal) -> Int in 1 } }
         let took = ContinuousClock.now - start
+        // Waiting for the slot would take the 2.9 s the slow one still holds it: the bounds leave a
+        // loaded machine room and still tell the two apart.
         if pause > .zero {
-            #expect(took >= pause && took < .seconds(1.2), "\(took)")
+            #expect(took >= pause && took < .seconds(2.4), "\(took)")
         } else {
-            #expect(took < .milliseconds(250), "\(took)")
+            #expect(took < .seconds(1.5), "\(took)")
         }
         #expect(try await slow == "done")
     }

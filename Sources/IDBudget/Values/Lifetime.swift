@@ -40,6 +40,17 @@ public struct Lifetime: Sendable, CustomStringConvertible {
     public var description: String { text }
 }
 
+extension Lifetime {
+    /// Whether two spellings name one unit of time as rates and lifetimes read them (`sec` and `s`,
+    /// `M` and `months`; case-sensitive); false when either is no unit.
+    public static func sameUnit(_ a: String, _ b: String) -> Bool {
+        guard let x = TimeUnit(a.trimmingCharacters(in: .whitespaces)), let y = TimeUnit(b.trimmingCharacters(in: .whitespaces)) else {
+            return false
+        }
+        return x == y
+    }
+}
+
 /// A unit of time as systemd.time(7) writes it, case-sensitive: `m` is a minute, `M` a month.
 enum TimeUnit: CaseIterable {
     case microsecond, millisecond, second, minute, hour, day, week, month, year

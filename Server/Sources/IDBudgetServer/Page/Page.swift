@@ -125,16 +125,9 @@ enum Page {
             return "\(rateWords) for \(lifeWords)"
         }
 
-        /// Whether a unit typed in a field (`sec`, `hours`, `M`) is the one a menu's `code` names.
-        static func same(_ typed: String, menu code: String) -> Bool {
-            let spellings: [String: [String]] = [
-                "s": ["s", "sec", "secs", "second", "seconds"], "min": ["m", "min", "mins", "minute", "minutes"],
-                "h": ["h", "hr", "hrs", "hour", "hours"], "d": ["d", "day", "days"], "w": ["w", "wk", "week", "weeks"],
-                "M": ["M", "mo", "month", "months"], "y": ["y", "yr", "yrs", "year", "years"],
-            ]
-            let t = typed.trimmingCharacters(in: .whitespaces)
-            return (spellings[code] ?? [code]).contains(t)
-        }
+        /// Whether a unit typed in a field (`sec`, `hours`, `M`) is the one a menu's `code` names, as
+        /// the rate and lifetime read units (`Lifetime.sameUnit`).
+        static func same(_ typed: String, menu code: String) -> Bool { Lifetime.sameUnit(typed, code) }
 
         /// The same workload asked as `plan` (every alphabet's length, every format's fit), with the ids
         /// already stored or without them; nil when it can not be answered.
@@ -299,26 +292,28 @@ enum Page {
             }
         }
 
-        /// log10 of a budget however the CLI reads it (`1e-11`, `10^-11`, `2^-40`: the page's `1 in
+        /// The budget `b` as the one layer reads it (`1e-11`, `10^-11`, `2^-40`: the page's `1 in
         /// 10^11` arrives as `10^-11`); nil where it is not one.
+        static func budgetFraction(_ b: String) -> (numerator: BigInt, denominator: BigInt)? {
+            (try? ArgumentText.budget(b))?.fraction
+        }
+
+        /// log10 of a budget; nil where it is not one.
         static func log10Budget(_ b: String) -> Double? {
-            if let x = log10Decimal(b) { return x }
-            guard let (n, d) = (try? Budget(parsing: b))?.value.fraction else { return nil }
+            guard let (n, d) = budgetFraction(b) else { return nil }
             return (n.log2Magnitude - d.log2Magnitude) * Foundation.log10(2.0)
         }
 
-        /// Whether p (30 certified digits) is within budget `b`; nil where either is unreadable.
+        /// Whether p (the answer's 30 certified digits) is within budget `b`; nil where either is unreadable.
         static func within(_ p: String, _ b: String) -> Bool? {
-            guard let pv = ExactDecimal(p), let bv = ExactDecimal(b) ?? (try? Budget(parsing: b)).map(\.value) else { return nil }
+            guard let pv = ExactDecimal(p), let (bn, bd) = budgetFraction(b) else { return nil }
             let (pn, pd) = pv.fraction
-            let (bn, bd) = bv.fraction
             return pn * bd <= bn * pd
         }
 
         /// "1 in X" for a budget b: X = 1/b to 3 digits.
         static func oneIn(_ b: String) -> String {
-            guard let v = (try? Budget(parsing: b))?.value else { return b }
-            let (n, d) = v.fraction
+            guard let (n, d) = budgetFraction(b) else { return b }
             return "1 in \(ScientificDecimal.exact(numerator: d, denominator: n, significantDigits: 3).short(3))"
         }
     }
