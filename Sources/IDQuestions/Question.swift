@@ -195,6 +195,16 @@ public enum Question: Sendable {
         return .formatLength(scheme: scheme, volume: volume, budget: budget, maxBytes: limit)
     }
 
+    /// The volume asked about, where the question has one.
+    var volume: Volume? {
+        switch self {
+        case .probability(_, let volume, _), .length(_, let volume, _, _, _), .formatLength(_, let volume, _, _),
+            .plan(let volume, _, _, _, _):
+            volume
+        default: nil
+        }
+    }
+
     /// `plan`'s default byte limit: an `apns-collapse-id`.
     public static let apnsCollapseIDBytes = 64
 
@@ -253,7 +263,16 @@ public enum Question: Sendable {
             }
         } catch let error as ArgumentError {
             throw error
-        } catch let error as InputError {
+        } catch var error as InputError {
+            // A count the library refuses: the ids stored before when they are most of it, else the
+            // rate when the count was a rate times a lifetime.
+            if error.argument == "count", let volume {
+                if volume.existing > volume.count {
+                    error = InputError(error.message, argument: "existing")
+                } else if volume.rate != nil {
+                    error = InputError(error.message, argument: "rate")
+                }
+            }
             // The input the library names; else, for a probability the count, for the others the budget.
             if case .probability = self { throw ArgumentError(blaming: error, else: "count") }
             throw ArgumentError(blaming: error, else: "max-probability")

@@ -195,6 +195,18 @@ extension OneDoorTests {
         }
     }
 
+    /// More ids than any length of the alphabet holds: the volume is blamed, not the budget — the
+    /// count, the rate it came from, or the ids stored before when they are most of it.
+    @Test(arguments: [
+        (Question.Command.length, ["alphabet": "base62", "count": "1e400000", "max-probability": "0.999999"], "count"),
+        (.length, ["alphabet": "base62", "rate": "1e399990/s", "lifetime": "10y", "max-probability": "0.5"], "rate"),
+        (.plan, ["count": "1e9", "existing": "1e639999", "max-probability": "1e-9"], "existing"),
+    ])
+    func tooManyIdsBlameTheVolume(command: Question.Command, named: [String: String], blamed: String) throws {
+        let error = #expect(throws: ArgumentError.self) { try Question(command, Arguments(named)).answer() }
+        #expect(error?.argument == blamed, "\(error?.description ?? "answered")")
+    }
+
     /// Two negative values: the first by name is blamed, on the command line in either spelling as by
     /// the layer (a query's parameters have no order).
     @Test(arguments: [

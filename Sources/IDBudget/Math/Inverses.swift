@@ -117,6 +117,14 @@ extension Birthday {
             guard length <= maxLength else {
                 // a^maxLength is the largest space of this alphabet within 2^2097152: name it, not the cap.
                 let bits = Int((Double(maxLength) * log2a).rounded(.down))
+                // So many ids that even the largest space expects over 2^20 collisions among them: p is
+                // 1 − e^(−2^20) or more there, past any budget written with fewer than ~455,000 nines.
+                // The ids are what no length can hold, not the budget.
+                if 2 * n.log2Magnitude - 1 - Double(maxLength) * log2a + scopes.log2Magnitude > 20 {
+                    throw InputError(
+                        "\(shortDescription(n)) ids expect over 2^20 collisions even at length \(maxLength) (\(a)^\(maxLength) ≈ 2^\(bits) values; spaces end at 2^\(Limits.maxSpaceBits)): no length holds them within any budget",
+                        argument: "count")
+                }
                 throw InputError(
                     "no length up to \(maxLength) (\(a)^\(maxLength) ≈ 2^\(bits) values; spaces end at 2^\(Limits.maxSpaceBits)) meets this budget",
                     argument: "max-probability")
