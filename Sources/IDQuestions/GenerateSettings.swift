@@ -125,7 +125,9 @@ public struct GenerateSettings: Sendable {
         if let symbols, alphabet == nil {
             bytes = try Self.symbolBytes(symbols, allowWhitespace: allowWhitespace)
         } else {
-            let chosen = try Symbols(alphabet: alphabet ?? "base62", symbols: symbols, alphabetSize: nil)
+            // Both given: `generate` has no alphabet size to name among the choices.
+            if symbols != nil { throw ArgumentError("--alphabet", "give \(arg: "alphabet") or \(arg: "symbols"), not both") }
+            let chosen = try Symbols(alphabet: alphabet ?? "base62", symbols: nil, alphabetSize: nil)
             guard case .alphabet(let a) = chosen, let b = a.bytes else {
                 throw ArgumentError("--alphabet", "give \(arg: "alphabet") or \(arg: "symbols")")
             }

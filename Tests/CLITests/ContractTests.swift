@@ -247,6 +247,7 @@ import Testing
     @Test(arguments: [
         (["length", "--alphabet", "hex", "--count", "1e400000", "--max-probability", "1e-100000"], "--count"),
         (["plan", "--count", "1e400000", "--max-probability", "1e-100000"], "--count"),
+        (["generate", "--symbols", "ab", "--alphabet", "hex"], "--alphabet"),
         (["probability", "--bits", "1\n2", "--count", "5"], "--bits"),
         (["probability", "--bits", "122", "--count", "5", "--format", "js\non"], "--format"),
     ])
