@@ -69,13 +69,17 @@ enum Entry {
         // Every negative value, `--count -5` and `--count=-5` alike; the first by name is blamed, as
         // the server and the page blame it (their parameters have no order).
         var negatives: [ArgumentError] = []
+        // Only options of this command that take numbers: a text (`--prefix -1_`) is the text it is, an
+        // option the command lacks is ArgumentParser's "Unknown option", as the layer calls it unknown.
+        let command = arguments.first
         for (argument, next) in zip(options, options.dropFirst())
-        where argument.hasPrefix("--") && !argument.contains("=") && argument != "--symbols" {
-            if let refusal = ArgumentText.negative(next, argument: argument, command: arguments.first) { negatives.append(refusal) }
+        where !argument.contains("=") && ArgumentText.takesNumber(argument, command: command) && argument.hasPrefix("--") {
+            if let refusal = ArgumentText.negative(next, argument: argument, command: command) { negatives.append(refusal) }
         }
-        for argument in options where argument.hasPrefix("--") && argument.contains("=") && !argument.hasPrefix("--symbols=") {
+        for argument in options where argument.hasPrefix("--") && argument.contains("=") {
             let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if let refusal = ArgumentText.negative(String(parts[1]), argument: String(parts[0]), command: arguments.first) {
+            guard ArgumentText.takesNumber(String(parts[0]), command: command) else { continue }
+            if let refusal = ArgumentText.negative(String(parts[1]), argument: String(parts[0]), command: command) {
                 negatives.append(refusal)
             }
         }

@@ -37,7 +37,7 @@ public enum ArgumentText {
             guard n >= minimum else { throw ArgumentError(argument, "'\(text)' must be at least 1; give e.g. \(example)") }
             return n
         }
-        if text.hasPrefix("-") {
+        if text.hasPrefix("-"), ExactDecimal(String(text.dropFirst())) != nil {
             throw ArgumentError(argument, "'\(text)' is negative; give a whole number ≥ \(allowingZero ? 0 : 1) such as \(example)")
         }
         guard let value = ExactDecimal(text) else {
@@ -163,11 +163,38 @@ public enum ArgumentText {
 }
 
 extension ArgumentText {
+    /// The parameters whose values are numbers (counts, sizes, rates, times, budgets): the only ones a
+    /// value written negative (`-5`) is refused for as negative. A text (`prefix=-1_`, `field=-1`) is
+    /// read as the text it is.
+    public static let numeric: Set<String> = [
+        "count", "length", "bits", "max-bytes", "scopes", "nodes", "space-size", "max-line-bytes", "alphabet-size", "existing",
+        "count-per-scope", "rate", "peak-rate", "lifetime", "growth", "max-probability", "max-attempts", "threads", "max-invalid",
+        "seed", "epoch", "node", "memory",
+    ]
+
+    /// The parameters `command` takes, by the one layer's names (nil for a command the layer does not
+    /// know).
+    public static func parameters(of command: String?) -> Set<String>? {
+        switch command {
+        case "generate": Set(GenerateSettings.parameters)
+        case "audit": Set(AuditSettings.parameters)
+        default: Question.Command(rawValue: command ?? "").map { Set($0.parameters) }
+        }
+    }
+
+    /// Whether `option` (`--count`) of `command` takes a number, so that a value written negative
+    /// is refused as negative; false for an option the command does not take (refused as unknown).
+    public static func takesNumber(_ option: String, command: String?) -> Bool {
+        let name = String(option.drop { $0 == "-" })
+        return numeric.contains(name) && parameters(of: command)?.contains(name) ?? false
+    }
+
     /// The smallest value an option takes when that is more than 0 (nil: 0 or more).
     public static func smallest(_ option: String, command: String?) -> Int? {
         switch option {
         case "--count": command == "generate" ? nil : 1  // `generate --count 0` is an empty batch
-        case "--length", "--bits", "--max-bytes", "--scopes", "--nodes", "--space-size", "--max-line-bytes": 1
+        case "--length", "--bits", "--max-bytes", "--scopes", "--nodes", "--space-size", "--max-line-bytes", "--max-attempts", "--threads":
+            1
         case "--alphabet-size": 2
         default: nil
         }
@@ -193,7 +220,7 @@ extension Arguments {
         for (name, _) in sortedPairs where !allowed.contains(name) {
             throw ArgumentError("--\(name.prefix(40))", "unknown parameter; \(command) takes \(known.sorted().joined(separator: ", "))")
         }
-        for (name, value) in sortedPairs where !Self.anyText.contains(name) {
+        for (name, value) in sortedPairs where ArgumentText.numeric.contains(name) {
             if let refusal = ArgumentText.negative(value, argument: "--\(name)", command: command) { throw refusal }
         }
     }

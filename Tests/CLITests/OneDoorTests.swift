@@ -227,6 +227,20 @@ extension OneDoorTests {
         #expect(layer?.argument == blamed)
     }
 
+    /// Only options of the command that take numbers are refused as negative: a text that starts with
+    /// `-1` is the text it is, and an option the command lacks is left to be called unknown (as the
+    /// layer calls it); a value that is no number is not called negative.
+    @Test func onlyNumbersAreNegative() throws {
+        for taken in [
+            ["generate", "--count", "2", "--prefix=-1_"], ["audit", "ids.txt", "--field=-1"], ["audit", "ids.txt", "--emit-summary=-1.json"],
+            ["capacity", "--bits", "64", "--max-probability", "1e-9", "--nodes", "-3"], ["schemes", "--count", "-5"],
+        ] {
+            #expect(throws: Never.self, "\(taken)") { try Entry.checkArguments(taken) }
+        }
+        let notANumber = #expect(throws: ArgumentError.self) { try Question(.probability, ["bits": "64", "count": "-x"]) }
+        #expect(notANumber?.message.contains("is not a number") == true, "\(notANumber?.message ?? "")")
+    }
+
     @Test func wordsAreWrittenInEachStyle() {
         let words: Words = "'\("--x")' is not a count; give \(arg: "count", "5") or \(arg: "--rate") with \(arg: "lifetime")"
         #expect(words.written(.commandLine) == "'--x' is not a count; give --count 5 or --rate with --lifetime")

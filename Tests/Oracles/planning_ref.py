@@ -26,7 +26,7 @@ import mpmath
 from mpmath import mp, mpf
 
 sys.path.insert(0, os.path.dirname(__file__))
-from reference import fmt_mpf, fmt_pow10  # noqa: E402
+from reference import REF, fmt_mpf, fmt_pow10  # noqa: E402
 
 mp.dps = 150
 UNITS = {"ms": Fraction(1, 1000), "s": Fraction(1), "min": Fraction(60), "h": Fraction(3600), "d": Fraction(86400),
@@ -140,7 +140,7 @@ def growth_count(r0, T, g):
 
 def existing_case(label, d, new, existing):
     n = new + existing
-    L = n * mpmath.log(d) + mpmath.loggamma(d - n + 1) - mpmath.loggamma(d + 1)
+    L = birthday_L(d, n)
     pairs = Fraction(n * (n - 1), 2 * d)
     f = figures(L, q(pairs))
     return {"label": label, "space": str(d), "new": str(new), "existing": str(existing), **f}
@@ -190,9 +190,9 @@ def mean_count(d):
 
 
 def median_count(d):
-    """The smallest n with p(d, n) ≥ 1/2, by bisection on L(n) = n·log d + lgamma(d−n+1) − lgamma(d+1)."""
+    """The smallest n with p(d, n) ≥ 1/2, by bisection on L(n), the one reference's."""
     def L(n):
-        return n * mpmath.log(d) + mpmath.loggamma(d - n + 1) - mpmath.loggamma(d + 1)
+        return birthday_L(d, n)
     lo, hi = 1, 2
     while L(hi) < mpmath.log(2):
         lo, hi = hi, hi * 2
@@ -226,10 +226,10 @@ def when_case(d, rate_text, growth_text):
 
 def capacity(d, budget, scopes=1):
     """The largest n with p over `scopes` independent scopes of n ids in d within budget: scopes·L(n) ≤
-    −log1p(−budget), L(n) = n·log d + lgamma(d−n+1) − lgamma(d+1), by doubling and bisection."""
+    −log1p(−budget), L(n) the one reference's, by doubling and bisection."""
     limit = -mpmath.log1p(-q(Fraction(budget)))
     def fits(n):
-        return n <= d and scopes * (n * mpmath.log(d) + mpmath.loggamma(d - n + 1) - mpmath.loggamma(d + 1)) <= limit
+        return n <= d and scopes * birthday_L(d, n) <= limit
     lo, hi = 1, 2
     while fits(hi):
         lo, hi = hi, hi * 2
@@ -277,12 +277,13 @@ def schedule_case(label, size, rate_text, seconds, budget, growth_text=None, exi
 
 
 def birthday_L(d, n):
-    """−log P(no collision) for n ids in d values, from log-gamma."""
+    """−log P(no collision) for n ids in d values: the one reference's L (reference.py), its relative
+    error below 2^−(the working precision + 32)."""
     if n > d:
         return mpmath.inf
     if n <= 1:
         return mpf(0)  # one id (or none) never collides
-    return -(mpmath.loggamma(d + 1) - mpmath.loggamma(d - n + 1) - n * mpmath.log(d))
+    return mpf(REF.logc(d, n, mpmath.mp.prec + 32)[0])
 
 
 def fewest(space_of, L_of, budget):

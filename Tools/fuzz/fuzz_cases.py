@@ -440,10 +440,8 @@ def check_node_ids(c, ck):
         for i in range(1, k):
             q *= Fraction(n - k * (m - 1) - i, n)
     else:
-        d = 2 ** bits
-        q = Fraction(1)
-        for i in range(k):
-            q *= Fraction(d - i, d)
+        num, den = REF.exact(2 ** bits, k, 1)  # the birthday bound over the node field: the reference's
+        q = Fraction(int(num), int(den))
     want = ref.fmt_fraction(1 - q)
     if counter and m is not None and 2 * m - 1 < 2 ** counter and k * (m - 1) >= 2 ** counter and isinstance(got, str):
         # Past K(m − 1) < 2^24 the product is bounded, not exact: the digits printed must be its.
@@ -544,7 +542,7 @@ def tie_pool():
                     if n > d:
                         continue
                     for S in (1, 2, 3, 44, 45, 46):
-                        num, den = prod_range(d - n + 1, d + 1) ** S, mpz(d) ** (n * S)
+                        num, den = REF.exact(d, n, S)
                         if is_tie(den - num, den) or is_tie(num, den):
                             sp = ["--bits", str(e)] if kind == "bits" else ["--space-size", f"1e{e}"]
                             _TIES.append((sp, d, n, S))
