@@ -232,7 +232,8 @@ extension OneDoorTests {
     /// layer calls it); a value that is no number is not called negative.
     @Test func onlyNumbersAreNegative() throws {
         for taken in [
-            ["generate", "--count", "2", "--prefix=-1_"], ["audit", "ids.txt", "--field=-1"], ["audit", "ids.txt", "--emit-summary=-1.json"],
+            ["generate", "--count", "2", "--prefix=-1_"], ["audit", "ids.txt", "--field=-1"],
+            ["audit", "ids.txt", "--emit-summary=-1.json"],
             ["capacity", "--bits", "64", "--max-probability", "1e-9", "--nodes", "-3"], ["schemes", "--count", "-5"],
         ] {
             #expect(throws: Never.self, "\(taken)") { try Entry.checkArguments(taken) }
