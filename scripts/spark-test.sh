@@ -120,6 +120,9 @@ specials = [
     "prefix__01h455vb4pex5vsknk084sn02q", "_prefix_01h455vb4pex5vsknk084sn02q",    # typeid: prefix edges
     "a" * 64 + "_01h455vb4pex5vsknk084sn02q", "a" * 63 + "_01h455vb4pex5vsknk084sn02q",  # 64 vs 63
     "m" * MAX, "é" * (MAX // 2), "é" * (MAX // 2 + 1), "o" * 5000, "p" * (MAX + 1),
+    # placeholders (the nil and the max UUID, any case, hyphens or not) and near misses (ids)
+    str(uuid.UUID(int=0)), str(uuid.UUID(int=0)), "F" * 8 + "-ffff-FFFF-ffff-" + "f" * 12, "0" * 32, "f" * 32,
+    str(uuid.UUID(int=1)), "0" * 31, "0" * 33, "0" * 8 + "_0000-0000-0000-" + "0" * 12, "f" * 35 + "e",
 ]
 raw += [s.encode() for s in specials]
 raw += [u7.encode() + b"\r\r",          # an id ending in CR: not uuid7
@@ -138,6 +141,9 @@ def is_id(line):
         body.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    text = body.decode().lower()
+    if text.replace("-", "") in ("0" * 32, "f" * 32) and (len(text) == 32 or (len(text) == 36 and text[8::5][:4] == "----")):
+        return None  # a placeholder: not an id
     return body if 0 < len(body) <= MAX else None
 
 halves = ([], [])
@@ -150,7 +156,8 @@ for k, half in enumerate(halves):
 
 # Table rows: no line rules; "" and null are empty; a row may hold "\n" or be very long.
 rows = tokens[:1500] + tokens[:100] + timed[:200] + timed[:20] + [None] * 5 + [""] * 5 + [
-    "a\nb", "a\nb", "x\r", "\r", "o" * 5000, "🙂", "\ufeffbom", u7 + "\u2028", "é" * 3000]
+    "a\nb", "a\nb", "x\r", "\r", "o" * 5000, "🙂", "\ufeffbom", u7 + "\u2028", "é" * 3000,
+    str(uuid.UUID(int=0)), "F" * 32]
 rng.shuffle(rows)
 with open(f"{work}/rows.jsonl", "w", encoding="utf-8") as f:
     f.writelines(json.dumps(r) + "\n" for r in rows)

@@ -128,9 +128,11 @@ public struct AuditAnalysis: Sendable {
             } else {
                 self.init(declared: declared, summary: original)
             }
+            notePlaceholders(original)
             return
         }
         self.init(reading: original, claimedBits: claimedBits, scheme: scheme, now: now)
+        notePlaceholders(original)
         if let d = original.declared, d.setAside > 0 {
             findings.append(
                 "\(d.setAside) line\(d.setAside == 1 ? " was" : "s were") set aside while summarising, as not \(d.shape): not ids, not judged"
@@ -248,6 +250,7 @@ public struct AuditAnalysis: Sendable {
                 }
             }
             for f in TimeFormat.allCases where f.length == length { rest.timeFormats[f] = AuditSummary.TimeBuckets() }
+            if length == IDFormat.ksuid.length { rest.ksuidPayloadBits = [] }
             rest.sample = rest.sample.filter { $0.unicodeScalars.count != length }
         }
         while let last = rest.positions.last, last.isEmpty { rest.positions.removeLast() }
@@ -282,6 +285,7 @@ public struct AuditAnalysis: Sendable {
         g.lengths = lengths
         g.symbols.formUnion(g.positions.flatMap { $0.keys })
         for (f, t) in s.timeFormats where f.length.map(keep) == true { g.timeFormats[f] = t }
+        if keep(IDFormat.ksuid.length) { g.ksuidPayloadBits = s.ksuidPayloadBits }
         // A node-id format of one length (xid, ObjectId, TSID) read only ids of that length.
         for (f, n) in s.nodeFormats where !f.isDecimal && keep(f.length) { g.nodeFormats[f] = n }
         g.sample = s.sample.filter { keep($0.unicodeScalars.count) }
@@ -372,6 +376,20 @@ public struct AuditAnalysis: Sendable {
                 "position\(stuck.count == 1 ? "" : "s") \(Self.ranges(stuck)) \(stuck.count == 1 ? "is" : "are") not uniform where \(judged.formatName) has random symbols"
             )
         }
+        // A KSUID's payload, bit by bit: no character position shows it.
+        var payload = format == .ksuid ? Self.nonRandomPayloadBits(s, tests: tests) : nil
+        if let flagged = payload, !flagged.isEmpty, flagged.allSatisfy(Self.ksuidCounterBits.contains) {
+            findings.append(
+                "KSUID payload bit\(flagged.count == 1 ? "" : "s") \(Self.ranges(flagged)) (of 128, from the top) \(flagged.count == 1 ? "is" : "are") not random, all in the low 16 bits: read as a counter below 112 random bits (segmentio's Sequence: one draw, then up to 65,536 ids), not as bias"
+            )
+            payload = []
+        } else if let payload, !payload.isEmpty {
+            findings.append(
+                "KSUID payload bit\(payload.count == 1 ? "" : "s") \(Self.ranges(payload)) (of 128, from the top) \(payload.count == 1 ? "is" : "are") not random: set in too many or too few ids for fresh draws each second (Hoeffding's bound, certified) — a counter, or a narrowed or stuck generator"
+            )
+        } else if format == .ksuid && payload == nil && s.ids > 0 {
+            findings.append("KSUID payload bits not tested: the summary does not count them per second")
+        }
         var cells = DuplicateCells(
             s, judged: judged, claimedBits: claimedBits, format: format, length: single, positions: positions, alphabet: alphabet,
             findings: &findings)
@@ -394,7 +412,8 @@ public struct AuditAnalysis: Sendable {
         effectiveBitsIsLowerBound = s.extraOccurrences == 0
         // The 95% bound is at most the point estimate (both are capped by the space).
         effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: judged.groups, duplicates: s.extraOccurrences), effectiveBits)
-        verdict = Self.decideVerdict(s, test: test, nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty, findings: &findings)
+        verdict = Self.decideVerdict(
+            s, test: test, nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty || !(payload ?? []).isEmpty, findings: &findings)
         if let format, let repeats = Self.clockedRepeats(s, format: format) {
             verdict = .tooMany
             findings.append(

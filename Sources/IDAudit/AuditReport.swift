@@ -23,6 +23,8 @@ public struct AuditReport: Answer, Equatable {
     public let crlfLines: Int
     public let invalidUTF8Lines: Int
     public let overlongLines: Int
+    /// Nil and max UUIDs, set aside as placeholders (``AuditSummary/placeholderLines``).
+    public let placeholderLines: Int
     /// The longest line counted (longer ones are overlong and skipped).
     public let maxLineBytes: Int
     /// Every symbol seen, in code point order.
@@ -329,6 +331,7 @@ public struct AuditReport: Answer, Equatable {
         crlfLines = s.crlfLines
         invalidUTF8Lines = s.invalidUTF8Lines
         overlongLines = s.overlongLines
+        placeholderLines = s.placeholderLines
         maxLineBytes = s.maxLineBytes
         observedSymbols = String(String.UnicodeScalarView(s.symbols.sorted { $0.value < $1.value }))
         alphabet = r.alphabet
@@ -387,6 +390,8 @@ public struct AuditReport: Answer, Equatable {
             "SUSPICIOUS: ids repeat; a node-id format repeats an id only when two live nodes share a node value or a clock went back"
         case .tooMany where r.format == .uuid1 || r.format == .uuid6:
             "SUSPICIOUS: ids repeat; a \(r.format?.displayName ?? "UUID") never repeats from a generator that follows RFC 9562"
+        case .tooMany where r.test.verdict != .tooMany:
+            "SUSPICIOUS: one value repeats where ids belong: nil or max UUIDs past the tolerance (see findings)"
         case .tooMany:
             "SUSPICIOUS: more duplicates than a uniform generator over this space makes (p ≤ \(String(format: "%.3g", r.test.pValueHigh)))"
         case .tooFew:
@@ -426,6 +431,7 @@ public struct AuditReport: Answer, Equatable {
         case crlfLines = "crlf_lines"
         case invalidUTF8Lines = "invalid_utf8_lines"
         case overlongLines = "overlong_lines"
+        case placeholderLines = "placeholder_lines"
         case maxLineBytes = "max_line_bytes"
         case observedSymbols = "observed_symbols"
         case alphabet
@@ -465,7 +471,7 @@ public struct AuditReport: Answer, Equatable {
         for (key, n) in [
             (CodingKeys.lines, lines), (.ids, ids), (.distinct, distinct), (.duplicateIDs, duplicateIDs),
             (.extraOccurrences, extraOccurrences), (.emptyLines, emptyLines), (.crlfLines, crlfLines),
-            (.invalidUTF8Lines, invalidUTF8Lines), (.overlongLines, overlongLines),
+            (.invalidUTF8Lines, invalidUTF8Lines), (.overlongLines, overlongLines), (.placeholderLines, placeholderLines),
         ] {
             try c.encode(String(n), forKey: key)
         }
@@ -526,6 +532,7 @@ public struct AuditReport: Answer, Equatable {
         crlfLines = try count(.crlfLines)
         invalidUTF8Lines = try count(.invalidUTF8Lines)
         overlongLines = try count(.overlongLines)
+        placeholderLines = c.contains(.placeholderLines) ? try count(.placeholderLines) : 0
         maxLineBytes = try c.decode(Int.self, forKey: .maxLineBytes)
         observedSymbols = try c.decode(String.self, forKey: .observedSymbols)
         alphabet = try c.decode(String.self, forKey: .alphabet)

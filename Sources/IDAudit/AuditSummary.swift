@@ -48,6 +48,17 @@ public struct AuditSummary: Sendable, Equatable {
     public var groups: [Int: Group] = [:]
     /// The lines of a declared shape, when the summary was made under one (``DeclaredLines``).
     public var declared: DeclaredLines?
+    /// Lines that are the nil or the max UUID (RFC 9562 §5.9, §5.10; either case, with or without
+    /// hyphens): what a log writes where it has no id. Set aside before they are ids — 36 characters
+    /// like the UUIDv7s beside them, they would otherwise be judged as repeats of an id.
+    public var placeholderLines = 0
+    /// Of the ids read as KSUIDs, how many have each bit of the 128-bit payload set, from the top
+    /// (index 0 is bit 127): the payload is random bits written in base62 with the timestamp, so no
+    /// character position shows it, only its bits do. Empty when no id is a KSUID (or the tool that
+    /// wrote the summary does not count them).
+    public var ksuidPayloadBits: [Int] = []
+    /// Bits in a KSUID's payload.
+    public static let ksuidPayloadBitCount = 128
 
     /// Lines set aside under a declaration other than `key` (any, when nil): not ids, and not known
     /// to be of that shape.
@@ -174,6 +185,18 @@ public struct AuditSummary: Sendable, Equatable {
         m.crlfLines = try Self.sum(crlfLines, other.crlfLines, "merged crlf_lines")
         m.invalidUTF8Lines = try Self.sum(invalidUTF8Lines, other.invalidUTF8Lines, "merged invalid_utf8_lines")
         m.overlongLines = try Self.sum(overlongLines, other.overlongLines, "merged overlong_lines")
+        m.placeholderLines = try Self.sum(placeholderLines, other.placeholderLines, "merged placeholder_lines")
+        // Counted only if both parts counted them (a part without KSUIDs counts none).
+        let ksuids = (timeFormats[.ksuid]?.ids ?? 0, other.timeFormats[.ksuid]?.ids ?? 0)
+        if ksuids.0 > 0 && ksuids.1 > 0 && (ksuidPayloadBits.isEmpty || other.ksuidPayloadBits.isEmpty) {
+            m.ksuidPayloadBits = []
+        } else if ksuidPayloadBits.isEmpty || other.ksuidPayloadBits.isEmpty {
+            m.ksuidPayloadBits = ksuidPayloadBits.isEmpty ? other.ksuidPayloadBits : ksuidPayloadBits
+        } else {
+            for i in m.ksuidPayloadBits.indices {
+                m.ksuidPayloadBits[i] = try Self.sum(ksuidPayloadBits[i], other.ksuidPayloadBits[i], "merged ksuid_payload_bits")
+            }
+        }
         m.multiplicities = try Self.merging(multiplicities, other.multiplicities, "merged multiplicities")
         m.lengths = try Self.merging(lengths, other.lengths, "merged lengths")
         m.symbols.formUnion(other.symbols)
@@ -254,7 +277,7 @@ public struct AuditSummary: Sendable, Equatable {
         guard Set(shardIndexes).count == shardIndexes.count else { throw fail("a shard index twice") }
         for (name, n) in [
             ("lines", lines), ("ids", ids), ("empty_lines", emptyLines), ("crlf_lines", crlfLines),
-            ("invalid_utf8_lines", invalidUTF8Lines), ("overlong_lines", overlongLines),
+            ("invalid_utf8_lines", invalidUTF8Lines), ("overlong_lines", overlongLines), ("placeholder_lines", placeholderLines),
         ] where n < 0 {
             throw fail("\(name) is negative")
         }
@@ -279,10 +302,16 @@ public struct AuditSummary: Sendable, Equatable {
             else { throw fail("declared does not add up") }
         }
         let setAside = try Self.sum(declared?.otherLength ?? 0, declared?.otherSymbols ?? 0, "declared")
-        let nonIDs = try Self.total([emptyLines, invalidUTF8Lines, overlongLines, setAside], "lines")
+        let nonIDs = try Self.total([emptyLines, invalidUTF8Lines, overlongLines, placeholderLines, setAside], "lines")
         guard lines == (try Self.sum(ids, nonIDs, "lines")), crlfLines <= lines else {
-            throw fail("lines are not ids + empty + invalid UTF-8 + overlong lines + lines set aside")
+            throw fail("lines are not ids + empty + invalid UTF-8 + overlong + placeholder lines + lines set aside")
         }
+        let ksuids = timeFormats[.ksuid]?.ids ?? 0
+        guard
+            ksuidPayloadBits.isEmpty
+                || (ksuids > 0 && ksuidPayloadBits.count == Self.ksuidPayloadBitCount
+                    && ksuidPayloadBits.allSatisfy { (0...ksuids).contains($0) })
+        else { throw fail("ksuid_payload_bits is not \(Self.ksuidPayloadBitCount) counts of at most the KSUIDs' \(ksuids)") }
         // Ids that reach position i: ids − those of length ≤ i (partial sums of lengths, all ≤ ids).
         // A position no id reaches is absent, and every symbol at a position is one of `symbols`.
         // One row per position the longest id reaches (up to 64).

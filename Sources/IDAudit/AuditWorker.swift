@@ -11,6 +11,7 @@ extension AuditSummary {
         crlfLines += other.crlfLines
         invalidUTF8Lines += other.invalidUTF8Lines
         overlongLines += other.overlongLines
+        placeholderLines += other.placeholderLines
     }
 }
 
@@ -61,6 +62,8 @@ final class AuditWorker {
     /// Lines set aside, not of the declared shape (by length, by symbol).
     var otherLength = 0
     var otherSymbols = 0
+    /// Per bit of a KSUID's payload, from the top, the ids that have it set (``AuditSummary/ksuidPayloadBits``).
+    let ksuidBits: UnsafeMutablePointer<Int>
 
     /// `now`: Unix ms the ids are read at (``Auditor/now``).
     init(maxLineBytes: Int, shardIndex: Int, shardCount: Int, tables: Int, matcher: ShapeMatcher? = nil, now: Int) {
@@ -74,6 +77,8 @@ final class AuditWorker {
         lengthCounts.initialize(repeating: 0, count: 4097)
         counts = .allocate(capacity: AuditSummary.positionLimit * 128)
         counts.initialize(repeating: 0, count: AuditSummary.positionLimit * 128)
+        ksuidBits = .allocate(capacity: AuditSummary.ksuidPayloadBitCount)
+        ksuidBits.initialize(repeating: 0, count: AuditSummary.ksuidPayloadBitCount)
         tableCount = tables
         outs = (0..<Swift.max(1, tables)).map { _ in PendingFingerprints() }
         outRefs = .allocate(capacity: outs.count)
@@ -84,6 +89,7 @@ final class AuditWorker {
         outRefs.deallocate()
         lengthCounts.deallocate()
         counts.deallocate()
+        ksuidBits.deallocate()
         for t in lengthTables { t.counts.deallocate() }
     }
 
@@ -183,6 +189,15 @@ final class AuditWorker {
                 scalars = 0
                 Self.forEachScalar(bytes) { _ in scalars += 1 }
             }
+            // The nil and max UUIDs are placeholders, not ids: set aside whatever is declared.
+            if Self.isPlaceholder(bytes) {
+                if nonIDsHere {
+                    summary.lines += 1
+                    summary.placeholderLines += 1
+                    if crlf { summary.crlfLines += 1 }
+                }
+                continue
+            }
             // Under a declared shape, a line of it in neither case is set aside before it is an id.
             var shape = (declared: false, other: false)
             if let matcher {
@@ -214,6 +229,27 @@ final class AuditWorker {
         }
     }
 
+    /// Whether the line is the nil UUID or the max UUID (RFC 9562 §5.9, §5.10), in either case, with
+    /// its hyphens or without (32 characters).
+    @inline(__always)
+    static func isPlaceholder(_ b: UnsafeRawBufferPointer) -> Bool {
+        let n = b.count
+        guard n == 36 || n == 32 else { return false }
+        let first = b[0]
+        guard first == 0x30 || first | 0x20 == 0x66 else { return false }
+        for i in 0..<n {
+            let c = b[i]
+            if n == 36 && (i == 8 || i == 13 || i == 18 || i == 23) {
+                guard c == 0x2D else { return false }
+            } else if first == 0x30 {
+                guard c == 0x30 else { return false }
+            } else {
+                guard c | 0x20 == 0x66 else { return false }
+            }
+        }
+        return true
+    }
+
     @inline(__always)
     static func isASCII(_ b: UnsafeRawBufferPointer) -> Bool {
         var i = 0
@@ -237,7 +273,22 @@ final class AuditWorker {
         let counts = positionCounts(length: n)
         for i in 0..<head { counts[i &* 128 &+ Int(b[i])] &+= 1 }
         if n > head { for i in head..<n { seen[Int(b[i])] = true } }
-        if (n < 64 && timeLengths >> UInt64(n) & 1 == 1)
+        if n == IDFormat.ksuid.length {
+            if let k = TimeFormat.ksuid(b) {
+                addToBucket(.ksuid, k.seconds)
+                // Each set bit of the payload, counted at its place from the top.
+                var high = k.high
+                while high != 0 {
+                    ksuidBits[63 &- high.trailingZeroBitCount] &+= 1
+                    high &= high &- 1
+                }
+                var low = k.low
+                while low != 0 {
+                    ksuidBits[127 &- low.trailingZeroBitCount] &+= 1
+                    low &= low &- 1
+                }
+            }
+        } else if (n < 64 && timeLengths >> UInt64(n) & 1 == 1)
             || (n > IDFormat.ksuid.length && n <= 27 + TypeID.maxPrefixLength && b[n - 27] == 0x5F),
             let (format, bucket) = TimeFormat.parse(b)
         {

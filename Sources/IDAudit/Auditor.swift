@@ -169,6 +169,9 @@ public final class Auditor {
         for w in workers {
             for (f, t) in w.timeBuckets() { try summary.timeFormats[f, default: .init()].add(t) }
         }
+        if (summary.timeFormats[.ksuid]?.ids ?? 0) > 0 {
+            summary.ksuidPayloadBits = (0..<AuditSummary.ksuidPayloadBitCount).map { i in workers.reduce(0) { $0 + $1.ksuidBits[i] } }
+        }
         // A node-id layout is the stream's only if no worker stopped reading it.
         summary.nodeFormats = try NodeTally.merged(workers.map(\.nodeIDs), between: nodeBetween)
         summary.declared = workers[0].matcher.map {

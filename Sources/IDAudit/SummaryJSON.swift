@@ -290,6 +290,9 @@ extension AuditSummary {
         ]
         if !nodeList.isEmpty { keys.append("node_formats") }
         if declared != nil { keys.append("declared") }
+        // Only when there are some: a summary of ids like most is what it was before they were counted.
+        if placeholderLines > 0 { keys.append("placeholder_lines") }
+        if !ksuidPayloadBits.isEmpty { keys.append("ksuid_payload_bits") }
         keys.sort()
         w.object(0, keys.count) { w, entry in
             switch keys[entry] {
@@ -321,6 +324,12 @@ extension AuditSummary {
             case "crlf_lines":
                 w.key("crlf_lines")
                 w.count(crlfLines)
+            case "placeholder_lines":
+                w.key("placeholder_lines")
+                w.count(placeholderLines)
+            case "ksuid_payload_bits":
+                w.key("ksuid_payload_bits")
+                w.array(2, ksuidPayloadBits.count) { w, j in w.count(ksuidPayloadBits[j]) }
             case "empty_lines":
                 w.key("empty_lines")
                 w.count(emptyLines)

@@ -350,10 +350,22 @@ extension AuditSummary {
             "time_formats", "sample",
         ]
         // groups, declared and node_formats are optional: summaries without them (older ones, other
-        // tools) are judged as one stream, with no declaration, reading no node-id format.
-        try p.members("", known: required + ["groups", "declared", "node_formats"], required: required) {
+        // tools) are judged as one stream, with no declaration, reading no node-id format; so are
+        // placeholder_lines (none) and ksuid_payload_bits (the payload's bits not tested).
+        let optional = ["groups", "declared", "node_formats", "placeholder_lines", "ksuid_payload_bits"]
+        try p.members("", known: required + optional, required: required) {
             p, name throws(InputError) in
             switch name {
+            case "placeholder_lines": s.placeholderLines = try p.count(name)
+            case "ksuid_payload_bits":
+                try p.open(.array, name)
+                var g = true
+                while try p.next(UInt8(ascii: "]"), &g) {
+                    guard s.ksuidPayloadBits.count < ksuidPayloadBitCount else {
+                        throw malformed("ksuid_payload_bits has more than \(ksuidPayloadBitCount) counts")
+                    }
+                    s.ksuidPayloadBits.append(try p.count(name))
+                }
             case "groups": s.groups = try p.groups()
             case "declared": s.declared = try p.declaredLines("declared")
             case "node_formats": s.nodeFormats = try p.nodeFormats()

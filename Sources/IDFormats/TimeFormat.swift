@@ -164,7 +164,13 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
     }
 
     /// The top 32 bits of the 160-bit base62 value, or nil when it is not below 2^160.
-    private static func parseKSUID(_ b: UnsafeRawBufferPointer) -> UInt64? {
+    private static func parseKSUID(_ b: UnsafeRawBufferPointer) -> UInt64? { ksuid(b)?.seconds }
+
+    /// A KSUID's 160-bit base62 value: its 32-bit seconds and its 128-bit payload (high and low 64
+    /// bits), or nil when the 27 characters are not base62 or the value is not below 2^160.
+    @inline(__always)
+    package static func ksuid(_ b: UnsafeRawBufferPointer) -> (seconds: UInt64, high: UInt64, low: UInt64)? {
+        guard b.count == IDFormat.ksuid.length else { return nil }
         var limbs: (UInt64, UInt64, UInt64) = (0, 0, 0)  // little-endian 192 bits
         for i in 0..<27 {
             let d = base62[Int(b[i])]
@@ -179,6 +185,6 @@ public enum TimeFormat: String, CaseIterable, Sendable, Comparable {
             limbs = (s0, s1, s2)
         }
         guard limbs.2 >> 32 == 0 else { return nil }  // ≥ 2^160
-        return limbs.2  // bits 128…159
+        return (limbs.2, limbs.1, limbs.0)  // bits 128…159, then the payload
     }
 }

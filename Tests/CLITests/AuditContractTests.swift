@@ -34,6 +34,9 @@ import Testing
         text += Array("c232ab00-9414-11ec-b3c8-9f6bdeced846\nC232AB00-9414-11EC-B3C8-9F6BDECED846\n".utf8)  // UUIDv1
         text += Array("c232ab00-9414-11ec-c3c8-9f6bdeced846\n01ARZ3NDEKTSV4RRFFQ69G5FAV\n7ZZZZZZZZZZZZZZZZZZZZZZZZZ\n".utf8)
         text += Array("aWgEPTl1tmebfsQzFP4bxwgy80V\n".utf8)  // KSUID spec example
+        // Placeholders (the nil and the max UUID, either case, hyphens or not) and near misses, which are ids.
+        text += Array("00000000-0000-0000-0000-000000000000\nFFFFFFFF-ffff-FFFF-ffff-FFFFFFFFFFFF\nffffffffffffffffffffffffffffffff\n".utf8)
+        text += Array("00000000-0000-0000-0000-000000000001\n0000000000000000000000000000000\n00000000_0000-0000-0000-000000000000\n".utf8)
         for prefix in ["user", "abcdefghi", "pre_fix"] {  // TypeIDs; a 9-character prefix makes 36 characters
             text += Array(try CLI.run(["generate", "--scheme", "typeid", "--prefix", prefix, "--count", "100"]).stdout.utf8)
         }

@@ -63,6 +63,17 @@ HEX = set("0123456789abcdefABCDEF")
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 COUNT_FIELDS = ("lines", "ids", "empty_lines", "crlf_lines", "invalid_utf8_lines", "overlong_lines")
+KSUID_PAYLOAD_BITS = 128
+
+
+def is_placeholder(raw):
+    """The nil or the max UUID (RFC 9562 §5.9, §5.10), either case, with its hyphens or without."""
+    s = raw.decode("ascii", errors="replace").lower()
+    if len(s) == 36:
+        if any(s[i] != "-" for i in (8, 13, 18, 23)):
+            return False
+        s = s.replace("-", "")
+    return len(s) == 32 and (s == "0" * 32 or s == "f" * 32)
 
 
 # ---------------------------------------------------------------- time formats
@@ -115,15 +126,20 @@ def time_bucket(s):
     if 28 <= len(s) <= 27 + 63 and s[-27] == "_":
         return _typeid_v7(s)
     if len(s) == 27:
-        value = 0
-        for c in s:
-            d = BASE62.find(c) if c.isascii() else -1
-            if d < 0:
-                return None
-            value = value * 62 + d
-        if value < 1 << 160:
+        value = _base62_value(s)
+        if value is not None and value < 1 << 160:
             return "ksuid", value >> 128
     return None
+
+
+def _base62_value(s):
+    value = 0
+    for c in s:
+        d = BASE62.find(c) if c.isascii() else -1
+        if d < 0:
+            return None
+        value = value * 62 + d
+    return value
 
 
 def _typeid_v7(s):
@@ -156,6 +172,7 @@ class Summariser:
     def __init__(self, max_line_bytes=DEFAULT_MAX_LINE_BYTES):
         self.max_line_bytes = max_line_bytes
         self.counts = dict.fromkeys(COUNT_FIELDS, 0)
+        self.placeholders = 0  # nil and max UUIDs: not ids (placeholder_lines)
         self.ids = collections.Counter()  # id bytes -> occurrences
         self.order = []  # id bytes in line order (node-id formats count clock regressions)
         # The input's bytes as the auditor reads them: where each line ends, and each id's line end
@@ -187,6 +204,9 @@ class Summariser:
         except UnicodeDecodeError:
             self.counts["invalid_utf8_lines"] += 1
             return
+        if is_placeholder(raw):
+            self.placeholders += 1
+            return
         self.counts["ids"] += 1
         self.ids[raw] += 1
         self.order.append(raw)
@@ -197,6 +217,9 @@ class Summariser:
         self.counts["lines"] += 1
         if value is None or value == "":
             self.counts["empty_lines"] += 1
+            return
+        if is_placeholder(value.encode("utf-8")):
+            self.placeholders += 1
             return
         self.counts["ids"] += 1
         self.ids[value.encode("utf-8")] += 1
@@ -212,6 +235,7 @@ class Summariser:
         symbols = set()
         positions = []
         formats = {f: {"ids": 0, "buckets": collections.Counter()} for f in FORMATS}
+        ksuid_bits = [0] * KSUID_PAYLOAD_BITS
         # Per id length: multiplicities, positions, and whether every id of that length is ASCII.
         by_length = collections.defaultdict(lambda: {"ascii": True, "multiplicities": collections.Counter(),
                                                      "positions": None})
@@ -238,6 +262,11 @@ class Summariser:
                 fmt, bucket = parsed
                 formats[fmt]["ids"] += n
                 formats[fmt]["buckets"][bucket] += n
+                if fmt == "ksuid":
+                    payload = _base62_value(s) & ((1 << 128) - 1)
+                    for i in range(KSUID_PAYLOAD_BITS):  # from the top: index 0 is bit 127
+                        if payload >> (127 - i) & 1:
+                            ksuid_bits[i] += n
         time_formats = {}
         for f in FORMATS:
             buckets = formats[f]["buckets"]
@@ -261,6 +290,10 @@ class Summariser:
         out["positions"] = [{c: str(n) for c, n in sorted(p.items(), key=lambda kv: ord(kv[0]))}
                             for p in positions]
         out["time_formats"] = time_formats
+        if self.placeholders:
+            out["placeholder_lines"] = str(self.placeholders)
+        if formats["ksuid"]["ids"]:
+            out["ksuid_payload_bits"] = [str(n) for n in ksuid_bits]
         import time
         import bisect
         ends = block_ends(self.line_ends, self.fed, (1 << 20) + self.max_line_bytes + 2)
@@ -377,6 +410,15 @@ def merge(a, b):
             "buckets": {k: str(v) for k, v in sorted(buckets.items(), key=lambda kv: int(kv[0]))},
             "truncated": truncated,
         }
+    placeholders = int(a.get("placeholder_lines", "0")) + int(b.get("placeholder_lines", "0"))
+    if placeholders:
+        out["placeholder_lines"] = str(placeholders)
+    # ksuid_payload_bits: summed; unknown (absent) when a part with KSUIDs did not count them.
+    ka, kb = (int(x["time_formats"].get("ksuid", {"ids": "0"})["ids"]) for x in (a, b))
+    ba, bb = a.get("ksuid_payload_bits"), b.get("ksuid_payload_bits")
+    if not ((ka and ba is None) or (kb and bb is None)) and (ba or bb):
+        zero = ["0"] * KSUID_PAYLOAD_BITS
+        out["ksuid_payload_bits"] = [str(int(x) + int(y)) for x, y in zip(ba or zero, bb or zero)]
     # node_formats: a layout both parts read every id in (a part without ids keeps the other's).
     na, nb = a.get("node_formats", {}), b.get("node_formats", {})
     nodes = {}

@@ -31,6 +31,10 @@ duplicates (planted >= E + 10*sqrt(E) + 10) and r >= 1e-3.
 Too few: sequential ids (seq -w 0 99999, %05d, hex counters) must be flagged.
 Specific cases from the issue: 10^6 base62x6 ids + 100,000 repeats -> too-many-duplicates, exit
 1; 4-digit codes n = 130,000 (several seeds) -> consistent, exit 0; empty stream -> empty, exit 1.
+Real logs (Tools/fuzz/real_logs.py): honest logs with a CSV header, a v4->v7 migration, TypeIDs
+beside other ids, nil UUIDs, Snowflakes, KSUIDs, declared formats -> consistent, exit 0, every
+stream; broken ones in the same mess (21 copies of one id, a stuck position, a planted duplicate in
+a migration, a KSUID payload that counts, too many nil UUIDs) -> their verdict, exit 1, every stream.
 
 Prints one line per regime, writes the markdown tables to --output (results/ is created), and
 ends with `audit calibration: N passed, M failed` (exit status 1 if M > 0).
@@ -51,6 +55,8 @@ import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import real_logs  # noqa: E402 (the logs people really have: headers, migrations, mixes, declared formats)
 
 DEC = "0123456789"
 HEX = "0123456789abcdef"
@@ -133,6 +139,7 @@ RATES = (1e-4, 3e-4, 1e-3, 1e-2)
 GENERATORS = {k: g for k, _, _, g, _, _ in CALIB}
 GENERATORS.update({"power-" + k: g for k, _, _, _, g in POWER})
 GENERATORS["b62x6"] = tok_regime(B62, 6)
+GENERATORS.update(real_logs.GENERATORS)
 GENERATORS["dec4"] = tok_regime(DEC, 4)
 
 
@@ -284,7 +291,7 @@ def repro(binary, task):
     s = "Tools/fuzz/audit_calibration.py --dump %s %d '%s'" % (task["gen"], task["n"], task["seed"])
     if task.get("rate"):
         s += " %g" % task["rate"]
-    return s + " > s.txt && idbudget audit s.txt --format json"
+    return s + " > s.txt && idbudget audit s.txt --format json" + "".join(" " + a for a in task.get("extra", []))
 
 
 # ---------------------------------------------------------------- the suite
@@ -472,11 +479,53 @@ def run_suite(args, checks, md, calib=CALIB, power=POWER, rates=RATES, do_specia
                           % (name, r.get("ids"), r.get("verdict_code"), r["rc"], num(r.get("p_value_high")),
                              num(r.get("p_value_low")), r.get("extra_occurrences"), num(r.get("expected_duplicates")),
                              r.get("test_method"), " or ".join(sorted(want)), want_rc, "pass" if good else "**FAIL**"))
+        if do_special:
+            run_real_logs(args, checks, md, pool, task)
     finally:
         pool.shutdown()
         shutil.rmtree(tmpdir, ignore_errors=True)
     t_all = time.perf_counter() - t_start
     return {"calibration_s": t_cal, "power_s": t_pow, "total_s": t_all}
+
+
+def run_real_logs(args, checks, md, pool, task):
+    """Tools/fuzz/real_logs.py: honest logs with a header, a migration, mixed formats, placeholders or a
+    declaration must all pass; broken ones in the same mess must all fail."""
+    honest_streams = 10 if args.quick else 100
+    broken_streams = 3 if args.quick else 10
+    tasks, kinds = [], []
+    for key, label, n, extra in real_logs.HONEST:
+        for i in range(honest_streams):
+            tasks.append(task(gen=key, n=n, extra=extra, seed=stream_seed(args.seed, key, i)))
+            kinds.append((label, {"consistent"}, 0))
+    for key, label, n, extra, want in real_logs.BROKEN:
+        for i in range(broken_streams):
+            tasks.append(task(gen=key, n=n, extra=extra, seed=stream_seed(args.seed, key, label, i)))
+            kinds.append((label, want, 1))
+    results = list(pool.map(run_task, tasks, chunksize=1))
+    rows = {}
+    for t, (label, want, want_rc), r in zip(tasks, kinds, results):
+        good = not r["error"] and r.get("verdict_code") in want and r["rc"] == want_rc
+        row = rows.setdefault(label, {"want": want, "rc": want_rc, "n": 0, "good": 0, "codes": {}, "bad": []})
+        row["n"] += 1
+        row["good"] += good
+        row["codes"][r.get("verdict_code")] = row["codes"].get(r.get("verdict_code"), 0) + 1
+        if not good:
+            row["bad"].append(repro(args.binary, t))
+    md.append("\n## Real logs: headers, migrations, mixed formats, placeholders, declared formats\n")
+    md.append("Honest logs must pass (consistent, exit 0) and broken ones fail (exit 1), every stream: %d honest "
+              "and %d broken streams per row (Tools/fuzz/real_logs.py).\n" % (honest_streams, broken_streams))
+    md.append("| log | streams | expected | verdicts | result |")
+    md.append("|---|---:|---|---|---|")
+    print("real logs:", flush=True)
+    for label, row in rows.items():
+        ok = row["good"] == row["n"]
+        checks.add("real log %s" % label, ok, "%d/%d wrong (want %s, exit %d); e.g. %s"
+                   % (row["n"] - row["good"], row["n"], sorted(row["want"]), row["rc"], "; ".join(row["bad"][:2])))
+        codes = ", ".join("%s %d" % kv for kv in sorted(row["codes"].items(), key=str))
+        print("  %-52s %d/%d  %s  %s" % (label, row["good"], row["n"], codes, "PASS" if ok else "FAIL"), flush=True)
+        md.append("| %s | %d | %s, exit %d | %s | %s |" % (label, row["n"], " or ".join(sorted(row["want"])), row["rc"], codes,
+                                                         "pass" if ok else "**FAIL**"))
 
 
 # ---------------------------------------------------------------- main

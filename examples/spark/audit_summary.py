@@ -52,6 +52,12 @@ Then, with ids the DataFrame of id bytes:
                    all ASCII, grouped.groupBy(length, count).count() (multiplicities per length)
                    and the positions posexplode again, summed by (length, i, char)
   sample         = the 32 smallest ids of at most 256 bytes, ordered as binary (unsigned bytes, i.e. UTF-8 order)
+  placeholder_lines = lines that are the nil or the max UUID (an anchored, case-blind regex, with
+                   hyphens or without): counted apart from ids; written only when there are some
+  ksuid_payload_bits = per bit of a KSUID's 128-bit payload (from the top), the ids with it set:
+                   a Python UDF gives each KSUID's payload as 128 '0'/'1' characters, posexplode
+                   keeps the '1's, summed by position with the id's count; written when any id
+                   is a KSUID
   node_formats   = not written (the field is optional): a stream of Snowflakes, xids or ObjectIds
                    summarised here is judged as tokens; audit it with idbudget to read their fields
 Counts are Spark longs (exact to 2^63) written as JSON strings.
@@ -90,6 +96,8 @@ HEX = "[0-9a-fA-F]"
 UUID_RE = rf"\A{HEX}{{8}}-{HEX}{{4}}-[167]{HEX}{{3}}-[89abAB]{HEX}{{3}}-{HEX}{{12}}\z"
 ULID_RE = r"\A[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}\z"
 KSUID_RE = r"\A[0-9A-Za-z]{27}\z"
+# The nil and the max UUID (RFC 9562 §5.9, §5.10): placeholders, not ids.
+PLACEHOLDER_RE = r"(?i)\A(?:0{8}-0{4}-0{4}-0{4}-0{12}|0{32}|f{8}-f{4}-f{4}-f{4}-f{12}|f{32})\z"
 TYPEID_C = "[0-9a-hjkmnp-tv-z]"  # TypeID's suffix alphabet, lower case only
 # A 1-63 character prefix not starting or ending with _, then a UUIDv7: version 7 makes suffix
 # character 10 e or f; variant 10 makes character 13 one of 8 9 a b r s t v.
@@ -110,6 +118,15 @@ def ksuid_bucket(s):
             return None
         value = value * 62 + d
     return str(value >> 128) if value < 1 << 160 else None
+
+
+def ksuid_payload(s):
+    """A KSUID's 128-bit payload as 128 '0'/'1' characters, the top bit first (the regex and
+    ksuid_bucket have checked it is one)."""
+    value = 0
+    for c in s:
+        value = value * 62 + BASE62.find(c)
+    return format(value & ((1 << 128) - 1), "0128b")
 
 
 def typeid_bucket(s):
@@ -143,6 +160,7 @@ def classify_lines(lines, max_line_bytes):
                         F.when(F.length("id") == 0, "empty")
                         .when(F.length("id") > max_line_bytes, "overlong")
                         .when(~F.is_valid_utf8(F.col("id").cast("string")), "invalid")
+                        .when(F.col("id").cast("string").rlike(PLACEHOLDER_RE), "placeholder")
                         .otherwise("id")))
 
 
@@ -155,6 +173,7 @@ def classify_rows(frame, column):
             .withColumn("kind",
                         F.when(F.col("id").isNull() | (F.length("id") == 0), "empty")
                         .when(~F.is_valid_utf8(F.col("id").cast("string")), "invalid")
+                        .when(F.col("id").cast("string").rlike(PLACEHOLDER_RE), "placeholder")
                         .otherwise("id")))
 
 
@@ -197,6 +216,7 @@ def summarise(classified, max_line_bytes):
         F.sum("crlf").alias("crlf_lines"),
         F.sum(F.when(F.col("kind") == "invalid", 1).otherwise(0)).alias("invalid_utf8_lines"),
         F.sum(F.when(F.col("kind") == "overlong", 1).otherwise(0)).alias("overlong_lines"),
+        F.sum(F.when(F.col("kind") == "placeholder", 1).otherwise(0)).alias("placeholder_lines"),
     ).first()
 
     grouped = (classified.filter(F.col("kind") == "id")
@@ -237,6 +257,12 @@ def summarise(classified, max_line_bytes):
                   .agg(F.count(F.lit(1)).alias("keys"), F.sum("ids").alias("ids")).collect()}
     kept = [f for f, r in per_format.items() if r["keys"] <= BUCKET_KEY_LIMIT]
     bucket_rows = buckets.filter(F.col("format").isin(kept)).collect() if kept else []
+    ksuid_bits = (grouped.filter(F.col("s").rlike(KSUID_RE))
+                  .filter(F.udf(ksuid_bucket, "string", useArrow=False)(F.col("s")).isNotNull())
+                  .select(F.posexplode(F.split(F.udf(ksuid_payload, "string", useArrow=False)(F.col("s")), "(?!$)")), "count")
+                  .filter(F.col("col") == "1")
+                  .groupBy("pos").agg(F.sum("count").alias("k"))
+                  .collect())
     sample = grouped.where(F.octet_length("id") <= SAMPLE_MAX_BYTES).select("id").orderBy("id").limit(SAMPLE_SIZE).collect()
     grouped.unpersist()
 
@@ -272,6 +298,13 @@ def summarise(classified, max_line_bytes):
     for r in sorted(group_positions, key=lambda r: (r["n"], r["pos"], ord(r["col"]))):
         groups[r["n"]]["positions"][r["pos"]][r["col"]] = str(r["k"])
     out["groups"] = {str(n): g for n, g in sorted(groups.items())}
+    if counts["placeholder_lines"]:
+        out["placeholder_lines"] = str(counts["placeholder_lines"])
+    if per_format.get("ksuid") is not None:
+        bits = ["0"] * 128
+        for r in ksuid_bits:
+            bits[r["pos"]] = str(r["k"])
+        out["ksuid_payload_bits"] = bits
     out["sample"] = [bytes(r["id"]).decode("utf-8") for r in sample]
     return out
 

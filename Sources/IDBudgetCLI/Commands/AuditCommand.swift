@@ -312,6 +312,7 @@ struct AuditCommand: ParsableCommand {
         report.add("CRLF lines", String(r.crlfLines))
         report.add("invalid UTF-8 lines", String(r.invalidUTF8Lines))
         report.add("overlong lines (> \(r.maxLineBytes) B)", String(r.overlongLines))
+        if r.placeholderLines > 0 { report.add("nil/max UUID lines", String(r.placeholderLines)) }
         report.add("symbols seen", "\(r.observedSymbols.unicodeScalars.count): \(r.observedSymbols.escapingControlCharacters.prefix(80))")
         report.add("format", r.format)
         report.add("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)")

@@ -2828,6 +2828,10 @@ enum OpenAPIDocument {
                       "overlong_lines": {
                         "$ref": "#/components/schemas/Output_integer"
                       },
+                      "placeholder_lines": {
+                        "$ref": "#/components/schemas/Output_integer",
+                        "description": "lines that are the nil or the max UUID (RFC 9562), set aside as placeholders, not ids"
+                      },
                       "fingerprint_table_bytes": {
                         "$ref": "#/components/schemas/Output_integer",
                         "description": "the most bytes the fingerprint tables held at once"

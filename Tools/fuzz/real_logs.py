@@ -1,0 +1,130 @@
+"""The logs people really have, for the audit's calibration (Tools/fuzz/audit_calibration.py): honest
+streams with the mess of real use — a CSV header line, a v4→v7 migration, TypeIDs beside other ids,
+nil UUIDs, Snowflakes behind a header, declared formats — that must pass (no false alarm), and broken
+ones hidden in the same mess that must fail (a stuck position, copies of one id, a planted duplicate
+in a migration, a KSUID payload that counts, too many nil UUIDs).
+
+Every id is written here from the formats' specifications with random.Random (RFC 9562 for UUIDs,
+the TypeID spec v0.3, segmentio's KSUID, Twitter's Snowflake layout), not by idbudget.
+"""
+import time
+import uuid
+
+B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+HEX = "0123456789abcdef"
+TYPEID = "0123456789abcdefghjkmnpqrstvwxyz"
+NIL = "00000000-0000-0000-0000-000000000000"
+MAX = "ffffffff-ffff-ffff-ffff-ffffffffffff"
+# A fixed start a year before the run (plausible: from 2005 to tomorrow), whole days so a run is stable.
+NOW_MS = int(time.time() // 86400 * 86400 * 1000) - 365 * 86400 * 1000
+
+
+def uuid7_value(rng, ms):
+    return ms << 80 | 0x7 << 76 | rng.getrandbits(12) << 64 | 0b10 << 62 | rng.getrandbits(62)
+
+
+def uuid7s(rng, n, start=NOW_MS):
+    """One UUIDv7 a millisecond."""
+    return [str(uuid.UUID(int=uuid7_value(rng, start + i))) for i in range(n)]
+
+
+def uuid4s(rng, n):
+    return [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(n)]
+
+
+def typeids(rng, n, prefix):
+    """TypeIDs (spec v0.3): prefix, _, a UUIDv7 in 26 lower-case Crockford characters (one a millisecond)."""
+    out = []
+    for i in range(n):
+        v = uuid7_value(rng, NOW_MS + i)
+        out.append(prefix + "_" + "".join(TYPEID[v >> (125 - 5 * k) & 31] for k in range(26)))
+    return out
+
+
+def ksuid(seconds, payload):
+    """segmentio/ksuid: 32 bits of seconds since 1400000000 above a 128-bit payload, 27 base62 characters."""
+    v = seconds << 128 | payload
+    out = []
+    for _ in range(27):
+        v, r = divmod(v, 62)
+        out.append(B62[r])
+    return "".join(reversed(out))
+
+
+def ksuids(rng, n, per_second=100, counter=False):
+    start = (NOW_MS // 1000) - 1_400_000_000
+    return [ksuid(start + i // per_second, i if counter else rng.getrandbits(128)) for i in range(n)]
+
+
+def snowflakes(rng, n):
+    """Twitter Snowflakes in order: ms since 1288834974657 << 22 | worker (10 bits) << 12 | sequence."""
+    node = rng.randrange(1024)
+    out, ms, seq = [], NOW_MS - 1288834974657, 0
+    for _ in range(n):
+        if rng.random() < 0.7:
+            ms += 1 + rng.randrange(3)
+            seq = 0
+        else:
+            seq += 1
+        out.append(str(ms << 22 | node << 12 | seq))
+    return out
+
+
+def tokens(rng, n, alphabet, length):
+    return ["".join(rng.choices(alphabet, k=length)) for _ in range(n)]
+
+
+def stuck_hex8(rng, n):
+    """hex x8 whose fifth character is always 0: a stuck position mid-token."""
+    return [t[:4] + "0" + t[5:] for t in tokens(rng, n, HEX, 8)]
+
+
+def shuffled(rng, lines):
+    rng.shuffle(lines)
+    return lines
+
+
+# key -> generator(rng, n). The header line is a CSV's.
+GENERATORS = {
+    "log-v7-header": lambda rng, n: ["id"] + uuid7s(rng, n),
+    "log-v7-nil": lambda rng, n: shuffled(rng, uuid7s(rng, n) + [NIL] * 5 + [MAX] * 2),
+    "log-v4-v7": lambda rng, n: uuid4s(rng, n // 20) + uuid7s(rng, n),
+    "log-typeid-mix": lambda rng, n: ["id"] + shuffled(rng, typeids(rng, n, "user") + uuid4s(rng, 1)),
+    "log-typeid-prefixes": lambda rng, n: shuffled(rng, typeids(rng, n // 2, "user") + typeids(rng, n // 2, "order_item")),
+    "log-snowflake-header": lambda rng, n: ["id"] + snowflakes(rng, n),
+    "log-ksuid": lambda rng, n: ksuids(rng, n),
+    "log-declared-b62x22": lambda rng, n: tokens(rng, n, B62, 22),
+    "log-declared-uuid4": lambda rng, n: uuid4s(rng, n),
+    # broken ones
+    "bad-21-copies": lambda rng, n: ["3fA9kQ2mZx81LpWcVb7NtR"] * 21,
+    "bad-stuck-hex8": lambda rng, n: stuck_hex8(rng, n),
+    "bad-v4-v7-planted": lambda rng, n: (lambda v7: uuid4s(rng, n // 20) + v7 + [v7[rng.randrange(len(v7))]])(uuid7s(rng, n)),
+    "bad-ksuid-counter": lambda rng, n: ksuids(rng, n, counter=True),
+    "bad-v7-nils": lambda rng, n: shuffled(rng, uuid7s(rng, n) + [NIL] * 100),
+}
+
+# Honest: (key, label, n, extra audit arguments): every stream must be `consistent`, exit 0.
+HONEST = [
+    ("log-v7-header", "CSV header + 20,000 UUIDv7", 20000, []),
+    ("log-v7-nil", "20,000 UUIDv7 + 5 nil and 2 max UUIDs", 20000, []),
+    ("log-v4-v7", "v4→v7 migration: 1,000 UUIDv4 then 20,000 UUIDv7", 20000, []),
+    ("log-typeid-mix", "CSV header + 10,000 TypeIDs + 1 UUIDv4", 10000, []),
+    ("log-typeid-prefixes", "TypeIDs of two prefixes (user_, order_item_)", 10000, []),
+    ("log-snowflake-header", "CSV header + 20,000 Snowflakes", 20000, []),
+    ("log-ksuid", "20,000 KSUIDs, 100 a second", 20000, []),
+    ("log-declared-b62x22", "declared --alphabet base62 --length 22", 20000, ["--alphabet", "base62", "--length", "22"]),
+    ("log-declared-uuid4", "declared --scheme uuid4", 20000, ["--scheme", "uuid4"]),
+]
+
+# Broken: (key, label, n, extra, verdicts any of which detects it): every stream must fail, exit 1.
+BROKEN = [
+    ("bad-21-copies", "21 copies of one base58 id", 21, [], {"too-many-duplicates"}),
+    # Undeclared, a constant position mid-token is structure (a UUID's version is one): declared, it fails —
+    # on its duplicates too, as the space it really has (16^7) is 16 times smaller than declared.
+    ("bad-stuck-hex8", "hex x8, position 5 stuck at 0, n=100,000, declared --alphabet hex --length 8", 100000,
+     ["--alphabet", "hex", "--length", "8"], {"non-uniform-positions", "too-many-duplicates"}),
+    ("bad-stuck-hex8", "the same, n=5,000", 5000, ["--alphabet", "hex", "--length", "8"], {"non-uniform-positions"}),
+    ("bad-v4-v7-planted", "v4→v7 migration with one planted duplicate", 20000, [], {"too-many-duplicates"}),
+    ("bad-ksuid-counter", "KSUIDs whose payload counts", 20000, [], {"non-uniform-positions"}),
+    ("bad-v7-nils", "20,000 UUIDv7 + 100 nil UUIDs", 20000, [], {"too-many-duplicates"}),
+]
