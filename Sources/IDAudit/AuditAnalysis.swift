@@ -313,14 +313,13 @@ public struct AuditAnalysis: Sendable {
             forced.flatMap(\.length).flatMap { s.lengths[$0] != nil ? $0 : nil }
             ?? Self.dominantLength(of: s, findings: &findings)
         var format = forced ?? Self.timeFormat(of: s, now: now, findings: &findings)
-        // UUIDv7s beside UUIDv4s (a migration's log): each judged in its own space.
-        let uuid4s = claimedBits == nil && format == nil ? Self.uuidVersionMix(s, length: single) : nil
-        if let uuid4s {
+        // UUIDv7s beside UUIDv4s, v1s or v6s (a migration's log): each judged where its ids can collide.
+        let mix = claimedBits == nil && format == nil ? Self.uuidVersionMix(s, length: single) : nil
+        if let mix {
             format = .uuid7
-            findings.append(
-                "a mix of UUID versions (by the version character, position 15): \(s.ids - uuid4s) UUIDv7 judged within their milliseconds, \(uuid4s) UUIDv4 over 2^122; positions 1–13, UUIDv7's timestamp, are not tested"
-            )
+            findings.append(mix.words(strayTolerance: Self.strayTolerance(s.ids)))
         }
+        let unjudged = mix.map { $0.untestedPositions(strayTolerance: Self.strayTolerance(s.ids)) } ?? []
         let alphabet = Self.chooseAlphabet(for: s, format: format)
         if !alphabet.strays.isEmpty {
             let shown = alphabet.strays.map { "'\(String($0.symbol).escapingControlCharacters)'" }.joined(separator: ", ")
@@ -345,12 +344,13 @@ public struct AuditAnalysis: Sendable {
         }
         var probe: [String] = []
         var flags = PositionFlags(
-            positions, of: s, format: format, alphabetSize: alphabet.size, skipping: Set(vendorLaid), findings: &probe)
+            positions, of: s, format: format, alphabetSize: alphabet.size, skipping: Set(vendorLaid).union(unjudged), findings: &probe)
         let randA = format.flatMap { Self.randAPositions(of: $0, length: single) } ?? []
         let counter = claimedBits == nil && flags.flagged.contains { randA.contains($0.0) }
         if counter {
             flags = PositionFlags(
-                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: randA.union(vendorLaid), fresh: true,
+                positions, of: s, format: format, alphabetSize: alphabet.size, skipping: randA.union(vendorLaid).union(unjudged),
+                fresh: true,
                 findings: &findings)
         } else {
             findings += probe
@@ -393,14 +393,14 @@ public struct AuditAnalysis: Sendable {
         var cells = DuplicateCells(
             s, judged: judged, claimedBits: claimedBits, format: format, length: single, positions: positions, alphabet: alphabet,
             findings: &findings)
-        if let uuid4s { cells.add(DuplicateTest.Cell(space: BigInt.power(2, IDFormat.uuid4.randomBits), ids: uuid4s)) }
+        for cell in mix?.cells ?? [] { cells.add(cell) }
         let test = cells.test(observed: s.extraOccurrences, tests: tests)
 
         self.format = format
         self.alphabet = alphabet.name
         alphabetSize = alphabet.size
         self.positions = positions
-        formatName = uuid4s == nil ? judged.formatName : "UUIDv7 and UUIDv4"
+        formatName = mix?.name ?? judged.formatName
         space = judged.space
         spaceDescription = judged.text
         buckets = judged.buckets
@@ -424,24 +424,6 @@ public struct AuditAnalysis: Sendable {
         nodeFormat = nil
         nodeStats = nil
         nodeFits = []
-    }
-
-    /// The UUIDv4s among UUIDv7s of one length-36 stream, when every id is one or the other: the
-    /// hyphens in place, the version character `7` or `4` (each UUIDv7 parsed as one, with its
-    /// variant), the variant character 8, 9, a or b. Both are then judged where they can collide —
-    /// UUIDv7s within a millisecond, UUIDv4s among themselves — and the positions random in both
-    /// are tested (a mix of uniform symbols is uniform). nil otherwise.
-    static func uuidVersionMix(_ s: AuditSummary, length: Int?) -> Int? {
-        guard length == 36, s.lengths.count == 1, s.positions.count >= 36, let v7 = s.timeFormats[.uuid7]?.ids, v7 > 0 else {
-            return nil
-        }
-        for i in [8, 13, 18, 23] where s.positions[i] != ["-": s.ids] { return nil }
-        guard s.positions[19].keys.allSatisfy({ "89abAB".unicodeScalars.contains($0) }) else { return nil }
-        let version = s.positions[14]
-        guard version.keys.allSatisfy({ $0 == "4" || $0 == "7" }), version["7"] == v7, let v4 = version["4"], v4 > 0 else {
-            return nil
-        }
-        return v4
     }
 
     /// Whether the positions of ids of `length` are a UUIDv8's: 36 characters, the hyphens in place,

@@ -32,6 +32,17 @@ def uuid4s(rng, n):
     return [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(n)]
 
 
+def uuid1s(rng, n):
+    """One host's UUIDv1s (RFC 9562 §5.1): 100 ns ticks since 1582, a clock sequence, a constant node."""
+    t, clock, node = 0x1EF_0000_0000_0000 + rng.getrandbits(40), rng.getrandbits(14), rng.getrandbits(48)
+    out = []
+    for _ in range(n):
+        t += 1 + rng.randrange(20000)
+        out.append(str(uuid.UUID(fields=(t & 0xFFFFFFFF, t >> 32 & 0xFFFF, t >> 48 & 0x0FFF | 0x1000,
+                                         0x80 | clock >> 8, clock & 0xFF, node))))
+    return out
+
+
 def typeids(rng, n, prefix):
     """TypeIDs (spec v0.3): prefix, _, a UUIDv7 in 26 lower-case Crockford characters (one a millisecond)."""
     out = []
@@ -89,6 +100,7 @@ GENERATORS = {
     "log-v7-header": lambda rng, n: ["id"] + uuid7s(rng, n),
     "log-v7-nil": lambda rng, n: shuffled(rng, uuid7s(rng, n) + [NIL] * 5 + [MAX] * 2),
     "log-v4-v7": lambda rng, n: uuid4s(rng, n // 20) + uuid7s(rng, n),
+    "log-v1-v4-v7": lambda rng, n: shuffled(rng, uuid1s(rng, n // 3) + uuid4s(rng, n // 3) + uuid7s(rng, n // 3)),
     "log-typeid-mix": lambda rng, n: ["id"] + shuffled(rng, typeids(rng, n, "user") + uuid4s(rng, 1)),
     "log-typeid-prefixes": lambda rng, n: shuffled(rng, typeids(rng, n // 2, "user") + typeids(rng, n // 2, "order_item")),
     "log-snowflake-header": lambda rng, n: ["id"] + snowflakes(rng, n),
@@ -99,6 +111,7 @@ GENERATORS = {
     "bad-21-copies": lambda rng, n: ["3fA9kQ2mZx81LpWcVb7NtR"] * 21,
     "bad-stuck-hex8": lambda rng, n: stuck_hex8(rng, n),
     "bad-v4-v7-planted": lambda rng, n: (lambda v7: uuid4s(rng, n // 20) + v7 + [v7[rng.randrange(len(v7))]])(uuid7s(rng, n)),
+    "bad-v1-repeat": lambda rng, n: (lambda v1: v1 + [v1[rng.randrange(len(v1))]] + uuid7s(rng, n))(uuid1s(rng, n // 4)),
     "bad-ksuid-counter": lambda rng, n: ksuids(rng, n, counter=True),
     "bad-v7-nils": lambda rng, n: shuffled(rng, uuid7s(rng, n) + [NIL] * 100),
 }
@@ -108,6 +121,7 @@ HONEST = [
     ("log-v7-header", "CSV header + 20,000 UUIDv7", 20000, []),
     ("log-v7-nil", "20,000 UUIDv7 + 5 nil and 2 max UUIDs", 20000, []),
     ("log-v4-v7", "v4→v7 migration: 1,000 UUIDv4 then 20,000 UUIDv7", 20000, []),
+    ("log-v1-v4-v7", "UUIDv1, v4 and v7, 10,000 of each, shuffled", 30000, []),
     ("log-typeid-mix", "CSV header + 10,000 TypeIDs + 1 UUIDv4", 10000, []),
     ("log-typeid-prefixes", "TypeIDs of two prefixes (user_, order_item_)", 10000, []),
     ("log-snowflake-header", "CSV header + 20,000 Snowflakes", 20000, []),
@@ -125,6 +139,7 @@ BROKEN = [
      ["--alphabet", "hex", "--length", "8"], {"non-uniform-positions", "too-many-duplicates"}),
     ("bad-stuck-hex8", "the same, n=5,000", 5000, ["--alphabet", "hex", "--length", "8"], {"non-uniform-positions"}),
     ("bad-v4-v7-planted", "v4→v7 migration with one planted duplicate", 20000, [], {"too-many-duplicates"}),
+    ("bad-v1-repeat", "UUIDv1 then UUIDv7, one UUIDv1 repeated", 20000, [], {"too-many-duplicates"}),
     ("bad-ksuid-counter", "KSUIDs whose payload counts", 20000, [], {"non-uniform-positions"}),
     ("bad-v7-nils", "20,000 UUIDv7 + 100 nil UUIDs", 20000, [], {"too-many-duplicates"}),
 ]

@@ -1,0 +1,74 @@
+import Foundation
+import IDBudget
+import IDFormats
+
+/// UUIDs of several versions in one stream — a migration's log (v4 → v7, v1 → v7), or services that
+/// mint different versions — told apart by the version character and each judged where its ids can
+/// collide.
+extension AuditAnalysis {
+    struct UUIDVersionMix {
+        let uuid7s: Int
+        /// 122 random bits each: judged among themselves.
+        let uuid4s: Int
+        /// Unique by construction (RFC 9562: the clock sequence changes whenever the clock may have
+        /// gone back, the node tells generators apart): no random space makes a repeat chance.
+        let uuid1s: Int
+        let uuid6s: Int
+
+        /// The versions present, in words: "UUIDv7, UUIDv4 and UUIDv1".
+        var name: String {
+            let present = [("UUIDv7", uuid7s), ("UUIDv4", uuid4s), ("UUIDv1", uuid1s), ("UUIDv6", uuid6s)].filter { $0.1 > 0 }.map(\.0)
+            return present.dropLast().joined(separator: ", ") + " and " + (present.last ?? "")
+        }
+
+        /// What the other versions add to the duplicate test beside the UUIDv7s' milliseconds: the
+        /// UUIDv4s' 2^122; the UUIDv1s' and v6s' a space past any (2^4096), where no repeat is
+        /// expected, so any repeat among them counts against the stream.
+        var cells: [DuplicateTest.Cell] {
+            var out: [DuplicateTest.Cell] = []
+            if uuid4s > 0 { out.append(.init(space: BigInt.power(2, IDFormat.uuid4.randomBits), ids: uuid4s)) }
+            if uuid1s + uuid6s > 0 { out.append(.init(space: BigInt.power(2, AuditAnalysis.spaceCapBits), ids: uuid1s + uuid6s)) }
+            return out
+        }
+
+        /// The positions not tested beyond UUIDv7's timestamp: all of them when more UUIDv1s and v6s
+        /// than the stray tolerance take part — their clock sequence and node are not random, and the
+        /// summary counts the versions' symbols together.
+        func untestedPositions(strayTolerance: Int) -> Set<Int> {
+            uuid1s + uuid6s > strayTolerance ? Set(0..<IDFormat.uuid7.length) : []
+        }
+
+        func words(strayTolerance: Int) -> String {
+            var parts = ["\(uuid7s) UUIDv7 judged within their milliseconds"]
+            if uuid4s > 0 { parts.append("\(uuid4s) UUIDv4 over 2^122") }
+            for (n, v) in [(uuid1s, "UUIDv1"), (uuid6s, "UUIDv6")] where n > 0 {
+                parts.append("\(n) \(v), which never repeat from an RFC 9562 generator (a repeat among them counts against the stream)")
+            }
+            let positions =
+                untestedPositions(strayTolerance: strayTolerance).isEmpty
+                ? "positions 1–13, UUIDv7's timestamp, are not tested"
+                : "positions are not tested: a UUIDv1's or v6's clock sequence and node are not random"
+            return "a mix of UUID versions (by the version character, position 15): " + parts.joined(separator: ", ") + "; " + positions
+        }
+    }
+
+    /// The UUIDs of other versions among the UUIDv7s of one length-36 stream, when every id is a
+    /// UUIDv7, v4, v1 or v6 with some of a second version: the hyphens in place, the variant
+    /// character 8, 9, a or b, and every UUIDv7, v1 and v6 parsed as one (its timestamp read). nil
+    /// otherwise. With UUIDv4s only, the positions random in both are still tested (a mix of uniform
+    /// symbols is uniform).
+    static func uuidVersionMix(_ s: AuditSummary, length: Int?) -> UUIDVersionMix? {
+        guard length == 36, s.lengths.count == 1, s.positions.count >= 36, let v7 = s.timeFormats[.uuid7]?.ids, v7 > 0 else {
+            return nil
+        }
+        for i in IDFormat.uuidHyphenPositions where s.positions[i] != ["-": s.ids] { return nil }
+        guard s.positions[19].keys.allSatisfy({ "89abAB".unicodeScalars.contains($0) }) else { return nil }
+        let version = s.positions[IDFormat.uuidVersionPosition]
+        guard version.keys.allSatisfy({ "1467".unicodeScalars.contains($0) }), version["7"] == v7 else { return nil }
+        let mix = UUIDVersionMix(uuid7s: v7, uuid4s: version["4"] ?? 0, uuid1s: version["1"] ?? 0, uuid6s: version["6"] ?? 0)
+        guard mix.uuid1s == s.timeFormats[.uuid1]?.ids ?? 0, mix.uuid6s == s.timeFormats[.uuid6]?.ids ?? 0,
+            mix.uuid4s + mix.uuid1s + mix.uuid6s > 0
+        else { return nil }
+        return mix
+    }
+}
