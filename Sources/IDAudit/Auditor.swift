@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IDBudget
+import Synchronization
 
 /// Streams identifiers, one per line, into an ``AuditSummary``.
 ///
@@ -20,7 +21,17 @@ public final class Auditor {
     public let memoryLimit: Int
 
     private let blockSize: Int
+    /// The block being filled, and the one the workers read: the next block fills while the last is
+    /// counted (``processBlock(final:)``), so reading the input costs the workers no time.
     private var block: UnsafeMutableRawPointer
+    private var spare: UnsafeMutableRawPointer
+    /// Counts one block at a time, in input order.
+    private let pipeline = DispatchQueue(label: "idbudget.audit.block")
+    private let inFlight = DispatchGroup()
+    /// What the block being counted threw, rethrown at the next wait.
+    private let failure = Mutex<(any Error)?>(nil)
+    /// Lines of the blocks counted so far, for progress displays while one is counted.
+    private let linesCounted = Atomic<Int>(0)
     private var filled = 0
     private var skippingOverlong = false
     private var workers: [AuditWorker]
@@ -84,6 +95,7 @@ public final class Auditor {
         // Room for the longest line and a read's worth more (a partial line is at most maxLineBytes + 1).
         blockSize = Swift.max(1 << 20, maxLineBytes + 2 + (1 << 20))
         block = .allocate(byteCount: blockSize, alignment: 64)
+        spare = .allocate(byteCount: blockSize, alignment: 64)
         let n = Swift.min(Self.maxThreads, Swift.max(1, threads ?? Cores.usable))
         workers = (0..<n).map { _ in
             AuditWorker(
@@ -102,15 +114,17 @@ public final class Auditor {
     }
 
     deinit {
+        inFlight.wait()
         block.deallocate()
+        spare.deallocate()
         spillDirectory.remove()
     }
 
     /// Whether ``finish()`` has run.
     var hasFinished: Bool { finished != nil }
 
-    /// Lines so far (for progress displays).
-    public var lines: Int { workers.reduce(0) { $0 + $1.summary.lines } }
+    /// Lines counted so far (for progress displays: the block being counted is not in it yet).
+    public var lines: Int { linesCounted.load(ordering: .relaxed) }
     /// Bytes the fingerprint tables hold now, and at most so far.
     public var tableBytes: Int { tables.reduce(0) { $0 + $1.bytesAllocated } }
     public var peakTableBytes: Int { tables.reduce(0) { $0 + $1.peakBytes } }
@@ -134,6 +148,7 @@ public final class Auditor {
                 // Inside a line already known to be too long: drop bytes up to its newline.
                 guard let nl = memchr(base, 0x0A, rest) else { return }
                 let skip = base.distance(to: UnsafeRawPointer(nl)) + 1
+                try waitForBlock()
                 workers[0].overlong(countsHere: shardIndex == 0)
                 skippingOverlong = false
                 base += skip
@@ -154,6 +169,7 @@ public final class Auditor {
     public func finish() throws -> AuditSummary {
         if let finished { return finished }
         try processBlock(final: true)
+        try waitForBlock()
         if skippingOverlong {
             workers[0].overlong(countsHere: shardIndex == 0)
             skippingOverlong = false
@@ -204,7 +220,10 @@ public final class Auditor {
         finished = summary
         return summary
     }
-    /// Hands the complete lines in the block to the workers; keeps a partial last line.
+    /// Hands the complete lines in the block to the workers; keeps a partial last line. The block is
+    /// counted on the pipeline while the caller goes on reading into the spare one (its partial last
+    /// line moved there); the last block (`final`) is counted before this returns. A block waits for
+    /// the one before it, so blocks are counted one at a time and in input order.
     private func processBlock(final: Bool) throws {
         var end = filled  // bytes of complete lines
         if !final {
@@ -219,52 +238,86 @@ public final class Auditor {
             }
             end = last + 1
         }
-        if end > 0 {
-            let region = UnsafeRawBufferPointer(start: block, count: end)
-            let final = final
-            for w in workers { w.nodeIDs.beginPart() }
-            if workers.count == 1 {
-                try workers[0].scan(region, final: final)
-            } else {
-                // Split at the first newline past each n-th of the block (a small block stays whole).
-                let n = workers.count
-                var bounds = [0]
-                for k in 1..<n {
-                    let previous = bounds[k - 1]
-                    let target = Swift.max(previous, k * end / n)
-                    if end <= 4096 || target >= end {
-                        bounds.append(end)
-                    } else if let nl = memchr(block + target, 0x0A, end - target) {
-                        bounds.append(block.distance(to: nl) + 1)
-                    } else {
-                        bounds.append(end)
-                    }
-                }
-                bounds.append(end)
-                let parts = (0..<n).map { UnsafeRawBufferPointer(start: block + bounds[$0], count: bounds[$0 + 1] - bounds[$0]) }
-                let workers = self.workers
-                let lastPart = parts.lastIndex { $0.count > 0 } ?? 0
-                try parallel(n) { w in try workers[w].scan(parts[w], final: final && w == lastPart) }
-            }
-            stitchNodeIDs()
-            if let hint = sizeHint {
-                // Lines in this block predict the rest: reserve once, before the first fingerprints land.
-                sizeHint = nil
-                let lines = workers.reduce(0) { $0 + $1.pendingCount }
-                if lines > 0 {
-                    let expected = Int(Double(hint) / Double(end) * Double(lines) * 1.05) / shardCount
-                    for t in tables { t.reserve(expected / tables.count + 1024) }
-                }
-            }
-            try count()
-        }
+        try waitForBlock()
+        let full = block
         let tail = filled - end
-        if tail > 0 { memmove(block, block + end, tail) }
+        // The partial last line starts the next block.
+        if tail > 0 { memcpy(spare, full + end, tail) }
+        block = spare
+        spare = full
         filled = tail
         if filled > maxLineBytes + 1 {  // + 1: a trailing CR
             filled = 0
             skippingOverlong = true
         }
+        guard end > 0 else { return }
+        let region = UnsafeRawBufferPointer(start: full, count: end)
+        if final {
+            try countBlock(region, final: true)
+            return
+        }
+        inFlight.enter()
+        let job = BlockJob(auditor: self, region: region)
+        pipeline.async {
+            defer { job.auditor.inFlight.leave() }
+            do { try job.auditor.countBlock(job.region, final: false) } catch { job.auditor.failure.withLock { $0 = $0 ?? error } }
+        }
+    }
+
+    /// A block and its auditor, handed to the pipeline. Not shared while it runs: the caller touches
+    /// neither the block nor the workers and tables again before it waits (``waitForBlock()``).
+    private struct BlockJob: @unchecked Sendable {
+        let auditor: Auditor
+        let region: UnsafeRawBufferPointer
+    }
+
+    /// Waits for the block being counted; throws what counting it threw.
+    private func waitForBlock() throws {
+        inFlight.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// The workers read the block's complete lines, a part each, then the tables count their fingerprints.
+    private func countBlock(_ region: UnsafeRawBufferPointer, final: Bool) throws {
+        let end = region.count
+        guard let start = region.baseAddress else { return }
+        let block = UnsafeMutableRawPointer(mutating: start)
+        for w in workers { w.nodeIDs.beginPart() }
+        if workers.count == 1 {
+            try workers[0].scan(region, final: final)
+        } else {
+            // Split at the first newline past each n-th of the block (a small block stays whole).
+            let n = workers.count
+            var bounds = [0]
+            for k in 1..<n {
+                let previous = bounds[k - 1]
+                let target = Swift.max(previous, k * end / n)
+                if end <= 4096 || target >= end {
+                    bounds.append(end)
+                } else if let nl = memchr(block + target, 0x0A, end - target) {
+                    bounds.append(block.distance(to: nl) + 1)
+                } else {
+                    bounds.append(end)
+                }
+            }
+            bounds.append(end)
+            let parts = (0..<n).map { UnsafeRawBufferPointer(start: block + bounds[$0], count: bounds[$0 + 1] - bounds[$0]) }
+            let workers = self.workers
+            let lastPart = parts.lastIndex { $0.count > 0 } ?? 0
+            try parallel(n) { w in try workers[w].scan(parts[w], final: final && w == lastPart) }
+        }
+        stitchNodeIDs()
+        if let hint = sizeHint {
+            // Lines in this block predict the rest: reserve once, before the first fingerprints land.
+            sizeHint = nil
+            let lines = workers.reduce(0) { $0 + $1.pendingCount }
+            if lines > 0 {
+                let expected = Int(Double(hint) / Double(end) * Double(lines) * 1.05) / shardCount
+                for t in tables { t.reserve(expected / tables.count + 1024) }
+            }
+        }
+        try count()
+        linesCounted.store(workers.reduce(0) { $0 + $1.summary.lines }, ordering: .relaxed)
     }
 
     /// Each table takes the fingerprints of its share from every worker.

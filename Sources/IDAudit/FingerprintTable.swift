@@ -34,12 +34,44 @@ final class FingerprintTable {
         while 24 * (2 * c) <= memoryLimit { c *= 2 }
         maxCapacity = c
         capacity = Swift.min(1 << 14, c)
-        slots = .allocate(capacity: 2 * capacity)
-        slots.initialize(repeating: 0, count: 2 * capacity)
+        slots = Self.zeroedSlots(2 * capacity)
         peakBytes = 16 * capacity
     }
 
-    deinit { slots.deallocate() }
+    deinit { Self.release(slots, words: 2 * capacity) }
+
+    /// Tables from this size on are mapped on their own, in huge pages where the kernel has them.
+    private static let mappedBytes = 4 << 20
+
+    /// `words` zero words. A large table is a fresh anonymous mapping (zero already) marked for
+    /// transparent huge pages: an insert lands anywhere in it, so with 4 KiB pages nearly every insert
+    /// also misses the TLB, and with 2 MiB pages almost none does; the kernel faults the table in
+    /// 2 MiB at a time. Where there are none (or off Linux), plain zeroed memory.
+    private static func zeroedSlots(_ words: Int) -> UnsafeMutablePointer<UInt64> {
+        #if os(Linux)
+            let bytes = words * MemoryLayout<UInt64>.stride
+            if bytes >= mappedBytes, let raw = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                raw != UnsafeMutableRawPointer(bitPattern: -1)
+            {
+                _ = madvise(raw, bytes, 14)  // MADV_HUGEPAGE, which Glibc's module does not export
+                return raw.bindMemory(to: UInt64.self, capacity: words)
+            }
+        #endif
+        let p = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+        p.initialize(repeating: 0, count: words)
+        return p
+    }
+
+    private static func release(_ p: UnsafeMutablePointer<UInt64>, words: Int) {
+        #if os(Linux)
+            let bytes = words * MemoryLayout<UInt64>.stride
+            if bytes >= mappedBytes {
+                munmap(p, bytes)
+                return
+            }
+        #endif
+        p.deallocate()
+    }
 
     var bytesAllocated: Int { 16 * capacity }
     var spilled: Bool { spill != nil }
@@ -144,8 +176,7 @@ final class FingerprintTable {
         let old = slots
         let oldCapacity = capacity
         capacity = newCapacity
-        slots = .allocate(capacity: 2 * capacity)
-        slots.initialize(repeating: 0, count: 2 * capacity)
+        slots = Self.zeroedSlots(2 * capacity)
         peakBytes = Swift.max(peakBytes, 16 * (capacity + oldCapacity))
         let mask = capacity - 1
         for j in 0..<oldCapacity where old[2 * j] != 0 {
@@ -154,7 +185,7 @@ final class FingerprintTable {
             slots[2 * i] = old[2 * j]
             slots[2 * i + 1] = old[2 * j + 1]
         }
-        old.deallocate()
+        Self.release(old, words: 2 * oldCapacity)
     }
 
     private func spillAll() throws {
@@ -202,10 +233,9 @@ final class FingerprintTable {
             guard 16 * c <= memoryLimit else {
                 throw AuditError("one partition holds \(records) records, more than the memory limit holds; give a larger memory limit")
             }
-            slots.deallocate()
+            Self.release(slots, words: 2 * capacity)
             capacity = c
-            slots = .allocate(capacity: 2 * c)
-            slots.initialize(repeating: 0, count: 2 * c)
+            slots = Self.zeroedSlots(2 * c)
             peakBytes = Swift.max(peakBytes, 16 * c)
             count = 0
             overflow.removeAll()
