@@ -128,7 +128,6 @@ public struct AuditAnalysis: Sendable {
             } else {
                 self.init(declared: declared, summary: original)
             }
-            notePlaceholders(original)
             return
         }
         self.init(reading: original, claimedBits: claimedBits, scheme: scheme, now: now)
@@ -174,7 +173,9 @@ public struct AuditAnalysis: Sendable {
         // Words a log carries beside its ids — a header repeated in each part of a merged export,
         // `null`, `-`: a length under 16 holding no more lines than the stray tolerance is set aside
         // and named, not judged as ids (ten `null`s are no ten copies of an id).
-        let words = parts.filter { p in p.length.map { $0 < 16 } == true && p.summary.ids <= Self.strayTolerance(s.ids) }
+        // Together with the nil and max UUIDs set aside while summarising, within one tolerance.
+        var words = parts.filter { p in p.length.map { $0 < 16 } == true && p.summary.ids <= Self.strayTolerance(s.ids) }
+        if words.reduce(s.placeholderLines, { $0 + $1.summary.ids }) > Self.strayTolerance(s.ids + s.placeholderLines) { words = [] }
         var setAside: String?
         if !words.isEmpty, words.count < parts.count {
             parts.removeAll { p in words.contains { $0.length == p.length } }

@@ -366,6 +366,10 @@ extension AuditSummary {
                     }
                     s.ksuidPayloadBits.append(try p.count(name))
                 }
+                // Given, it is all 128 (absent is "not counted"; an empty one would silence the test).
+                guard s.ksuidPayloadBits.count == ksuidPayloadBitCount else {
+                    throw malformed("ksuid_payload_bits has \(s.ksuidPayloadBits.count) counts, not \(ksuidPayloadBitCount)")
+                }
             case "groups": s.groups = try p.groups()
             case "declared": s.declared = try p.declaredLines("declared")
             case "node_formats": s.nodeFormats = try p.nodeFormats()

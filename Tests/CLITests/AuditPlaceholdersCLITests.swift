@@ -120,6 +120,12 @@ extension AuditPlaceholdersCLITests {
         let text = try String(contentsOf: summary, encoding: .utf8)
         #expect(text.contains("\"placeholder_lines\" : \"1\"") && text.contains("\"ksuid_payload_bits\""))
         #expect(try CLI.run(["audit", "--summary", summary.path]).status != 65)
+        // An empty list is no list of 128: the payload test must not be silenced by it.
+        let empty = dir.appendingPathComponent("empty.json")
+        let list = try #require(text.range(of: "\"ksuid_payload_bits\" : ["))
+        let close = try #require(text.range(of: "]", range: list.upperBound..<text.endIndex))
+        try (text[..<list.upperBound] + text[close.lowerBound...]).write(to: empty, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["audit", "--summary", empty.path]).status == 65)
         for (from, to) in [
             ("\"placeholder_lines\" : \"1\"", "\"placeholder_lines\" : \"2\""),
             ("\"ksuid_payload_bits\" : [\n    \"", "\"ksuid_payload_bits\" : [\n    \"9"),
@@ -130,5 +136,44 @@ extension AuditPlaceholdersCLITests {
             let r = try CLI.run(["audit", "--summary", bad.path])
             #expect(r.status == 65 && r.stderr.split(separator: "\n").count == 1, "\(from): \(r.status) \(r.stderr)")
         }
+    }
+}
+
+extension AuditPlaceholdersCLITests {
+    /// Under a declared shape a placeholder is a line not of it, counted against --max-invalid alike
+    /// from the file, from a summary made without the declaration, and under a node-id layout.
+    @Test func underADeclarationPlaceholdersAreInvalidLines() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("placeholders-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for scheme in ["uuid4", "objectid"] {
+            let ids = try CLI.run(["generate", "--scheme", scheme, "--count", "5000"]).stdout
+            let file = dir.appendingPathComponent("\(scheme).txt")
+            try Data((ids + Self.nilUUID + "\n").utf8).write(to: file)
+            let summary = dir.appendingPathComponent("\(scheme).json")
+            #expect(try CLI.run(["audit", file.path, "--emit-summary", summary.path]).status == 0)
+            for source in [[file.path], ["--summary", summary.path]] {
+                let r = try CLI.run(["audit"] + source + ["--scheme", scheme, "--format", "json"])
+                let json = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
+                #expect(
+                    r.status == 1 && json["verdict_code"] as? String == "invalid-ids",
+                    "\(scheme) \(source): \(json["findings"] ?? r.stderr)")
+                #expect(try CLI.run(["audit"] + source + ["--scheme", scheme, "--max-invalid", "1"]).status == 0, "\(scheme) \(source)")
+            }
+        }
+    }
+
+    /// Words and placeholders share one tolerance: 15 words of 10 lines each beside 10,000 ids are no
+    /// stray lines, however few each word's are.
+    @Test func wordsAndPlaceholdersShareOneTolerance() throws {
+        let words = (1...15).flatMap { k in Array(repeating: String(repeating: "x", count: k), count: 10) }
+        let (r, json) = try Self.audit(Self.uuid7s(10000, seed: 12) + words)
+        #expect(r.status == 1, "\(json["findings"] ?? r.stderr)")
+        let (n, nj) = try Self.audit(
+            Self.uuid7s(10000, seed: 13) + Array(repeating: "null", count: 6) + Array(repeating: Self.nilUUID, count: 6))
+        #expect(n.status == 1, "\(nj["findings"] ?? n.stderr)")
+        let (ok, oj) = try Self.audit(
+            Self.uuid7s(10000, seed: 14) + Array(repeating: "null", count: 5) + Array(repeating: Self.nilUUID, count: 5))
+        #expect(ok.status == 0, "\(oj["findings"] ?? ok.stderr)")
     }
 }

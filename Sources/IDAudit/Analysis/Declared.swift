@@ -190,7 +190,10 @@ extension AuditAnalysis {
         let otherCase = given.upperCased() != nil ? unmatched : 0
         let badSymbols = Swift.max(unmatched - otherCase, shown) + (mine?.otherSymbols ?? 0)
         let foreign = s.setAside(notUnder: given.key)
-        let invalid = otherLengths + otherCase + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
+        // Nil and max UUIDs set aside by a summary made without the declaration: not known to be of it.
+        let invalid =
+            otherLengths + otherCase + badSymbols + s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0)
+            + s.placeholderLines
         var findings: [String] = []
         let random = d.slots.filter(\.random)
         // The product of the random positions' sizes, 2^4096 past it (as an undeclared space is capped).
@@ -213,6 +216,7 @@ extension AuditAnalysis {
                 parts.append("\(counted == nil ? "at least " : "")\(badSymbols) with a symbol not of \(d.name) at its position")
             }
             if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
+            if s.placeholderLines > 0 { parts.append("\(s.placeholderLines) nil or max UUIDs") }
             if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }
             if s.invalidUTF8Lines > 0 { parts.append("\(s.invalidUTF8Lines) not UTF-8") }
             if let foreign { parts.append("\(foreign.lines) set aside as not \(foreign.shape)") }

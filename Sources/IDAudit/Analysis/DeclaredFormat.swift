@@ -40,7 +40,9 @@ extension AuditAnalysis {
         // (never ids, so their repeats count nowhere); under another, lines of unknown shape.
         let foreign = s.setAside(notUnder: d.key)
         let ownSetAside = s.declared.flatMap { $0.shape == d.key ? $0.setAside : nil } ?? 0
-        let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0) + ownSetAside
+        // Nil and max UUIDs set aside while summarising (without a declaration, or under a node-id
+        // layout, which reads no shape): lines not of the format.
+        let unreadable = s.emptyLines + s.overlongLines + s.invalidUTF8Lines + (foreign?.lines ?? 0) + ownSetAside + s.placeholderLines
         // Ids whose timestamp no generator wrote (before 2005, past tomorrow) do not read as the format.
         let outOfTime = time.map { t in Self.implausible(t, in: (typeIDs ?? s).timeFormats[t] ?? .init(), now: now) } ?? 0
         let read: Int? =
@@ -77,6 +79,7 @@ extension AuditAnalysis {
                 if unread > 0 { parts.append("\(unread) that do not read as \(f.rawValue) with a timestamp from 2005 to tomorrow") }
                 if outOfTime > 0 { parts.append("\(outOfTime) with a timestamp outside 2005 to tomorrow") }
                 if s.emptyLines > 0 { parts.append("\(s.emptyLines) empty") }
+                if s.placeholderLines > 0 { parts.append("\(s.placeholderLines) nil or max UUIDs") }
                 if s.overlongLines > 0 { parts.append("\(s.overlongLines) overlong") }
                 if s.invalidUTF8Lines > 0 { parts.append("\(s.invalidUTF8Lines) not UTF-8") }
                 if let foreign { parts.append("\(foreign.lines) set aside as not \(foreign.shape)") }
