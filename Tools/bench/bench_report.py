@@ -214,12 +214,16 @@ for label, table in (("default kernels", rate),
         targets.append((f"IDGenerator({fmt}) minted in bulk ≥ 60% of base62×22's bulk ids/s, {label}",
                         table[key] / table["Generator.Bulk.base62x22"], 0.6, ">=", "×"))
 big_audits = [(label, load(f"{name}.json")) for label, name in (("5·10^7", "audit-5e7"), ("10^8", "audit-1e8"))]
+# Past the default --memory, the goal is issue 35's: twice DuckDB's speed in a third of its memory.
 for label, big in big_audits:
-    goal = f"`idbudget audit` of {label} base62×22 ids under the default --memory ≥ 1.5× DuckDB's GROUP BY (median wall)"
+    goal = f"`idbudget audit` of {label} base62×22 ids under the default --memory ≥ 2× DuckDB's GROUP BY (median wall)"
+    memory = f"… at most ⅓ of DuckDB's peak RSS ({label}, median)"
     if big is None:
-        targets.append((goal, None, 1.5, ">=", "not measured"))
+        targets.append((goal, None, 2.0, ">=", "not measured"))
     else:
-        targets.append((goal, big["speed_ratio"], 1.5, ">=", "×"))
+        targets.append((goal, big["speed_ratio"], 2.0, ">=", "×"))
+        if "memory_ratio" in big:
+            targets.append((memory, big["memory_ratio"], 0.3334, "<", "×"))
 if audit is None:
     targets.append((AUDIT_SPEED, None, 1.5, ">=", "not measured (results/audit.json missing)"))
     targets.append((AUDIT_MEMORY, None, 0.3334, "<", "not measured (results/audit.json missing)"))
