@@ -316,6 +316,14 @@ public struct AuditAnalysis: Sendable {
         var format = forced ?? Self.timeFormat(of: s, now: now, findings: &findings)
         // UUIDv7s beside UUIDv4s, v1s or v6s (a migration's log): each judged where its ids can collide.
         let mix = claimedBits == nil && format == nil ? Self.uuidVersionMix(s, length: single) : nil
+        if claimedBits == nil, format == nil, Self.isFirebaseStream(s, length: single) {
+            self = AuditAnalysis(firebase: s, tests: tests)
+            return
+        }
+        if let mix, mix.uuid7s == 0 {
+            self = AuditAnalysis(uuidMix: mix, summary: s, tests: tests)
+            return
+        }
         if let mix {
             format = .uuid7
             findings.append(mix.words(strayTolerance: Self.strayTolerance(s.ids)))

@@ -39,4 +39,78 @@ import Testing
         let (again, j) = try AuditPlaceholdersCLITests.audit(lines + [lines[7]])
         #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
     }
+
+    /// UUIDv6 (RFC 9562 §5.6): the UUIDv1's ticks high bits first.
+    static func uuid6s(_ n: Int) -> [String] {
+        let start: UInt64 = 0x1EF_1000_0000_0000
+        return (0..<n).map { i in
+            let t = start + UInt64(i) * 10_000
+            let high = (t >> 12) << 16 | 0x6000 | t & 0x0FFF
+            let low: UInt64 = 0x8000_0000_0000_0000 | 0x2345 << 48 | 0x0242_AC11_0003
+            return Self.text(high, low)
+        }
+    }
+
+    /// Without UUIDv7s there are no milliseconds to judge within, but the versions are still apart:
+    /// UUIDv1 or v6 beside v4 (a host's old ids beside a service's new ones) pass; a copy fails.
+    @Test func uuidV1OrV6BesideV4WithoutV7PassesAndACopyFails() throws {
+        for lines in [Self.uuid1s(4000) + Self.uuid4s(4000, seed: 8), Self.uuid6s(3000) + Self.uuid4s(5000, seed: 9)] {
+            let (r, json) = try AuditPlaceholdersCLITests.audit(["id"] + lines)
+            #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+            #expect((json["format"] as? String)?.hasPrefix("UUIDv4 and UUIDv") == true, "\(json["format"] ?? "")")
+            let (again, j) = try AuditPlaceholdersCLITests.audit(lines + [lines[5000]])
+            #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
+        }
+        let (r, json) = try AuditPlaceholdersCLITests.audit(Self.uuid1s(3000) + Self.uuid6s(3000))
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+    }
+
+    /// One test UUID among UUIDv4s (`…0001`, version 0) is a stray line: the version position is
+    /// still the UUIDv4's `4`, not a biased one; many such lines are not strays.
+    @Test func oneTestUUIDAmongV4sIsAStrayLine() throws {
+        let v4s = Self.uuid4s(20000, seed: 11)
+        let (r, json) = try AuditPlaceholdersCLITests.audit(v4s + ["00000000-0000-0000-0000-000000000001"])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+        #expect(json["format"] as? String == "UUIDv4")
+        let tests = (1...200).map { String(format: "00000000-0000-0000-0000-%012x", $0) }
+        let (bad, j) = try AuditPlaceholdersCLITests.audit(v4s + tests)
+        #expect(bad.status == 1 && j["verdict_code"] as? String == "non-uniform-positions", "\(j["findings"] ?? bad.stderr)")
+    }
+
+    /// Firebase push ids (written here from the 2015 post's layout: 8 characters of milliseconds,
+    /// 12 random, `-0-9A-Z_a-z`), one a millisecond or a burst within one and counted up: honest
+    /// streams pass undeclared, behind a header too; a copied id fails; random base64url tokens of
+    /// the same length are not read as them.
+    @Test func firebasePushIDsUndeclared() throws {
+        let symbols = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
+        var random = SplitMix(state: 21)
+        func id(_ millis: UInt64, _ suffix: [Int]) -> String {
+            String((0..<8).map { symbols[Int(millis >> (6 * (7 - UInt64($0))) & 63)] } + suffix.map { symbols[$0] })
+        }
+        func draw() -> [Int] { (0..<12).map { _ in Int(random.next() % 64) } }
+        let spread = (0..<20000).map { id(1_704_067_200_000 + UInt64($0) * 40, draw()) }
+        var burst: [String] = []
+        for ms in 0..<20 {
+            var suffix = draw()
+            for _ in 0..<1000 {
+                burst.append(id(1_704_067_200_000 + UInt64(ms), suffix))
+                var i = 11
+                while i >= 0 {
+                    suffix[i] = (suffix[i] + 1) % 64
+                    if suffix[i] != 0 { break }
+                    i -= 1
+                }
+            }
+        }
+        for lines in [spread, ["id"] + spread, burst] {
+            let (r, json) = try AuditPlaceholdersCLITests.audit(lines)
+            #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+            #expect(json["format"] as? String == "Firebase push id")
+        }
+        let (again, j) = try AuditPlaceholdersCLITests.audit(spread + [spread[10]])
+        #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
+        let tokens = (0..<20000).map { _ in String((0..<20).map { _ in symbols[Int(random.next() % 64)] }) }
+        let (t, tj) = try AuditPlaceholdersCLITests.audit(tokens)
+        #expect(t.status == 0 && tj["format"] as? String != "Firebase push id", "\(tj["format"] ?? t.stderr)")
+    }
 }

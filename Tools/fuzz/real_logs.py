@@ -81,6 +81,23 @@ def snowflakes(rng, n):
     return out
 
 
+FIREBASE = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
+
+
+def firebase_ids(rng, n):
+    """Firebase push ids (the 2015 post): 8 characters of milliseconds, 12 random, in bursts of up to
+    20 a millisecond whose random part is counted up from one draw."""
+    out, ms = [], NOW_MS
+    while len(out) < n:
+        ms += 1 + rng.randrange(5)
+        r = rng.getrandbits(72)
+        for _ in range(min(1 + rng.randrange(20), n - len(out))):
+            v = ms << 72 | r
+            out.append("".join(FIREBASE[v >> (6 * (19 - k)) & 63] for k in range(20)))
+            r = (r + 1) % (1 << 72)
+    return out
+
+
 def tokens(rng, n, alphabet, length):
     return ["".join(rng.choices(alphabet, k=length)) for _ in range(n)]
 
@@ -106,6 +123,9 @@ GENERATORS = {
     "log-snowflake-header": lambda rng, n: ["id"] + snowflakes(rng, n),
     "log-ksuid": lambda rng, n: ksuids(rng, n),
     "log-declared-b62x22": lambda rng, n: tokens(rng, n, B62, 22),
+    "log-v1-v4": lambda rng, n: ["id"] + shuffled(rng, uuid1s(rng, n // 2) + uuid4s(rng, n // 2)),
+    "log-v4-test-uuid": lambda rng, n: uuid4s(rng, n) + ["00000000-0000-0000-0000-000000000001"],
+    "log-firebase": lambda rng, n: ["id"] + firebase_ids(rng, n),
     "log-declared-uuid4": lambda rng, n: uuid4s(rng, n),
     # broken ones
     "bad-21-copies": lambda rng, n: ["3fA9kQ2mZx81LpWcVb7NtR"] * 21,
@@ -114,6 +134,7 @@ GENERATORS = {
     "bad-v1-repeat": lambda rng, n: (lambda v1: v1 + [v1[rng.randrange(len(v1))]] + uuid7s(rng, n))(uuid1s(rng, n // 4)),
     "bad-ksuid-counter": lambda rng, n: ksuids(rng, n, counter=True),
     "bad-v7-nils": lambda rng, n: shuffled(rng, uuid7s(rng, n) + [NIL] * 100),
+    "bad-firebase-copy": lambda rng, n: (lambda f: f + [f[rng.randrange(len(f))]])(firebase_ids(rng, n)),
 }
 
 # Honest: (key, label, n, extra audit arguments): every stream must be `consistent`, exit 0.
@@ -126,6 +147,9 @@ HONEST = [
     ("log-typeid-prefixes", "TypeIDs of two prefixes (user_, order_item_)", 10000, []),
     ("log-snowflake-header", "CSV header + 20,000 Snowflakes", 20000, []),
     ("log-ksuid", "20,000 KSUIDs, 100 a second", 20000, []),
+    ("log-v1-v4", "CSV header + UUIDv1 and v4, 10,000 of each, shuffled", 20000, []),
+    ("log-v4-test-uuid", "20,000 UUIDv4 + one test UUID (...0001)", 20000, []),
+    ("log-firebase", "CSV header + 20,000 Firebase push ids in bursts", 20000, []),
     ("log-declared-b62x22", "declared --alphabet base62 --length 22", 20000, ["--alphabet", "base62", "--length", "22"]),
     ("log-declared-uuid4", "declared --scheme uuid4", 20000, ["--scheme", "uuid4"]),
 ]
@@ -142,4 +166,5 @@ BROKEN = [
     ("bad-v1-repeat", "UUIDv1 then UUIDv7, one UUIDv1 repeated", 20000, [], {"too-many-duplicates"}),
     ("bad-ksuid-counter", "KSUIDs whose payload counts", 20000, [], {"non-uniform-positions"}),
     ("bad-v7-nils", "20,000 UUIDv7 + 100 nil UUIDs", 20000, [], {"too-many-duplicates"}),
+    ("bad-firebase-copy", "Firebase push ids, one copied", 20000, [], {"too-many-duplicates"}),
 ]

@@ -39,7 +39,7 @@ extension AuditAnalysis {
         }
 
         func words(strayTolerance: Int) -> String {
-            var parts = ["\(uuid7s) UUIDv7 judged within their milliseconds"]
+            var parts = uuid7s > 0 ? ["\(uuid7s) UUIDv7 judged within their milliseconds"] : []
             if uuid4s > 0 { parts.append("\(uuid4s) UUIDv4 over 2^122") }
             for (n, v) in [(uuid1s, "UUIDv1"), (uuid6s, "UUIDv6")] where n > 0 {
                 parts.append("\(n) \(v), which never repeat from an RFC 9562 generator (a repeat among them counts against the stream)")
@@ -52,23 +52,68 @@ extension AuditAnalysis {
         }
     }
 
-    /// The UUIDs of other versions among the UUIDv7s of one length-36 stream, when every id is a
-    /// UUIDv7, v4, v1 or v6 with some of a second version: the hyphens in place, the variant
-    /// character 8, 9, a or b, and every UUIDv7, v1 and v6 parsed as one (its timestamp read). nil
-    /// otherwise. With UUIDv4s only, the positions random in both are still tested (a mix of uniform
-    /// symbols is uniform).
+    /// The UUIDs of several versions in one length-36 stream, when every id is a UUIDv7, v4, v1 or v6
+    /// and two versions or more take part: the hyphens in place, the variant character 8, 9, a or b,
+    /// and every UUIDv7, v1 and v6 parsed as one (its timestamp read). Without UUIDv7s, only when
+    /// more UUIDv1s and v6s than the stray tolerance take part (a few among UUIDv4s are stray lines,
+    /// and the UUIDv4s' positions are still tested). nil otherwise. With UUIDv7s and UUIDv4s only,
+    /// the positions random in both are still tested (a mix of uniform symbols is uniform).
     static func uuidVersionMix(_ s: AuditSummary, length: Int?) -> UUIDVersionMix? {
-        guard length == 36, s.lengths.count == 1, s.positions.count >= 36, let v7 = s.timeFormats[.uuid7]?.ids, v7 > 0 else {
-            return nil
-        }
+        guard length == 36, s.lengths.count == 1, s.positions.count >= 36 else { return nil }
         for i in IDFormat.uuidHyphenPositions where s.positions[i] != ["-": s.ids] { return nil }
         guard s.positions[19].keys.allSatisfy({ "89abAB".unicodeScalars.contains($0) }) else { return nil }
         let version = s.positions[IDFormat.uuidVersionPosition]
-        guard version.keys.allSatisfy({ "1467".unicodeScalars.contains($0) }), version["7"] == v7 else { return nil }
-        let mix = UUIDVersionMix(uuid7s: v7, uuid4s: version["4"] ?? 0, uuid1s: version["1"] ?? 0, uuid6s: version["6"] ?? 0)
-        guard mix.uuid1s == s.timeFormats[.uuid1]?.ids ?? 0, mix.uuid6s == s.timeFormats[.uuid6]?.ids ?? 0,
-            mix.uuid4s + mix.uuid1s + mix.uuid6s > 0
+        guard version.keys.allSatisfy({ "1467".unicodeScalars.contains($0) }), version.count >= 2 else { return nil }
+        let mix = UUIDVersionMix(
+            uuid7s: version["7"] ?? 0, uuid4s: version["4"] ?? 0, uuid1s: version["1"] ?? 0, uuid6s: version["6"] ?? 0)
+        guard mix.uuid7s == s.timeFormats[.uuid7]?.ids ?? 0, mix.uuid1s == s.timeFormats[.uuid1]?.ids ?? 0,
+            mix.uuid6s == s.timeFormats[.uuid6]?.ids ?? 0,
+            mix.uuid7s > 0 || mix.uuid1s + mix.uuid6s > strayTolerance(s.ids)
         else { return nil }
         return mix
+    }
+
+    /// Judges UUIDv4s beside UUIDv1s or v6s, without UUIDv7s (``uuidVersionMix(_:length:)``): no
+    /// time buckets to judge within, so each version in its cell — the UUIDv4s over 2^122, the v1s
+    /// and v6s past any space, where no repeat is chance. Their positions are not tested: a UUIDv1's
+    /// clock sequence and node are not random, and the summary counts the versions' symbols together.
+    /// Too few duplicates are no finding (none are expected).
+    init(uuidMix mix: UUIDVersionMix, summary s: AuditSummary, tests: Int) {
+        var cells = mix.cells
+        if cells.isEmpty { cells = [.init(space: BigInt.power(2, AuditAnalysis.spaceCapBits), ids: s.ids)] }
+        let test = DuplicateTest(cells: cells, observed: s.extraOccurrences, tests: tests, judgeFewer: false)
+        var findings = [mix.words(strayTolerance: Self.strayTolerance(s.ids))]
+        var verdict = Self.decideVerdict(s, test: test, nonUniform: false, findings: &findings)
+        if let repeats = Self.clockedRepeats(s, format: .uuid1), mix.uuid4s == 0 {
+            verdict = .tooMany
+            findings.append(
+                "\(repeats) repeated UUIDv1 or v6 id\(repeats == 1 ? "" : "s"): unique by construction (RFC 9562), so no repeat is chance — a copied id or a broken clock"
+            )
+        }
+        let space = mix.uuid4s > 0 ? BigInt.power(2, IDFormat.uuid4.randomBits) : BigInt.power(2, AuditAnalysis.spaceCapBits)
+        ids = s.ids
+        distinct = s.distinct
+        extraOccurrences = s.extraOccurrences
+        duplicateIDs = s.duplicateIDs
+        alphabet = "hex"
+        alphabetSize = 16
+        format = nil
+        formatName = mix.name
+        self.space = space
+        spaceDescription =
+            (mix.uuid4s > 0 ? "UUIDv4: 2^\(IDFormat.uuid4.randomBits); " : "") + "UUIDv1 and v6: unique by their clock and node"
+        positions = []
+        randomBits = space.log2Magnitude
+        buckets = nil
+        self.test = test
+        let groups = [s.ids: 1]
+        effectiveBits = Swift.min(Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences), randomBits)
+        effectiveBitsIsLowerBound = s.extraOccurrences == 0
+        effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: groups, duplicates: s.extraOccurrences), effectiveBits)
+        self.findings = findings
+        self.verdict = verdict
+        nodeFormat = nil
+        nodeStats = nil
+        nodeFits = []
     }
 }

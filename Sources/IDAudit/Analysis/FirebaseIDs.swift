@@ -1,0 +1,66 @@
+import IDBudget
+import IDFormats
+
+/// Firebase push ids undeclared: 20 characters of `-0-9A-Z_a-z` in ASCII order, the first 8 a
+/// millisecond timestamp (48 bits, most significant first), then 72 random bits that the generator
+/// increments, not redraws, within a millisecond. As tokens over base64url their timestamp reads as
+/// biased positions and their incremented suffix as constant ones: an honest stream flagged.
+extension AuditAnalysis {
+    /// Whether `s` reads as Firebase push ids: one length, 20, every position within Firebase's 64
+    /// symbols, the first character `-` (a millisecond below 2^42, before 2109) significantly among
+    /// the distinct ids (random base64url shows it in one id of 64), and the second from `F` on (from
+    /// 2005: 2^36 ms per step) — each but the stray lines (``strayTolerance(_:)``).
+    static func isFirebaseStream(_ s: AuditSummary, length: Int?) -> Bool {
+        let firebase = IDFormat.firebase
+        guard length == firebase.length, s.ids > 0, s.positions.count >= firebase.length else { return false }
+        let tolerance = strayTolerance(s.ids)
+        let symbols = Alphabet.firebase.bytes ?? []
+        func index(_ c: Unicode.Scalar) -> Int? { c.isASCII ? symbols.firstIndex(of: UInt8(c.value)) : nil }
+        func outside(_ i: Int, _ allowed: (Int) -> Bool) -> Int {
+            s.positions[i].filter { index($0.key).map(allowed) != true }.values.reduce(0, +)
+        }
+        guard outside(0, { $0 == 0 }) <= tolerance, narrowIsSignificant(symbols: 1, of: 64, distinct: s.distinct),
+            outside(1, { $0 >= 16 }) <= tolerance
+        else { return false }
+        return (2..<firebase.length).allSatisfy { outside($0, { _ in true }) <= tolerance }
+    }
+
+    /// Judges Firebase push ids (``isFirebaseStream(_:length:)``). The summary keeps no buckets for
+    /// them, so the duplicates are judged as if every id shared one millisecond over the 72 random
+    /// bits — which overstates the duplicates to expect, so too many stays certified and too few is
+    /// not judged. The positions are not tested: the timestamp is no random field, and the random
+    /// part of ids sharing a millisecond is one draw counted up.
+    init(firebase s: AuditSummary, tests: Int) {
+        let bits = IDFormat.firebase.randomBits
+        let space = BigInt.power(2, bits)
+        let test = DuplicateTest(cells: [.init(space: space, ids: s.ids)], observed: s.extraOccurrences, tests: tests, judgeFewer: false)
+        var findings = [
+            "format: Firebase push id — positions 1–8 are a millisecond timestamp (Firebase's 64 symbols in ASCII order), then \(bits) random bits, incremented within a millisecond; the positions are not tested",
+            "the summary keeps no millisecond buckets for Firebase push ids: duplicates are judged as if all ids shared one, over 2^\(bits), which overstates the duplicates to expect; too few are not judged",
+        ]
+        let verdict = Self.decideVerdict(s, test: test, nonUniform: false, findings: &findings)
+        ids = s.ids
+        distinct = s.distinct
+        extraOccurrences = s.extraOccurrences
+        duplicateIDs = s.duplicateIDs
+        alphabet = "firebase"
+        alphabetSize = 64
+        format = nil
+        formatName = "Firebase push id"
+        self.space = space
+        spaceDescription = "Firebase push id: 2^\(bits) per millisecond (all ids taken as one)"
+        positions = []
+        randomBits = Double(bits)
+        buckets = nil
+        self.test = test
+        let groups = [s.ids: 1]
+        effectiveBits = Swift.min(Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences), randomBits)
+        effectiveBitsIsLowerBound = s.extraOccurrences == 0
+        effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: groups, duplicates: s.extraOccurrences), effectiveBits)
+        self.findings = findings
+        self.verdict = verdict
+        nodeFormat = nil
+        nodeStats = nil
+        nodeFits = []
+    }
+}
