@@ -10,7 +10,8 @@ import IDBudget
 /// 24 bytes a slot would pass the limit. Past that, every slot is appended to one of 256 partition
 /// files chosen by the fingerprint's top 8 bits and the table starts empty again; at the end each
 /// partition is counted on its own (a fingerprint always lands in the same partition, so its counts
-/// add up exactly). Disk use: 16 bytes per distinct id per spill.
+/// add up exactly). Disk use: 16 bytes per distinct id per spill. When the size hint says the table
+/// would spill anyway, fingerprints go to the partitions directly (``reserve(_:)``): 16 bytes per line.
 final class FingerprintTable {
     static let partitions = 256
 
@@ -21,6 +22,8 @@ final class FingerprintTable {
     private(set) var count = 0
     private var overflow: [SIMD2<UInt64>: Int] = [:]
     private var spill: SpillFiles?
+    /// Fingerprints go straight to the partitions (``reserve(_:)``).
+    private var direct = false
     private(set) var peakBytes = 0
     private let spillDirectory: () throws -> URL
     private let name: String
@@ -82,6 +85,11 @@ final class FingerprintTable {
     /// miss; loaded ahead, some 16 of them are in flight at once instead of one after another. Room is
     /// made a chunk at a time: the table grows (or spills) up to a chunk earlier, with the same counts.
     func add(_ words: UnsafePointer<UInt64>, pairs n: Int) throws {
+        if direct {
+            if spill == nil { spill = try SpillFiles(directory: spillDirectory(), name: name) }
+            try spill?.write(fingerprints: words, pairs: n)
+            return
+        }
         let lookahead = 16
         var k = 0
         var sink: UInt64 = 0
@@ -126,39 +134,67 @@ final class FingerprintTable {
     /// The sum of the slots ``add(_:pairs:)`` loaded ahead: kept, so the loads are not optimised away.
     private var touched: UInt64 = 0
 
-    /// Adds a record read back from a partition (count 1…255 in the low byte).
-    @inline(__always)
-    private func addRecord(_ h: UInt64, _ w: UInt64) {
-        let l = w & ~0xFF
-        let c = Int(w & 0xFF)
+    /// Adds records read back from a partition, (high, low) word pairs, each with a count 1…255 in
+    /// the low byte. The table's fields in locals: no class access per record. false when the table
+    /// is full (load 0.9) before every record is in.
+    private func addRecords(_ records: UnsafeBufferPointer<UInt64>) -> Bool {
+        let slots = self.slots
         let mask = capacity - 1
-        var i = Int(truncatingIfNeeded: w >> 8) & mask
-        while true {
-            let s = slots[2 * i]
-            if s == 0 {
-                slots[2 * i] = h
-                slots[2 * i + 1] = w
-                count += 1
-                return
-            }
-            if s == h, slots[2 * i + 1] & ~0xFF == l {
-                let old = Int(slots[2 * i + 1] & 0xFF)
-                let total = old + c
-                if total > 0xFF {
-                    slots[2 * i + 1] = l | 0xFF
-                    overflow[SIMD2(h, l), default: 0] += total - 0xFF
-                } else {
-                    slots[2 * i + 1] = l | UInt64(total)
+        let room = capacity / 10 * 9 - count
+        var added = 0
+        var r = 0
+        var sink: UInt64 = 0
+        let ahead = 2 * 16  // a partition's table can outgrow the caches too: load slots 16 records ahead
+        while r + 1 < records.count {
+            if r + ahead + 1 < records.count { sink &+= slots[2 * (Int(truncatingIfNeeded: records[r + ahead + 1] >> 8) & mask)] }
+            let h = records[r]
+            let w = records[r + 1]
+            r += 2
+            let l = w & ~0xFF
+            var i = Int(truncatingIfNeeded: w >> 8) & mask
+            while true {
+                let s = slots[2 * i]
+                if s == 0 {
+                    guard added < room else {
+                        count += added
+                        return false
+                    }
+                    slots[2 * i] = h
+                    slots[2 * i + 1] = w
+                    added += 1
+                    break
                 }
-                return
+                if s == h, slots[2 * i + 1] & ~0xFF == l {
+                    let total = Int(slots[2 * i + 1] & 0xFF) + Int(w & 0xFF)
+                    if total > 0xFF {
+                        slots[2 * i + 1] = l | 0xFF
+                        overflow[SIMD2(h, l), default: 0] += total - 0xFF
+                    } else {
+                        slots[2 * i + 1] = l | UInt64(total)
+                    }
+                    break
+                }
+                i = (i + 1) & mask
             }
-            i = (i + 1) & mask
         }
+        count += added
+        touched &+= sink
+        return true
     }
 
     /// Sizes the table for about `distinct` fingerprints up front (within the limit), so that it does
     /// not hold an old and a new table at once while growing.
+    ///
+    /// When more are expected than the largest table holds, it would fill, spill and fill again, every
+    /// insert a miss in memory far larger than the caches: instead each fingerprint goes straight to
+    /// its partition (a sequential append), and each partition is counted at the end in a table that
+    /// fits the caches. The counts are the same; a stream of many copies writes one record per line,
+    /// not per distinct id.
     func reserve(_ distinct: Int) {
+        if distinct * 5 >= maxCapacity * 4 {
+            direct = true
+            return
+        }
         var c = capacity
         while c < maxCapacity && c * 4 < distinct * 5 { c *= 2 }
         if c > capacity { resize(to: c) }
@@ -191,11 +227,13 @@ final class FingerprintTable {
     private func spillAll() throws {
         if spill == nil { spill = try SpillFiles(directory: spillDirectory(), name: name) }
         guard let spill else { return }
+        let slots = self.slots
         for j in 0..<capacity where slots[2 * j] != 0 {
             let h = slots[2 * j]
             let w = slots[2 * j + 1]
             try spill.write(h, w)
-            if var extra = overflow[SIMD2(h, w & ~0xFF)] {
+            // Only a full count byte has more in the side table.
+            if w & 0xFF == 0xFF, var extra = overflow[SIMD2(h, w & ~0xFF)] {
                 while extra > 0 {
                     let c = Swift.min(extra, 0xFF)
                     try spill.write(h, (w & ~0xFF) | UInt64(c))
@@ -228,18 +266,22 @@ final class FingerprintTable {
         for p in 0..<Self.partitions {
             let records = spill.records(in: p)
             if records == 0 { continue }
+            // Sized for its records (distinct ones, or lines when they came directly), at most what
+            // the limit holds: records that repeat share a slot, so only distinct ones past it fail.
             var c = 1 << 12
-            while c * 4 < records * 5 { c *= 2 }
-            guard 16 * c <= memoryLimit else {
-                throw AuditError("one partition holds \(records) records, more than the memory limit holds; give a larger memory limit")
-            }
+            while c * 4 < records * 5 && 16 * (2 * c) <= memoryLimit { c *= 2 }
             Self.release(slots, words: 2 * capacity)
             capacity = c
             slots = Self.zeroedSlots(2 * c)
             peakBytes = Swift.max(peakBytes, 16 * c)
             count = 0
             overflow.removeAll()
-            try spill.read(partition: p) { h, w in self.addRecord(h, w) }
+            var full = false
+            try spill.read(partition: p) { records in if !full { full = !self.addRecords(records) } }
+            if full {
+                throw AuditError(
+                    "one partition holds more distinct ids than the memory limit holds (\(records) records); give a larger memory limit")
+            }
             for (length, h) in histogram() { total[length, default: [:]].merge(h, uniquingKeysWith: +) }
         }
         spill.remove()
@@ -292,33 +334,55 @@ public struct AuditError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// 256 append-only files of 16-byte records, with a small write buffer each.
+/// 256 append-only files of 16-byte records, with a write buffer each: one flat block of raw
+/// memory, so an append is a store and a bump (no array in an array to check).
 private final class SpillFiles {
     private let directory: URL
     private let name: String
-    private var fds = [Int32](repeating: -1, count: FingerprintTable.partitions)
-    private var buffers: [[UInt64]] = Array(repeating: [], count: FingerprintTable.partitions)
-    private var counts = [Int](repeating: 0, count: FingerprintTable.partitions)
-    private static let bufferRecords = 1024  // 16 KiB a partition: 4 MiB in all
+    private let fds: UnsafeMutablePointer<Int32>
+    /// Partition p's buffer: `bufferWords` words from `buffer + p * bufferWords`; `fill[p]` used.
+    private let buffer: UnsafeMutablePointer<UInt64>
+    private let fill: UnsafeMutablePointer<Int>
+    private let counts: UnsafeMutablePointer<Int>
+    private static let bufferWords = 2 * 2048  // 32 KiB a partition: 8 MiB in all
 
     init(directory: URL, name: String) throws {
         self.directory = directory
         self.name = name
+        let n = FingerprintTable.partitions
+        fds = .allocate(capacity: n)
+        fds.initialize(repeating: -1, count: n)
+        buffer = .allocate(capacity: n * Self.bufferWords)
+        fill = .allocate(capacity: n)
+        fill.initialize(repeating: 0, count: n)
+        counts = .allocate(capacity: n)
+        counts.initialize(repeating: 0, count: n)
     }
 
     private func path(_ p: Int) -> String { directory.appendingPathComponent("\(name)-\(p)").path }
 
     @inline(__always)
     func write(_ h: UInt64, _ w: UInt64) throws {
-        let p = Int(h >> 56)
-        buffers[p].append(h)
-        buffers[p].append(w)
-        counts[p] += 1
-        if buffers[p].count >= 2 * Self.bufferRecords { try flush(p) }
+        let p = Int(truncatingIfNeeded: h >> 56)
+        let at = buffer + (p &* Self.bufferWords &+ fill[p])
+        at[0] = h
+        at[1] = w
+        fill[p] &+= 2
+        counts[p] &+= 1
+        if fill[p] == Self.bufferWords { try flush(p) }
+    }
+
+    /// Appends fingerprints as they come from the workers, (high, low) pairs, each as a record of
+    /// count 1: the high word's lowest bit set and the low word's low byte 1 (``FingerprintTable``'s slots).
+    func write(fingerprints words: UnsafePointer<UInt64>, pairs n: Int) throws {
+        for k in 0..<n {
+            try write(words[2 * k] | 1, words[2 * k + 1] & ~0xFF | 1)
+        }
     }
 
     private func flush(_ p: Int) throws {
-        if buffers[p].isEmpty { return }
+        let used = fill[p]
+        if used == 0 { return }
         if fds[p] < 0 {
             fds[p] = open(path(p), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard fds[p] >= 0 else {
@@ -327,18 +391,18 @@ private final class SpillFiles {
                 )
             }
         }
-        try buffers[p].withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fds[p], raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw AuditError("cannot write a spill file in \(directory.path): \(String(cString: strerror(errno)))")
-                }
-                offset += n
+        let raw = UnsafeRawPointer(buffer + p * Self.bufferWords)
+        let bytes = used * 8
+        var offset = 0
+        while offset < bytes {
+            let n = Foundation.write(fds[p], raw + offset, bytes - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AuditError("cannot write a spill file in \(directory.path): \(String(cString: strerror(errno)))")
             }
+            offset += n
         }
-        buffers[p].removeAll(keepingCapacity: true)
+        fill[p] = 0
     }
 
     func finish() throws {
@@ -349,29 +413,30 @@ private final class SpillFiles {
                 fds[p] = -1
             }
         }
-        buffers = []
     }
 
     func records(in p: Int) -> Int { counts[p] }
 
-    func read(partition p: Int, _ body: (UInt64, UInt64) -> Void) throws {
+    /// Partition p's records, a chunk of whole (high, low) pairs at a time; then the file is gone.
+    func read(partition p: Int, _ body: (UnsafeBufferPointer<UInt64>) -> Void) throws {
         let fd = open(path(p), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw AuditError("cannot read a spill file: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let chunk = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1 << 16)
         defer { chunk.deallocate() }
+        guard let base = chunk.baseAddress else { return }
         var pending = 0  // bytes carried over
         while true {
-            let n = Foundation.read(fd, UnsafeMutableRawPointer(chunk.baseAddress!) + pending, chunk.count * 8 - pending)
+            let n = Foundation.read(fd, UnsafeMutableRawPointer(base) + pending, chunk.count * 8 - pending)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw AuditError("cannot read a spill file: \(String(cString: strerror(errno)))")
             }
             let bytes = pending + n
             let whole = bytes / 16
-            for r in 0..<whole { body(chunk[2 * r], chunk[2 * r + 1]) }
+            body(UnsafeBufferPointer(start: base, count: 2 * whole))
             pending = bytes - 16 * whole
-            if pending > 0 { memmove(chunk.baseAddress!, UnsafeRawPointer(chunk.baseAddress!) + 16 * whole, pending) }
+            if pending > 0 { memmove(base, UnsafeRawPointer(base) + 16 * whole, pending) }
             if n == 0 { break }
         }
         unlink(path(p))
@@ -382,6 +447,10 @@ private final class SpillFiles {
     }
 
     deinit {
-        for fd in fds where fd >= 0 { close(fd) }
+        for p in 0..<FingerprintTable.partitions where fds[p] >= 0 { close(fds[p]) }
+        fds.deallocate()
+        buffer.deallocate()
+        fill.deallocate()
+        counts.deallocate()
     }
 }

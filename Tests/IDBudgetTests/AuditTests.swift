@@ -133,6 +133,15 @@ import Testing
         #expect(auditor.peakTableBytes <= 4 << 20)
         #expect(spilled == whole)
         #expect(whole.multiplicities[303] == 1 && whole.multiplicities[3] == 299 && whole.multiplicities[2] == 2700)
+        // Given the input's size (a file), the fingerprints go straight to the partitions, one record
+        // a line: the same summary, counts past 255 included, at one thread and at three.
+        for threads in [1, 3] {
+            let direct = try Auditor(maxLineBytes: 4096, memoryLimit: 4 << 20, threads: threads, sizeHint: text.count)
+            try text.withUnsafeBytes { try direct.consume($0) }
+            let summary = try direct.finish()
+            #expect(direct.spilled)
+            #expect(summary == whole)
+        }
     }
 
     /// Shards by fingerprint merge to the whole, exactly; a shard given twice is refused.
