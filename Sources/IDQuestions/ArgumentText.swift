@@ -92,7 +92,8 @@ public enum ArgumentText {
         guard alphabet != nil || length != nil || maxInvalid != nil || scheme != nil else { return nil }
         var allowed = 0
         if let maxInvalid {
-            guard let m = Int(maxInvalid), m >= 0 else {
+            // Digits only, as the API's schema writes it: no sign, no spaces.
+            guard maxInvalid.utf8.count <= 18, maxInvalid.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let m = Int(maxInvalid) else {
                 throw ArgumentError(
                     "--max-invalid", "'\(maxInvalid.prefix(40))' is not a count of lines from 0; e.g. \(arg: "max-invalid", "1")")
             }
@@ -137,7 +138,7 @@ public enum ArgumentText {
         guard let length else {
             throw ArgumentError("--alphabet", "declares a shape with \(arg: "length"); add e.g. \(arg: "length", "22")")
         }
-        guard let l = Int(length), l >= 1, l <= 4096 else {
+        guard length.first != "0", length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let l = Int(length), l >= 1, l <= 4096 else {
             throw ArgumentError("--length", "'\(length.prefix(40))' is not a length from 1 to 4096; e.g. \(arg: "length", "22")")
         }
         if claimingBits {

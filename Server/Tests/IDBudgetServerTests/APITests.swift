@@ -127,6 +127,31 @@ import Testing
         }
     }
 
+    /// A declared shape, as `idbudget audit --alphabet A --length L --max-invalid N` takes it: every
+    /// line of it passes, a line of another shape past the allowance fails (invalid-ids), and a
+    /// half-declared shape is refused naming what to add.
+    @Test func auditTakesADeclaredShape() async throws {
+        let ids = (0..<2000).map { String(format: "%016llx", UInt64($0 + 1) &* 0x9E37_79B9_7F4A_7C15) }
+        let text = ids.joined(separator: "\n") + "\n"
+        try await withServer { client in
+            func audit(_ query: String, _ body: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+                let r = try await client.executeRequest(
+                    uri: "/api/v1/audit?" + query, method: .post, headers: [:], body: .init(string: body))
+                return (r.status, (try? JSONSerialization.jsonObject(with: Data(String(buffer: r.body).utf8)) as? [String: Any]) ?? [:])
+            }
+            let (ok, good) = try await audit("alphabet=hex&length=16", text)
+            #expect(ok == .ok && good["verdict_code"] as? String == "consistent", "\(good)")
+            let (_, bad) = try await audit("alphabet=hex&length=16", text + "not-an-id\n")
+            #expect(bad["verdict_code"] as? String == "invalid-ids", "\(bad)")
+            let (_, allowed) = try await audit("alphabet=hex&length=16&max-invalid=1", text + "not-an-id\n")
+            #expect(allowed["verdict_code"] as? String == "consistent", "\(allowed)")
+            let (half, refusal) = try await audit("alphabet=hex", text)
+            #expect(half == .badRequest && refusal["argument"] as? String == "alphabet", "\(refusal)")
+            let (signed, _) = try await audit("alphabet=hex&length=16&max-invalid=%2B1", text)
+            #expect(signed == .badRequest)
+        }
+    }
+
     @Test func healthOpenAPIAndFavicon() async throws {
         try await withServer { client in
             let health = try await client.get("/healthz")

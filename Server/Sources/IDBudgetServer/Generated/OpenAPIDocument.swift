@@ -635,14 +635,86 @@ enum OpenAPIDocument {
                       "apns-id",
                       "notification-request-id"
                     ]
+                  },
+                  "alphabet": {
+                    "description": "Declare the shape every line must be, with length (as `idbudget audit --alphabet A --length L`): lines of another shape make the verdict invalid-ids, every position must be uniform over the alphabet, duplicates are judged over alphabet^length; not with bits or scheme.",
+                    "type": "string",
+                    "enum": [
+                      "base64url",
+                      "base62",
+                      "base58",
+                      "base36",
+                      "base32",
+                      "hex",
+                      "decimal"
+                    ]
+                  },
+                  "length": {
+                    "description": "The declared length, 1 to 4096 symbols; with alphabet.",
+                    "type": "string",
+                    "pattern": "^([1-9][0-9]{0,2}|[1-3][0-9]{3}|40[0-8][0-9]|409[0-6])$"
+                  },
+                  "max-invalid": {
+                    "description": "Lines not of the declared shape allowed before the verdict is invalid-ids (default 0); with alphabet or scheme.",
+                    "type": "string",
+                    "pattern": "^[0-9]{1,18}$"
                   }
                 },
-                "not": {
-                  "required": [
-                    "bits",
-                    "scheme"
+                "dependentRequired": {
+                  "alphabet": [
+                    "length"
+                  ],
+                  "length": [
+                    "alphabet"
                   ]
-                }
+                },
+                "allOf": [
+                  {
+                    "not": {
+                      "required": [
+                        "bits",
+                        "scheme"
+                      ]
+                    }
+                  },
+                  {
+                    "not": {
+                      "required": [
+                        "bits",
+                        "alphabet"
+                      ]
+                    }
+                  },
+                  {
+                    "not": {
+                      "required": [
+                        "scheme",
+                        "alphabet"
+                      ]
+                    }
+                  },
+                  {
+                    "if": {
+                      "required": [
+                        "max-invalid"
+                      ]
+                    },
+                    "then": {
+                      "anyOf": [
+                        {
+                          "required": [
+                            "scheme"
+                          ]
+                        },
+                        {
+                          "required": [
+                            "alphabet"
+                          ]
+                        }
+                      ]
+                    }
+                  }
+                ]
               },
               "PageForm": {
                 "description": "The page's form, as a browser sends it. A field left out takes its default (a link, a first visit: rate 1e6, lifetime 10, budget 1e-11, length 22); a field the question needs sent empty is refused (400, naming it): the rate, the lifetime, the budget of a length, the length of an alphabet's probability. Optional fields sent empty are not filled. The page answers 400 for a value it refuses. Other parameters (utm_source, fbclid, as a shared link picks them up) are passed over.",

@@ -51,7 +51,8 @@ struct APIRoutes {
     /// Ids, one per line, streamed into an `Auditor` chunk by chunk: memory stays bounded whatever the
     /// upload's size, and an upload past the limit is refused as soon as it is declared or reached.
     func audit(_ request: Request) async throws -> Response {
-        let query = try Query.arguments(request.uri.query, allowed: ["max-line-bytes", "bits", "scheme"])
+        let query = try Query.arguments(
+            request.uri.query, allowed: ["max-line-bytes", "bits", "scheme", "alphabet", "length", "max-invalid"])
         let audit = try refusing { () throws(ArgumentError) in try AuditSettings(query) }
         let report = try await compute.auditing { try await Self.audit(request, settings: audit, limits: settings, compute: compute) }
         return Self.json(try report.cliJSON())
