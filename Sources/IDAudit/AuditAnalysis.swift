@@ -338,6 +338,9 @@ public struct AuditAnalysis: Sendable {
             )
         }
         let positions = Self.classifyPositions(of: s, length: single, format: format, alphabetSize: alphabet.size)
+        if let strays = Self.strayPositionWords(of: s, length: single, format: format, alphabetSize: alphabet.size) {
+            findings.append(strays)
+        }
         // A UUIDv7 whose rand_a would count against it is read as method 1's counter instead (a
         // monotonic generator's rand_a, explained by ids sharing a millisecond, stays random). Method 1
         // draws rand_b afresh for every id: a rand_b that varies less than that counts against it.

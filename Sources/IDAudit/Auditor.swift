@@ -55,6 +55,10 @@ public final class Auditor {
     /// The most worker threads taken.
     public static let maxThreads = 64
 
+    /// Removes the spill files of every audit in this process: for a front end's signal handler,
+    /// which ends the process without the auditors' deinit (exits remove them by themselves).
+    public static func removeSpillFiles() { SpillDirectory.removeAll() }
+
     /// - Parameters:
     ///   - maxLineBytes: longer lines (after a trailing CR) are counted as overlong and skipped.
     ///   - shard: audit only the ids whose fingerprint falls in shard `index` of `count` (0-based);
@@ -96,7 +100,10 @@ public final class Auditor {
         blockSize = Swift.max(1 << 20, maxLineBytes + 2 + (1 << 20))
         block = .allocate(byteCount: blockSize, alignment: 64)
         spare = .allocate(byteCount: blockSize, alignment: 64)
-        let n = Swift.min(Self.maxThreads, Swift.max(1, threads ?? Cores.usable))
+        // A thread costs about a MiB besides its table (its counters, its pending fingerprints, its
+        // spill buffers, its stack): no more threads than the limit pays for past the fixed 40 MiB.
+        let affordable = Swift.max(1, (memoryLimit - (40 << 20)) / (1 << 20))
+        let n = Swift.min(Self.maxThreads, affordable, Swift.max(1, threads ?? Cores.usable))
         workers = (0..<n).map { _ in
             AuditWorker(
                 maxLineBytes: maxLineBytes, shardIndex: shard.index, shardCount: Swift.max(1, shard.count), tables: n,

@@ -86,7 +86,7 @@ final class FingerprintTable {
     /// made a chunk at a time: the table grows (or spills) up to a chunk earlier, with the same counts.
     func add(_ words: UnsafePointer<UInt64>, pairs n: Int) throws {
         if direct {
-            if spill == nil { spill = try SpillFiles(directory: spillDirectory(), name: name) }
+            if spill == nil { spill = try SpillFiles(directory: spillDirectory(), name: name, memoryLimit: memoryLimit) }
             try spill?.write(fingerprints: words, pairs: n)
             return
         }
@@ -225,7 +225,7 @@ final class FingerprintTable {
     }
 
     private func spillAll() throws {
-        if spill == nil { spill = try SpillFiles(directory: spillDirectory(), name: name) }
+        if spill == nil { spill = try SpillFiles(directory: spillDirectory(), name: name, memoryLimit: memoryLimit) }
         guard let spill else { return }
         let slots = self.slots
         for j in 0..<capacity where slots[2 * j] != 0 {
@@ -344,15 +344,18 @@ private final class SpillFiles {
     private let buffer: UnsafeMutablePointer<UInt64>
     private let fill: UnsafeMutablePointer<Int>
     private let counts: UnsafeMutablePointer<Int>
-    private static let bufferWords = 2 * 2048  // 32 KiB a partition: 8 MiB in all
+    private let bufferWords: Int
 
-    init(directory: URL, name: String) throws {
+    /// The buffers take at most an eighth of the table's `memoryLimit`: from 64 records a partition
+    /// (256 KiB in all) to 2,048 (8 MiB), so many threads' tables under a small limit stay within it.
+    init(directory: URL, name: String, memoryLimit: Int) throws {
         self.directory = directory
         self.name = name
         let n = FingerprintTable.partitions
+        bufferWords = 2 * Swift.max(64, Swift.min(2048, memoryLimit / 8 / n / 16))
         fds = .allocate(capacity: n)
         fds.initialize(repeating: -1, count: n)
-        buffer = .allocate(capacity: n * Self.bufferWords)
+        buffer = .allocate(capacity: n * bufferWords)
         fill = .allocate(capacity: n)
         fill.initialize(repeating: 0, count: n)
         counts = .allocate(capacity: n)
@@ -364,12 +367,12 @@ private final class SpillFiles {
     @inline(__always)
     func write(_ h: UInt64, _ w: UInt64) throws {
         let p = Int(truncatingIfNeeded: h >> 56)
-        let at = buffer + (p &* Self.bufferWords &+ fill[p])
+        let at = buffer + (p &* bufferWords &+ fill[p])
         at[0] = h
         at[1] = w
         fill[p] &+= 2
         counts[p] &+= 1
-        if fill[p] == Self.bufferWords { try flush(p) }
+        if fill[p] == bufferWords { try flush(p) }
     }
 
     /// Appends fingerprints as they come from the workers, (high, low) pairs, each as a record of
@@ -391,7 +394,7 @@ private final class SpillFiles {
                 )
             }
         }
-        let raw = UnsafeRawPointer(buffer + p * Self.bufferWords)
+        let raw = UnsafeRawPointer(buffer + p * bufferWords)
         let bytes = used * 8
         var offset = 0
         while offset < bytes {

@@ -1,5 +1,6 @@
 import Foundation
 import IDBudget
+import Synchronization
 
 /// The temporary directory for spill files: made once, on first use, whichever table spills first
 /// (several may at once, one a thread), and removed when the audit ends.
@@ -20,13 +21,34 @@ final class SpillDirectory: @unchecked Sendable {
         }
         let url = URL(fileURLWithPath: String(cString: path))
         made = url
+        Self.registerAtExit
+        Self.live.withLock { _ = $0.insert(url.path) }
         return url
     }
 
     func remove() {
         lock.lock()
         defer { lock.unlock() }
-        if let made { try? FileManager.default.removeItem(at: made) }
+        if let made {
+            try? FileManager.default.removeItem(at: made)
+            Self.live.withLock { _ = $0.remove(made.path) }
+        }
         made = nil
+    }
+
+    /// Every spill directory of this process not yet removed. An exit runs no deinit (an error's
+    /// status, or a signal's handler while a block is still being counted), so these are removed at
+    /// exit too: a full disk must not stay full of an audit that is over.
+    private static let live = Mutex<Set<String>>([])
+
+    private static let registerAtExit: Void = { atexit { SpillDirectory.removeAll() } }()
+
+    /// Removes every spill directory of this process (an exit's, a signal handler's cleanup).
+    static func removeAll() {
+        let paths = live.withLock { paths in
+            defer { paths = [] }
+            return paths
+        }
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
     }
 }

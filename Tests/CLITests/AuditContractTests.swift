@@ -108,6 +108,43 @@ import Testing
             #expect(String(describing: small[key]) == String(describing: large[key]), "\(key)")
         }
         #expect(small["distinct"] as? String == "2000000")
+        // Many threads under a small limit: no more threads than it pays for, and the same counts.
+        let many = try Self.json(try CLI.run(["audit", file.path, "--memory", "64M", "--threads", "64", "--format", "json"]))
+        let manyRSS = (many["peak_rss_bytes"] as? String).flatMap(Int.init) ?? .max
+        #expect(manyRSS <= 64 << 20, "peak RSS \(manyRSS >> 20) MiB at --threads 64")
+        for key in ["ids", "distinct", "duplicate_ids", "extra_occurrences", "p_value_high", "verdict_code"] {
+            #expect(String(describing: many[key]) == String(describing: large[key]), "\(key)")
+        }
+        // Interrupted while it spills, the audit removes its spill files and ends by the signal.
+        let spillRoot = Self.temp("spill-root")
+        try FileManager.default.createDirectory(at: spillRoot, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: spillRoot) }
+        for signal in [SIGTERM, SIGINT] {
+            let process = Process()
+            process.executableURL = CLI.executable
+            process.arguments = ["audit", "-", "--memory", "64M", "--threads", "2"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": spillRoot.path]) { $1 }
+            let input = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Standard input, with no size to go by: the tables fill, then spill; the input stays open.
+            let writer = input.fileHandleForWriting
+            writer.write(Data(ids.utf8))
+            var spilling = false
+            for _ in 0..<200 where !spilling {
+                spilling = !((try? FileManager.default.contentsOfDirectory(atPath: spillRoot.path)) ?? []).isEmpty
+                if !spilling { usleep(50_000) }
+            }
+            #expect(spilling, "no spill directory appeared")
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            try? writer.close()
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: spillRoot.path)) ?? []
+            #expect(left.isEmpty, "left behind: \(left)")
+        }
     }
 
     @Test(arguments: [

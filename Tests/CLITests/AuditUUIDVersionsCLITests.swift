@@ -73,8 +73,20 @@ import Testing
         #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
         #expect(json["format"] as? String == "UUIDv4")
         let tests = (1...200).map { String(format: "00000000-0000-0000-0000-%012x", $0) }
+        #expect(
+            (json["findings"] as? [String])?.contains { $0.contains("left out within the tolerance") } == true, "\(json["findings"] ?? "")")
         let (bad, j) = try AuditPlaceholdersCLITests.audit(v4s + tests)
         #expect(bad.status == 1 && j["verdict_code"] as? String == "non-uniform-positions", "\(j["findings"] ?? bad.stderr)")
+        // A rare symbol in a field that uses most of the alphabet is a biased generator's, not a stray
+        // line's: hex tokens whose last position shows 'f' in 1 id of 2,000 fail.
+        var random = SplitMix(state: 12)
+        let hexTokens = (0..<100_000).map { k -> String in
+            let last = k % 2000 == 0 ? "f" : String(Array("0123456789abcde")[Int(random.next() % 15)])
+            return String(format: "%016llx%015llx", random.next(), random.next() >> 4) + last
+        }
+        let (rare, rareJSON) = try AuditPlaceholdersCLITests.audit(hexTokens)
+        #expect(
+            rare.status == 1 && rareJSON["verdict_code"] as? String == "non-uniform-positions", "\(rareJSON["findings"] ?? rare.stderr)")
     }
 
     /// Firebase push ids (written here from the 2015 post's layout: 8 characters of milliseconds,
@@ -109,6 +121,15 @@ import Testing
         }
         let (again, j) = try AuditPlaceholdersCLITests.audit(spread + [spread[10]])
         #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
+        // A generator whose random part is stuck (on 'AAAA' at the end, or all of it) fails.
+        let stuckTail = spread.map { String($0.prefix(16)) + "AAAA" }
+        let (tail, tailJSON) = try AuditPlaceholdersCLITests.audit(stuckTail)
+        #expect(
+            tail.status == 1 && tailJSON["verdict_code"] as? String == "non-uniform-positions", "\(tailJSON["findings"] ?? tail.stderr)")
+        let (whole, wholeJSON) = try AuditPlaceholdersCLITests.audit(spread.map { String($0.prefix(8)) + "AAAAAAAAAAAA" })
+        #expect(
+            whole.status == 1 && wholeJSON["verdict_code"] as? String == "non-uniform-positions", "\(wholeJSON["findings"] ?? whole.stderr)"
+        )
         let tokens = (0..<20000).map { _ in String((0..<20).map { _ in symbols[Int(random.next() % 64)] }) }
         let (t, tj) = try AuditPlaceholdersCLITests.audit(tokens)
         #expect(t.status == 0 && tj["format"] as? String != "Firebase push id", "\(tj["format"] ?? t.stderr)")

@@ -34,11 +34,26 @@ extension AuditAnalysis {
         let bits = IDFormat.firebase.randomBits
         let space = BigInt.power(2, bits)
         let test = DuplicateTest(cells: [.init(space: space, ids: s.ids)], observed: s.extraOccurrences, tests: tests, judgeFewer: false)
+        // Each millisecond draws the random part afresh: across milliseconds no random position can
+        // stay on one symbol. The symbols the last timestamp character shows are at least that many
+        // milliseconds, and the fewest there are; a random position constant across them, when that
+        // is significant (``narrowIsSignificant(symbols:of:distinct:)``), is a stuck generator.
+        let tolerance = Self.strayTolerance(s.ids)
+        let milliseconds = s.positions[7].filter { $0.value > tolerance }.count
+        let stuck = (8..<IDFormat.firebase.length).filter { i in
+            s.positions[i].filter { $0.value > tolerance }.count == 1
+                && Self.narrowIsSignificant(symbols: 1, of: 64, distinct: milliseconds)
+        }
         var findings = [
-            "format: Firebase push id — positions 1–8 are a millisecond timestamp (Firebase's 64 symbols in ASCII order), then \(bits) random bits, incremented within a millisecond; the positions are not tested",
+            "format: Firebase push id — positions 1–8 are a millisecond timestamp (Firebase's 64 symbols in ASCII order), then \(bits) random bits, incremented within a millisecond; the random positions are tested only for staying on one symbol across milliseconds",
             "the summary keeps no millisecond buckets for Firebase push ids: duplicates are judged as if all ids shared one, over 2^\(bits), which overstates the duplicates to expect; too few are not judged",
         ]
-        let verdict = Self.decideVerdict(s, test: test, nonUniform: false, findings: &findings)
+        if !stuck.isEmpty {
+            findings.append(
+                "position\(stuck.count == 1 ? "" : "s") \(Self.ranges(stuck)) \(stuck.count == 1 ? "is" : "are") constant across at least \(milliseconds) milliseconds, where each millisecond draws Firebase's random part afresh: a stuck generator"
+            )
+        }
+        let verdict = Self.decideVerdict(s, test: test, nonUniform: !stuck.isEmpty, findings: &findings)
         ids = s.ids
         distinct = s.distinct
         extraOccurrences = s.extraOccurrences

@@ -46,13 +46,25 @@ extension AuditAnalysis {
     /// among TypeIDs) are left out when, the rarest first, they come to at most one id in a thousand
     /// (``strayTolerance(_:)``, as the strays themselves are tolerated): they are not the generator's.
     static func classify(_ all: [Unicode.Scalar: Int], alphabetSize a: Int, distinct: Int, inflation: Double = 1) -> Position {
-        let position = classifyCounts(all, alphabetSize: a, distinct: distinct, inflation: inflation)
-        guard case .biased = position, all.count > 1 else { return position }
-        // Symbols of the alphabet that only a stray line put here (a `…0001` test UUID among UUIDv4s:
-        // a `0` where every other id has its version `4`): the rarest, together at most the stray
-        // tolerance, are left out when the rest is then not biased. A fresh draw over a ≤ 1000
-        // symbols shows each about n/a ≥ n/1000 times, so a uniform position never gets here, and a
-        // generator that rarely draws a symbol only narrows what the position holds.
+        strayTrimmed(all, alphabetSize: a, distinct: distinct, inflation: inflation)?.position
+            ?? classifyCounts(all, alphabetSize: a, distinct: distinct, inflation: inflation)
+    }
+
+    /// A position that would be biased only because of symbols a stray line put there (a `…0001`
+    /// test UUID among UUIDv4s: a `0` where every other id has its version `4`, its variant `8`–`b`):
+    /// the rarest symbols, together at most the stray tolerance, left out, when the rest is then a
+    /// structured field — constant, or a subset of at most half the alphabet, evenly. nil otherwise,
+    /// and for every position that is not biased.
+    ///
+    /// A fresh draw over a ≤ 1000 symbols shows each about n/a ≥ n/1000 times, so a uniform position
+    /// never gets here; a field that uses more than half the alphabet with one symbol rare is a
+    /// biased generator's, not structure plus a stray line, and stays biased.
+    static func strayTrimmed(_ all: [Unicode.Scalar: Int], alphabetSize a: Int, distinct: Int, inflation: Double = 1) -> (
+        position: Position, left: Int
+    )? {
+        guard all.count > 1, case .biased = classifyCounts(all, alphabetSize: a, distinct: distinct, inflation: inflation) else {
+            return nil
+        }
         let total = all.values.reduce(0, +)
         var rest = all
         var dropped = 0
@@ -61,10 +73,30 @@ extension AuditAnalysis {
             dropped += n
             rest[c] = nil
         }
-        guard dropped > 0 else { return position }
-        let trimmed = classifyCounts(rest, alphabetSize: a, distinct: distinct, inflation: inflation)
-        if case .biased = trimmed { return position }
-        return trimmed
+        guard dropped > 0 else { return nil }
+        switch classifyCounts(rest, alphabetSize: a, distinct: distinct, inflation: inflation) {
+        case .constant(let c): return (.constant(c), dropped)
+        case .subset(let k) where 2 * k <= a: return (.subset(symbols: k), dropped)
+        default: return nil
+        }
+    }
+
+    /// The positions of `length` (first 64) where a stray line's symbols were left out
+    /// (``strayTrimmed(_:alphabetSize:distinct:inflation:)``), with the ids left out there, in words.
+    static func strayPositionWords(of s: AuditSummary, length: Int?, format: TimeFormat?, alphabetSize: Int) -> String? {
+        guard let length else { return nil }
+        var trimmed: [(Int, Int)] = []
+        let inflation = format.map { designEffect(of: s, format: $0) } ?? 1
+        for i in 0..<Swift.min(length, AuditSummary.positionLimit, s.positions.count)
+        where format?.timePositions(length: length).contains(i) != true {
+            if let t = strayTrimmed(s.positions[i], alphabetSize: alphabetSize, distinct: s.distinct, inflation: inflation) {
+                trimmed.append((i, t.left))
+            }
+        }
+        guard !trimmed.isEmpty else { return nil }
+        let most = trimmed.map(\.1).max() ?? 0
+        return
+            "position\(trimmed.count == 1 ? "" : "s") \(ranges(trimmed.map(\.0))): at most \(most) id\(most == 1 ? "" : "s") with a symbol hardly any other id has there (a test id, a stray line), left out within the tolerance (one line, or one in a thousand); the rest of each is a structured field"
     }
 
     private static func classifyCounts(_ all: [Unicode.Scalar: Int], alphabetSize a: Int, distinct: Int, inflation: Double) -> Position {

@@ -166,6 +166,7 @@ struct AuditCommand: ParsableCommand {
 
     func run() throws {
         let s = try settings()
+        SpillCleanup.onSignals()
         let summary: AuditSummary
         var table: (peak: Int, spilled: Bool)? = nil
         var records: AuditReport.Records?
@@ -352,5 +353,34 @@ struct AuditCommand: ParsableCommand {
                     + (m.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : ""))
         }
         Output.print(report.renderText())
+    }
+}
+
+/// Interrupted (Ctrl-C, a job's SIGTERM), the audit removes its spill files before it goes: the
+/// signal is taken on a queue of its own, the files removed, and the signal raised again with its
+/// default action, so the exit status is still the signal's.
+enum SpillCleanup {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    static func onSignals() {
+        guard sources.isEmpty else { return }
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                Auditor.removeSpillFiles()
+                // Dispatch keeps the signal blocked in its threads: unblocked here, with its default
+                // action, and raised on this thread, it ends the process.
+                signal(sig, SIG_DFL)
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, sig)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                raise(sig)
+                _exit(128 + sig)  // not reached
+            }
+            source.resume()
+            sources.append(source)
+        }
     }
 }
