@@ -44,11 +44,24 @@ final class SpillDirectory: @unchecked Sendable {
     private static let registerAtExit: Void = { atexit { SpillDirectory.removeAll() } }()
 
     /// Removes every spill directory of this process (an exit's, a signal handler's cleanup).
+    ///
+    /// Threads may still be writing: each directory is first renamed, so no file can be made under
+    /// its old path any more (an open there fails), then emptied and removed — a removal that lists
+    /// the files while a thread adds or unlinks one would leave the directory behind.
     static func removeAll() {
         let paths = live.withLock { paths in
             defer { paths = [] }
             return paths
         }
-        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        for path in paths {
+            let gone = path + ".removing"
+            let target = rename(path, gone) == 0 ? gone : path
+            for _ in 0..<3 {
+                if let entries = try? FileManager.default.contentsOfDirectory(atPath: target) {
+                    for entry in entries { unlink(target + "/" + entry) }
+                }
+                if rmdir(target) == 0 || errno == ENOENT { break }
+            }
+        }
     }
 }

@@ -93,7 +93,9 @@ public enum ArgumentText {
         var allowed = 0
         if let maxInvalid {
             // Digits only, as the API's schema writes it: no sign, no spaces.
-            guard maxInvalid.utf8.count <= 18, maxInvalid.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let m = Int(maxInvalid) else {
+            guard maxInvalid.utf8.count <= 18, maxInvalid == "0" || maxInvalid.first != "0",
+                maxInvalid.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let m = Int(maxInvalid)
+            else {
                 throw ArgumentError(
                     "--max-invalid", "'\(maxInvalid.prefix(40))' is not a count of lines from 0; e.g. \(arg: "max-invalid", "1")")
             }

@@ -119,10 +119,12 @@ import Testing
         let spillRoot = Self.temp("spill-root")
         try FileManager.default.createDirectory(at: spillRoot, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: spillRoot) }
-        for signal in [SIGTERM, SIGINT] {
+        // From standard input (the tables spill as they go) and from the file (the fingerprints go
+        // straight to the partitions, many threads writing while the signal lands).
+        for (signal, fromFile, threads) in [(SIGTERM, false, "2"), (SIGINT, false, "2"), (SIGTERM, true, "8"), (SIGHUP, true, "3")] {
             let process = Process()
             process.executableURL = CLI.executable
-            process.arguments = ["audit", "-", "--memory", "64M", "--threads", "2"]
+            process.arguments = ["audit", fromFile ? file.path : "-", "--memory", "64M", "--threads", threads]
             process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": spillRoot.path]) { $1 }
             let input = Pipe()
             process.standardInput = input
@@ -131,13 +133,14 @@ import Testing
             try process.run()
             // Standard input, with no size to go by: the tables fill, then spill; the input stays open.
             let writer = input.fileHandleForWriting
-            writer.write(Data(ids.utf8))
+            if !fromFile { writer.write(Data(ids.utf8)) }
             var spilling = false
             for _ in 0..<200 where !spilling {
                 spilling = !((try? FileManager.default.contentsOfDirectory(atPath: spillRoot.path)) ?? []).isEmpty
                 if !spilling { usleep(50_000) }
             }
             #expect(spilling, "no spill directory appeared")
+            if fromFile { usleep(20_000) }  // the threads writing
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             try? writer.close()

@@ -121,6 +121,15 @@ import Testing
         }
         let (again, j) = try AuditPlaceholdersCLITests.audit(spread + [spread[10]])
         #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
+        // One client's ids, two in one millisecond (counted up) and then one a millisecond: the two
+        // share their random symbols, and no other id does: not a stuck position (an outside tester's).
+        let client = [
+            "-OCyqM7-IWBdK2oo8CFc", "-OCyqM7-IWBdK2oo8CFd", "-OCyqM70wtoPOceeqAyn", "-OCyqM809PU3OB9NVZbV", "-OCyqM71JE1XSRT60aYG",
+            "-OCyqM81etIYrJKnEFqg", "-OCyqM72RD5NrLL9D_-c", "-OCyqM82nu5KEue08CAe", "-OCyqM73V9a42NR0J2Gb", "-OCyqM83FpYClBQTORBa",
+            "-OCyqM74FlG9ty-LNbnB", "-OCyqM84_PiaHB-Y6ljZ",
+        ]
+        let (few, fewJSON) = try AuditPlaceholdersCLITests.audit(client)
+        #expect(few.status == 0 && fewJSON["verdict_code"] as? String == "consistent", "\(fewJSON["findings"] ?? few.stderr)")
         // A generator whose random part is stuck (on 'AAAA' at the end, or all of it) fails.
         let stuckTail = spread.map { String($0.prefix(16)) + "AAAA" }
         let (tail, tailJSON) = try AuditPlaceholdersCLITests.audit(stuckTail)

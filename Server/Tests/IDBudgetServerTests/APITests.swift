@@ -149,6 +149,8 @@ import Testing
             #expect(half == .badRequest && refusal["argument"] as? String == "alphabet", "\(refusal)")
             let (signed, _) = try await audit("alphabet=hex&length=16&max-invalid=%2B1", text)
             #expect(signed == .badRequest)
+            let (padded, _) = try await audit("alphabet=hex&length=16&max-invalid=05", text)
+            #expect(padded == .badRequest)
         }
     }
 

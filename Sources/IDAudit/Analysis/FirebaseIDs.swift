@@ -38,10 +38,19 @@ extension AuditAnalysis {
         // stay on one symbol. The symbols the last timestamp character shows are at least that many
         // milliseconds, and the fewest there are; a random position constant across them, when that
         // is significant (``narrowIsSignificant(symbols:of:distinct:)``), is a stuck generator.
+        // Stuck: one symbol in every id but the strays (a burst counted up shares its symbols, but
+        // only its own ids), across the milliseconds the symbols of the last timestamp character
+        // show, the rarest of them left out up to the strays' ids (each stray can add one).
         let tolerance = Self.strayTolerance(s.ids)
-        let milliseconds = s.positions[7].filter { $0.value > tolerance }.count
+        var strays = 0
+        var milliseconds = s.positions[7].count
+        for n in s.positions[7].values.sorted() {
+            guard strays + n <= tolerance else { break }
+            strays += n
+            milliseconds -= 1
+        }
         let stuck = (8..<IDFormat.firebase.length).filter { i in
-            s.positions[i].filter { $0.value > tolerance }.count == 1
+            s.ids - (s.positions[i].values.max() ?? 0) <= tolerance
                 && Self.narrowIsSignificant(symbols: 1, of: 64, distinct: milliseconds)
         }
         var findings = [

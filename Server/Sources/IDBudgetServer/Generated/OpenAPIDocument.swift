@@ -294,6 +294,16 @@ enum OpenAPIDocument {
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
                   },
+                  "408": {
+                    "description": "The upload is too slow: past the grace period it must have averaged the minimum rate, and it may not stall (docs/server.md); the connection is closed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Error"
+                        }
+                      }
+                    }
+                  },
                   "413": {
                     "description": "The body is over 64 MiB.",
                     "content": {
@@ -657,7 +667,7 @@ enum OpenAPIDocument {
                   "max-invalid": {
                     "description": "Lines not of the declared shape allowed before the verdict is invalid-ids (default 0); with alphabet or scheme.",
                     "type": "string",
-                    "pattern": "^[0-9]{1,18}$"
+                    "pattern": "^(0|[1-9][0-9]{0,17})$"
                   }
                 },
                 "dependentRequired": {
