@@ -63,28 +63,9 @@ extension AuditAnalysis {
             )
         }
         let verdict = Self.decideVerdict(s, test: test, nonUniform: !stuck.isEmpty, findings: &findings)
-        ids = s.ids
-        distinct = s.distinct
-        extraOccurrences = s.extraOccurrences
-        duplicateIDs = s.duplicateIDs
-        alphabet = "firebase"
-        alphabetSize = 64
-        format = nil
-        formatName = "Firebase push id"
-        self.space = space
-        spaceDescription = "Firebase push id: 2^\(bits) per millisecond (all ids taken as one)"
-        positions = []
-        randomBits = Double(bits)
-        buckets = nil
-        self.test = test
-        let groups = [s.ids: 1]
-        effectiveBits = Swift.min(Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences), randomBits)
-        effectiveBitsIsLowerBound = s.extraOccurrences == 0
-        effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: groups, duplicates: s.extraOccurrences), effectiveBits)
-        self.findings = findings
-        self.verdict = verdict
-        nodeFormat = nil
-        nodeStats = nil
-        nodeFits = []
+        self.init(
+            cellsOnly: s, whole: s, test: test, verdict: verdict, findings: findings, alphabet: ("firebase", 64),
+            formatName: "Firebase push id", space: space,
+            spaceDescription: "Firebase push id: 2^\(bits) per millisecond (all ids taken as one)", randomBits: Double(bits))
     }
 }

@@ -48,28 +48,10 @@ extension AuditAnalysis {
             )
         }
         let verdict = Self.decideVerdict(s, test: test, nonUniform: false, findings: &findings)
-        ids = whole.ids
-        distinct = whole.distinct
-        extraOccurrences = whole.extraOccurrences
-        duplicateIDs = whole.duplicateIDs
-        alphabet = "base36"
-        alphabetSize = 36
-        format = nil
-        formatName = "ObjectId and cuid2"
-        space = cuid2Space
-        spaceDescription = "cuid2: 26·36^23 (\(Self.bitsText(cuid2Space)) bits); ObjectId: unique by its fields"
-        positions = []
-        randomBits = cuid2Space.log2Magnitude
-        buckets = nil
-        self.test = test
-        let groups = [s.ids: 1]
-        effectiveBits = Swift.min(Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences), randomBits)
-        effectiveBitsIsLowerBound = s.extraOccurrences == 0
-        effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: groups, duplicates: s.extraOccurrences), effectiveBits)
-        self.findings = findings
-        self.verdict = verdict
-        nodeFormat = nil
-        nodeStats = nil
-        nodeFits = []
+        self.init(
+            cellsOnly: s, whole: whole, test: test, verdict: verdict, findings: findings, alphabet: ("base36", 36),
+            formatName: "ObjectId and cuid2", space: cuid2Space,
+            spaceDescription: "cuid2: 26·36^23 (\(Self.bitsText(cuid2Space)) bits); ObjectId: unique by its fields",
+            randomBits: cuid2Space.log2Magnitude)
     }
 }

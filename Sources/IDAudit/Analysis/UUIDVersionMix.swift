@@ -91,29 +91,11 @@ extension AuditAnalysis {
             )
         }
         let space = mix.uuid4s > 0 ? BigInt.power(2, IDFormat.uuid4.randomBits) : BigInt.power(2, AuditAnalysis.spaceCapBits)
-        ids = s.ids
-        distinct = s.distinct
-        extraOccurrences = s.extraOccurrences
-        duplicateIDs = s.duplicateIDs
-        alphabet = "hex"
-        alphabetSize = 16
-        format = nil
-        formatName = mix.name
-        self.space = space
-        spaceDescription =
-            (mix.uuid4s > 0 ? "UUIDv4: 2^\(IDFormat.uuid4.randomBits); " : "") + "UUIDv1 and v6: unique by their clock and node"
-        positions = []
-        randomBits = space.log2Magnitude
-        buckets = nil
-        self.test = test
-        let groups = [s.ids: 1]
-        effectiveBits = Swift.min(Self.effectiveBits(groups: groups, duplicates: s.extraOccurrences), randomBits)
-        effectiveBitsIsLowerBound = s.extraOccurrences == 0
-        effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: groups, duplicates: s.extraOccurrences), effectiveBits)
-        self.findings = findings
-        self.verdict = verdict
-        nodeFormat = nil
-        nodeStats = nil
-        nodeFits = []
+        self.init(
+            cellsOnly: s, whole: s, test: test, verdict: verdict, findings: findings, alphabet: ("hex", 16), formatName: mix.name,
+            space: space,
+            spaceDescription: (mix.uuid4s > 0 ? "UUIDv4: 2^\(IDFormat.uuid4.randomBits); " : "")
+                + "UUIDv1 and v6: unique by their clock and node",
+            randomBits: space.log2Magnitude)
     }
 }
