@@ -91,13 +91,17 @@ grep -q 'method=GET path=/api/v1/length status=400' "$log" || fail "no log line 
 # What the HTTP parser refuses (an unknown method) and a CONNECT get their log line too.
 python3 -c "
 import socket
-for raw in (b'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', b'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'):
+for raw in (b'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', b'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+            b'CONNECT / HTTP/1.1\r\nHost: evil status=200 method=GET path=/healthz\r\n\r\n'):
     s = socket.create_connection(('127.0.0.1', $port)); s.settimeout(5); s.sendall(raw)
     while s.recv(4096): pass
 "
 sleep 0.2
 grep -q 'refused_by=parser.*status=400\|status=400.*refused_by=parser' "$log" || fail "no log line for a request the parser refused"
 grep -q 'method=CONNECT path=example.com:443' "$log" || fail "no log line naming the CONNECT's target"
+# A client's text can not forge a field: a Host with spaces and = stays one field, percent-encoded.
+grep -q 'path=evil%20status%3D200%20method%3DGET' "$log" && ! grep -q 'path=evil status=200' "$log" \
+  || fail "a Host with spaces and = was logged as several fields: $(grep evil "$log" | head -2)"
 # HEAD is answered as GET, and logged as the HEAD it was; a refused method's connection is closed.
 curl -s --max-time 5 -I -o /dev/null "$base/no-such-page"
 sleep 0.2

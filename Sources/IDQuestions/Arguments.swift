@@ -50,7 +50,7 @@ extension Arguments {
             if Self.anyText.contains(name) { continue }
             if value.unicodeScalars.lazy.filter({ ("0"..."9").contains($0) }).count >= 300 { return true }
             guard let log10 = Self.log10Magnitude(value), log10.isFinite else { continue }
-            if name == "bits" && log10 >= 3.913_3 { return true }  // log10(8192) = 3.9133
+            if name == "bits" && log10 >= 3.913_36 { return true }  // log10(8191) = 3.913337, log10(8192) = 3.913390
             if name == "length" && log10 >= 3 { return true }
             if log10 >= 300 || log10 <= -1000 { return true }
         }

@@ -223,6 +223,15 @@ import Testing
         let copies = String(repeating: "3fA9kQ2mZx81LpWcVb7NtR\n", count: 21)
         let (c, cj) = try Self.audit(copies + ids, [])
         #expect(c.status == 1 && cj["verdict_code"] as? String == "too-many-duplicates", "\(cj["findings"] ?? c.stderr)")
+        // Beside node-id formats too: copies of a token within the strays are repeats of an id, not
+        // a header's; a header's repeats are still set aside.
+        for scheme in ["snowflake", "objectid", "xid"] {
+            let nodes = try CLI.run(["generate", "--scheme", scheme, "--count", "20000"]).stdout
+            let (n, nj) = try Self.audit(nodes + String(repeating: "3fA9kQ2mZx81LpWcVb7NtR\n", count: 20), [])
+            #expect(n.status == 1 && nj["verdict_code"] as? String == "too-many-duplicates", "\(scheme): \(nj["findings"] ?? n.stderr)")
+            let (h, hj) = try Self.audit(String(repeating: "request_id\n", count: 4) + nodes, [])
+            #expect(h.status == 0, "\(scheme) behind headers: \(hj["findings"] ?? h.stderr)")
+        }
     }
 
     /// Under a declared time format, lines its parser does not read at a plausible time (nil UUIDs, a

@@ -1,8 +1,8 @@
 """The logs people really have, for the audit's calibration (Tools/fuzz/audit_calibration.py): honest
 streams with the mess of real use — a CSV header line, a v4→v7 migration, TypeIDs beside other ids,
 nil UUIDs, Snowflakes behind a header, declared formats — that must pass (no false alarm), and broken
-ones hidden in the same mess that must fail (a stuck position, copies of one id, a planted duplicate
-in a migration, a KSUID payload that counts, too many nil UUIDs).
+ones hidden in the same mess that must fail (a stuck position, copies of one id — among node ids
+too —, a planted duplicate in a migration, a KSUID payload that counts, too many nil UUIDs).
 
 Every id is written here from the formats' specifications with random.Random (RFC 9562 for UUIDs,
 the TypeID spec v0.3, segmentio's KSUID, Twitter's Snowflake layout), not by idbudget.
@@ -135,6 +135,9 @@ GENERATORS = {
     "bad-ksuid-counter": lambda rng, n: ksuids(rng, n, counter=True),
     "bad-v7-nils": lambda rng, n: shuffled(rng, uuid7s(rng, n) + [NIL] * 100),
     "bad-firebase-copy": lambda rng, n: (lambda f: f + [f[rng.randrange(len(f))]])(firebase_ids(rng, n)),
+    # A stuck token's copies hidden among node ids, within the strays a layout tolerates (1 in 1,000).
+    "bad-snowflake-copies": lambda rng, n: (lambda t: ["id"] + snowflakes(rng, n) + [t] * 15)(
+        "".join(rng.choice(B62) for _ in range(22))),
 }
 
 # Honest: (key, label, n, extra audit arguments): every stream must be `consistent`, exit 0.
@@ -167,4 +170,5 @@ BROKEN = [
     ("bad-ksuid-counter", "KSUIDs whose payload counts", 20000, [], {"non-uniform-positions"}),
     ("bad-v7-nils", "20,000 UUIDv7 + 100 nil UUIDs", 20000, [], {"too-many-duplicates"}),
     ("bad-firebase-copy", "Firebase push ids, one copied", 20000, [], {"too-many-duplicates"}),
+    ("bad-snowflake-copies", "CSV header + 20,000 Snowflakes + 15 copies of one base62 token", 20000, [], {"too-many-duplicates"}),
 ]

@@ -159,7 +159,8 @@ public func buildApplication(
                     configuration: .init(
                         additionalChannelHandlers: [ParseErrorHandler(logger: logger)],
                         idleTimeout: .milliseconds(Int64(settings.idleTimeout.components.seconds * 1000)))),
-                maxBodyBytes: settings.maxBodyBytes, admits: { compute.admits($0) })
+                maxBodyBytes: settings.maxBodyBytes, admits: { compute.admits($0) }, grace: settings.uploadGrace,
+                minimumRate: settings.minimumUploadRate)
         },
         // Past `maxConnections` the server stops accepting (the rest wait in the listen backlog) rather
         // than run out of descriptors and spin on a failing accept.

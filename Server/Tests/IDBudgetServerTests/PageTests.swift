@@ -89,6 +89,15 @@ import Testing
                 #expect(typed.body.contains(field), "\(field)")
             }
             #expect(typed.body.contains("rate=1%2C000%2C000"))
+            // Nodes, growth and ids already stored are in the sentence: two questions never read alike.
+            let fleet = try await client.get(
+                "/?ask=length&alphabet=base62&rate=1e6&per=h&lifetime=10&unit=y&max-probability=1e-11&nodes=50&growth=40%25%2Fy&existing=1e9"
+            )
+            let sentence = try #require(
+                fleet.body.range(of: "<p id=\"sentence\">").map { String(fleet.body[$0.upperBound...].prefix(600)) })
+            for words in ["ids an hour on each of", "50</span> nodes for", "the rate growing", "% a year", "already stored"] {
+                #expect(sentence.contains(words), "\(words): \(sentence)")
+            }
             // A unit typed in the field is the one used, and the sentence says the menu's is not; the
             // menu's own unit, however spelled, is no news.
             let own = try await client.get("/?ask=length&alphabet=base62&rate=1e3%2Fms&per=s&lifetime=6M&unit=y&max-probability=1e-11")

@@ -89,6 +89,32 @@ enum RawHTTP {
         return String(decoding: reply, as: UTF8.self)
     }
 
+    /// Sends `head`, then `piece` every `every` seconds for at most `seconds`, reading whatever the
+    /// server writes meanwhile; returns it and the seconds until the server closed (nil: still open).
+    static func trickleBody(port: Int, head: String, piece: String, every: Double, for seconds: Double) throws -> (
+        reply: String, closedAfter: Double?
+    ) {
+        let fd = try socketTo(port: port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 0, tv_usec: Int(every * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        send(head)
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                reply += buffer[0..<n]
+                continue
+            }
+            if n == 0 { return (String(decoding: reply, as: UTF8.self), Date().timeIntervalSince(start)) }
+            send(piece)
+        }
+        return (String(decoding: reply, as: UTF8.self), nil)
+    }
+
     /// POSTs `chunks` chunks of `chunk` bytes with Transfer-Encoding: chunked, stopping as soon as the
     /// server answers (or stops reading); returns what the server wrote.
     static func chunkedPost(port: Int, path: String, chunk: Int, chunks: Int) throws -> String {

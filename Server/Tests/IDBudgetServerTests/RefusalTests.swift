@@ -240,6 +240,11 @@ import Testing
             // Framed as every refusal is (NIO's encoder would write no body after a CONNECT): a length,
             // the JSON naming the argument, the security headers, then the close.
             #expect(connect.contains("Allow: GET, HEAD, POST") && connect.contains("X-Content-Type-Options: nosniff"), "\(connect)")
+            // Aimed at one of the server's paths, its Allow is that path's methods.
+            let aimed = try await RawHTTP.offPool {
+                try RawHTTP.exchange(port: port, Array("CONNECT /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            }
+            #expect(aimed.hasPrefix("HTTP/1.1 405") && aimed.contains("Allow: GET, HEAD\r\n"), "\(aimed.prefix(400))")
             #expect(connect.contains("\"argument\":\"method\"") && connect.contains("Connection: close"), "\(connect)")
             if let split = connect.range(of: "\r\n\r\n") {
                 let body = connect[split.upperBound...]
@@ -503,6 +508,28 @@ import Testing
         }
     }
 
+    /// Any request's body keeps the pace, not only an upload's: a GET answered at once whose body
+    /// trickles on (chunked, or short of its declared length) has its connection closed soon after
+    /// the grace period — a few thousand of them would otherwise keep every new client out for ever.
+    @Test func aTrickledBodyOnAnyRequestIsCut() async throws {
+        let settings = ServerSettings(idleTimeout: .seconds(10), uploadGrace: .seconds(1), minimumUploadRate: 16_384)
+        try await withServer(.live, settings: settings) { client in
+            let port = try #require(client.port)
+            for head in [
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+                "GET /api/v1/schemes HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n",
+            ] {
+                let piece = head.contains("chunked") ? "1\r\na\r\n" : "abcdefghij"
+                let (reply, closed) = try await RawHTTP.offPool {
+                    try RawHTTP.trickleBody(port: port, head: head, piece: piece, every: 0.3, for: 9)
+                }
+                #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(300))")
+                let after = try #require(closed, "still open after 9 s: \(head)")
+                #expect(after < 6, "closed after \(after) s: \(head)")
+            }
+        }
+    }
+
     /// Heavy questions can not starve light ones: with the heavy lane full, a heavy question is 503 and
     /// a light one is answered.
     @Test func lightQuestionsPassHeavyOnes() async throws {
@@ -544,6 +571,9 @@ import Testing
         ("bits=2.097152e6&count=5", true),
         ("bits=2%5E13&count=5", true),
         ("bits=2%5E12&count=5", false),
+        // The edge the documentation states: 8192 bits or more.
+        ("bits=8192&count=5", true),
+        ("bits=8191&count=5", false),
         ("alphabet=hex&length=1e3&count=5", true),
         ("alphabet=hex&length=999&count=5", false),
         ("bits=64&count=10%5E300", true),

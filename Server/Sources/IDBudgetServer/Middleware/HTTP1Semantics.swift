@@ -17,6 +17,12 @@ import NIOHTTPTypesHTTP1
 /// - **`Host`**: an HTTP/1.1 request carries exactly one (RFC 9112 §3.2). One with none or several is
 ///   handed on marked (``hostCount``), and ``TransferCodingMiddleware`` refuses it as JSON (400).
 ///
+/// - **A body's pace**, whatever the request: past the grace period, a body still coming must have
+///   averaged the minimum upload rate, or the connection is closed (logged). The audit routes answer
+///   a slow upload 408 themselves (``APIRoutes/checkPace``); this holds every other request, whose
+///   body the router drains after answering — a GET trickling a body would otherwise keep its
+///   connection for ever, and enough of them every new client out.
+///
 /// It sits between NIO's HTTP/1 codec and the conversion to HTTP types (``ServerChannel`` puts it there).
 final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -34,9 +40,71 @@ final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
     /// audit lane's 503), so no `100 Continue` invites a body that would not be read.
     private let admits: @Sendable (HTTPRequestHead) -> Bool
 
-    init(maxBodyBytes: Int, admits: @escaping @Sendable (HTTPRequestHead) -> Bool = { _ in true }) {
+    /// The pace a body must keep (``ServerSettings/uploadGrace``, ``ServerSettings/minimumUploadRate``);
+    /// this layer checks it two seconds after the routes would, so an audit gets its 408 first.
+    private let grace: TimeAmount
+    private let minimumRate: Double
+    private let logger: Logger?
+    /// The body being read: when its head came, its bytes so far, the next look at its pace.
+    private var bodyStart: NIODeadline?
+    private var bodyBytes = 0
+    private var paceCheck: Scheduled<Void>?
+
+    init(
+        maxBodyBytes: Int, admits: @escaping @Sendable (HTTPRequestHead) -> Bool = { _ in true }, grace: Duration = .seconds(5),
+        minimumRate: Double = 16_384, logger: Logger? = nil
+    ) {
         self.maxBodyBytes = maxBodyBytes
         self.admits = admits
+        self.grace = .nanoseconds(grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000) + .seconds(2)
+        self.minimumRate = minimumRate
+        self.logger = logger
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        paceCheck?.cancel()
+        paceCheck = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        paceCheck?.cancel()
+        paceCheck = nil
+        context.fireChannelInactive()
+    }
+
+    /// A body that has a length or a transfer coding is watched until its end.
+    private func watchBody(of head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let length = head.headers["content-length"].first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        guard length > 0 || head.headers.contains(name: "transfer-encoding") else { return }
+        bodyStart = .now()
+        bodyBytes = 0
+        schedulePaceCheck(in: grace, context: context)
+    }
+
+    private func schedulePaceCheck(in delay: TimeAmount, context: ChannelHandlerContext) {
+        paceCheck?.cancel()
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        paceCheck = context.eventLoop.scheduleTask(in: delay) {
+            let (handler, context) = loopBound.value
+            handler.checkPace(context: context)
+        }
+    }
+
+    private func checkPace(context: ChannelHandlerContext) {
+        paceCheck = nil
+        guard let start = bodyStart else { return }
+        let seconds = Double((NIODeadline.now() - start).nanoseconds) / 1e9
+        if Double(bodyBytes) < minimumRate * seconds {
+            logger?.info(
+                "connection closed: a request body under the minimum rate",
+                metadata: [
+                    "received": "\(bodyBytes)", "seconds": "\(Int(seconds))",
+                ])
+            bodyStart = nil
+            context.close(promise: nil)
+            return
+        }
+        schedulePaceCheck(in: .seconds(1), context: context)
     }
 
     /// The mark of an HTTP/1.1 request without exactly one `Host`: their number (a client's own is
@@ -44,10 +112,20 @@ final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
     static let hostCount = "X-IDBudget-Host-Count"
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data) else {
+        let part = unwrapInboundIn(data)
+        guard case .head(var head) = part else {
+            switch part {
+            case .body(let bytes): bodyBytes += bytes.readableBytes
+            case .end:
+                bodyStart = nil
+                paceCheck?.cancel()
+                paceCheck = nil
+            case .head: break
+            }
             context.fireChannelRead(data)
             return
         }
+        watchBody(of: head, context: context)
         head.headers.remove(name: Self.hostCount)
         if head.version.major == 1, head.version.minor >= 1, head.headers["host"].count != 1 {
             head.headers.add(name: Self.hostCount, value: String(head.headers["host"].count))
@@ -86,12 +164,16 @@ struct ServerChannel: ServerChildChannel {
     let http1: HTTP1Channel
     let maxBodyBytes: Int
     let admits: @Sendable (HTTPRequestHead) -> Bool
+    var grace: Duration = .seconds(5)
+    var minimumRate: Double = 16_384
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let conversion = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandler(HTTP1Semantics(maxBodyBytes: maxBodyBytes, admits: admits), position: .before(conversion))
+            try operations.addHandler(
+                HTTP1Semantics(maxBodyBytes: maxBodyBytes, admits: admits, grace: grace, minimumRate: minimumRate, logger: logger),
+                position: .before(conversion))
             return value
         }
     }

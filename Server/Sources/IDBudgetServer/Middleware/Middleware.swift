@@ -35,6 +35,23 @@ enum RequestMethod {
     @TaskLocal static var original: String?
 }
 
+/// A client's text as a log field: control characters escaped, and the space, `=` and `%` percent-encoded,
+/// so that a field can not end early or forge another (`Host: evil status=200` stays one field).
+enum LogField {
+    static func text(_ raw: some StringProtocol) -> String {
+        var out = ""
+        for c in Shown.escaped(raw).unicodeScalars {
+            switch c {
+            case " ": out += "%20"
+            case "=": out += "%3D"
+            case "%": out += "%25"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
+
 /// One structured line per request: method, path, status, duration.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
@@ -48,8 +65,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             logger.info(
                 "request",
                 metadata: [
-                    "method": "\(Shown.escaped(RequestMethod.original ?? request.method.rawValue))",
-                    "path": "\(Shown.escaped(request.uri.path.prefix(200)))",
+                    "method": "\(LogField.text(RequestMethod.original ?? request.method.rawValue))",
+                    "path": "\(LogField.text(request.uri.path.prefix(200)))",
                     "status": "\(status)",
                     "duration_ms": "\(String(format: "%.3f", ms))",
                 ])

@@ -27,6 +27,8 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var pending: Refusal?
     /// A CONNECT was read, or a response closes the connection: nothing after it is handed on.
     private var refusing = false
+    /// A refused CONNECT's path, where it gave one: its 405's `Allow` is that path's methods.
+    private var connectPath: String?
     /// The response being written says `Connection: close`.
     private var closing = false
     /// Where each refusal gets its line, as every request the router answers does.
@@ -42,6 +44,7 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // never ends and a refusal from the router would leave the client waiting for the idle
             // timeout: refuse it here and close.
             refusing = true
+            connectPath = head.path
             let refusal = Refusal(
                 .methodNotAllowed, argument: "method", "CONNECT is not served: this server tunnels nothing; use GET (or POST for /audit)")
             if open == 0 {
@@ -124,7 +127,7 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         logger.info(
             "request",
             metadata: [
-                "method": "\(method)", "path": "\(Shown.escaped(path.prefix(200)))",
+                "method": "\(LogField.text(method))", "path": "\(LogField.text(path.prefix(200)))",
                 "status": "\(refusal.status.code)", "refused_by": "parser", "reason": "\(refusal.message.prefix(120))",
             ])
         let body = ByteBuffer(string: refusal.jsonText + "\n")
@@ -133,7 +136,13 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         fields[.cacheControl] = "no-store"
         fields[.connection] = "close"
         fields[.contentLength] = String(body.readableBytes)
-        if refusal.status == .methodNotAllowed { fields[.allow] = "GET, HEAD, POST" }
+        if refusal.status == .methodNotAllowed {
+            // What the target allows, where it is one of the server's paths (HEAD wherever GET).
+            let target = connectPath.flatMap { $0.split(separator: "?", maxSplits: 1).first }.map(String.init) ?? ""
+            var methods = declaredRoutes[target] ?? [.get, .post]
+            if methods.contains(.get) { methods.insert(.head, at: 1) }
+            fields[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+        }
         let channel = context.channel
         // NIO's encoder writes no body (and no length) in a response to CONNECT, as if a tunnel
         // followed: the refusal goes out as bytes below it, framed, then the connection closes.

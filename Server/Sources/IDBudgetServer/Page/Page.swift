@@ -102,13 +102,16 @@ enum Page {
         var rateText: String { rate.contains("/") ? rate : "\(rate)/\(per)" }
         var lifetimeText: String { lifetime.last.map { $0.isLetter } == true ? lifetime : "\(lifetime)\(unit)" }
 
-        /// The workload in words: "1e6 ids a second for 10 years".
+        /// The workload in words: "1e6 ids a second for 10 years", with the nodes, growth and ids
+        /// already stored where the form has them ("… on each of 50 nodes for 10 years, the rate
+        /// growing 40% a year, beside 1e9 ids already stored").
         var workloadText: String {
             let per = Self.rateUnits.first { $0.0 == self.per }?.1 ?? self.per
             let rate = shown("rate", rate)
             let lifetime = shown("lifetime", lifetime)
             let one = { (text: String) in text.trimmingCharacters(in: .whitespaces) == "1" }
-            var rateWords = rate.contains("/") ? "\(rate)" : "\(rate) id\(one(rate) ? "" : "s") a \(per)"
+            let article = per.hasPrefix("h") || "aeiou".contains(per.first ?? "x") ? "an" : "a"
+            var rateWords = rate.contains("/") ? "\(rate)" : "\(rate) id\(one(rate) ? "" : "s") \(article) \(per)"
             var unitWords = Self.lifetimeUnits.first { $0.0 == unit }?.1 ?? unit
             // A unit typed in the field wins over the menu's: said, never silent.
             if let typed = rate.split(separator: "/").last, rate.contains("/"), !Self.same(String(typed), menu: self.per) {
@@ -122,7 +125,21 @@ enum Page {
                 unitWords.removeLast()
                 lifeWords = "\(lifetime) \(unitWords)"
             }
-            return "\(rateWords) for \(lifeWords)"
+            // Everything else the question counts is said too: two questions never read alike.
+            if !nodes.isEmpty {
+                let n = shown("nodes", nodes)
+                rateWords += one(n) ? " on 1 node" : " on each of \(n) nodes"
+            }
+            var words = "\(rateWords) for \(lifeWords)"
+            if !growth.isEmpty {
+                let g = shown("growth", growth)
+                words += ", the rate growing \(g.hasSuffix("/y") ? "\(g.dropLast(2)) a year" : g)"
+            }
+            if !existing.isEmpty {
+                let e = shown("existing", existing)
+                words += ", beside \(e) id\(one(e) ? "" : "s") already stored"
+            }
+            return words
         }
 
         /// Whether a unit typed in a field (`sec`, `hours`, `M`) is the one a menu's `code` names, as
