@@ -87,18 +87,22 @@ public struct AuditReport: Answer, Equatable {
         public let read: Int
         public let withoutID: Int
         public let unreadable: Int
+        /// Records equal to the CSV header line, set aside (a merged export repeats it).
+        public let repeatedHeaders: Int
 
-        public init(source: String, read: Int, withoutID: Int, unreadable: Int) {
+        public init(source: String, read: Int, withoutID: Int, unreadable: Int, repeatedHeaders: Int = 0) {
             self.source = source
             self.read = read
             self.withoutID = withoutID
             self.unreadable = unreadable
+            self.repeatedHeaders = repeatedHeaders
         }
 
         enum CodingKeys: String, CodingKey {
             case source, read
             case withoutID = "without_id"
             case unreadable
+            case repeatedHeaders = "repeated_headers"
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -107,6 +111,7 @@ public struct AuditReport: Answer, Equatable {
             try c.encode(String(read), forKey: .read)
             try c.encode(String(withoutID), forKey: .withoutID)
             try c.encode(String(unreadable), forKey: .unreadable)
+            try c.encode(String(repeatedHeaders), forKey: .repeatedHeaders)
         }
 
         public init(from decoder: any Decoder) throws {
@@ -115,6 +120,7 @@ public struct AuditReport: Answer, Equatable {
             read = try AuditReport.count(c, .read)
             withoutID = try AuditReport.count(c, .withoutID)
             unreadable = try AuditReport.count(c, .unreadable)
+            repeatedHeaders = c.contains(.repeatedHeaders) ? try AuditReport.count(c, .repeatedHeaders) : 0
         }
     }
 
@@ -297,12 +303,15 @@ public struct AuditReport: Answer, Equatable {
         public let spilled: Bool
         public let peakRSSBytes: Int
         public let memoryLimitBytes: Int
+        /// The worker threads the ids were read on (``Auditor/threads``).
+        public let threads: Int
 
-        public init(fingerprintTableBytes: Int, spilled: Bool, peakRSSBytes: Int, memoryLimitBytes: Int) {
+        public init(fingerprintTableBytes: Int, spilled: Bool, peakRSSBytes: Int, memoryLimitBytes: Int, threads: Int = 1) {
             self.fingerprintTableBytes = fingerprintTableBytes
             self.spilled = spilled
             self.peakRSSBytes = peakRSSBytes
             self.memoryLimitBytes = memoryLimitBytes
+            self.threads = threads
         }
     }
 
@@ -462,6 +471,7 @@ public struct AuditReport: Answer, Equatable {
         case spilled
         case peakRSSBytes = "peak_rss_bytes"
         case memoryLimitBytes = "memory_limit_bytes"
+        case threads
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -514,6 +524,7 @@ public struct AuditReport: Answer, Equatable {
             try c.encode(resources.spilled, forKey: .spilled)
             try c.encode(String(resources.peakRSSBytes), forKey: .peakRSSBytes)
             try c.encode(String(resources.memoryLimitBytes), forKey: .memoryLimitBytes)
+            try c.encode(resources.threads, forKey: .threads)
         }
         try c.encode(notes, forKey: .notes)
     }
@@ -581,7 +592,8 @@ public struct AuditReport: Answer, Equatable {
         if c.contains(.fingerprintTableBytes) {
             resources = Resources(
                 fingerprintTableBytes: try count(.fingerprintTableBytes), spilled: try c.decode(Bool.self, forKey: .spilled),
-                peakRSSBytes: try count(.peakRSSBytes), memoryLimitBytes: try count(.memoryLimitBytes))
+                peakRSSBytes: try count(.peakRSSBytes), memoryLimitBytes: try count(.memoryLimitBytes),
+                threads: try c.decodeIfPresent(Int.self, forKey: .threads) ?? 1)
         } else {
             resources = nil
         }

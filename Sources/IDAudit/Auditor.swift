@@ -55,6 +55,10 @@ public final class Auditor {
     /// The most worker threads taken.
     public static let maxThreads = 64
 
+    /// The worker threads this audit runs on: the threads asked for, fewer when the memory limit
+    /// cannot pay for them.
+    public var threads: Int { workers.count }
+
     /// Removes the spill files of every audit in this process: for a front end's signal handler,
     /// which ends the process without the auditors' deinit (exits remove them by themselves).
     public static func removeSpillFiles() { SpillDirectory.removeAll() }

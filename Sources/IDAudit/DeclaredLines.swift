@@ -12,9 +12,10 @@ import IDFormats
 /// Thirty copies of a header or of the nil UUID, allowed by `--max-invalid`, are not thirty copies of
 /// an id.
 ///
-/// Over hex (a format or an alphabet whose letters are `a`–`f`), a line in upper case is counted
-/// apart (`linesOtherCase`): the analysis takes the case most ids are written in
-/// (`UUID().uuidString` is upper case), and counts a line in the other case as invalid.
+/// Where case makes no other id (hex; a declared alphabet whose letters are all of one case, as
+/// Crockford's base32), a line in the other case is counted apart (`linesOtherCase`): the analysis
+/// takes the case most ids are written in (`UUID().uuidString` is upper case), and counts a line in
+/// the other case as invalid.
 public struct DeclaredLines: Sendable, Equatable {
     /// The shape declared (`uuid4`, also for `apns-id`; `base62×22`): counts are used only under the same one.
     public var shape: String
@@ -95,7 +96,7 @@ struct ShapeMatcher {
         name = d.key
         length = d.length
         sets = d.slots.map(\.symbols)
-        otherSets = d.upperCased()?.slots.map(\.symbols)
+        otherSets = d.otherCased()?.slots.map(\.symbols)
         func mask(_ s: Set<Unicode.Scalar>) -> (low: UInt64, high: UInt64) {
             var m: (low: UInt64, high: UInt64) = (0, 0)
             for c in s where c.value < 128 {

@@ -9,14 +9,16 @@ import IDBudget
 /// * **CSV** (RFC 4180): fields split by the delimiter, records by LF or CRLF; a field in double
 ///   quotes may hold delimiters, line breaks and `""` for a quote. With a column name, the first
 ///   record is the header that names it (a UTF-8 byte-order mark before it is dropped); with a column
-///   number, every record is data. A blank line is no record.
+///   number, every record is data. A blank line is no record. A record equal to the header (exports
+///   merged with `cat` repeat it) is set aside and counted, not read as an id.
 /// * **JSON lines**: one JSON object a line; the field is a path of keys (`req.id` is the key `id` of
 ///   the object under `req`). A string is read with its escapes (`\"`, `\u00e9`, surrogate pairs); a
 ///   number is taken as it is written (Snowflakes are often numbers). A blank line is no record.
 ///
 /// A record whose id holds a line break (a quoted CSV field), a JSON line that is not an object, or
 /// whose field is an object, an array, `true` or `false`, counts as unreadable; a record that lacks
-/// the column or the field (or has `null` there) counts as without it.
+/// the column or the field (or has `null` there) counts as without it. A record that ends in CRLF
+/// passes its id on ending in CRLF, so the audit's `crlf_lines` counts it as it counts a plain line's.
 ///
 /// **Speed.** Records are found with `memchr` (line breaks, then quotes): a CSV record with no quote
 /// is split where it lies, and only a quoted one goes through the RFC 4180 state machine; a JSON line
@@ -58,11 +60,15 @@ public final class RecordReader {
     public private(set) var records = 0
     public private(set) var withoutID = 0
     public private(set) var unreadable = 0
+    /// Records equal to the header line, after the first (a merged export's), set aside.
+    public private(set) var repeatedHeaders = 0
 
     /// The CSV column's 0-based index (-1 until the header names it), and its delimiter.
     private var target = -1
     private var delimiter: UInt8 = 0x2C
     private var readingHeader = false
+    /// The header's fields, once read: a later record equal to them is the header again.
+    private var headerFields: [[UInt8]]? = nil
     /// The JSON path's keys, as bytes.
     private var path: [[UInt8]] = []
     /// The start of a record the last chunk cut.
@@ -127,9 +133,31 @@ public final class RecordReader {
         try flush(emit)
     }
 
-    private var isCSV: Bool {
+    /// Whether the records are a CSV's (else JSON lines).
+    public var isCSV: Bool {
         if case .csv = source { return true }
         return false
+    }
+
+    /// The most fields a CSV record without the column had.
+    private var widest = 0
+
+    /// Records an id was taken from.
+    public var found: Int { records - withoutID - unreadable - repeatedHeaders }
+
+    /// Why not one record held the id, for when none did (``found`` is 0): what the input holds instead.
+    public var nothingFound: String {
+        let unread = unreadable > 0 ? ", \(unreadable) could not be read" : ""
+        switch source {
+        case .csv(.number(let n), _):
+            return
+                "none of the \(records) records has a column \(n) (the widest has \(widest)\(unread)); give a number from 1 to \(Swift.max(1, widest))"
+        case .csv(.name(let name), _):
+            return "none of the \(records) records has a value in the header's column '\(name)' (the widest has \(widest) fields\(unread))"
+        case .jsonLines(let keys):
+            return
+                "none of the \(records) JSON lines has the field '\(keys.joined(separator: "."))'\(unread.isEmpty ? " (or it is null in every one)" : " (\(unread.dropFirst(2)))"); give the path of keys to the id, e.g. req.id"
+        }
     }
 
     /// Whether a CSV quote is open after `b`, from `open` (a doubled quote opens and closes).
@@ -196,20 +224,18 @@ public final class RecordReader {
     /// A record without quotes, its line break excluded.
     private func csvRecord(_ r: UnsafeRawBufferPointer) throws {
         var line = r
-        if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        let crlf = line.last == 0x0D
+        if crlf { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
         if line.isEmpty { return }  // a blank line
         if readingHeader {
-            var fields: [[UInt8]] = []
-            var start = 0
-            for (i, c) in line.enumerated() where c == delimiter {
-                fields.append(Array(line[start..<i]))
-                start = i + 1
-            }
-            fields.append(Array(line[start...]))
-            try header(fields)
+            try header(split(line))
             return
         }
         records += 1
+        if let headerFields, isHeader(Self.droppingBOM(line), headerFields) {
+            repeatedHeaders += 1
+            return
+        }
         guard let base = line.baseAddress else { return }
         var field = 0
         var start = 0
@@ -217,6 +243,7 @@ public final class RecordReader {
         while field < target {
             guard let d = memchr(base + start, Int32(delimiter), n - start) else {
                 withoutID += 1
+                widest = Swift.max(widest, field + 1)
                 return
             }
             start = UnsafeRawPointer(d) - base + 1
@@ -228,7 +255,49 @@ public final class RecordReader {
             return
         }
         out += line[start..<stop]
+        endLine(crlf)
+    }
+
+    /// A line break after an id: CRLF when its record ended so.
+    private func endLine(_ crlf: Bool) {
+        if crlf { out.append(0x0D) }
         out.append(0x0A)
+    }
+
+    /// `line` without a UTF-8 byte-order mark before it (a merged export's second header has one).
+    private static func droppingBOM(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF else { return line }
+        return UnsafeRawBufferPointer(rebasing: line[3...])
+    }
+
+    /// An unquoted record's fields.
+    private func split(_ line: UnsafeRawBufferPointer) -> [[UInt8]] {
+        var fields: [[UInt8]] = []
+        var start = 0
+        for (i, c) in line.enumerated() where c == delimiter {
+            fields.append(Array(line[start..<i]))
+            start = i + 1
+        }
+        fields.append(Array(line[start...]))
+        return fields
+    }
+
+    /// Whether an unquoted record is the header again: its bytes are the header's fields joined by
+    /// the delimiter (checked without splitting it).
+    private func isHeader(_ line: UnsafeRawBufferPointer, _ fields: [[UInt8]]) -> Bool {
+        guard line.count == fields.reduce(fields.count - 1, { $0 + $1.count }) else { return false }
+        var at = 0
+        for (k, f) in fields.enumerated() {
+            if k > 0 {
+                guard line[at] == delimiter else { return false }
+                at += 1
+            }
+            for c in f {
+                guard line[at] == c else { return false }
+                at += 1
+            }
+        }
+        return true
     }
 
     /// The header's field names: where the column is.
@@ -239,6 +308,7 @@ public final class RecordReader {
         guard let i = names.firstIndex(of: name) else { throw Failure.noSuchColumn(name, header: names) }
         target = i
         readingHeader = false
+        headerFields = fields
     }
 
     /// A record with a quote, by RFC 4180's rules, from `start`; returns where the next one starts,
@@ -293,20 +363,28 @@ public final class RecordReader {
             return i
         }
         // CRLF: the CR belongs to the line break, not to the last field.
-        if ended, fields[fields.count - 1].last == 0x0D { fields[fields.count - 1].removeLast() }
+        let crlf = ended && fields[fields.count - 1].last == 0x0D
+        if crlf { fields[fields.count - 1].removeLast() }
         if fields.count == 1 && fields[0].isEmpty && !quoted { return i }  // a blank line (`""` is one empty field)
         if readingHeader {
             try header(fields)
             return i
         }
         records += 1
-        if fields.count <= target {
+        if let headerFields,
+            fields == headerFields
+                || fields.first?.starts(with: [0xEF, 0xBB, 0xBF]) == true
+                    && [Array(fields[0].dropFirst(3))] + fields.dropFirst() == headerFields
+        {
+            repeatedHeaders += 1
+        } else if fields.count <= target {
             withoutID += 1
+            widest = Swift.max(widest, fields.count)
         } else if fields[target].contains(0x0A) || fields[target].contains(0x0D) {
             unreadable += 1
         } else {
             out += fields[target]
-            out.append(0x0A)
+            endLine(crlf)
         }
         return i
     }
@@ -316,7 +394,8 @@ public final class RecordReader {
     /// One line, its line break excluded.
     private func json(_ r: UnsafeRawBufferPointer) {
         var line = r
-        if line.last == 0x0D { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        let crlf = line.last == 0x0D
+        if crlf { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
         // A blank line (a line's first byte is nearly always its `{`).
         guard let first = line.first, first != 0x20 && first != 0x09 || line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
             return
@@ -324,7 +403,7 @@ public final class RecordReader {
         records += 1
         var scanner = JSONScanner(line)
         switch scanner.find(path, into: &out) {
-        case .found: out.append(0x0A)
+        case .found: endLine(crlf)
         case .missing: withoutID += 1
         case .unreadable: unreadable += 1
         }

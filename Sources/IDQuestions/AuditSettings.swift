@@ -109,6 +109,9 @@ public struct AuditSettings: Sendable {
                 separator = b
             }
         }
+        if trimmed.hasPrefix("-") || trimmed.hasPrefix("+"), trimmed.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw ArgumentError("--column", "'\(column)' is not a column number from 1; e.g. \(arg: "column", "2") for the second")
+        }
         if trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) {
             guard let n = Int(trimmed), n >= 1, n <= 1 << 20 else {
                 throw ArgumentError("--column", "'\(column)' is not a column number from 1; e.g. \(arg: "column", "2")")

@@ -58,6 +58,40 @@ import Testing
         #expect((sj["findings"] as? [String])?.contains { $0.contains("position 5 is constant ('0')") } == true)
     }
 
+    /// A stuck position among enough ids that the duplicates it causes over the declared space are
+    /// also proven (hex×8, 10^5 ids): the verdict names the cause, the position, not its consequence.
+    @Test func aStuckPositionIsTheVerdictEvenWhenItsDuplicatesAreProven() throws {
+        var random = SplitMix(state: 9)
+        let hex = Array("0123456789abcdef")
+        let stuck = (0..<100_000).map { _ in
+            String((0..<8).map { i in i == 5 ? "0" : hex[Int(random.next() % 16)] })
+        }
+        let (r, json) = try Self.audit(stuck.joined(separator: "\n") + "\n", ["--alphabet", "hex", "--length", "8"])
+        #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(json["findings"] ?? "")")
+        #expect((json["p_value_high"] as? Double ?? 1) < 1e-6, "the duplicates are significant too: \(json["p_value_high"] ?? "")")
+    }
+
+    /// Crockford's base32 is read in either case (TypeID and many ULID libraries write it in lower
+    /// case): a lower-case stream declared `--alphabet base32` passes; a mix counts the minority case
+    /// as invalid lines, named.
+    @Test func crockfordBase32InLowerCaseIsTheAlphabet() throws {
+        let upper = try CLI.run(["generate", "--alphabet", "base32", "--length", "26", "--count", "6000"]).stdout.split(separator: "\n")
+        let lower = upper.map { $0.lowercased() }.joined(separator: "\n") + "\n"
+        let (r, json) = try Self.audit(lower, ["--alphabet", "base32", "--length", "26"])
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+        let mixed =
+            upper.enumerated().map { $0.offset % 3 == 0 ? String($0.element) : $0.element.lowercased() }.joined(separator: "\n") + "\n"
+        let (m, mj) = try Self.audit(mixed, ["--alphabet", "base32", "--length", "26"])
+        #expect(m.status == 1 && mj["verdict_code"] as? String == "invalid-ids", "\(mj["findings"] ?? m.stderr)")
+        #expect(
+            (mj["findings"] as? [String])?.contains { $0.hasPrefix("2000 lines are not base32×26 (2000 in upper case)") } == true,
+            "\(mj["findings"] ?? "")")
+        // base62 has both cases: a lower-cased base62 stream is narrowed, not another case.
+        let b62 = try CLI.run(["generate", "--alphabet", "base62", "--length", "22", "--count", "6000"]).stdout.lowercased()
+        let (n, nj) = try Self.audit(b62, ["--alphabet", "base62", "--length", "22"])
+        #expect(n.status == 1 && nj["verdict_code"] as? String == "non-uniform-positions", "\(nj["findings"] ?? n.stderr)")
+    }
+
     /// No id of the declared shape — an empty input, or only a header that is allowed — is nothing to
     /// judge: `empty`, exit 1, and no finding about positions.
     @Test(arguments: ["", "id\n"])

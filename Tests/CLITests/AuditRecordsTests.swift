@@ -30,7 +30,7 @@ import Testing
         // With a column number the header row is data: its "id" is one more id.
         let headerRow = arguments == ["--column", "3"] ? 1 : 0
         let reference = dir.appendingPathComponent("\(log)-\(arguments.joined()).ids")
-        try Data((headerRow == 1 ? "id\n" : "").utf8 + (try Data(contentsOf: URL(fileURLWithPath: file.path + ".ids")))).write(
+        try Data((headerRow == 1 ? "id\r\n" : "").utf8 + (try Data(contentsOf: URL(fileURLWithPath: file.path + ".ids")))).write(
             to: reference)
         let ref = try CLI.run(["audit", reference.path, "--format", "json", "--emit-summary", theirs.path])
         #expect(ref.status == 0 || ref.status == 1, "\(ref.stderr)")
@@ -56,6 +56,7 @@ import Testing
         (["--field", "a..b"], "--field"), (["--delimiter", "tab"], "--delimiter"),
         (["--column", "id", "--delimiter", "ab"], "--delimiter"),
         (["--field", "id", "--delimiter", "tab"], "--delimiter"), (["--summary", "x.json", "--column", "id"], "--column"),
+        (["--column", "-1"], "--column"), (["--column", "+2"], "--column"),
     ])
     func badOptionsNameTheArgument(arguments: [String], argument: String) throws {
         try CLI.expectUsageError(["audit"] + arguments, naming: argument)
@@ -87,5 +88,48 @@ import Testing
         let r = try CLI.run(["audit", dir.appendingPathComponent("t.csv").path, "--column", "uuid"])
         #expect(r.status == 65 && r.stdout.isEmpty && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stderr.contains("--column") && r.stderr.contains("'user, name'"), "\(r.stderr)")
+    }
+
+    /// Exports merged with `cat` repeat their header (a byte-order mark before each, as a spreadsheet
+    /// writes it): the repeats are set aside and counted, not ids; CRLF records are counted as the
+    /// audit counts CRLF lines, for CSV and JSON lines alike; the threads used are reported.
+    @Test func aMergedExportsHeadersAreNotIds() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("merged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ids = try CLI.run(["generate", "--alphabet", "base62", "--length", "22", "--count", "3000"]).stdout.split(separator: "\n")
+        var csv = ""
+        for part in 0..<3 {
+            csv += "\u{FEFF}request_id,\"user\"\r\n"
+            for i in 0..<1000 { csv += "\(ids[part * 1000 + i]),u\(i)\r\n" }
+        }
+        let file = dir.appendingPathComponent("merged.csv")
+        try Data(csv.utf8).write(to: file)
+        let r = try CLI.run(["audit", file.path, "--column", "request_id", "--format", "json", "--threads", "3"])
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let records = json["records"] as? [String: Any] ?? [:]
+        #expect(r.status == 0 && json["ids"] as? String == "3000" && json["verdict_code"] as? String == "consistent", "\(json)")
+        #expect(records["repeated_headers"] as? String == "2" && records["read"] as? String == "3002", "\(records)")
+        #expect(json["crlf_lines"] as? String == "3000" && json["threads"] as? Int == 3, "\(json)")
+        #expect(try SchemaTests.validate(r.stdout).status == 0)
+        let jsonl = ids.map { "{\"id\":\"\($0)\"}\r\n" }.joined()
+        let log = dir.appendingPathComponent("crlf.jsonl")
+        try Data(jsonl.utf8).write(to: log)
+        let j = try CLI.run(["audit", log.path, "--field", "id", "--format", "json"])
+        let jj = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(j.status == 0 && jj["crlf_lines"] as? String == "3000", "\(jj)")
+    }
+
+    /// A column or a field that no record holds is the wrong one for this input: bad data (65), one
+    /// line naming the argument and what the records hold; no summary file is left behind.
+    @Test(arguments: [(["--column", "99"], "the widest has 4"), (["--field", "nope"], "'nope'")])
+    func aColumnNoRecordHoldsIsBadData(arguments: [String], says: String) throws {
+        let dir = try #require(Self.made, "records_ref.py did not run")
+        let log = dir.appendingPathComponent(arguments[0] == "--field" ? "t.jsonl" : "t.csv")
+        let summary = dir.appendingPathComponent("never-\(UUID().uuidString).json")
+        let r = try CLI.run(["audit", log.path, "--emit-summary", summary.path] + arguments)
+        #expect(r.status == 65 && r.stdout.isEmpty && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains(arguments[0]) && r.stderr.contains(says), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: summary.path))
     }
 }

@@ -6,7 +6,9 @@ idbudget's code.
                                    quoted commas and quotes, line breaks in fields, CRLF, a BOM, rows
                                    without the column, escapes, nested objects, numbers, nulls, lines
                                    that are not JSON) and, for each, DIR/NAME.ids (the ids Python reads,
-                                   one a line) and DIR/NAME.counts (records, without the id, unreadable)
+                                   one a line, ending in CRLF where its record did: the audit counts
+                                   those as CRLF lines) and DIR/NAME.counts (records, without the id,
+                                   unreadable)
 """
 import csv
 import json
@@ -45,7 +47,7 @@ def main(out):
                 elif "\n" in row[col] or "\r" in row[col]:
                     unreadable += 1
                 else:
-                    got.append(row[col])
+                    got.append(row[col] + "\r")  # every record written with lineterminator CRLF
         write(out, name, got, records, without, unreadable)
 
     # A quoted header after the byte-order mark, lines holding only "" (one empty field), a record
@@ -87,6 +89,7 @@ def main(out):
     got, records, without, unreadable = [], 0, 0, 0
     with open(f"{out}/t.jsonl", encoding="utf-8", newline="") as f:
         for line in f.read().split("\n"):
+            crlf = "\r" if line.endswith("\r") else ""
             line = line.rstrip("\r")
             if not line.strip():
                 continue
@@ -108,7 +111,7 @@ def main(out):
             elif isinstance(v, bool) or isinstance(v, (dict, list)):
                 unreadable += 1
             else:
-                got.append(str(v))
+                got.append(str(v) + crlf)
     write(out, "t.jsonl", got, records, without, unreadable)
 
 

@@ -20,8 +20,11 @@ import Precise
 ///   is judged within its time buckets, as the audit judges it undeclared; a node-id format
 ///   (Snowflake, xid, ObjectId, …) allows no repeat at all.
 ///
-/// Hex is one alphabet in either case (`UUID().uuidString` is upper case): a declaration over hex
-/// takes the case most of the ids are written in, and counts ids in the other case as invalid.
+/// Hex is one alphabet in either case (`UUID().uuidString` is upper case), and so is any declared
+/// alphabet whose letters are all of one case (Crockford's base32 is read in either; TypeID writes it
+/// in lower case): such a declaration takes the case most of the ids are written in, and counts ids
+/// in the other case as invalid. A format's declaration other than hex keeps its case (a TypeID or
+/// cuid2 in upper case is not one).
 public struct DeclaredShape: Sendable, Equatable {
     /// The alphabet of the random positions (a format's main alphabet).
     public let alphabet: Alphabet
@@ -113,46 +116,61 @@ public struct DeclaredShape: Sendable, Equatable {
         }
     }
 
-    /// Over hex, the declaration in upper case; nil for one whose positions are not hex.
-    func upperCased() -> DeclaredShape? {
+    /// The declaration with its letters in the other case, where case does not make another id: over
+    /// hex, or over a declared alphabet whose letters are all of one case. Nil otherwise (base62 has
+    /// both cases; a TypeID's or cuid2's case is its format's).
+    func otherCased() -> DeclaredShape? {
         let hexLetters = Set("abcdef".unicodeScalars)
-        guard
-            slots.contains(where: {
-                !$0.symbols.isDisjoint(with: hexLetters) && $0.symbols.isSubset(of: Set("0123456789abcdef".unicodeScalars))
-            })
-        else { return nil }
+        let letters = slots.reduce(into: Set<Unicode.Scalar>()) { $0.formUnion($1.symbols.filter(Self.isLetter)) }
+        let hex = slots.contains {
+            !$0.symbols.isDisjoint(with: hexLetters) && $0.symbols.isSubset(of: Set("0123456789abcdef".unicodeScalars))
+        }
+        let oneCase = !letters.isEmpty && (letters.allSatisfy { $0.value >= 0x61 } || letters.allSatisfy { $0.value < 0x61 })
+        guard hex || (scheme == nil && oneCase) else { return nil }
         var d = self
         d.slots = slots.map { slot in
-            var up = slot
-            up.symbols = Set(slot.symbols.map { hexLetters.contains($0) ? Unicode.Scalar(UInt8($0.value - 32)) : $0 })
-            return up
+            var other = slot
+            other.symbols = Set(slot.symbols.map(Self.swappingCase))
+            return other
         }
         return d
     }
 
-    /// Over hex, the case most of `s`'s letters are written in, and whether it is upper.
-    func matchingCase(of s: AuditSummary) -> (shape: DeclaredShape, upper: Bool) {
-        guard let up = upperCased() else { return (self, false) }
-        var lower = 0
-        var upper = 0
+    static func isLetter(_ c: Unicode.Scalar) -> Bool { (0x41...0x5A).contains(c.value) || (0x61...0x7A).contains(c.value) }
+    static func swappingCase(_ c: Unicode.Scalar) -> Unicode.Scalar {
+        guard isLetter(c) else { return c }
+        return Unicode.Scalar(UInt8(c.value ^ 0x20))
+    }
+
+    /// Where case does not make another id, the case most of `s`'s letters are written in: the
+    /// declaration in it, and whether it is the other one.
+    func matchingCase(of s: AuditSummary) -> (shape: DeclaredShape, swapped: Bool) {
+        guard let other = otherCased() else { return (self, false) }
+        let mine = slots.reduce(into: Set<Unicode.Scalar>()) { $0.formUnion($1.symbols.filter(Self.isLetter)) }
+        let theirs = Set(mine.map(Self.swappingCase))
+        var declared = 0
+        var swapped = 0
         for row in s.positions {
             for (c, k) in row {
-                if ("a"..."f").contains(c) { lower += k }
-                if ("A"..."F").contains(c) { upper += k }
+                if mine.contains(c) { declared += k }
+                if theirs.contains(c) { swapped += k }
             }
         }
-        return upper > lower ? (up, true) : (self, false)
+        return swapped > declared ? (other, true) : (self, false)
     }
+
+    /// Whether the declaration's letters are upper case.
+    var upperCase: Bool { slots.contains { $0.symbols.contains { (0x41...0x5A).contains($0.value) } } }
 }
 
 extension AuditAnalysis {
     /// A position's counts with hex letters written in one case.
-    static func hexCase(_ row: [Unicode.Scalar: Int], upper: Bool) -> [Unicode.Scalar: Int] {
+    static func caseMoved(_ row: [Unicode.Scalar: Int], into d: DeclaredShape) -> [Unicode.Scalar: Int] {
+        let letters = d.slots.reduce(into: Set<Unicode.Scalar>()) { $0.formUnion($1.symbols.filter(DeclaredShape.isLetter)) }
         var out: [Unicode.Scalar: Int] = [:]
         for (c, k) in row {
-            let v = c.value
-            let moved: UInt32? = upper ? ((0x61...0x66).contains(v) ? v - 32 : nil) : ((0x41...0x46).contains(v) ? v + 32 : nil)
-            out[moved.flatMap(Unicode.Scalar.init) ?? c, default: 0] += k
+            let other = DeclaredShape.swappingCase(c)
+            out[!letters.contains(c) && letters.contains(other) ? other : c, default: 0] += k
         }
         return out
     }
@@ -160,20 +178,21 @@ extension AuditAnalysis {
     /// Judges `s` against the declared shape `d` (see ``DeclaredShape``), one with positions of its own
     /// (an alphabet and length, or a format whose text form is fixed).
     init(declared given: DeclaredShape, summary s: AuditSummary) {
-        let (d, upper) = given.matchingCase(of: s)
+        let (d, swapped) = given.matchingCase(of: s)
         let n = s.lengths[d.length] ?? 0
         // Lines of the shape, counted one by one while summarising (when it was made under this
         // declaration); else bounded below by the worst position.
         let mine = s.declared.flatMap { $0.shape == given.key ? $0 : nil }
-        let counted = mine.map { upper ? $0.linesOtherCase : $0.lines }
+        let counted = mine.map { swapped ? $0.linesOtherCase : $0.lines }
         // The ids of the declared length: positions and repeats of their own where the summary has
         // them. Without a group of its own (a line of that length with a symbol past ASCII is not
         // tracked apart), the whole stream's, which the lines of other lengths share.
         let own = s.groups[d.length]
         let group = own ?? .init(multiplicities: s.multiplicities, positions: s.positions)
-        // Over hex, the lines in the other case are invalid (counted above) but drawn all the same:
-        // their letters count as the declared case's, or their digits alone would bias every position.
-        let rows = given.upperCased() == nil ? group.positions : group.positions.map { Self.hexCase($0, upper: upper) }
+        // Where case makes no other id, the lines in the other case are invalid (counted above) but
+        // drawn all the same: their letters count as the declared case's, or their digits alone
+        // would bias every position.
+        let rows = given.otherCased() == nil ? group.positions : group.positions.map { Self.caseMoved($0, into: d) }
         let head = Swift.min(d.length, AuditSummary.positionLimit)
         // Lines set aside while summarising were never ids; a summary made without the declaration
         // keeps lines of other lengths among its ids.
@@ -187,7 +206,7 @@ extension AuditAnalysis {
         // Ids of the length not of the shape as declared: over hex, in the other case (every id of a
         // summary made under the declaration is of the shape in one case or the other).
         let unmatched = counted.map { Swift.max(0, n - $0) } ?? 0
-        let otherCase = given.upperCased() != nil ? unmatched : 0
+        let otherCase = given.otherCased() != nil ? unmatched : 0
         let badSymbols = Swift.max(unmatched - otherCase, shown) + (mine?.otherSymbols ?? 0)
         let foreign = s.setAside(notUnder: given.key)
         // Nil and max UUIDs set aside by a summary made without the declaration: not known to be of it.
@@ -211,7 +230,7 @@ extension AuditAnalysis {
         if invalid > 0 {
             var parts: [String] = []
             if otherLengths > 0 { parts.append("\(otherLengths) of another length") }
-            if otherCase > 0 { parts.append("\(otherCase) in \(upper ? "lower" : "upper") case") }
+            if otherCase > 0 { parts.append("\(otherCase) in \(d.upperCase ? "lower" : "upper") case") }
             if badSymbols > 0 {
                 parts.append("\(counted == nil ? "at least " : "")\(badSymbols) with a symbol not of \(d.name) at its position")
             }
@@ -279,7 +298,7 @@ extension AuditAnalysis {
         let test = DuplicateTest(
             cells: [DuplicateTest.Cell(space: space, ids: n)], observed: extra, tests: 1,
             judgeFewer: !d.slots.contains { $0.random && !$0.tested })
-        var verdict = Self.decideVerdict(s, test: test, nonUniform: !flagged.isEmpty, findings: &findings)
+        var verdict = Self.decideVerdict(s, test: test, nonUniform: !flagged.isEmpty, positionsFirst: true, findings: &findings)
         if invalid > d.maxInvalid, verdict != .tooMany {
             verdict = .invalid
         } else if n == 0, s.ids > 0 {

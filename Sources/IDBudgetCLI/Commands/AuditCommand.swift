@@ -97,7 +97,9 @@ struct AuditCommand: ParsableCommand {
         completion: .list(IDFormat.allCases.map(\.rawValue) + ["apns-id", "notification-request-id"]))
     var scheme: String?
 
+    // Unconditional: a column named `-1` or `-id` is the value, not another option.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Read the ids from this column of a CSV (RFC 4180 quoting, CRLF): a name from its header line, or a 1-based number (no header).",
             valueName: "name|n"))
@@ -168,7 +170,7 @@ struct AuditCommand: ParsableCommand {
         let s = try settings()
         SpillCleanup.onSignals()
         let summary: AuditSummary
-        var table: (peak: Int, spilled: Bool)? = nil
+        var table: (peak: Int, spilled: Bool, threads: Int)? = nil
         var records: AuditReport.Records?
         if !self.summary.isEmpty {
             var merged: AuditSummary?
@@ -213,7 +215,7 @@ struct AuditCommand: ParsableCommand {
             defer { if let out { close(out.fd) } }
             let (auditor, reader) = try read(s, from: input)
             summary = try auditor.finish()
-            table = (auditor.peakTableBytes, auditor.spilled)
+            table = (auditor.peakTableBytes, auditor.spilled, auditor.threads)
             records = reader.map { r in
                 let source =
                     switch r.source {
@@ -221,7 +223,14 @@ struct AuditCommand: ParsableCommand {
                     case .csv(.number(let n), _): "CSV column \(n)"
                     case .jsonLines(let path): "JSON-lines field '\(path.joined(separator: "."))'"
                     }
-                return AuditReport.Records(source: source, read: r.records, withoutID: r.withoutID, unreadable: r.unreadable)
+                return AuditReport.Records(
+                    source: source, read: r.records, withoutID: r.withoutID, unreadable: r.unreadable, repeatedHeaders: r.repeatedHeaders)
+            }
+            // Not one record holds the id: the column or the path is wrong for this input, which
+            // is bad data (an empty input is only no ids).
+            if let r = reader, r.records > r.repeatedHeaders, r.found == 0 {
+                if let out { unlink(out.path) }  // created above, and now never written
+                throw Failure(status: .dataError, argument: r.isCSV ? "--column" : "--field", message: r.nothingFound)
             }
             if let out {
                 var text = try summary.jsonText() + "\n"
@@ -232,7 +241,8 @@ struct AuditCommand: ParsableCommand {
         }
         let resources = table.map {
             AuditReport.Resources(
-                fingerprintTableBytes: $0.peak, spilled: $0.spilled, peakRSSBytes: PeakMemory.bytes(), memoryLimitBytes: s.memory)
+                fingerprintTableBytes: $0.peak, spilled: $0.spilled, peakRSSBytes: PeakMemory.bytes(), memoryLimitBytes: s.memory,
+                threads: $0.threads)
         }
         var r = try AuditReport(summary: summary, claimedBits: s.claimed, declared: s.declared, resources: resources)
         r.records = records
@@ -303,6 +313,7 @@ struct AuditCommand: ParsableCommand {
             report.add("records", "\(records.read) (\(records.source))")
             report.add("records without the id", String(records.withoutID))
             report.add("unreadable records", String(records.unreadable))
+            if records.repeatedHeaders > 0 { report.add("header lines repeated", String(records.repeatedHeaders)) }
         }
         report.add("lines read", String(r.lines))
         report.add("ids", String(r.ids))
@@ -326,7 +337,8 @@ struct AuditCommand: ParsableCommand {
             report.add("clock regressions", String(n.regressions))
             report.add("verdict", r.verdict)
             if let m = r.resources {
-                report.add("memory", "peak RSS \(m.peakRSSBytes >> 20) MiB (--memory \(m.memoryLimitBytes >> 20) MiB)")
+                report.add(
+                    "memory", "peak RSS \(m.peakRSSBytes >> 20) MiB (--memory \(m.memoryLimitBytes >> 20) MiB), \(m.threads) threads")
             }
             return Output.print(report.renderText())
         }
@@ -349,7 +361,7 @@ struct AuditCommand: ParsableCommand {
         if let m = r.resources {
             report.add(
                 "memory",
-                "peak RSS \(m.peakRSSBytes >> 20) MiB (--memory \(m.memoryLimitBytes >> 20) MiB), fingerprint tables \(m.fingerprintTableBytes >> 20) MiB"
+                "peak RSS \(m.peakRSSBytes >> 20) MiB (--memory \(m.memoryLimitBytes >> 20) MiB), fingerprint tables \(m.fingerprintTableBytes >> 20) MiB, \(m.threads) threads"
                     + (m.spilled ? ", spilled to \(FileManager.default.temporaryDirectory.path)" : ""))
         }
         Output.print(report.renderText())
