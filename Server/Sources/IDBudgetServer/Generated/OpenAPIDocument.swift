@@ -3181,7 +3181,8 @@ enum OpenAPIDocument {
                           "source",
                           "read",
                           "without_id",
-                          "unreadable"
+                          "unreadable",
+                          "repeated_headers"
                         ],
                         "properties": {
                           "source": {
@@ -3199,12 +3200,21 @@ enum OpenAPIDocument {
                           "unreadable": {
                             "$ref": "#/components/schemas/Output_integer",
                             "description": "records whose id holds a line break, JSON lines that are not objects, fields that are objects, arrays or booleans"
+                          },
+                          "repeated_headers": {
+                            "$ref": "#/components/schemas/Output_integer",
+                            "description": "records equal to the header line (a merged export repeats it), set aside"
                           }
                         }
                       },
                       "memory_limit_bytes": {
                         "$ref": "#/components/schemas/Output_integer",
                         "description": "--memory, bytes"
+                      },
+                      "threads": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "the worker threads the ids were read on (--threads, fewer when --memory cannot pay for them)"
                       },
                       "effective_bits_95_lower": {
                         "type": "number",
