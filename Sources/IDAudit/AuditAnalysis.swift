@@ -208,35 +208,45 @@ public struct AuditAnalysis: Sendable {
         extraOccurrences = s.extraOccurrences
         duplicateIDs = s.duplicateIDs
         groups = results
-        let lines = results.map { g in
-            "\(g.length.map { "length \($0)" } ?? "other lengths") (\(g.report.formatName), n = \(g.ids)): \(g.report.verdict.rawValue)"
-        }
+        let lines = results.map { g in "\(Self.label(g)) (\(g.report.formatName), n = \(g.ids)): \(g.report.verdict.rawValue)" }
         findings =
             [
                 "\(results.count) groups by id length, each judged in its own space, the false-alarm budget divided among \(tests): "
                     + lines.joined(separator: "; ")
             ]
-            + decisive.report.findings.map { "\(decisive.length.map { "length \($0)" } ?? "other lengths"): \($0)" }
+            + decisive.report.findings.map { "\(Self.label(decisive)): \($0)" }
         verdict = decisive.report.verdict
+    }
+
+    /// A group's name in the findings: its length, or TypeIDs of several prefix lengths, or the rest.
+    static func label(_ g: GroupResult) -> String {
+        g.length.map { "length \($0)" } ?? (g.report.format == .typeid ? "TypeIDs" : "other lengths")
     }
 
     /// The summary split into groups by id length: one per length with positions of its own, and one
     /// for the rest. nil for one length, or a summary without groups (judged as one stream, its
-    /// lengths still apart in the duplicate test).
+    /// lengths still apart in the duplicate test). TypeIDs have the length of their prefix: the
+    /// lengths that hold them (``typeIDLengths(_:)``) form one group, with no length (`user_…` and
+    /// `order_…` beside other ids are one TypeID stream, judged by its prefixes' buckets).
     static func split(_ s: AuditSummary) -> [(length: Int?, summary: AuditSummary)]? {
         guard s.ids > 0, s.lengths.count > 1, !s.groups.isEmpty else { return nil }
         var parts: [(length: Int?, summary: AuditSummary)] = []
         var rest = s
         rest.groups = [:]
+        var typeIDs = typeIDLengths(s)
+        if typeIDs.count < s.lengths.count, var g = lengthGroups(of: s, where: typeIDs.contains) {
+            g.timeFormats[.typeid] = s.timeFormats[.typeid]
+            rest.timeFormats[.typeid] = AuditSummary.TimeBuckets()
+            parts.append((typeIDs.count == 1 ? typeIDs.first : nil, g))
+        } else {
+            typeIDs = []
+        }
         for (length, group) in s.groups.sorted(by: { $0.key < $1.key }) {
-            guard let n = s.lengths[length], var g = lengthGroup(of: s, length: length) else { continue }
-            // TypeIDs have the length of their prefix: a group that is all TypeIDs but one in a
-            // thousand takes them (one prefix length, beside ids of other lengths).
-            if let t = s.timeFormats[.typeid], t.ids > 0, t.ids <= n, n - t.ids <= Self.strayTolerance(n) {
-                g.timeFormats[.typeid] = t
-                rest.timeFormats[.typeid] = AuditSummary.TimeBuckets()
+            guard let n = s.lengths[length] else { continue }
+            if !typeIDs.contains(length) {
+                guard let g = lengthGroup(of: s, length: length) else { continue }
+                parts.append((length, g))
             }
-            parts.append((length, g))
             // What is left: subtract the group.
             rest.ids -= n
             rest.lengths[length] = nil
@@ -257,6 +267,22 @@ public struct AuditAnalysis: Sendable {
         while let last = rest.positions.last, last.isEmpty { rest.positions.removeLast() }
         if rest.ids > 0 { parts.append((nil, rest)) }
         return parts
+    }
+
+    /// The lengths whose ids are the TypeIDs the summary read: every length past 27 whose ids all but
+    /// one in a thousand have the `_` before a 26-character suffix, when together they hold the
+    /// TypeIDs read and no more than one line in a thousand besides. Empty when there are none, or
+    /// the lengths do not account for them (the summary keeps no link from a TypeID to its length).
+    static func typeIDLengths(_ s: AuditSummary) -> Set<Int> {
+        guard let t = s.timeFormats[.typeid], t.ids > 0 else { return [] }
+        var lengths: Set<Int> = []
+        var n = 0
+        for (length, g) in s.groups where length > 27 && length - 27 < g.positions.count {
+            guard let k = s.lengths[length], k - (g.positions[length - 27]["_"] ?? 0) <= strayTolerance(k) else { continue }
+            lengths.insert(length)
+            n += k
+        }
+        return n >= t.ids && n - t.ids <= strayTolerance(n) ? lengths : []
     }
 
     /// The ids of one length, as a summary of their own: the length's group (multiplicities and

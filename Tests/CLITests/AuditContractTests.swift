@@ -329,8 +329,8 @@ import Testing
     }
 
     /// TypeIDs in the logs they share: beside a UUIDv4, behind a CSV header, beside base62 tokens of
-    /// another length, two prefixes and a header: each judged by its buckets, consistent; a repeated
-    /// TypeID among them still fails.
+    /// another length, two prefixes and a header, three prefix lengths beside UUIDv4s and a header:
+    /// each judged by its buckets, consistent; a repeated TypeID among them still fails.
     @Test func typeIDsInMixedLogs() throws {
         let file = Self.temp("typeid")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -338,8 +338,12 @@ import Testing
         let order = try CLI.run(["generate", "--scheme", "typeid", "--prefix", "order", "--count", "5000"]).stdout
         let uuid = try CLI.run(["generate", "--scheme", "uuid4", "--count", "1"]).stdout
         let tokens = try CLI.run(["generate", "--alphabet", "base62", "--length", "22", "--count", "5000"]).stdout
+        let line = try CLI.run(["generate", "--scheme", "typeid", "--prefix", "invoice_line", "--count", "3000"]).stdout
+        let uuids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "3000"]).stdout
         for (name, text) in [
             ("a UUIDv4", user + uuid), ("a header", "id\n" + user), ("tokens", user + tokens), ("two prefixes", user + order + "id\n"),
+            ("two prefix lengths and tokens", user + order + tokens),
+            ("three prefix lengths, UUIDv4s", "id\n" + user + order + line + uuids),
         ] {
             try Data(text.utf8).write(to: file)
             let json = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))
@@ -347,9 +351,14 @@ import Testing
             #expect(json["verdict_code"] as? String == "consistent", "\(name): \(json["findings"] ?? "")")
             #expect(json["format"] as? String == "TypeID" || groups.contains("TypeID"), "\(name): \(json["format"] ?? "") \(groups)")
         }
-        let repeated = user + tokens + (user.split(separator: "\n").first.map { $0 + "\n" } ?? "")
-        try Data(repeated.utf8).write(to: file)
-        #expect(try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))["verdict_code"] as? String == "too-many-duplicates")
+        for mixed in [user + tokens, user + order + tokens] {
+            let repeated =
+                mixed + (order.split(separator: "\n").first.map { $0 + "\n" } ?? "")
+                + (user.split(separator: "\n").first.map { $0 + "\n" } ?? "")
+            try Data(repeated.utf8).write(to: file)
+            #expect(
+                try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))["verdict_code"] as? String == "too-many-duplicates")
+        }
     }
 
     /// `--memory max` is the machine's memory; the entropy's lower bound never exceeds its estimate.

@@ -65,6 +65,25 @@ import Testing
         #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
     }
 
+    /// UUIDv8s (a vendor's clocked layout, as `uuid6.uuid8()` writes) beside UUIDv4s or UUIDv7s, past
+    /// the strays: told apart by the version character, the v8s judged over their 122 bits with their
+    /// positions left to their vendor; honest, they pass; a copied UUIDv4 or UUIDv8 fails.
+    @Test func uuidV8BesideV4OrV7PassesAndACopyFails() throws {
+        let v8s = AuditDeclaredCLITests.clockedUUIDv8s(3000, start: 0x0187_0000_0000, step: 7, seed: 31)
+        for (others, name) in [
+            (Self.uuid4s(5000, seed: 32), "UUIDv4 and UUIDv8"), (AuditPlaceholdersCLITests.uuid7s(5000, seed: 33), "UUIDv7 and UUIDv8"),
+        ] {
+            let lines = others + v8s
+            let (r, json) = try AuditPlaceholdersCLITests.audit(["id"] + lines)
+            #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+            #expect(json["format"] as? String == name, "\(json["format"] ?? "")")
+            for copied in [lines[10], lines[6000]] {
+                let (again, j) = try AuditPlaceholdersCLITests.audit(lines + [copied, copied])
+                #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
+            }
+        }
+    }
+
     /// One test UUID among UUIDv4s (`…0001`, version 0) is a stray line: the version position is
     /// still the UUIDv4's `4`, not a biased one; many such lines are not strays.
     @Test func oneTestUUIDAmongV4sIsAStrayLine() throws {

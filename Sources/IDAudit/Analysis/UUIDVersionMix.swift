@@ -14,10 +14,15 @@ extension AuditAnalysis {
         /// gone back, the node tells generators apart): no random space makes a repeat chance.
         let uuid1s: Int
         let uuid6s: Int
+        /// 122 bits laid out as their vendor chose (RFC 9562 §5.8: random in some, a clock or a
+        /// counter in others): judged among themselves over 2^122, an upper bound on what chance
+        /// repeats; their positions are theirs to define.
+        var uuid8s = 0
 
         /// The versions present, in words: "UUIDv7, UUIDv4 and UUIDv1".
         var name: String {
-            let present = [("UUIDv7", uuid7s), ("UUIDv4", uuid4s), ("UUIDv1", uuid1s), ("UUIDv6", uuid6s)].filter { $0.1 > 0 }.map(\.0)
+            let present = [("UUIDv7", uuid7s), ("UUIDv4", uuid4s), ("UUIDv1", uuid1s), ("UUIDv6", uuid6s), ("UUIDv8", uuid8s)]
+                .filter { $0.1 > 0 }.map(\.0)
             return present.dropLast().joined(separator: ", ") + " and " + (present.last ?? "")
         }
 
@@ -27,15 +32,16 @@ extension AuditAnalysis {
         var cells: [DuplicateTest.Cell] {
             var out: [DuplicateTest.Cell] = []
             if uuid4s > 0 { out.append(.init(space: BigInt.power(2, IDFormat.uuid4.randomBits), ids: uuid4s)) }
+            if uuid8s > 0 { out.append(.init(space: BigInt.power(2, IDFormat.uuid8.randomBits), ids: uuid8s)) }
             if uuid1s + uuid6s > 0 { out.append(.init(space: BigInt.power(2, AuditAnalysis.spaceCapBits), ids: uuid1s + uuid6s)) }
             return out
         }
 
-        /// The positions not tested beyond UUIDv7's timestamp: all of them when more UUIDv1s and v6s
-        /// than the stray tolerance take part — their clock sequence and node are not random, and the
-        /// summary counts the versions' symbols together.
+        /// The positions not tested beyond UUIDv7's timestamp: all of them when more UUIDv1s, v6s and
+        /// v8s than the stray tolerance take part — a UUIDv1's clock sequence and node are not random,
+        /// a UUIDv8's bits are its vendor's, and the summary counts the versions' symbols together.
         func untestedPositions(strayTolerance: Int) -> Set<Int> {
-            uuid1s + uuid6s > strayTolerance ? Set(0..<IDFormat.uuid7.length) : []
+            uuid1s + uuid6s + uuid8s > strayTolerance ? Set(0..<IDFormat.uuid7.length) : []
         }
 
         func words(strayTolerance: Int) -> String {
@@ -44,10 +50,15 @@ extension AuditAnalysis {
             for (n, v) in [(uuid1s, "UUIDv1"), (uuid6s, "UUIDv6")] where n > 0 {
                 parts.append("\(n) \(v), which never repeat from an RFC 9562 generator (a repeat among them counts against the stream)")
             }
+            if uuid8s > 0 {
+                parts.append(
+                    "\(uuid8s) UUIDv8 over 2^122 (their bits laid out as their vendor chose, RFC 9562 §5.8: an upper bound on chance repeats)"
+                )
+            }
             let positions =
                 untestedPositions(strayTolerance: strayTolerance).isEmpty
                 ? "positions 1–13, UUIDv7's timestamp, are not tested"
-                : "positions are not tested: a UUIDv1's or v6's clock sequence and node are not random"
+                : "positions are not tested: \(uuid8s > 0 ? "a UUIDv8's bits are its vendor's to lay out" : "a UUIDv1's or v6's clock sequence and node are not random")"
             return "a mix of UUID versions (by the version character, position 15): " + parts.joined(separator: ", ") + "; " + positions
         }
     }
@@ -63,12 +74,13 @@ extension AuditAnalysis {
         for i in IDFormat.uuidHyphenPositions where s.positions[i] != ["-": s.ids] { return nil }
         guard s.positions[19].keys.allSatisfy({ "89abAB".unicodeScalars.contains($0) }) else { return nil }
         let version = s.positions[IDFormat.uuidVersionPosition]
-        guard version.keys.allSatisfy({ "1467".unicodeScalars.contains($0) }), version.count >= 2 else { return nil }
+        guard version.keys.allSatisfy({ "14678".unicodeScalars.contains($0) }), version.count >= 2 else { return nil }
         let mix = UUIDVersionMix(
-            uuid7s: version["7"] ?? 0, uuid4s: version["4"] ?? 0, uuid1s: version["1"] ?? 0, uuid6s: version["6"] ?? 0)
+            uuid7s: version["7"] ?? 0, uuid4s: version["4"] ?? 0, uuid1s: version["1"] ?? 0, uuid6s: version["6"] ?? 0,
+            uuid8s: version["8"] ?? 0)
         guard mix.uuid7s == s.timeFormats[.uuid7]?.ids ?? 0, mix.uuid1s == s.timeFormats[.uuid1]?.ids ?? 0,
             mix.uuid6s == s.timeFormats[.uuid6]?.ids ?? 0,
-            mix.uuid7s > 0 || mix.uuid1s + mix.uuid6s > strayTolerance(s.ids)
+            mix.uuid7s > 0 || mix.uuid1s + mix.uuid6s + mix.uuid8s > strayTolerance(s.ids)
         else { return nil }
         return mix
     }
@@ -84,18 +96,22 @@ extension AuditAnalysis {
         let test = DuplicateTest(cells: cells, observed: s.extraOccurrences, tests: tests, judgeFewer: false)
         var findings = [mix.words(strayTolerance: Self.strayTolerance(s.ids))]
         var verdict = Self.decideVerdict(s, test: test, nonUniform: false, findings: &findings)
-        if let repeats = Self.clockedRepeats(s, format: .uuid1), mix.uuid4s == 0 {
+        if let repeats = Self.clockedRepeats(s, format: .uuid1), mix.uuid4s + mix.uuid8s == 0 {
             verdict = .tooMany
             findings.append(
                 "\(repeats) repeated UUIDv1 or v6 id\(repeats == 1 ? "" : "s"): unique by construction (RFC 9562), so no repeat is chance — a copied id or a broken clock"
             )
         }
-        let space = mix.uuid4s > 0 ? BigInt.power(2, IDFormat.uuid4.randomBits) : BigInt.power(2, AuditAnalysis.spaceCapBits)
+        let random = mix.uuid4s + mix.uuid8s > 0
+        let space = random ? BigInt.power(2, IDFormat.uuid4.randomBits) : BigInt.power(2, AuditAnalysis.spaceCapBits)
         self.init(
             cellsOnly: s, whole: s, test: test, verdict: verdict, findings: findings, alphabet: ("hex", 16), formatName: mix.name,
             space: space,
-            spaceDescription: (mix.uuid4s > 0 ? "UUIDv4: 2^\(IDFormat.uuid4.randomBits); " : "")
-                + "UUIDv1 and v6: unique by their clock and node",
+            spaceDescription: [
+                mix.uuid4s > 0 ? "UUIDv4: 2^\(IDFormat.uuid4.randomBits)" : nil,
+                mix.uuid8s > 0 ? "UUIDv8: 2^\(IDFormat.uuid8.randomBits)" : nil,
+                mix.uuid1s + mix.uuid6s > 0 ? "UUIDv1 and v6: unique by their clock and node" : nil,
+            ].compactMap { $0 }.joined(separator: "; "),
             randomBits: space.log2Magnitude)
     }
 }
