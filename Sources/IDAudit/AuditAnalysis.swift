@@ -185,7 +185,7 @@ public struct AuditAnalysis: Sendable {
                 "\(n) of \(s.ids) lines \(n == 1 ? "is" : "are") \(lengths) characters long (a header in each part of an export, a placeholder such as null): set aside, within the tolerance (one line, or one in a thousand)"
         }
         if parts.count == 1 {
-            self.init(single: parts[0].summary, claimedBits: nil, tests: 1, now: now)
+            self = Self.judging(part: parts[0].summary, tests: 1, now: now)
             ids = s.ids
             distinct = s.distinct
             extraOccurrences = s.extraOccurrences
@@ -197,7 +197,7 @@ public struct AuditAnalysis: Sendable {
         let tests = Swift.max(1, parts.filter { $0.summary.ids >= 2 }.count)
         let results = parts.map {
             GroupResult(
-                length: $0.length, ids: $0.summary.ids, report: AuditAnalysis(single: $0.summary, claimedBits: nil, tests: tests, now: now))
+                length: $0.length, ids: $0.summary.ids, report: Self.judging(part: $0.summary, tests: tests, now: now))
         }
         // The group that decides: the first by severity, else the largest.
         let order: [Verdict] = [.tooMany, .nonUniform, .tooFew, .inconclusive]
@@ -218,9 +218,11 @@ public struct AuditAnalysis: Sendable {
         verdict = decisive.report.verdict
     }
 
-    /// A group's name in the findings: its length, or TypeIDs of several prefix lengths, or the rest.
+    /// A group's name in the findings: its length, or TypeIDs of several prefix lengths, or decimal
+    /// node ids of several lengths, or the rest.
     static func label(_ g: GroupResult) -> String {
-        g.length.map { "length \($0)" } ?? (g.report.format == .typeid ? "TypeIDs" : "other lengths")
+        g.length.map { "length \($0)" }
+            ?? (g.report.format == .typeid ? "TypeIDs" : g.report.nodeFormat != nil ? "\(g.report.formatName) ids" : "other lengths")
     }
 
     /// The summary split into groups by id length: one per length with positions of its own, and one
@@ -233,17 +235,27 @@ public struct AuditAnalysis: Sendable {
         var parts: [(length: Int?, summary: AuditSummary)] = []
         var rest = s
         rest.groups = [:]
-        var typeIDs = typeIDLengths(s)
+        // Lengths judged together: TypeIDs' (their prefixes vary), decimal node ids' (a Snowflake
+        // has 17 to 19 digits as its clock grows).
+        var merged: Set<Int> = []
+        let typeIDs = typeIDLengths(s)
         if typeIDs.count < s.lengths.count, var g = lengthGroups(of: s, where: typeIDs.contains) {
             g.timeFormats[.typeid] = s.timeFormats[.typeid]
             rest.timeFormats[.typeid] = AuditSummary.TimeBuckets()
             parts.append((typeIDs.count == 1 ? typeIDs.first : nil, g))
-        } else {
-            typeIDs = []
+            merged = typeIDs
         }
+        let decimals = decimalNodeLengths(s).subtracting(merged)
+        if decimals.count < s.lengths.count - merged.count, var g = lengthGroups(of: s, where: decimals.contains) {
+            for f in NodeStats.formats where f.isDecimal { g.nodeFormats[f] = s.nodeFormats[f] }
+            parts.append((decimals.count == 1 ? decimals.first : nil, g))
+            merged.formUnion(decimals)
+        }
+        // The node ids are in their groups; what is left has none.
+        rest.nodeFormats = [:]
         for (length, group) in s.groups.sorted(by: { $0.key < $1.key }) {
             guard let n = s.lengths[length] else { continue }
-            if !typeIDs.contains(length) {
+            if !merged.contains(length) {
                 guard let g = lengthGroup(of: s, length: length) else { continue }
                 parts.append((length, g))
             }
@@ -283,6 +295,34 @@ public struct AuditAnalysis: Sendable {
             n += k
         }
         return n >= t.ids && n - t.ids <= strayTolerance(n) ? lengths : []
+    }
+
+    /// The lengths whose ids are the decimal node ids the summary read (the Snowflake family's):
+    /// every length up to 20 whose ids are digits but for one in a thousand, when together they hold
+    /// the ids a decimal layout read and no more than one line in a thousand besides. Empty when no
+    /// decimal layout read ids, or the lengths do not account for them.
+    static func decimalNodeLengths(_ s: AuditSummary) -> Set<Int> {
+        guard let read = NodeStats.formats.filter(\.isDecimal).compactMap({ s.nodeFormats[$0]?.ids }).max(), read > 0 else { return [] }
+        let digits = Set("0123456789".unicodeScalars)
+        var lengths: Set<Int> = []
+        var n = 0
+        for (length, g) in s.groups where length <= 20 {
+            guard let k = s.lengths[length] else { continue }
+            let others = g.positions.prefix(length).map { row in row.filter { !digits.contains($0.key) }.values.reduce(0, +) }
+            guard (others.max() ?? 0) <= strayTolerance(k) else { continue }
+            lengths.insert(length)
+            n += k
+        }
+        return n >= read && n - read <= strayTolerance(n) ? lengths : []
+    }
+
+    /// A part of a split stream judged as its own stream: in a node-id layout when one fits its ids
+    /// (xids, ObjectIds, TSIDs or Snowflakes beside other ids), else as ``init(single:claimedBits:tests:forcing:now:)``.
+    static func judging(part s: AuditSummary, tests: Int, now: Int) -> AuditAnalysis {
+        if let (format, fits) = nodeFormat(of: s, scheme: nil, now: now), let stats = s.nodeFormats[format] {
+            return AuditAnalysis(node: format, stats: stats, fits: fits, summary: s)
+        }
+        return AuditAnalysis(single: s, claimedBits: nil, tests: tests, now: now)
     }
 
     /// The ids of one length, as a summary of their own: the length's group (multiplicities and

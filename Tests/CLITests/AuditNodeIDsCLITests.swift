@@ -53,9 +53,38 @@ import Testing
         let (small, smallJSON) = try Self.audit("id\n" + few)
         #expect(
             small.status == 0 && (smallJSON["nodes"] as? [String: Any])?["scheme"] as? String == format, "\(smallJSON["findings"] ?? "")")
-        // More strays than one in a thousand: not read as the format.
-        let many = try CLI.run(["generate", "--scheme", "uuid4", "--count", "40"]).stdout
-        #expect(try Self.audit(ids + many).1["nodes"] == nil)
+        // More UUIDs than one in a thousand (40, or 5,000: a second service's): a group of their own,
+        // and the node ids still read by their layout beside them; a repeat among either still fails.
+        for count in ["40", "5000"] {
+            let many = try CLI.run(["generate", "--scheme", "uuid4", "--count", count]).stdout
+            let (mixed, mixedJSON) = try Self.audit("id\n" + ids + many)
+            let groups = (mixedJSON["groups"] as? [[String: Any]] ?? []).compactMap { $0["format"] as? String }
+            #expect(mixed.status == 0 && groups.count == 2 && groups.contains("UUIDv4"), "\(mixedJSON["findings"] ?? mixed.stderr)")
+            #expect((mixedJSON["nodes"] as? [String: Any])?["scheme"] as? String == format, "\(mixedJSON["findings"] ?? "")")
+            #expect(try SchemaTests.validate(mixed.stdout).status == 0)
+            let uuid = many.split(separator: "\n")[3] + "\n"
+            for copy in [String(ids.split(separator: "\n")[9]) + "\n", String(uuid)] {
+                let (again, j) = try Self.audit(ids + many + copy)
+                #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
+            }
+        }
+    }
+
+    /// Snowflakes whose clock crossed a power of ten (18 digits, then 19) beside UUIDv4s of another
+    /// service: the decimal lengths are one group, read in the layout.
+    @Test func snowflakesOfTwoLengthsBesideUUIDs() throws {
+        let epoch: UInt64 = 1_288_834_974_657
+        var ids: [String] = []
+        for (start, count) in [(UInt64(200_000_000_000), 3000), (UInt64(300_000_000_000), 3000)] {
+            for i in 0..<UInt64(count) { ids.append(String((start + i / 4) << 22 | 3 << 12 | i % 4)) }
+        }
+        #expect(ids.first?.count == 18 && ids.last?.count == 19 && epoch > 0)
+        let uuids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "2000"]).stdout
+        let (r, json) = try Self.audit(ids.joined(separator: "\n") + "\n" + uuids)
+        #expect(r.status == 0 && json["nodes"] != nil, "\(json["findings"] ?? r.stderr)")
+        #expect((json["findings"] as? [String])?.first?.hasPrefix("2 groups") == true, "\(json["findings"] ?? "")")
+        let (again, j) = try Self.audit(ids.joined(separator: "\n") + "\n" + uuids + ids[4000] + "\n")
+        #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
     }
 
     @Test(arguments: ["snowflake", "discord", "instagram", "sonyflake", "tsid", "xid", "objectid"])

@@ -88,14 +88,19 @@ import Testing
 
     /// The stray tolerance is the whole stream's, not the first block's: 1,100 UUIDs in front of 1.2
     /// million Snowflakes (more strays than a thousandth of the first MiB's lines, fewer than a
-    /// thousandth of all) leave the Snowflakes read as such; 1,300 in front of 100,000 are past it.
+    /// thousandth of all) leave the Snowflakes read as such. 1,300 UUIDs in front of 100,000 are a
+    /// group of their own (another length), the Snowflakes still read beside them; 1,300 random
+    /// 19-digit numbers among them are past the tolerance of the Snowflakes' own group.
     @Test func straysAtTheFrontAreJudgedOnTheWholeStream() throws {
         let snowflakes = Self.snowflakes(workers: [3], perTick: 40, ticks: 30_000)
         var rng = SeededRandom(seed: 7)
         let uuids = (0..<1300).map { _ in String(format: "%016llx%016llx", rng.next(), rng.next()) }
         let within = try Auditor().audit(Array(uuids.prefix(1100)) + snowflakes)
         #expect(within.nodes?.scheme == "snowflake" && within.passes, "\(within.format): \(within.findings)")
-        let past = try Auditor().audit(uuids + snowflakes.prefix(100_000))
+        let beside = try Auditor().audit(uuids + snowflakes.prefix(100_000))
+        #expect(beside.nodes?.scheme == "snowflake" && beside.passes && beside.groups?.count == 2, "\(beside.format): \(beside.findings)")
+        let numbers = (0..<1300).map { _ in String(1_000_000_000_000_000_000 + rng.next() % 8_000_000_000_000_000_000) }
+        let past = try Auditor().audit(numbers + snowflakes.prefix(100_000))
         #expect(past.nodes == nil && !past.passes, "\(past.format)")
     }
 
