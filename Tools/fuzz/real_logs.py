@@ -5,8 +5,10 @@ ones hidden in the same mess that must fail (a stuck position, copies of one id 
 too —, a planted duplicate in a migration, a KSUID payload that counts, too many nil UUIDs).
 
 Every id is written here from the formats' specifications with random.Random (RFC 9562 for UUIDs,
-the TypeID spec v0.3, segmentio's KSUID, Twitter's Snowflake layout), not by idbudget.
+the TypeID spec v0.3, segmentio's KSUID, Twitter's Snowflake layout, rs/xid's README, RFC 9562 §5.8
+for a UUIDv8), not by idbudget.
 """
+import base64
 import time
 import uuid
 
@@ -98,6 +100,50 @@ def firebase_ids(rng, n):
     return out
 
 
+def uuid8s(rng, n):
+    """A vendor's UUIDv8 (RFC 9562 §5.8 leaves its 122 bits to the vendor): here a millisecond clock
+    in the top 48 bits, as many vendors lay it out, the rest random; one a millisecond."""
+    out = []
+    for i in range(n):
+        v = (NOW_MS + i) << 80 | 0x8 << 76 | rng.getrandbits(12) << 64 | 0b10 << 62 | rng.getrandbits(62)
+        out.append(str(uuid.UUID(int=v)))
+    return out
+
+
+def xids(rng, n):
+    """rs/xid: 4 bytes of Unix seconds, 3 of machine id, 2 of pid, a 3-byte counter from a random
+    start, 12 bytes in RFC 4648 base32hex, lower case, unpadded (20 characters)."""
+    machine, pid, counter, sec = rng.getrandbits(24), rng.getrandbits(16), rng.getrandbits(24), NOW_MS // 1000
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.01:
+            sec += 1
+        v = sec << 64 | machine << 40 | pid << 24 | counter
+        counter = (counter + 1) % (1 << 24)
+        out.append(base64.b32hexencode(v.to_bytes(12, "big")).decode().lower().rstrip("="))
+    return out
+
+
+def interleaved(rng, a, b):
+    """Two services' logs merged by time: each keeps its own order."""
+    out, i, j = [], 0, 0
+    while i < len(a) or j < len(b):
+        if j == len(b) or (i < len(a) and rng.random() < len(a) / (len(a) + len(b))):
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out
+
+
+def copied(rng, lines, among=None):
+    """`lines` with one of `among` (default: of them) copied at a random place."""
+    pick = (among or lines)[rng.randrange(len(among or lines))]
+    at = rng.randrange(len(lines) + 1)
+    return lines[:at] + [pick] + lines[at:]
+
+
 def tokens(rng, n, alphabet, length):
     return ["".join(rng.choices(alphabet, k=length)) for _ in range(n)]
 
@@ -127,6 +173,12 @@ GENERATORS = {
     "log-v4-test-uuid": lambda rng, n: uuid4s(rng, n) + ["00000000-0000-0000-0000-000000000001"],
     "log-firebase": lambda rng, n: ["id"] + firebase_ids(rng, n),
     "log-declared-uuid4": lambda rng, n: uuid4s(rng, n),
+    "log-snowflake-v4s": lambda rng, n: ["id"] + interleaved(rng, snowflakes(rng, n), uuid4s(rng, n // 4)),
+    "log-xid-v4s": lambda rng, n: interleaved(rng, xids(rng, n), uuid4s(rng, n // 4)),
+    "log-typeid-lengths-tokens": lambda rng, n: ["id"] + shuffled(
+        rng, typeids(rng, n // 2, "user") + typeids(rng, n // 2, "invoice_line") + tokens(rng, n // 4, B62, 22)),
+    "log-v4-v8": lambda rng, n: shuffled(rng, uuid4s(rng, n // 2) + uuid8s(rng, n // 2)),
+    "log-declared-crockford-lower": lambda rng, n: tokens(rng, n, TYPEID, 26),
     # broken ones
     "bad-21-copies": lambda rng, n: ["3fA9kQ2mZx81LpWcVb7NtR"] * 21,
     "bad-stuck-hex8": lambda rng, n: stuck_hex8(rng, n),
@@ -138,6 +190,11 @@ GENERATORS = {
     # A stuck token's copies hidden among node ids, within the strays a layout tolerates (1 in 1,000).
     "bad-snowflake-copies": lambda rng, n: (lambda t: ["id"] + snowflakes(rng, n) + [t] * 15)(
         "".join(rng.choice(B62) for _ in range(22))),
+    "bad-snowflake-v4s-copy": lambda rng, n: (lambda s: copied(rng, interleaved(rng, s, uuid4s(rng, n // 4)), s))(snowflakes(rng, n)),
+    "bad-xid-v4s-copy": lambda rng, n: (lambda u: copied(rng, interleaved(rng, xids(rng, n), u), u))(uuid4s(rng, n // 4)),
+    "bad-typeid-lengths-copy": lambda rng, n: (lambda t: copied(rng, shuffled(rng, t + tokens(rng, n // 4, B62, 22)), t))(
+        typeids(rng, n // 2, "user") + typeids(rng, n // 2, "invoice_line")),
+    "bad-v4-v8-copy": lambda rng, n: (lambda v8: copied(rng, shuffled(rng, uuid4s(rng, n // 2) + v8), v8))(uuid8s(rng, n // 2)),
 }
 
 # Honest: (key, label, n, extra audit arguments): every stream must be `consistent`, exit 0.
@@ -155,15 +212,21 @@ HONEST = [
     ("log-firebase", "CSV header + 20,000 Firebase push ids in bursts", 20000, []),
     ("log-declared-b62x22", "declared --alphabet base62 --length 22", 20000, ["--alphabet", "base62", "--length", "22"]),
     ("log-declared-uuid4", "declared --scheme uuid4", 20000, ["--scheme", "uuid4"]),
+    ("log-snowflake-v4s", "CSV header + 20,000 Snowflakes + 5,000 UUIDv4 of another service", 20000, []),
+    ("log-xid-v4s", "20,000 xids + 5,000 UUIDv4 of another service", 20000, []),
+    ("log-typeid-lengths-tokens", "CSV header + TypeIDs of two prefix lengths + 5,000 base62x22", 20000, []),
+    ("log-v4-v8", "UUIDv4 and a vendor's clocked UUIDv8, 10,000 each, shuffled", 20000, []),
+    ("log-declared-crockford-lower", "lower-case Crockford, declared --alphabet base32 --length 26", 20000,
+     ["--alphabet", "base32", "--length", "26"]),
 ]
 
 # Broken: (key, label, n, extra, verdicts any of which detects it): every stream must fail, exit 1.
 BROKEN = [
     ("bad-21-copies", "21 copies of one base58 id", 21, [], {"too-many-duplicates"}),
-    # Undeclared, a constant position mid-token is structure (a UUID's version is one): declared, it fails —
-    # on its duplicates too, as the space it really has (16^7) is 16 times smaller than declared.
+    # Undeclared, a constant position mid-token is structure (a UUID's version is one): declared, it fails
+    # for the position, though its duplicates over the declared space (16^8) are proven too at this n.
     ("bad-stuck-hex8", "hex x8, position 5 stuck at 0, n=100,000, declared --alphabet hex --length 8", 100000,
-     ["--alphabet", "hex", "--length", "8"], {"non-uniform-positions", "too-many-duplicates"}),
+     ["--alphabet", "hex", "--length", "8"], {"non-uniform-positions"}),
     ("bad-stuck-hex8", "the same, n=5,000", 5000, ["--alphabet", "hex", "--length", "8"], {"non-uniform-positions"}),
     ("bad-v4-v7-planted", "v4→v7 migration with one planted duplicate", 20000, [], {"too-many-duplicates"}),
     ("bad-v1-repeat", "UUIDv1 then UUIDv7, one UUIDv1 repeated", 20000, [], {"too-many-duplicates"}),
@@ -171,4 +234,9 @@ BROKEN = [
     ("bad-v7-nils", "20,000 UUIDv7 + 100 nil UUIDs", 20000, [], {"too-many-duplicates"}),
     ("bad-firebase-copy", "Firebase push ids, one copied", 20000, [], {"too-many-duplicates"}),
     ("bad-snowflake-copies", "CSV header + 20,000 Snowflakes + 15 copies of one base62 token", 20000, [], {"too-many-duplicates"}),
+    ("bad-snowflake-v4s-copy", "20,000 Snowflakes + 5,000 UUIDv4, one Snowflake copied", 20000, [], {"too-many-duplicates"}),
+    ("bad-xid-v4s-copy", "20,000 xids + 5,000 UUIDv4, one UUIDv4 copied", 20000, [], {"too-many-duplicates"}),
+    ("bad-typeid-lengths-copy", "TypeIDs of two prefix lengths + base62x22, one TypeID copied", 20000, [],
+     {"too-many-duplicates"}),
+    ("bad-v4-v8-copy", "UUIDv4 and UUIDv8, one UUIDv8 copied", 20000, [], {"too-many-duplicates"}),
 ]
