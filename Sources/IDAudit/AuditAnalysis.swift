@@ -174,7 +174,7 @@ public struct AuditAnalysis: Sendable {
         // `null`, `-`: a length under 16 holding no more lines than the stray tolerance is set aside
         // and named, not judged as ids (ten `null`s are no ten copies of an id).
         // Together with the nil and max UUIDs set aside while summarising, within one tolerance.
-        var words = parts.filter { p in p.length.map { $0 < 16 } == true && p.summary.ids <= Self.strayTolerance(s.ids) }
+        var words = parts.filter { p in p.length.map { $0 < Self.wordLength } == true && p.summary.ids <= Self.strayTolerance(s.ids) }
         if words.reduce(s.placeholderLines, { $0 + $1.summary.ids }) > Self.strayTolerance(s.ids + s.placeholderLines) { words = [] }
         var setAside: String?
         if !words.isEmpty, words.count < parts.count {

@@ -8,6 +8,11 @@ extension AuditAnalysis {
     /// least one (a small export's header line).
     static func strayTolerance(_ ids: Int) -> Int { Swift.max(1, ids / 1000) }
 
+    /// Lines shorter than this are words a log carries beside its ids (a header, `null`, `-`), which
+    /// may be set aside uncounted as repeats; from it on a line is long enough to be an id (a
+    /// 16-character token already holds 64 bits or more), and its copies are repeats of an id.
+    static let wordLength = 16
+
     /// The fewest ids a node-id layout is read from unasked: random numbers land on at most half as
     /// many nodes as ids (what a layout needs) once in 10^6 or less from 8 ids on, over 1,024 nodes.
     static let nodeMinimum = 8
@@ -128,7 +133,7 @@ extension AuditAnalysis {
     /// it has (``lengths(of:)``: a header `id` among xids, a `0` among Snowflakes) and the lengths
     /// whose every line has a symbol the format never writes (a header line `request_id` among
     /// Snowflakes), repeated in each part of a merged export: no ids of it. Only words are set aside
-    /// so (under 16 characters, as everywhere in the audit): 20 copies of a 22-character token among
+    /// so (under ``wordLength`` characters, as everywhere in the audit): 20 copies of a 22-character token among
     /// Snowflakes are a stuck generator's, repeats of an id whatever its format.
     static func repeats(of format: IDFormat, in s: AuditSummary) -> Int {
         guard s.lengths.count > 1, !s.groups.isEmpty else { return s.extraOccurrences }
@@ -139,7 +144,7 @@ extension AuditAnalysis {
             let n = s.lengths[length] ?? 0
             // Every line of this length has a foreign symbol when the foreign symbols at one position number all its lines.
             let alien = g.positions.contains { row in row.filter { !symbols.contains($0.key) }.values.reduce(0, +) == n }
-            if (alien || !possible.contains(length)) && length < 16 {
+            if (alien || !possible.contains(length)) && length < Self.wordLength {
                 foreign += g.multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value }
             }
         }
