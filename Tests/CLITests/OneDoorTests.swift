@@ -126,10 +126,16 @@ extension OneDoorTests {
     /// budget exactly, digit groups closed up; anything else left for the layer's own refusal.
     @Test func typedTextReadsPeoplesSpellings() {
         #expect(TypedText.budget("1 in 10^11") == "10^-11" && TypedText.budget("1 in 2^40") == "2^-40")
-        #expect(TypedText.budget("1 in 1,000,000") == "0.000001000000" && TypedText.budget("1 in 8") == "0.125")
+        // In the fewest decimals (1/n exactly; the references are Python's Decimal).
+        #expect(TypedText.budget("1 in 1,000,000") == "0.000001" && TypedText.budget("1 in 8") == "0.125")
+        #expect(TypedText.budget("1 in 1099511627776") == "0.0000000000009094947017729282379150390625")
+        #expect(TypedText.budget("1 in 20") == "0.05" && TypedText.budget("1 in 40") == "0.025")
+        // Powers typeset in superscripts, as people paste them.
+        #expect(TypedText.budget("1 in 10¹¹") == "10^-11" && TypedText.budget("1 in 2⁴⁰") == "2^-40")
+        #expect(TypedText.plain("10⁻¹¹") == "10^-11" && TypedText.plain("10⁶/s") == "10^6/s" && TypedText.plain("x²y") == "x^2y")
         #expect(TypedText.budget("1 in 3") == "1in3" && TypedText.budget("1e-9") == "1e-9")
         // The odds in the words the page prints them in (short scale), and a typeset minus sign.
-        #expect(TypedText.budget("1 in 100 billion") == "0." + String(repeating: "0", count: 10) + "100000000000")
+        #expect(TypedText.budget("1 in 100 billion") == "0.00000000001")
         #expect(TypedText.budget("1 in 1 million") == TypedText.budget("1 in 1,000,000"))
         #expect(TypedText.budget("1 in 3.4 trillion") == "1in3.4trillion" && TypedText.budget("1 in 10 zillion") == "1in10zillion")
         #expect(TypedText.budget("1e\u{2212}11") == "1e-11" && TypedText.plain("\u{2212}5") == "-5")

@@ -11,7 +11,7 @@ public struct ServerSettings: Sendable {
     /// Bodies over this are refused with 413 before they are read whole (declared or streamed).
     public var maxBodyBytes: Int
     /// Questions still computing after this are answered 503.
-    public var deadline: Duration
+    public var deadline: Duration { didSet { deadline = Self.heldWithin(deadline) } }
     /// Heavy computations at once (huge spaces, counts or budgets: `Arguments.isHeavy`); past it, 503. One
     /// core fewer than the machine has, so light questions always find one.
     public var slots: Int
@@ -21,13 +21,14 @@ public struct ServerSettings: Sendable {
     public var lightQueue: Int
     /// Memory for one audit's fingerprint tables; past it they spill to temporary files.
     public var auditMemory: Int
-    /// A connection silent this long is closed (a stalled upload, a half-sent head).
-    public var idleTimeout: Duration
+    /// A connection silent this long is closed (a stalled upload, a half-sent head). Held within
+    /// 0…1 day (``ServerSettings/heldWithin(_:)``), as are the other durations.
+    public var idleTimeout: Duration { didSet { idleTimeout = Self.heldWithin(idleTimeout) } }
     /// Audit uploads at once (admitted before their body is read); past it, 503.
     public var audits: Int
     /// An upload still coming after this must have averaged ``minimumUploadRate`` (bytes a second), or
     /// it is refused (408): a trickle can hold neither an audit's place nor the server's shutdown.
-    public var uploadGrace: Duration
+    public var uploadGrace: Duration { didSet { uploadGrace = Self.heldWithin(uploadGrace) } }
     public var minimumUploadRate: Double
     /// Light answers kept for a question asked again the same day (``AnswerCache``); 0: none.
     public var answerCache: Int
@@ -47,16 +48,20 @@ public struct ServerSettings: Sendable {
         self.maxConnections = max(1, maxConnections)
         self.answerCache = answerCache
         self.audits = audits
-        self.uploadGrace = uploadGrace
+        self.uploadGrace = Self.heldWithin(uploadGrace)
         self.minimumUploadRate = minimumUploadRate
         self.lightQueue = lightQueue
         self.maxBodyBytes = maxBodyBytes
-        self.deadline = deadline
+        self.deadline = Self.heldWithin(deadline)
         self.slots = slots
         self.lightSlots = lightSlots
         self.auditMemory = auditMemory
-        self.idleTimeout = idleTimeout
+        self.idleTimeout = Self.heldWithin(idleTimeout)
     }
+
+    /// `d` within 0…1 day: the durations become nanosecond counts and clock instants, which a
+    /// library caller's `.seconds(Int64.max)` would overflow (a trap); past a day none is meaningful.
+    public static func heldWithin(_ d: Duration) -> Duration { min(max(d, .zero), .seconds(86_400)) }
 }
 
 extension ServerSettings {

@@ -183,6 +183,35 @@ import Testing
         }
     }
 
+    /// The page's audit refused busy (every audit slot taken) before its body was read, with
+    /// JavaScript off: the page reads the pasted ids anyway and shows them again with the refusal
+    /// (503, Retry-After), so nothing pasted is lost.
+    @Test func aBusyPageAuditKeepsItsIds() async throws {
+        try await withServer(.live, settings: ServerSettings(audits: 1)) { client in
+            let port = try #require(client.port)
+            let reply = try await RawHTTP.offPool {
+                let holder = try RawHTTP.socketTo(port: port)
+                defer { close(holder) }
+                _ = Self.read(
+                    holder, sending: "POST /api/v1/audit HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\nabc\n",
+                    for: 0.5)
+                let body = "ids=first-id\r\nsecond-id\r\n"
+                let fd = try RawHTTP.socketTo(port: port)
+                defer { close(fd) }
+                let reply = Self.read(
+                    fd,
+                    sending:
+                        "POST /audit?ask=length&lifetime=3 HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)",
+                    for: 1.5
+                ).reply
+                _ = Self.read(holder, sending: "def\n", for: 0.5)
+                return reply
+            }
+            #expect(reply.hasPrefix("HTTP/1.1 503") && reply.contains("Retry-After") && reply.contains("text/html"), "\(reply.prefix(300))")
+            #expect(reply.contains(">first-id\nsecond-id</textarea>") && reply.contains("value=\"3\""), "\(reply.suffix(2000))")
+        }
+    }
+
     /// A request whose lines end in LF alone is refused saying so (400), not as another version.
     @Test func bareLineFeedsAreNamed() async throws {
         try await withServer(.live) { client in

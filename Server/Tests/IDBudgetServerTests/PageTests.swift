@@ -76,7 +76,7 @@ import Testing
             let seed = try await client.get(Self.seed)
             #expect(
                 seed.body.contains(
-                    "<p id=\"sentence\">At <span class=\"nb\">1e6</span> ids a second for <span class=\"nb\">10</span> years, <span class=\"nb\">23</span> base62 characters keep the chance of any collision under <span class=\"nb\">1e-11</span> (about <span class=\"nb\">1</span> in <span class=\"nb\">100</span> billion): it is about <span class=\"nb\">1</span> in <span class=\"nb\">3.38</span> trillion.</p>"
+                    "<p id=\"sentence\">At <span class=\"nb\">1,000,000</span> ids a second for <span class=\"nb\">10</span> years, <span class=\"nb\">23</span> base62 characters keep the chance of any collision under <span class=\"nb\">1e-11</span> (about <span class=\"nb\">1</span> in <span class=\"nb\">100</span> billion): it is about <span class=\"nb\">1</span> in <span class=\"nb\">3.38</span> trillion.</p>"
                 ), "\(seed.body)")
             let typed = try await client.get(
                 "/?ask=length&alphabet=base62&rate=1%2C000%2C000&per=s&lifetime=10+years&max-probability=1+in+10%5E11")
@@ -89,13 +89,23 @@ import Testing
                 #expect(typed.body.contains(field), "\(field)")
             }
             #expect(typed.body.contains("rate=1%2C000%2C000"))
+            // Odds typeset with a superscript power, and in digit groups: read, and the budget said in
+            // its fewest decimals (not 0.000001000000).
+            let superscript = try await client.get(
+                "/?ask=length&alphabet=base62&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1+in+10%C2%B9%C2%B9")
+            #expect(superscript.body.contains("<output id=\"headline\">23 symbols of base62</output>"), "\(superscript.body.suffix(800))")
+            let odds = try await client.get(
+                "/?ask=length&alphabet=base62&rate=1e6&per=s&lifetime=10&unit=y&max-probability=1+in+1%2C000%2C000")
+            #expect(odds.body.contains("under <span class=\"nb\">0.000001</span> (about"), "\(odds.body.suffix(1500))")
             // Nodes, growth and ids already stored are in the sentence: two questions never read alike.
             let fleet = try await client.get(
                 "/?ask=length&alphabet=base62&rate=1e6&per=h&lifetime=10&unit=y&max-probability=1e-11&nodes=50&growth=40%25%2Fy&existing=1e9"
             )
             let sentence = try #require(
                 fleet.body.range(of: "<p id=\"sentence\">").map { String(fleet.body[$0.upperBound...].prefix(600)) })
-            for words in ["ids an hour on each of", "50</span> nodes for", "the rate growing", "% a year", "already stored"] {
+            for words in [
+                "ids an hour on each of", "50</span> nodes for", "the rate growing", "% a year", "1,000,000,000</span> ids already stored",
+            ] {
                 #expect(sentence.contains(words), "\(words): \(sentence)")
             }
             // A unit typed in the field is the one used, and the sentence says the menu's is not; the

@@ -1,3 +1,4 @@
+import Foundation
 import IDBudget
 import IDFormats
 
@@ -29,8 +30,9 @@ extension AuditAnalysis {
     /// Judges a mix of ObjectIds and cuid2s (``objectIDMix(_:)``): no id may repeat — an ObjectId is
     /// unique by construction (a process's counter within a second), a cuid2 repeats once in 2^123 —
     /// so duplicates are judged in a cell per format: the cuid2s over 26·36^23, the ObjectIds over
-    /// their 2^96 values (an upper bound on what chance could repeat; too few is no finding). Their
-    /// positions are not tested: the two formats' symbols share every position.
+    /// their 2^96 values (an upper bound on what chance could repeat; too few is no finding). The two
+    /// formats' symbols share every position, but the letters `g`–`z` are the cuid2s' alone
+    /// (``cuid2LetterPositions(_:cuid2s:)``): a cuid2 generator stuck or narrowed there is caught.
     init(objectIDMix mix: (objectIDs: Int, cuid2s: Int, ids: AuditSummary), summary whole: AuditSummary, tests: Int) {
         let s = mix.ids
         let cuid2Space = BigInt(26) * BigInt.power(36, 23)
@@ -47,11 +49,45 @@ extension AuditAnalysis {
                 "\(other) of \(whole.ids) lines \(other == 1 ? "is" : "are") not 24 characters (a header, a stray id): set aside, within the tolerance (one line, or one in a thousand)"
             )
         }
-        let verdict = Self.decideVerdict(s, test: test, nonUniform: false, findings: &findings)
+        let flagged = Self.cuid2LetterPositions(s, cuid2s: mix.cuid2s)
+        if !flagged.isEmpty {
+            findings.append(
+                "position\(flagged.count == 1 ? "" : "s") \(Self.ranges(flagged)) of the cuid2s \(flagged.count == 1 ? "is" : "are") not uniform over base36: the letters g–z there, which no ObjectId writes, are too few, too many or uneven for \(mix.cuid2s) fresh draws (a stuck or narrowed generator; its space is less than 26·36^23)"
+            )
+        }
+        let verdict = Self.decideVerdict(s, test: test, nonUniform: !flagged.isEmpty, findings: &findings)
         self.init(
             cellsOnly: s, whole: whole, test: test, verdict: verdict, findings: findings, alphabet: ("base36", 36),
             formatName: "ObjectId and cuid2", space: cuid2Space,
             spaceDescription: "cuid2: 26·36^23 (\(Self.bitsText(cuid2Space)) bits); ObjectId: unique by its fields",
             randomBits: cuid2Space.log2Magnitude)
+    }
+
+    /// The positions (0-based, after the first) where the cuid2s of an ObjectId–cuid2 mix are not
+    /// uniform over base36, seen through the letters `g`–`z`, which only they write. At each position
+    /// an honest cuid2 writes one of those 20 letters with probability 20/36, each as likely: their
+    /// count X ~ Bin(c, 20/36) is judged by Hoeffding's bound P(|X − c·20/36| ≥ t) ≤ 2·exp(−2t²/c)
+    /// (rigorous) at the verdict's threshold divided by the 23 positions, and their spread over the 20
+    /// by the audit's position test (``classify(_:alphabetSize:distinct:inflation:)``, at its own
+    /// level, as every position's). Empty when there are too few cuid2s to tell (fewer than 100).
+    static func cuid2LetterPositions(_ s: AuditSummary, cuid2s c: Int) -> [Int] {
+        guard c >= 100 else { return [] }
+        let letters = Set("ghijklmnopqrstuvwxyz".unicodeScalars)
+        let level = DuplicateTest.threshold / 23
+        let n = Double(c)
+        var flagged: [Int] = []
+        for i in 1..<Swift.min(24, s.positions.count) {
+            let row = s.positions[i].filter { letters.contains($0.key) }
+            let x = Double(row.values.reduce(0, +))
+            let t = abs(x - n * 20 / 36)
+            let count = 2 * exp(-2 * t * t / n) < level
+            let spread: Bool
+            switch classify(row, alphabetSize: 20, distinct: Int(x)) {
+            case .uniform: spread = false
+            default: spread = x > 0
+            }
+            if count || spread { flagged.append(i) }
+        }
+        return flagged
     }
 }

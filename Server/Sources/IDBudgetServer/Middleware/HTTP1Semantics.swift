@@ -56,7 +56,10 @@ final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.admits = admits
-        self.grace = .nanoseconds(grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000) + .seconds(2)
+        // Held within a day first (``ServerSettings/heldWithin(_:)``): the nanoseconds of an absurd
+        // Duration would overflow.
+        let held = ServerSettings.heldWithin(grace)
+        self.grace = .nanoseconds(held.components.seconds * 1_000_000_000 + held.components.attoseconds / 1_000_000_000) + .seconds(2)
         self.minimumRate = minimumRate
         self.logger = logger
     }

@@ -102,12 +102,13 @@ enum Page {
         var rateText: String { rate.contains("/") ? rate : "\(rate)/\(per)" }
         var lifetimeText: String { lifetime.last.map { $0.isLetter } == true ? lifetime : "\(lifetime)\(unit)" }
 
-        /// The workload in words: "1e6 ids a second for 10 years", with the nodes, growth and ids
-        /// already stored where the form has them ("… on each of 50 nodes for 10 years, the rate
-        /// growing 40% a year, beside 1e9 ids already stored").
+        /// The workload in words: "1,000,000 ids a second for 10 years", with the nodes, growth and
+        /// ids already stored where the form has them ("… on each of 50 nodes for 10 years, the rate
+        /// growing 40% a year, beside 1,000,000,000 ids already stored"); a whole number typed as
+        /// `1e6` is said in digits (``Form/grouped(_:)``).
         var workloadText: String {
             let per = Self.rateUnits.first { $0.0 == self.per }?.1 ?? self.per
-            let rate = shown("rate", rate)
+            let rate = Self.grouped(shown("rate", rate))
             let lifetime = shown("lifetime", lifetime)
             let one = { (text: String) in text.trimmingCharacters(in: .whitespaces) == "1" }
             let article = per.hasPrefix("h") || "aeiou".contains(per.first ?? "x") ? "an" : "a"
@@ -127,7 +128,7 @@ enum Page {
             }
             // Everything else the question counts is said too: two questions never read alike.
             if !nodes.isEmpty {
-                let n = shown("nodes", nodes)
+                let n = Self.grouped(shown("nodes", nodes))
                 rateWords += one(n) ? " on 1 node" : " on each of \(n) nodes"
             }
             var words = "\(rateWords) for \(lifeWords)"
@@ -136,10 +137,26 @@ enum Page {
                 words += ", the rate growing \(g.hasSuffix("/y") ? "\(g.dropLast(2)) a year" : g)"
             }
             if !existing.isEmpty {
-                let e = shown("existing", existing)
+                let e = Self.grouped(shown("existing", existing))
                 words += ", beside \(e) id\(one(e) ? "" : "s") already stored"
             }
             return words
+        }
+
+        /// A whole number as a person reads it: `1e6` or `1000000` is `1,000,000`; anything else (a
+        /// fraction, a unit, a power such as `2^40`, a number past 10^18) as typed.
+        static func grouped(_ typed: String) -> String {
+            let t = typed.trimmingCharacters(in: .whitespaces)
+            guard !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "e" || $0 == "E" || $0 == "." || $0 == "+") }),
+                let x = ExactDecimal(t), let n = x.integerValue, n < BigInt.power(10, 18)
+            else { return typed }
+            let digits = Array(n.description)
+            var out = ""
+            for (i, d) in digits.enumerated() {
+                if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+                out.append(d)
+            }
+            return out
         }
 
         /// Whether a unit typed in a field (`sec`, `hours`, `M`) is the one a menu's `code` names, as

@@ -40,12 +40,13 @@ struct PageRoutes {
     /// verdict under the calculator.
     func audit(_ request: Request) async throws -> Response {
         // The pasted ids are shown again beside their verdict (up to 256 KiB of them), or beside a
-        // refusal as far as they were read (a refusal before the body, none: the page's script
-        // puts back what was pasted).
+        // refusal as far as they were read; refused busy before the body, its first 256 KiB are
+        // read to show them (without JavaScript nothing else would put them back).
         let echo = Echo(limit: 256 << 10)
         do {
             return try await audited(request, echo: echo)
         } catch let refusal as Refusal {
+            if refusal.status == .serviceUnavailable, echo.bytes.isEmpty { await Self.keep(request.body, in: echo) }
             let (pasted, note) = echo.pasted(judged: false)
             return Self.refused(request, refusal, pasted: pasted, pastedNote: note)
         } catch let parse as HTTPParserError {
@@ -54,6 +55,22 @@ struct PageRoutes {
             let refusal = Refusal(.badRequest, argument: "request", ParseErrorHandler.message(parse))
             return Self.refused(request, refusal, pasted: pasted, pastedNote: note)
         }
+    }
+
+    /// The first bytes of a body not audited (every audit slot taken), after the form's `ids=`, kept
+    /// to show them again: up to the echo's limit (the connection closes after the answer, the rest
+    /// unread). A trickle is not waited for past the pace every body must keep (``HTTP1Semantics``
+    /// closes its connection at the grace period's end).
+    static func keep(_ body: RequestBody, in echo: Echo) async {
+        var head: [UInt8] = []
+        do {
+            for try await buffer in body {
+                head += buffer.readableBytesView
+                if head.count > echo.limit + 4 { break }
+            }
+        } catch {}
+        let skip = head.starts(with: Array("ids=".utf8)) ? 4 : 0
+        head[skip...].withUnsafeBytes { echo.keep($0) }
     }
 
     /// The page's audit refused (busy, too slow, too large, not a form, compressed): the page says so

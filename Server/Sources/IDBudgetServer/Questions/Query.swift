@@ -41,10 +41,13 @@ public enum Query {
                 throw Refusal.usage(
                     argument, "the value is \(value.unicodeScalars.count) characters long; give at most \(Self.maxValueLength)")
             }
-            // µ (micro sign) and μ (Greek mu): the CLI takes `1/µs` and `2x/μs`.
+            // µ (micro sign) and μ (Greek mu): the CLI takes `1/µs` and `2x/μs`; the typeset characters
+            // people paste into the page (`1 in 10¹¹`, `1e−11`, a no-break space in `1 000 000`).
             guard
                 Arguments.anyText.contains(name)
-                    || value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) || $0 == "\u{B5}" || $0 == "\u{3BC}" })
+                    || value.unicodeScalars.allSatisfy({
+                        (0x20...0x7E).contains($0.value) || $0 == "\u{B5}" || $0 == "\u{3BC}" || TypedText.typeset.contains($0)
+                    })
             else {
                 throw Refusal.usage(argument, "'\(value.prefix(40))' is not printable ASCII; numbers and units are, e.g. rate=1e6/s")
             }
