@@ -204,7 +204,7 @@ import Testing
     }
 
     /// ObjectIds beside cuid2s (both 24 characters): split by the first character and judged apart,
-    /// a header set aside; a repeated id of either fails.
+    /// a header set aside; a repeated id of either fails, and so does a stuck or narrowed cuid2.
     @Test func objectIDsBesideCuid2sAreTwoFormats() throws {
         let objectIDs = try CLI.run(["generate", "--scheme", "objectid", "--count", "3000"]).stdout
         let cuid2s = try CLI.run(["generate", "--scheme", "cuid2", "--count", "500"]).stdout
@@ -214,6 +214,18 @@ import Testing
         for again in [objectIDs.split(separator: "\n")[9], cuid2s.split(separator: "\n")[9]] {
             let (d, dj) = try Self.audit("id\n" + objectIDs + cuid2s + again + "\n")
             #expect(d.status == 1 && dj["verdict_code"] as? String == "too-many-duplicates", "\(dj["findings"] ?? d.stderr)")
+        }
+        // A cuid2 generator stuck past its twelfth character, or narrowed to hex after its letter:
+        // seen through the letters g–z only cuid2s write, it fails; its duplicates alone would not show it.
+        let lines = cuid2s.split(separator: "\n").map(String.init)
+        var random = SplitMix(state: 41)
+        let hex = Array("0123456789abcdef")
+        for broken in [
+            lines.map { $0.prefix(12) + "zzzzzzzzzzzz" },
+            lines.map { String($0.prefix(1)) + String((0..<23).map { _ in hex[Int(random.next() % 16)] }) },
+        ] {
+            let (b, bj) = try Self.audit("id\n" + objectIDs + broken.joined(separator: "\n") + "\n")
+            #expect(b.status == 1 && bj["verdict_code"] as? String == "non-uniform-positions", "\(bj["findings"] ?? b.stderr)")
         }
     }
 

@@ -13,6 +13,7 @@ import time
 import uuid
 
 B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 HEX = "0123456789abcdef"
 TYPEID = "0123456789abcdefghjkmnpqrstvwxyz"
 NIL = "00000000-0000-0000-0000-000000000000"
@@ -124,6 +125,25 @@ def xids(rng, n):
     return out
 
 
+def objectids(rng, n):
+    """MongoDB's BSON ObjectId spec: 4 bytes of Unix seconds, a 5-byte process random value, a 3-byte
+    counter from a random start; 24 hex characters."""
+    process, counter, sec = rng.getrandbits(40), rng.getrandbits(24), NOW_MS // 1000
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.01:
+            sec += 1
+        out.append("%08x%010x%06x" % (sec, process, counter))
+        counter = (counter + 1) % (1 << 24)
+    return out
+
+
+def cuid2s(rng, n):
+    """cuid2's shape (paralleldrive/cuid2): a lower-case letter, then 23 base36 characters of a hash,
+    taken as uniform (the model idbudget's formats table counts)."""
+    return [rng.choice("abcdefghijklmnopqrstuvwxyz") + "".join(rng.choices(B36, k=23)) for _ in range(n)]
+
+
 def interleaved(rng, a, b):
     """Two services' logs merged by time: each keeps its own order."""
     out, i, j = [], 0, 0
@@ -179,6 +199,7 @@ GENERATORS = {
         rng, typeids(rng, n // 2, "user") + typeids(rng, n // 2, "invoice_line") + tokens(rng, n // 4, B62, 22)),
     "log-v4-v8": lambda rng, n: shuffled(rng, uuid4s(rng, n // 2) + uuid8s(rng, n // 2)),
     "log-declared-crockford-lower": lambda rng, n: tokens(rng, n, TYPEID, 26),
+    "log-objectid-cuid2": lambda rng, n: ["id"] + interleaved(rng, objectids(rng, n), cuid2s(rng, n // 20)),
     # broken ones
     "bad-21-copies": lambda rng, n: ["3fA9kQ2mZx81LpWcVb7NtR"] * 21,
     "bad-stuck-hex8": lambda rng, n: stuck_hex8(rng, n),
@@ -194,6 +215,7 @@ GENERATORS = {
     "bad-xid-v4s-copy": lambda rng, n: (lambda u: copied(rng, interleaved(rng, xids(rng, n), u), u))(uuid4s(rng, n // 4)),
     "bad-typeid-lengths-copy": lambda rng, n: (lambda t: copied(rng, shuffled(rng, t + tokens(rng, n // 4, B62, 22)), t))(
         typeids(rng, n // 2, "user") + typeids(rng, n // 2, "invoice_line")),
+    "bad-cuid2-stuck": lambda rng, n: interleaved(rng, objectids(rng, n), [c[:12] + "z" * 12 for c in cuid2s(rng, n // 20)]),
     "bad-v4-v8-copy": lambda rng, n: (lambda v8: copied(rng, shuffled(rng, uuid4s(rng, n // 2) + v8), v8))(uuid8s(rng, n // 2)),
 }
 
@@ -216,6 +238,7 @@ HONEST = [
     ("log-xid-v4s", "20,000 xids + 5,000 UUIDv4 of another service", 20000, []),
     ("log-typeid-lengths-tokens", "CSV header + TypeIDs of two prefix lengths + 5,000 base62x22", 20000, []),
     ("log-v4-v8", "UUIDv4 and a vendor's clocked UUIDv8, 10,000 each, shuffled", 20000, []),
+    ("log-objectid-cuid2", "CSV header + 20,000 ObjectIds + 1,000 cuid2s (a move off MongoDB)", 20000, []),
     ("log-declared-crockford-lower", "lower-case Crockford, declared --alphabet base32 --length 26", 20000,
      ["--alphabet", "base32", "--length", "26"]),
 ]
@@ -239,4 +262,5 @@ BROKEN = [
     ("bad-typeid-lengths-copy", "TypeIDs of two prefix lengths + base62x22, one TypeID copied", 20000, [],
      {"too-many-duplicates"}),
     ("bad-v4-v8-copy", "UUIDv4 and UUIDv8, one UUIDv8 copied", 20000, [], {"too-many-duplicates"}),
+    ("bad-cuid2-stuck", "20,000 ObjectIds + 1,000 cuid2s stuck past their 12th character", 20000, [], {"non-uniform-positions"}),
 ]

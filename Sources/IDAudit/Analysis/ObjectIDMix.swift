@@ -41,7 +41,7 @@ extension AuditAnalysis {
         ]
         let test = DuplicateTest(cells: cells, observed: s.extraOccurrences, tests: tests, judgeFewer: false)
         var findings = [
-            "a mix of ObjectIds and cuid2s (24 characters each, by the first: a digit, an ObjectId's seconds; a letter, a cuid2's): \(mix.objectIDs) ObjectIds read by their fields, \(mix.cuid2s) cuid2s over 26·36^23; no id may repeat, and the positions, which the two share, are not tested"
+            "a mix of ObjectIds and cuid2s (24 characters each, by the first: a digit, an ObjectId's seconds; a letter, a cuid2's): \(mix.objectIDs) ObjectIds read by their fields, \(mix.cuid2s) cuid2s over 26·36^23; no id may repeat, and the positions they share are tested through the letters g–z, which only cuid2s write"
         ]
         if whole.ids > s.ids {
             let other = whole.ids - s.ids
