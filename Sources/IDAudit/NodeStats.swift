@@ -60,11 +60,13 @@ public struct NodeStats: Sendable, Equatable {
     /// Snowflake family's layouts apart). xid and ObjectId need no order — their length and alphabet
     /// are their own, and random text of their shape puts nearly every id out of time — so a
     /// shuffled or merged log of them is still read as what it is. `ordered: false` leaves the order
-    /// out (a shuffled log of a decimal layout, when no layout reads the ids in order).
-    func plausible(_ format: IDFormat, now: Int, ordered inOrder: Bool = true) -> Bool {
+    /// out (a shuffled log of a decimal layout, when no layout reads the ids in order); `repeats`, the
+    /// extra occurrences among the ids, tells a full node's shuffled log (``fillsTicks(_:repeats:)``).
+    func plausible(_ format: IDFormat, now: Int, ordered inOrder: Bool = true, repeats: Int = Int.max) -> Bool {
         let steps = ids - (nodesTruncated ? ids : nodes.count)
         let ordered =
-            (!inOrder && opensTicks(format)) || regressions <= steps / 10 || isNewestFirst || format == .xid || format == .objectid
+            (!inOrder && (opensTicks(format) || fillsTicks(format, repeats: repeats))) || regressions <= steps / 10 || isNewestFirst
+            || format == .xid || format == .objectid
         return ids > 0 && firstMillis >= Self.earliest(format) && lastMillis <= now + 86_400_000 && 2 * steps >= ids && ordered
     }
 
@@ -86,6 +88,26 @@ public struct NodeStats: Sendable, Equatable {
         }
         guard let top = maxSequence, ids >= 32 else { return false }
         return top < perTick / 2
+    }
+
+    /// Whether, out of order, the ids fill their ticks as no random numbers could without repeating: a
+    /// node minting past half its tick's room (4,096 a millisecond, as `generate` mints) opens a tick
+    /// once in thousands of ids and reaches every sequence, so the tick rules above can not tell it.
+    /// Its ids are dense instead: at least a quarter of the box of values they span — ticks from the
+    /// first to the last, times the nodes seen, times perTick — with hardly a repeat. n numbers drawn
+    /// at random from B values at n ≥ B/4 leave n − B(1 − e^(−n/B)) ≥ 0.115n extra occurrences on
+    /// average, and the distinct count moves by at most 1 a draw, so by McDiarmid's inequality
+    /// P(extra ≤ n/20) ≤ exp(−2(0.065n)²/n) = exp(−0.0085n) < 10⁻⁷ from n = 2,000 on.
+    func fillsTicks(_ format: IDFormat, repeats: Int) -> Bool {
+        guard format.isDecimal, let node = format.node, ids >= 2000, !nodesTruncated, !nodes.isEmpty, lastMillis >= firstMillis,
+            repeats <= ids / 20
+        else { return false }
+        let tickMillis = Swift.max(1, 1000 * node.tick.numerator / Swift.max(1, node.tick.denominator))
+        let ticks = (lastMillis - firstMillis) / tickMillis + 1
+        let (span, o1) = ticks.multipliedReportingOverflow(by: nodes.count)
+        let (box, o2) = span.multipliedReportingOverflow(by: node.perTick)
+        guard !o1, !o2 else { return false }
+        return ids.multipliedReportingOverflow(by: 4).partialValue >= box
     }
 
     /// Whether each node's ids come out of order more than a tenth of the time, neither oldest nor

@@ -167,17 +167,17 @@ import Testing
     /// Node-id logs in any order (shuffled, merged from many processes, several workers) are read by
     /// their fields, pass, and say they are out of order; a shuffled Snowflake log too, when no layout
     /// reads it in order (its times, nodes and ticks fit, as random numbers' do not). The Snowflakes
-    /// are a service's: 5 workers, 10 ids a millisecond each for 400 ms (`generate` mints 4,096 a
-    /// millisecond, a tick full: shuffled, those are told from random numbers by nothing).
+    /// are a service's: 5 workers, 10 ids a millisecond each for 400 ms.
     /// A busy service's too ("busy": 600 ids a millisecond a worker, a tick opened once in 600 ids,
-    /// told by sequences that stay below 2,048).
-    @Test(arguments: ["xid", "objectid", "snowflake", "discord", "tsid", "busy"])
+    /// told by sequences that stay below 2,048), and full workers' ("full": `generate` mints 4,096 a
+    /// millisecond, every tick full, told by their density: random numbers that dense would repeat).
+    @Test(arguments: ["xid", "objectid", "snowflake", "discord", "tsid", "busy", "full"])
     func shuffledLogsAreRead(kind: String) throws {
         var ids: [String] = []
-        let scheme = kind == "busy" ? "snowflake" : kind
+        let scheme = kind == "busy" || kind == "full" ? "snowflake" : kind
         let epochs: [String: UInt64] = ["snowflake": 1_288_834_974_657, "discord": 1_420_070_400_000]
         let (ticks, perTick): (UInt64, UInt64) = kind == "busy" ? (20, 600) : (400, 10)
-        if let epoch = epochs[scheme] {
+        if let epoch = epochs[scheme], kind != "full" {
             let start = UInt64(Date().timeIntervalSince1970 * 1000) - epoch - 86_400_000
             for node: UInt64 in 1...5 {
                 for tick: UInt64 in 0..<ticks {
@@ -188,11 +188,11 @@ import Testing
                 }
             }
         } else {
+            // Full workers mint at once: one clock for all five (4,000 ids each, within one tick).
+            let clock = kind == "full" ? ["IDBUDGET_TEST_CLOCK_MS": String(Int(Date().timeIntervalSince1970 * 1000) - 3_600_000)] : [:]
             for node in 1...5 {
-                ids += try CLI.run(["generate", "--scheme", scheme, "--node", String(node), "--count", "4000"]).stdout.split(
-                    separator: "\n"
-                )
-                .map(String.init)
+                ids += try CLI.run(["generate", "--scheme", scheme, "--node", String(node), "--count", "4000"], environment: clock).stdout
+                    .split(separator: "\n").map(String.init)
             }
         }
         var random = SplitMix(state: 12)

@@ -79,6 +79,11 @@ import Testing
             let eighteen = (0..<n).map { _ in String(UInt64.random(in: 100_000_000_000_000_000..<1_000_000_000_000_000_000, using: &rng)) }
             #expect(try Auditor().audit(eighteen).nodes == nil, "\(n)")
         }
+        // Random numbers as dense in their span as a full worker's shuffled ids (40,000 from 80,000
+        // values: 20 workers' one tick, half full) repeat where the worker's never do: not read.
+        let base: UInt64 = UInt64(Date().timeIntervalSince1970 * 1000 - 1_288_834_974_657 - 3_600_000) << 22
+        let dense = (0..<40_000).map { _ in String(base + UInt64.random(in: 0..<80_000, using: &rng)) }
+        #expect(try Auditor().audit(dense).nodes == nil)
         // Ids of a node-id format mixed with others past the strays (one line, or one in a thousand)
         // are not one format's; one stray line (a header) is set aside.
         let snowflakes = Self.snowflakes(workers: [1], perTick: 10, ticks: 10)

@@ -35,7 +35,7 @@ extension AuditAnalysis {
         func fitting(ordered: Bool) -> [IDFormat] {
             NodeStats.formats.filter { f in
                 guard let n = s.nodeFormats[f], s.ids - n.ids <= strayTolerance(s.ids) else { return false }
-                return n.plausible(f, now: now, ordered: ordered) || f == scheme
+                return n.plausible(f, now: now, ordered: ordered, repeats: s.extraOccurrences) || f == scheme
             }
         }
         let inOrder = fitting(ordered: true)
