@@ -137,10 +137,10 @@ import Testing
         let report = try Auditor().audit(ids)
         #expect(report.resources == nil)
         #expect(Int32(report.passes ? 0 : 1) == r.status)
-        // The same report but for what only a run measures (memory).
+        // The same report but for what only a run measures (memory, the threads it ran on).
         let cliWithout = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? NSDictionary
         let mutable = cliWithout?.mutableCopy() as? NSMutableDictionary
-        mutable?.removeObjects(forKeys: ["fingerprint_table_bytes", "spilled", "peak_rss_bytes", "memory_limit_bytes"])
+        mutable?.removeObjects(forKeys: ["fingerprint_table_bytes", "spilled", "peak_rss_bytes", "memory_limit_bytes", "threads"])
         let library = try JSONSerialization.jsonObject(with: Data(try report.jsonText().utf8)) as? NSDictionary
         #expect(mutable == library)
         // Bytes audit as their text does, and the report survives a round trip through its JSON.

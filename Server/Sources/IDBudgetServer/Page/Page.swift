@@ -111,7 +111,8 @@ enum Page {
             let rate = Self.grouped(shown("rate", rate))
             let lifetime = shown("lifetime", lifetime)
             let one = { (text: String) in text.trimmingCharacters(in: .whitespaces) == "1" }
-            let article = per.hasPrefix("h") || "aeiou".contains(per.first ?? "x") ? "an" : "a"
+            // The article as the unit is said: "an hour" (its h is silent), "a microsecond".
+            let article = per == "hour" || "aeiou".contains(per.first ?? "x") ? "an" : "a"
             var rateWords = rate.contains("/") ? "\(rate)" : "\(rate) id\(one(rate) ? "" : "s") \(article) \(per)"
             var unitWords = Self.lifetimeUnits.first { $0.0 == unit }?.1 ?? unit
             // A unit typed in the field wins over the menu's: said, never silent.
