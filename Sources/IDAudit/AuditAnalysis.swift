@@ -153,11 +153,7 @@ public struct AuditAnalysis: Sendable {
             return
         }
         defer {
-            if prefixless != nil, format == .typeid {
-                findings.insert(
-                    "read as TypeIDs without a prefix, not ULIDs: lower case, with a UUIDv7's version and variant characters (positions 11 and 14) in every id",
-                    at: Swift.min(1, findings.count))
-            }
+            if prefixless != nil, format == .typeid { findings.insert(Self.prefixlessWords, at: Swift.min(1, findings.count)) }
             if let scheme, s.ids > 0 {
                 findings.insert("--scheme \(scheme.rawValue): not every id reads as \(scheme.rawValue); judged as the ids they are", at: 0)
             }
@@ -322,8 +318,17 @@ public struct AuditAnalysis: Sendable {
         if let (format, fits) = nodeFormat(of: s, scheme: nil, now: now), let stats = s.nodeFormats[format] {
             return AuditAnalysis(node: format, stats: stats, fits: fits, summary: s)
         }
+        // TypeIDs without a prefix beside ids of other lengths: read as such in their own group.
+        if let typeIDs = asPrefixlessTypeIDs(s) {
+            var r = AuditAnalysis(single: typeIDs, claimedBits: nil, tests: tests, now: now)
+            if r.format == .typeid { r.findings.insert(prefixlessWords, at: Swift.min(1, r.findings.count)) }
+            return r
+        }
         return AuditAnalysis(single: s, claimedBits: nil, tests: tests, now: now)
     }
+
+    static let prefixlessWords =
+        "read as TypeIDs without a prefix, not ULIDs: lower case, with a UUIDv7's version and variant characters (positions 11 and 14) in every id"
 
     /// The ids of one length, as a summary of their own: the length's group (multiplicities and
     /// positions of its own), its time formats and sample. nil when the summary has no group for it.

@@ -295,7 +295,7 @@ final class AuditWorker {
         {
             addToBucket(format, bucket)
         }
-        if n <= 24 { nodeIDs.read(b) } else { nodeIDs.other() }
+        if n <= 24 { nodeIDs.read(b) } else { nodeIDs.other(length: n) }
     }
 
     /// Calls `body` with each scalar of well-formed UTF-8; false (part-way) at the first error.
@@ -326,7 +326,7 @@ final class AuditWorker {
         }
         if i <= 4096 { lengthCounts[i] += 1 } else { longLengths[i, default: 0] += 1 }
         untracked.insert(i)
-        nodeIDs.other()
+        nodeIDs.other(length: i)
     }
 
     private func addToBucket(_ format: TimeFormat, _ key: UInt64) {

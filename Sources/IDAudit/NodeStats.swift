@@ -160,25 +160,32 @@ final class NodeTally {
     private(set) var anyAlive = true
     static let decimals: [IDFormat] = [.snowflake, .discord, .instagram, .sonyflake]
 
-    /// An ASCII id: each format still reading takes it, or stops at it.
+    /// An ASCII id: each format still reading takes it, or stops at it. A line of another length
+    /// than a format's ids is no miss for it: another service's ids beside node ids (5,000 UUIDs
+    /// beside 3,000 xids) are a group of their own, not evidence against the layout.
     @inline(__always)
     func read(_ b: UnsafeRawBufferPointer) {
         guard anyAlive else { return }
         let n = b.count
         let v = n <= 19 ? Self.decimal(b) : nil
         for f in Self.decimals {
-            if let v { note(f, Self.layout(f, v)) } else { kill(f) }
+            if let v { note(f, Self.layout(f, v)) } else if n <= 19 { kill(f) }
         }
-        if n == 13, let t = Self.tsid(b) { note(.tsid, Self.layout(.tsid, t)) } else { kill(.tsid) }
-        if n == 20, let x = Self.xid(b) { note(.xid, x) } else { kill(.xid) }
-        if n == 24, let o = Self.objectid(b) { note(.objectid, o) } else { kill(.objectid) }
+        if n == 13 { if let t = Self.tsid(b) { note(.tsid, Self.layout(.tsid, t)) } else { kill(.tsid) } }
+        if n == 20 { if let x = Self.xid(b) { note(.xid, x) } else { kill(.xid) } }
+        if n == 24 { if let o = Self.objectid(b) { note(.objectid, o) } else { kill(.objectid) } }
         anyAlive = readers.contains { $0.alive }
     }
 
-    /// An id no node-id format has (another length, or not ASCII): a miss for every format.
-    func other() {
+    /// A line no node-id format reads (longer than any, or not ASCII) of `length` characters: a miss
+    /// for the formats whose ids have that length (1–19 the Snowflake family's, 13 TSID's, 20 xid's,
+    /// 24 ObjectId's), nothing for the others.
+    func other(length: Int) {
         guard anyAlive else { return }
-        for f in NodeStats.formats { kill(f) }
+        if (1...19).contains(length) { for f in Self.decimals { kill(f) } }
+        if length == 13 { kill(.tsid) }
+        if length == 20 { kill(.xid) }
+        if length == 24 { kill(.objectid) }
         anyAlive = readers.contains { $0.alive }
     }
 

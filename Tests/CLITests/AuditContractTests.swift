@@ -329,8 +329,8 @@ import Testing
     }
 
     /// TypeIDs in the logs they share: beside a UUIDv4, behind a CSV header, beside base62 tokens of
-    /// another length, two prefixes and a header, three prefix lengths beside UUIDv4s and a header:
-    /// each judged by its buckets, consistent; a repeated TypeID among them still fails.
+    /// another length, two prefixes and a header, three prefix lengths beside UUIDv4s and a header,
+    /// prefixless TypeIDs beside UUIDv4s or prefixed ones: each judged by its buckets, consistent; a repeated TypeID among them still fails.
     @Test func typeIDsInMixedLogs() throws {
         let file = Self.temp("typeid")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -340,10 +340,12 @@ import Testing
         let tokens = try CLI.run(["generate", "--alphabet", "base62", "--length", "22", "--count", "5000"]).stdout
         let line = try CLI.run(["generate", "--scheme", "typeid", "--prefix", "invoice_line", "--count", "3000"]).stdout
         let uuids = try CLI.run(["generate", "--scheme", "uuid4", "--count", "3000"]).stdout
+        let bare = try CLI.run(["generate", "--scheme", "typeid", "--count", "5000"]).stdout  // no prefix: 26 characters
         for (name, text) in [
             ("a UUIDv4", user + uuid), ("a header", "id\n" + user), ("tokens", user + tokens), ("two prefixes", user + order + "id\n"),
             ("two prefix lengths and tokens", user + order + tokens),
             ("three prefix lengths, UUIDv4s", "id\n" + user + order + line + uuids),
+            ("prefixless beside UUIDv4s", bare + uuids), ("prefixless beside user_", bare + user),
         ] {
             try Data(text.utf8).write(to: file)
             let json = try Self.json(try CLI.run(["audit", file.path, "--format", "json"]))

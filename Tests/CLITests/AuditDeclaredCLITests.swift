@@ -42,18 +42,20 @@ import Testing
         #expect(dash.status == 1 && j["verdict_code"] as? String == "invalid-ids")
     }
 
+    /// `n` hex×8 ids, one a line, whose character `at` (0-based) is always `0`.
+    static func stuckHex8(_ n: Int, at: Int, seed: UInt64) -> String {
+        var random = SplitMix(state: seed)
+        let hex = Array("0123456789abcdef")
+        return (0..<n).map { _ in String((0..<8).map { i in i == at ? "0" : hex[Int(random.next() % 16)] }) }.joined(separator: "\n") + "\n"
+    }
+
     /// A base58 generator declared base62 (58 of 62 symbols at every position), and hex ids whose
     /// fifth character is stuck: positions not uniform over the declared alphabet.
     @Test func aNarrowedOrStuckPositionFails() throws {
         let base58 = try CLI.run(["generate", "--alphabet", "base58", "--length", "22", "--count", "20000"]).stdout
         let (r, json) = try Self.audit(base58, ["--alphabet", "base62", "--length", "22"])
         #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(json["findings"] ?? "")")
-        var random = SplitMix(state: 8)
-        let hex = Array("0123456789abcdef")
-        let stuck = (0..<5000).map { _ in
-            String((0..<8).map { i in i == 4 ? "0" : hex[Int(random.next() % 16)] })
-        }
-        let (s, sj) = try Self.audit(stuck.joined(separator: "\n") + "\n", ["--alphabet", "hex", "--length", "8"])
+        let (s, sj) = try Self.audit(Self.stuckHex8(5000, at: 4, seed: 8), ["--alphabet", "hex", "--length", "8"])
         #expect(s.status == 1 && sj["verdict_code"] as? String == "non-uniform-positions", "\(sj["findings"] ?? "")")
         #expect((sj["findings"] as? [String])?.contains { $0.contains("position 5 is constant ('0')") } == true)
     }
@@ -61,12 +63,7 @@ import Testing
     /// A stuck position among enough ids that the duplicates it causes over the declared space are
     /// also proven (hex×8, 10^5 ids): the verdict names the cause, the position, not its consequence.
     @Test func aStuckPositionIsTheVerdictEvenWhenItsDuplicatesAreProven() throws {
-        var random = SplitMix(state: 9)
-        let hex = Array("0123456789abcdef")
-        let stuck = (0..<100_000).map { _ in
-            String((0..<8).map { i in i == 5 ? "0" : hex[Int(random.next() % 16)] })
-        }
-        let (r, json) = try Self.audit(stuck.joined(separator: "\n") + "\n", ["--alphabet", "hex", "--length", "8"])
+        let (r, json) = try Self.audit(Self.stuckHex8(100_000, at: 5, seed: 9), ["--alphabet", "hex", "--length", "8"])
         #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(json["findings"] ?? "")")
         #expect((json["p_value_high"] as? Double ?? 1) < 1e-6, "the duplicates are significant too: \(json["p_value_high"] ?? "")")
     }

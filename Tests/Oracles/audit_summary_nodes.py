@@ -14,6 +14,9 @@ NODE_LIMIT = 65536
 YEAR_2005_MS = 1104537600000
 DAY_MS = 86400000
 BASE32HEX = "0123456789abcdefghijklmnopqrstuv"
+# The lengths, in characters, of each layout's ids: a line of another length is no miss for it.
+LENGTHS = {f: range(1, 20) for f in ("snowflake", "discord", "instagram", "sonyflake")}
+LENGTHS.update(tsid=(13,), xid=(20,), objectid=(24,))
 
 
 def node_fields(fmt, s):
@@ -85,7 +88,7 @@ def block_ends(line_ends, n, block_size):
 
 def node_formats(ids_in_order, now_ms, blocks=None):
     """`node_formats`: each layout that reads the ids at plausible times, with the statistics of those
-    it reads. A line it cannot read is a miss; after each block (`blocks[i]`: the block of id i; None:
+    it reads. A line of the layout's length it cannot read is a miss (another length is none); after each block (`blocks[i]`: the block of id i; None:
     one block) a layout whose misses pass 1,000 and outnumber the ids it read stops, and is absent."""
     out = {}
     for fmt in NODE_FORMATS:
@@ -103,6 +106,8 @@ def node_formats(ids_in_order, now_ms, blocks=None):
                     alive = False
                     break
             f = node_fields(fmt, s)
+            if f is None and len(s) not in LENGTHS[fmt]:
+                continue  # another length than the layout's ids: no id of it, and no miss
             if f is None or not (low <= f[0] <= now_ms + DAY_MS):
                 misses += 1
                 continue
