@@ -156,7 +156,7 @@ final class NodeTally {
     init(now: Int) { horizon = now + 86_400_000 }
     static let index: [IDFormat: Int] = Dictionary(uniqueKeysWithValues: NodeStats.formats.enumerated().map { ($1, $0) })
 
-    /// Whether some format still reads the stream.
+    /// Whether some format still reads the stream (changed only by ``stop(_:)``).
     private(set) var anyAlive = true
     static let decimals: [IDFormat] = [.snowflake, .discord, .instagram, .sonyflake]
 
@@ -174,7 +174,6 @@ final class NodeTally {
         if n == 13 { if let t = Self.tsid(b) { note(.tsid, Self.layout(.tsid, t)) } else { kill(.tsid) } }
         if n == 20 { if let x = Self.xid(b) { note(.xid, x) } else { kill(.xid) } }
         if n == 24 { if let o = Self.objectid(b) { note(.objectid, o) } else { kill(.objectid) } }
-        anyAlive = readers.contains { $0.alive }
     }
 
     /// A line no node-id format reads (longer than any, or not ASCII) of `length` characters: a miss
@@ -186,7 +185,6 @@ final class NodeTally {
         if length == 13 { kill(.tsid) }
         if length == 20 { kill(.xid) }
         if length == 24 { kill(.objectid) }
-        anyAlive = readers.contains { $0.alive }
     }
 
     /// A miss for `f` (the auditor stops a format with too many: ``stop(_:)``).
