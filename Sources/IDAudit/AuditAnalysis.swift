@@ -282,15 +282,10 @@ public struct AuditAnalysis: Sendable {
     /// TypeIDs read and no more than one line in a thousand besides. Empty when there are none, or
     /// the lengths do not account for them (the summary keeps no link from a TypeID to its length).
     static func typeIDLengths(_ s: AuditSummary) -> Set<Int> {
-        guard let t = s.timeFormats[.typeid], t.ids > 0 else { return [] }
-        var lengths: Set<Int> = []
-        var n = 0
-        for (length, g) in s.groups where length > 27 && length - 27 < g.positions.count {
-            guard let k = s.lengths[length], k - (g.positions[length - 27]["_"] ?? 0) <= strayTolerance(k) else { continue }
-            lengths.insert(length)
-            n += k
+        lengths(of: s, holding: s.timeFormats[.typeid]?.ids ?? 0) { length, g in
+            // How many of the length's ids lack the `_` before the suffix.
+            length > 27 && length - 27 < g.positions.count ? (s.lengths[length] ?? 0) - (g.positions[length - 27]["_"] ?? 0) : nil
         }
-        return n >= t.ids && n - t.ids <= strayTolerance(n) ? lengths : []
     }
 
     /// The lengths whose ids are the decimal node ids the summary read (the Snowflake family's):
@@ -298,14 +293,26 @@ public struct AuditAnalysis: Sendable {
     /// the ids a decimal layout read and no more than one line in a thousand besides. Empty when no
     /// decimal layout read ids, or the lengths do not account for them.
     static func decimalNodeLengths(_ s: AuditSummary) -> Set<Int> {
-        guard let read = NodeStats.formats.filter(\.isDecimal).compactMap({ s.nodeFormats[$0]?.ids }).max(), read > 0 else { return [] }
         let digits = Set("0123456789".unicodeScalars)
+        let read = NodeStats.formats.filter(\.isDecimal).compactMap { s.nodeFormats[$0]?.ids }.max() ?? 0
+        return lengths(of: s, holding: read) { length, g in
+            // At least as many of the length's ids have a symbol other than a digit as any position shows.
+            length <= 20 ? g.positions.prefix(length).map { $0.filter { !digits.contains($0.key) }.values.reduce(0, +) }.max() ?? 0 : nil
+        }
+    }
+
+    /// The lengths whose ids are the `read` ids a format's reader took (the summary keeps no link from
+    /// an id to its length): every length whose group `strays` calls the format's — nil for a length
+    /// that can not be, else how many of its ids are not — but for one in a thousand, when together
+    /// they hold the `read` ids and no more than one line in a thousand besides. Empty otherwise.
+    static func lengths(
+        of s: AuditSummary, holding read: Int, strays: (Int, AuditSummary.Group) -> Int?
+    ) -> Set<Int> {
+        guard read > 0 else { return [] }
         var lengths: Set<Int> = []
         var n = 0
-        for (length, g) in s.groups where length <= 20 {
-            guard let k = s.lengths[length] else { continue }
-            let others = g.positions.prefix(length).map { row in row.filter { !digits.contains($0.key) }.values.reduce(0, +) }
-            guard (others.max() ?? 0) <= strayTolerance(k) else { continue }
+        for (length, g) in s.groups {
+            guard let k = s.lengths[length], let off = strays(length, g), off <= strayTolerance(k) else { continue }
             lengths.insert(length)
             n += k
         }

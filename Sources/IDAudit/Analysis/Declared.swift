@@ -121,7 +121,6 @@ public struct DeclaredShape: Sendable, Equatable {
     /// both cases; a TypeID's or cuid2's case is its format's).
     func otherCased() -> DeclaredShape? {
         let hexLetters = Set("abcdef".unicodeScalars)
-        let letters = slots.reduce(into: Set<Unicode.Scalar>()) { $0.formUnion($1.symbols.filter(Self.isLetter)) }
         let hex = slots.contains {
             !$0.symbols.isDisjoint(with: hexLetters) && $0.symbols.isSubset(of: Set("0123456789abcdef".unicodeScalars))
         }
@@ -136,6 +135,9 @@ public struct DeclaredShape: Sendable, Equatable {
         return d
     }
 
+    /// The ASCII letters any position allows.
+    var letters: Set<Unicode.Scalar> { slots.reduce(into: []) { $0.formUnion($1.symbols.filter(Self.isLetter)) } }
+
     static func isLetter(_ c: Unicode.Scalar) -> Bool { (0x41...0x5A).contains(c.value) || (0x61...0x7A).contains(c.value) }
     static func swappingCase(_ c: Unicode.Scalar) -> Unicode.Scalar {
         guard isLetter(c) else { return c }
@@ -146,7 +148,7 @@ public struct DeclaredShape: Sendable, Equatable {
     /// declaration in it, and whether it is the other one.
     func matchingCase(of s: AuditSummary) -> (shape: DeclaredShape, swapped: Bool) {
         guard let other = otherCased() else { return (self, false) }
-        let mine = slots.reduce(into: Set<Unicode.Scalar>()) { $0.formUnion($1.symbols.filter(Self.isLetter)) }
+        let mine = letters
         let theirs = Set(mine.map(Self.swappingCase))
         var declared = 0
         var swapped = 0
@@ -160,13 +162,13 @@ public struct DeclaredShape: Sendable, Equatable {
     }
 
     /// Whether the declaration's letters are upper case.
-    var upperCase: Bool { slots.contains { $0.symbols.contains { (0x41...0x5A).contains($0.value) } } }
+    var upperCase: Bool { letters.contains { $0.value < 0x61 } }
 }
 
 extension AuditAnalysis {
     /// A position's counts with hex letters written in one case.
     static func caseMoved(_ row: [Unicode.Scalar: Int], into d: DeclaredShape) -> [Unicode.Scalar: Int] {
-        let letters = d.slots.reduce(into: Set<Unicode.Scalar>()) { $0.formUnion($1.symbols.filter(DeclaredShape.isLetter)) }
+        let letters = d.letters
         var out: [Unicode.Scalar: Int] = [:]
         for (c, k) in row {
             let other = DeclaredShape.swappingCase(c)
@@ -179,6 +181,8 @@ extension AuditAnalysis {
     /// (an alphabet and length, or a format whose text form is fixed).
     init(declared given: DeclaredShape, summary s: AuditSummary) {
         let (d, swapped) = given.matchingCase(of: s)
+        // Whether case makes no other id here (hex, a one-case alphabet): lines in the other case are invalid.
+        let caseFree = given.otherCased() != nil
         let n = s.lengths[d.length] ?? 0
         // Lines of the shape, counted one by one while summarising (when it was made under this
         // declaration); else bounded below by the worst position.
@@ -192,7 +196,7 @@ extension AuditAnalysis {
         // Where case makes no other id, the lines in the other case are invalid (counted above) but
         // drawn all the same: their letters count as the declared case's, or their digits alone
         // would bias every position.
-        let rows = given.otherCased() == nil ? group.positions : group.positions.map { Self.caseMoved($0, into: d) }
+        let rows = caseFree ? group.positions.map { Self.caseMoved($0, into: d) } : group.positions
         let head = Swift.min(d.length, AuditSummary.positionLimit)
         // Lines set aside while summarising were never ids; a summary made without the declaration
         // keeps lines of other lengths among its ids.
@@ -206,7 +210,7 @@ extension AuditAnalysis {
         // Ids of the length not of the shape as declared: over hex, in the other case (every id of a
         // summary made under the declaration is of the shape in one case or the other).
         let unmatched = counted.map { Swift.max(0, n - $0) } ?? 0
-        let otherCase = given.otherCased() != nil ? unmatched : 0
+        let otherCase = caseFree ? unmatched : 0
         let badSymbols = Swift.max(unmatched - otherCase, shown) + (mine?.otherSymbols ?? 0)
         let foreign = s.setAside(notUnder: given.key)
         // Nil and max UUIDs set aside by a summary made without the declaration: not known to be of it.
