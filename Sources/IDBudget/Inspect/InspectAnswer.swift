@@ -27,6 +27,7 @@ public struct InspectAnswer: Answer {
 extension Answer {
     /// This answer as one line of idbudget's JSON (for streams: one answer a line).
     public func jsonLine() throws -> String {
+        if let text = AnswerEncoder.text(self, pretty: false) { return text }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -350,8 +350,10 @@ public protocol Answer: Codable, Sendable {
 }
 
 extension Answer {
-    /// This answer as idbudget's JSON: snake_case keys, sorted, pretty-printed.
+    /// This answer as idbudget's JSON: snake_case keys, sorted, pretty-printed (Foundation's
+    /// `JSONEncoder` output, written by ``AnswerEncoder`` where that can match it byte for byte).
     public func jsonText() throws -> String {
+        if let text = AnswerEncoder.text(self, pretty: true) { return text }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

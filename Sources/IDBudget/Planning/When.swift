@@ -121,8 +121,17 @@ extension Planner {
         guard let e = s.exponent.intValue else { return nil }
         if s.isZero || e < 0 { return 0 }
         guard e < 18 else { return nil }
-        let digits = s.digits.padding(toLength: e + 1, withPad: "0", startingAt: 0)
-        return Int(digits.prefix(e + 1))
+        // The first e + 1 digits, as many zeros after them as they fall short (no NSString padding:
+        // this runs for every row of every schedule the server answers).
+        var whole = 0
+        var taken = 0
+        for digit in s.digits.utf8.prefix(e + 1) {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            whole = whole * 10 + Int(digit - UInt8(ascii: "0"))
+            taken += 1
+        }
+        for _ in taken..<(e + 1) { whole *= 10 }
+        return whole
     }
 
     /// Parses `YYYY-MM-DD` as midnight UTC, in the proleptic Gregorian calendar (ISO 8601's, before

@@ -61,14 +61,16 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         var status = 500
         defer {
             let elapsed = ContinuousClock.now - start
-            let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+            // Milliseconds to three places, without String(format:) (Foundation's formatter on every request).
+            let us = Int(elapsed.components.seconds) * 1_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000_000)
+            let ms = "\(us / 1000)." + String(String(1000 + us % 1000).dropFirst())
             logger.info(
                 "request",
                 metadata: [
                     "method": "\(LogField.text(RequestMethod.original ?? request.method.rawValue))",
                     "path": "\(LogField.text(request.uri.path.prefix(200)))",
                     "status": "\(status)",
-                    "duration_ms": "\(String(format: "%.3f", ms))",
+                    "duration_ms": "\(ms)",
                 ])
         }
         let response = try await next(request, context)
