@@ -108,6 +108,7 @@ import Testing
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(myURLProperty, forKey: .myURLProperty)
             try c.encode(aB, forKey: .aB)
+            try c.encode(aB + 1, forKey: .aB)  // a key encoded twice: its last value
             try c.encode(alreadySnake, forKey: .alreadySnake)
             try c.encode(httpServer, forKey: .httpServer)
             try c.encode(x1Y, forKey: .x1Y)

@@ -43,8 +43,12 @@ enum AnswerEncoder {
         var items: [Value] = []
     }
 
+    /// Members in the order they were encoded (a key encoded twice keeps its last value, as in
+    /// Foundation); sorted when written. An array, not a dictionary: no hashing on the hot path.
     final class ObjectNode {
-        var members: [String: Value] = [:]
+        var members: [(key: String, value: Value)] = []
+
+        func set(_ key: String, _ value: Value) { members.append((key, value)) }
     }
 
     /// Raised by anything this writer would not write as Foundation does.
@@ -70,13 +74,19 @@ enum AnswerEncoder {
         case .object(let node):
             out.append(UInt8(ascii: "{"))
             if pretty { out.append(UInt8(ascii: "\n")) }
-            let keys = node.members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (i, key) in keys.enumerated() {
-                if i > 0 { separate(pretty: pretty, into: &out) }
+            // Sorted by key, stably: of a key's values, the last encoded is written.
+            let sorted = node.members.enumerated().sorted {
+                $0.element.key == $1.element.key
+                    ? $0.offset < $1.offset : $0.element.key.utf8.lexicographicallyPrecedes($1.element.key.utf8)
+            }
+            var first = true
+            for (i, member) in sorted.enumerated() where i + 1 == sorted.count || sorted[i + 1].element.key != member.element.key {
+                if !first { separate(pretty: pretty, into: &out) }
+                first = false
                 if pretty { indent(depth + 1, into: &out) }
-                writeString(key, into: &out)
+                writeString(member.element.key, into: &out)
                 if pretty { out.append(contentsOf: " : ".utf8) } else { out.append(UInt8(ascii: ":")) }
-                if let member = node.members[key] { write(member, pretty: pretty, depth: depth + 1, into: &out) }
+                write(member.element.value, pretty: pretty, depth: depth + 1, into: &out)
             }
             close(UInt8(ascii: "}"), pretty: pretty, depth: depth, into: &out)
         }
@@ -103,6 +113,11 @@ enum AnswerEncoder {
     /// or `\u00xx` (lower-case hex), everything else — `/` and non-ASCII included — as it is.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
@@ -170,7 +185,7 @@ private protocol StringKeyedDictionary {
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {
     fileprivate func boxMembers(with encoder: AnswerEncoder.TreeEncoder) throws -> AnswerEncoder.ObjectNode {
         let node = AnswerEncoder.ObjectNode()
-        for (key, value) in self { node.members[key] = try encoder.box(value) }
+        for (key, value) in self { node.set(key, try encoder.box(value)) }
         return node
     }
 }
@@ -187,6 +202,10 @@ extension AnswerEncoder {
 
         /// The node `value` encodes to.
         func box<T: Encodable>(_ value: T) throws -> Value {
+            // The common types by their metatype first: a dynamic cast per value was most of the cost.
+            // (T is the type compared, so the bit cast is an identity.)
+            if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+            if T.self == Int.self { return .literal(String(unsafeBitCast(value, to: Int.self))) }
             switch value {
             case let v as String: return .string(v)
             case let v as Bool: return .literal(v ? "true" : "false")
@@ -252,34 +271,34 @@ extension AnswerEncoder {
         let node: ObjectNode
         var codingPath: [any CodingKey] { [] }
 
-        mutating func encodeNil(forKey key: Key) throws { node.members[encoder.key(key)] = .literal("null") }
+        mutating func encodeNil(forKey key: Key) throws { node.set(encoder.key(key), .literal("null")) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            node.members[encoder.key(key)] = try encoder.box(value)
+            node.set(encoder.key(key), try encoder.box(value))
         }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: String, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: Float, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: Int8, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: Int16, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: UInt, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: UInt8, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: UInt16, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { node.members[encoder.key(key)] = try encoder.box(value) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: String, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { node.set(encoder.key(key), try encoder.box(value)) }
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type, forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
             let child = ObjectNode()
-            node.members[encoder.key(key)] = .object(child)
+            node.set(encoder.key(key), .object(child))
             return KeyedEncodingContainer(Keyed<NestedKey>(encoder: encoder, node: child))
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             let child = ArrayNode()
-            node.members[encoder.key(key)] = .array(child)
+            node.set(encoder.key(key), .array(child))
             return Unkeyed(encoder: encoder, node: child)
         }
         mutating func superEncoder() -> any Encoder { encoder.unsupportedEncoder() }
