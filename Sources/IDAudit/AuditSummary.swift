@@ -345,6 +345,11 @@ public struct AuditSummary: Sendable, Equatable {
                 n.nodes.count <= NodeStats.nodeLimit, !n.nodesTruncated || n.nodes.isEmpty, n.nodesTruncated || !n.nodes.isEmpty,
                 (n.maxSequence ?? 0) >= 0, (n.tickStarts ?? 0) >= 0, (n.tickStarts ?? 0) <= n.ids
             else { throw fail("node_formats.\(f.rawValue) does not add up") }
+            // A sequence is a field of the layout: it holds at most perTick values (4,096 a
+            // Snowflake millisecond), so a larger one was never read from an id.
+            if let top = n.maxSequence, let perTick = f.node?.perTick, top >= perTick {
+                throw fail("node_formats.\(f.rawValue).max_sequence \(top) is past the \(perTick) values its layout's sequence holds")
+            }
             // Node values within the layout's node bits; no more of its ids than ids of its lengths.
             let bits = UInt64(f.nodeBits ?? 0)
             let fitting = lengths.reduce(0) { $0 + ((f.isDecimal ? (1...19).contains($1.key) : $1.key == f.length) ? $1.value : 0) }

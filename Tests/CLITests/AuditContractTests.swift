@@ -283,6 +283,66 @@ import Testing
         }
     }
 
+    /// A failed run leaves the `--emit-summary` path as it found it: an earlier summary is neither
+    /// emptied nor removed by bad data (65) or a read that fails (74), and a new path gets no empty
+    /// file; a run that ends well replaces it whole, through a symbolic link to the file it names,
+    /// leaving no temporary beside it.
+    @Test func aFailedRunKeepsTheSummaryItFound() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let csv = directory.appendingPathComponent("h.csv")
+        let empty = directory.appendingPathComponent("empty.csv")
+        let keep = directory.appendingPathComponent("keep.json")
+        let fresh = directory.appendingPathComponent("new.json")
+        try Data("a,b\n1,2\n".utf8).write(to: csv)
+        try Data().write(to: empty)
+        for (arguments, status) in [
+            (["audit", csv.path, "--column", "id"], Int32(65)), (["audit", csv.path, "--column", "99"], 65),
+            (["audit", empty.path, "--column", "id"], 65), (["audit", directory.path], 66),
+        ] {
+            try Data("precious\n".utf8).write(to: keep)
+            let r = try CLI.run(arguments + ["--emit-summary", keep.path])
+            #expect(r.status == status, "\(arguments): \(r.status) \(r.stderr)")
+            #expect((try? String(contentsOf: keep, encoding: .utf8)) == "precious\n", "\(arguments)")
+            let other = try CLI.run(arguments + ["--emit-summary", fresh.path])
+            #expect(other.status == status && !FileManager.default.fileExists(atPath: fresh.path), "\(arguments)")
+        }
+        let link = directory.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: keep.path)
+        let ids = directory.appendingPathComponent("ids.txt")
+        try Data((0..<100).map { _ in UUID().uuidString.lowercased() + "\n" }.joined().utf8).write(to: ids)
+        let r = try CLI.run(["audit", ids.path, "--emit-summary", link.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == keep.path)
+        #expect(try String(contentsOf: keep, encoding: .utf8).contains("\"schema_version\""))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["empty.csv", "h.csv", "ids.txt", "keep.json", "link.json"], "\(names)")
+    }
+
+    /// A node-id summary whose largest sequence is past its layout's field (a Snowflake millisecond
+    /// holds 4,096) was never read from ids: corrupt, exit 65; the sequence as written is judged.
+    @Test func aSequencePastItsFieldIsCorrupt() throws {
+        let ids = Self.temp("sf-ids")
+        let summary = Self.temp("sf-summary")
+        defer { for f in [ids, summary] { try? FileManager.default.removeItem(at: f) } }
+        let made = try CLI.run(["generate", "--scheme", "snowflake", "--count", "5000"])
+        try Data(made.stdout.utf8).write(to: ids)
+        #expect(try CLI.run(["audit", ids.path, "--emit-summary", summary.path]).status == 0)
+        let written = try Data(contentsOf: summary)
+        for (top, status) in [("4095", Int32(0)), ("4096", 65), ("5000000", 65)] {
+            var json = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+            var nodes = try #require(json["node_formats"] as? [String: Any])
+            var snowflake = try #require(nodes["snowflake"] as? [String: Any])
+            snowflake["max_sequence"] = top
+            nodes["snowflake"] = snowflake
+            json["node_formats"] = nodes
+            try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]).write(to: summary)
+            let r = try CLI.run(["audit", "--summary", summary.path])
+            #expect(r.status == status, "max_sequence \(top): \(r.status) \(r.stderr)")
+        }
+    }
+
     /// `--summary -` reads the summary from standard input; a summary whose counts are impossible
     /// (more distinct ids than its symbols can spell) is corrupt, exit 65, where the same summary with
     /// possible counts is judged.

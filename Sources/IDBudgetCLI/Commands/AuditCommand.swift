@@ -203,16 +203,9 @@ struct AuditCommand: ParsableCommand {
                         message: "'\(emitSummary)' is the input the ids are read from; give another path for the summary")
                 }
             }
-            let out = try emitSummary.map { path in
-                let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                guard fd >= 0 else {
-                    throw Failure(
-                        status: .cannotCreate, argument: "--emit-summary",
-                        message: "cannot create '\(path)': \(String(cString: strerror(errno))); give a writable path")
-                }
-                return (fd: fd, path: path)
-            }
-            defer { if let out { close(out.fd) } }
+            // Created now (73 before any id is read), filled only if the audit ends well.
+            let out = try emitSummary.map { path throws(Failure) in try SummaryFile(path: path) }
+            defer { out?.close() }
             let (auditor, reader) = try read(s, from: input)
             summary = try auditor.finish()
             table = (auditor.peakTableBytes, auditor.spilled, auditor.threads)
@@ -229,15 +222,9 @@ struct AuditCommand: ParsableCommand {
             // Not one record holds the id: the column or the path is wrong for this input, which
             // is bad data (an empty input is only no ids).
             if let r = reader, r.records > r.repeatedHeaders, r.found == 0 {
-                if let out { unlink(out.path) }  // created above, and now never written
                 throw Failure(status: .dataError, argument: r.isCSV ? "--column" : "--field", message: r.nothingFound)
             }
-            if let out {
-                var text = try summary.jsonText() + "\n"
-                do { try text.withUTF8 { try Output.write(UnsafeRawBufferPointer($0), to: out.fd) } } catch let error as WriteError {
-                    throw WriteError(code: error.code, target: "'\(out.path)' (--emit-summary)")
-                }
-            }
+            try out?.commit(try summary.jsonText() + "\n")
         }
         let resources = table.map {
             AuditReport.Resources(
