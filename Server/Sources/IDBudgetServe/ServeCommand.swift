@@ -15,8 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Each option may instead be set in the environment: IDBUDGET_SERVE_HOST, IDBUDGET_SERVE_PORT, \
             IDBUDGET_SERVE_AUDITS, … (the option's name in capitals, - as _). SIGTERM or SIGINT: in-flight \
-            requests finish (uploads still coming are refused), then the server exits 0; within 10 s whatever \
-            clients do.
+            requests finish (uploads still coming are refused), then the server exits 0, a 10 s grace at most \
+            whatever clients do (and the moments the exit takes).
             """)
 
     @Option(parsing: .unconditional, help: "Address to bind (default 127.0.0.1: loopback only).") var host: String?

@@ -110,7 +110,7 @@ import Testing
     @Test func aFullAuditLaneSendsNoContinue() async throws {
         try await withServer(.live, settings: ServerSettings(audits: 1)) { client in
             let port = try #require(client.port)
-            let (held, refused, after) = try await RawHTTP.offPool {
+            let (held, refused, after, page) = try await RawHTTP.offPool {
                 // One upload holds the only audit slot: its head and half its body sent.
                 let holder = try RawHTTP.socketTo(port: port)
                 defer { close(holder) }
@@ -124,13 +124,23 @@ import Testing
                 let fd = try RawHTTP.socketTo(port: port)
                 defer { close(fd) }
                 let refused = Self.read(fd, sending: head, for: 0.8).reply
+                // The page's form the same: its 503 page at once, not a wait for a body never sent.
+                let pageSocket = try RawHTTP.socketTo(port: port)
+                defer { close(pageSocket) }
+                let page = Self.read(
+                    pageSocket,
+                    sending:
+                        "POST /audit HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n",
+                    for: 0.8
+                ).reply
                 // The slot freed (the holder's body ends), the next upload is invited again.
                 _ = Self.read(holder, sending: "def\n", for: 1)
                 let again = try RawHTTP.socketTo(port: port)
                 defer { close(again) }
-                return (held, refused, Self.read(again, sending: head, for: 0.8).reply)
+                return (held, refused, Self.read(again, sending: head, for: 0.8).reply, page)
             }
             #expect(held.isEmpty, "\(held.prefix(200))")
+            #expect(page.hasPrefix("HTTP/1.1 503") && page.contains("Retry-After") && !page.contains("100 Continue"), "\(page.prefix(300))")
             #expect(refused.hasPrefix("HTTP/1.1 503") && !refused.contains("100 Continue"), "\(refused.prefix(300))")
             #expect(refused.contains("Retry-After"), "\(refused.prefix(300))")
             #expect(after == "HTTP/1.1 100 Continue\r\n\r\n", "\(after.prefix(200))")

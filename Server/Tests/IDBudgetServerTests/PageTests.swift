@@ -179,6 +179,15 @@ import Testing
             let snow = try await client.get("/?ask=probability&scheme=snowflake&rate=5&per=s&lifetime=3&unit=y")
             #expect(
                 snow.status == .badRequest && !snow.body.contains("--nodes") && snow.body.contains("e.g. 50"), "\(snow.body.suffix(900))")
+            // A character no number has, in any field: named by that field's label, with no other
+            // field's example and no query syntax.
+            let nonASCII = try await client.get("/?ask=length&alphabet=base62&rate=1e6&per=s&lifetime=%C3%97&unit=y&max-probability=1e-11")
+            let error =
+                nonASCII.body.components(separatedBy: "<p class=\"error\" role=\"alert\">").dropFirst().first?
+                .components(separatedBy: "</p>").first ?? ""
+            #expect(
+                nonASCII.status == .badRequest && error.contains("Lifetime") && !error.contains("rate") && !error.contains("--")
+                    && !error.contains("="), "\(error)")
             // The calculator is kept across an audit: its fields ride in the audit form's action.
             let asked = try await client.get("/?ask=probability&alphabet=hex&length=12&rate=5&per=min&lifetime=3&unit=d")
             let action = "/audit?ask=probability&alphabet=hex&scheme=&length=12&rate=5&per=min&lifetime=3&unit=d"

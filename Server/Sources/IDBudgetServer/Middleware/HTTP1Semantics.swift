@@ -113,6 +113,9 @@ final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
     /// The mark of an HTTP/1.1 request without exactly one `Host`: their number (a client's own is
     /// dropped).
     static let hostCount = "X-IDBudget-Host-Count"
+    /// Marks a request that asked for `100 Continue` and was not sent it (its answer is known from
+    /// its head): its client waits before sending the body, so nothing may wait for that body.
+    static let continueWithheld = "X-IDBudget-Continue-Withheld"
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
@@ -138,11 +141,14 @@ final class HTTP1Semantics: ChannelDuplexHandler, RemovableChannelHandler {
         }
         keepAlive10.append(head.version.major == 1 && head.version.minor == 0 && head.isKeepAlive)
         let expectations = head.headers["expect"].map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
+        head.headers.remove(name: Self.continueWithheld)
         if expectations.contains("100-continue") {
             head.headers.remove(name: "expect")
             let declared = head.headers["content-length"].first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
             if head.version.minor >= 1, declared <= maxBodyBytes, admits(head) {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
+            } else {
+                head.headers.add(name: Self.continueWithheld, value: "1")
             }
         }
         context.fireChannelRead(wrapInboundOut(.head(head)))

@@ -46,7 +46,9 @@ struct PageRoutes {
         do {
             return try await audited(request, echo: echo)
         } catch let refusal as Refusal {
-            if refusal.status == .serviceUnavailable, echo.bytes.isEmpty { await Self.keep(request.body, in: echo) }
+            // Not when the client waits for a `100 Continue` it was not sent: its body never comes.
+            let waiting = request.headers[HTTPField.Name(HTTP1Semantics.continueWithheld)!] != nil
+            if refusal.status == .serviceUnavailable, echo.bytes.isEmpty, !waiting { await Self.keep(request.body, in: echo) }
             let (pasted, note) = echo.pasted(judged: false)
             return Self.refused(request, refusal, pasted: pasted, pastedNote: note)
         } catch let parse as HTTPParserError {

@@ -49,7 +49,10 @@ public enum Query {
                         (0x20...0x7E).contains($0.value) || $0 == "\u{B5}" || $0 == "\u{3BC}" || TypedText.typeset.contains($0)
                     })
             else {
-                throw Refusal.usage(argument, "'\(value.prefix(40))' is not printable ASCII; numbers and units are, e.g. rate=1e6/s")
+                // In no one front end's syntax and for no one field: the page shows it under the field's label.
+                throw Refusal.usage(
+                    argument, "'\(value.prefix(40))' is not a number or a unit; write it in plain ASCII digits and letters, e.g. 1e6 or 10y"
+                )
             }
             guard values[name] == nil else {
                 throw Refusal.usage(argument, "given more than once; give it once")
