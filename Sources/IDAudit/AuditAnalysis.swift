@@ -159,9 +159,13 @@ public struct AuditAnalysis: Sendable {
             }
         }
         // TypeIDs of several prefix lengths are one stream: judged by their buckets, not split by
-        // length, when all but one line in a thousand are TypeIDs (a header, a stray id).
+        // length, when all but one line in a thousand are TypeIDs (a stray id) and every length
+        // holds them. Strays of other lengths split off below, where words (a header, `null`s) are
+        // set aside: two `null`s beside TypeIDs are no repeated TypeID.
         let typeIDs = s.timeFormats[.typeid]?.ids ?? 0
-        let allTypeIDs = s.ids > 0 && typeIDs > 0 && s.ids - typeIDs <= Self.strayTolerance(s.ids)
+        let allTypeIDs =
+            s.ids > 0 && typeIDs > 0 && s.ids - typeIDs <= Self.strayTolerance(s.ids)
+            && Self.typeIDLengths(s).count == s.lengths.count
         guard claimedBits == nil, !allTypeIDs, var parts = Self.split(s), parts.count > 1 else {
             self.init(single: s, claimedBits: claimedBits, tests: 1, now: now)
             return
@@ -234,7 +238,9 @@ public struct AuditAnalysis: Sendable {
         // Lengths judged together: TypeIDs' (their prefixes vary), decimal node ids' (a Snowflake
         // has 17 to 19 digits as its clock grows).
         var merged: Set<Int> = []
-        let typeIDs = typeIDLengths(s)
+        var typeIDs = typeIDLengths(s)
+        // Prefixless TypeIDs (read as such: ``asPrefixlessTypeIDs(_:)``) are every id of 26 characters.
+        if typeIDs.isEmpty, let read = s.timeFormats[.typeid]?.ids, read > 0, s.lengths[26] == read { typeIDs = [26] }
         if typeIDs.count < s.lengths.count, var g = lengthGroups(of: s, where: typeIDs.contains) {
             g.timeFormats[.typeid] = s.timeFormats[.typeid]
             rest.timeFormats[.typeid] = AuditSummary.TimeBuckets()

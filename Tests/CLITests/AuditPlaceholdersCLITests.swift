@@ -30,6 +30,25 @@ import Testing
 
     static let nilUUID = "00000000-0000-0000-0000-000000000000"
 
+    /// Words beside TypeIDs — two `null`s, a header twice — are set aside and named, with a prefix
+    /// or without, of one prefix or two: no repeated TypeID. A TypeID copied among them still fails.
+    @Test(arguments: [["--prefix", "user"], [], ["--prefix", "session_token"]])
+    func wordsBesideTypeIDsAreSetAside(prefix: [String]) throws {
+        let made = try CLI.run(["generate", "--scheme", "typeid", "--count", "5000"] + prefix)
+        var ids = made.stdout.split(separator: "\n").map(String.init)
+        if prefix == ["--prefix", "session_token"] {
+            ids += try CLI.run(["generate", "--scheme", "typeid", "--prefix", "user", "--count", "3000"]).stdout.split(separator: "\n")
+                .map(String.init)
+        }
+        for words in [["null", "null"], ["id", "id"], ["NULL", "-", "NULL", "-"]] {
+            let (r, json) = try Self.audit(ids + words)
+            #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(prefix) \(words): \(json["findings"] ?? r.stderr)")
+            #expect((json["findings"] as? [String])?.contains { $0.contains("set aside") } == true, "\(json["findings"] ?? "")")
+        }
+        let (copied, json) = try Self.audit(ids + ids.prefix(3) + ["null", "null"])
+        #expect(copied.status == 1 && json["verdict_code"] as? String == "too-many-duplicates", "\(json["findings"] ?? copied.stderr)")
+    }
+
     @Test func nilAndMaxUUIDsAmongUUIDv7sAreSetAsideAndNamed() throws {
         var lines = Self.uuid7s(20000, seed: 3)
         lines.insert(contentsOf: Array(repeating: Self.nilUUID, count: 5), at: 10000)
