@@ -317,6 +317,23 @@ import Testing
         #expect(try Self.audit(v7, ["--scheme", "uuid7"]).0.status == 0)
     }
 
+    /// Crockford's base32 is one alphabet in either case: ULIDs (upper-case by the spec) beside a
+    /// library's lower-case ones, 1 in 100 or 1 in 3, are no bias, declared or not; a ULID copied
+    /// among them still fails.
+    @Test(arguments: [100, 3]) func ulidsInBothCasesAreOneAlphabet(every: Int) throws {
+        let ids = try CLI.run(["generate", "--scheme", "ulid", "--count", "20000"]).stdout.split(separator: "\n")
+        let lines = ids.enumerated().map { $0.offset % every == 0 ? $0.element.lowercased() : String($0.element) }
+        for declared in [[], ["--scheme", "ulid"]] {
+            let (r, json) = try Self.audit(lines.joined(separator: "\n") + "\n", declared)
+            #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(declared): \(json["findings"] ?? r.stderr)")
+            #expect(
+                (json["findings"] as? [String])?.contains { $0.hasPrefix("Crockford's base32 in both cases") } == true,
+                "\(json["findings"] ?? "")")
+        }
+        let (copied, json) = try Self.audit((lines + lines.prefix(2)).joined(separator: "\n") + "\n", [])
+        #expect(copied.status == 1 && json["verdict_code"] as? String == "too-many-duplicates", "\(json["findings"] ?? copied.stderr)")
+    }
+
     /// Hex is one alphabet in either case: UUIDs from two producers (`UUID().uuidString` beside
     /// Python's `str(uuid4())`) are no bias, declared or not; declared, the lines in the case fewer
     /// ids use are counted as such, not as bad symbols.

@@ -70,40 +70,50 @@ extension AuditAnalysis {
         s.positions.enumerated().filter { i, p in p.count > 1 && !(format?.timePositions.contains(i) ?? false) }.map(\.element)
     }
 
-    /// Hex written in both cases (UUIDs from two producers, `UUID().uuidString` beside Python's
-    /// `str(uuid4())`), as one alphabet: the summary with each position's upper-case letters counted
-    /// as their lower-case ones. nil unless every symbol is a hex digit or `-`, both cases show, and
-    /// no named alphabet could explain the symbols as they are (22 symbols in many draws are not a
-    /// base62 sample). RFC 9562 reads a UUID's hex in either case; the ids are still compared byte
-    /// for byte, so one id written in both cases counts as two distinct ids.
+    /// Hex or Crockford's base32 written in both cases (UUIDs from two producers, `UUID().uuidString`
+    /// beside Python's `str(uuid4())`; ULIDs, upper-case by the spec, beside a library's lower-case
+    /// ones), as one alphabet: the summary with each position's letters counted in one case — hex's in
+    /// lower case, Crockford's in upper case (its canonical form). nil unless every symbol is of that
+    /// alphabet in either case (a digit, or `-` for hex), both cases show, and no named alphabet could
+    /// explain the symbols as they are (22 symbols in many draws are not a base62 sample; nor are 54
+    /// that never show I, L, O or U). RFC 9562 reads a UUID's hex in either case, and the ULID spec
+    /// its Crockford letters; the ids are still compared byte for byte, so one id written in both
+    /// cases counts as two distinct ids.
     static func caseFolded(_ s: AuditSummary, findings: inout [String]) -> AuditSummary? {
-        let digits = Set("0123456789-".unicodeScalars)
-        let lower = Set("abcdef".unicodeScalars)
-        let upper = Set("ABCDEF".unicodeScalars)
-        guard s.symbols.isSubset(of: digits.union(lower).union(upper)), !s.symbols.isDisjoint(with: lower),
-            !s.symbols.isDisjoint(with: upper), chooseAlphabet(for: s, format: nil).isObserved
-        else { return nil }
-        func fold(_ row: [Unicode.Scalar: Int]) -> [Unicode.Scalar: Int] {
-            var out: [Unicode.Scalar: Int] = [:]
-            for (c, k) in row { out[upper.contains(c) ? Unicode.Scalar(UInt8(c.value + 32)) : c, default: 0] += k }
-            return out
-        }
-        var letters = (lower: 0, upper: 0)
-        for row in s.positions {
-            for (c, k) in row {
-                if lower.contains(c) { letters.lower += k }
-                if upper.contains(c) { letters.upper += k }
+        let hexLetters = Set("abcdef".unicodeScalars)
+        let crockford = Set("ABCDEFGHJKMNPQRSTVWXYZ".unicodeScalars)
+        for (name, small, digits, toUpper) in [
+            ("hex", hexLetters, Set("0123456789-".unicodeScalars), false),
+            ("Crockford's base32", Set(crockford.map { Unicode.Scalar(UInt8($0.value + 32)) }), Set("0123456789".unicodeScalars), true),
+        ] {
+            let large = Set(small.map { Unicode.Scalar(UInt8($0.value - 32)) })
+            guard s.symbols.isSubset(of: digits.union(small).union(large)), !s.symbols.isDisjoint(with: small),
+                !s.symbols.isDisjoint(with: large), chooseAlphabet(for: s, format: nil).isObserved
+            else { continue }
+            let (from, to) = toUpper ? (small, Int32(-32)) : (large, Int32(32))
+            func fold(_ row: [Unicode.Scalar: Int]) -> [Unicode.Scalar: Int] {
+                var out: [Unicode.Scalar: Int] = [:]
+                for (c, k) in row { out[from.contains(c) ? Unicode.Scalar(UInt8(Int32(c.value) + to)) : c, default: 0] += k }
+                return out
             }
+            var letters = (small: 0, large: 0)
+            for row in s.positions {
+                for (c, k) in row {
+                    if small.contains(c) { letters.small += k }
+                    if large.contains(c) { letters.large += k }
+                }
+            }
+            var f = s
+            f.positions = s.positions.map(fold)
+            f.groups = s.groups.mapValues { .init(multiplicities: $0.multiplicities, positions: $0.positions.map(fold)) }
+            f.symbols = Set(s.symbols.map { from.contains($0) ? Unicode.Scalar(UInt8(Int32($0.value) + to)) : $0 })
+            let minority = toUpper ? letters.small : letters.large
+            let share = 100 * Double(minority) / Double(Swift.max(1, letters.small + letters.large))
+            findings.append(
+                "\(name) in both cases (\(String(format: "%.1f", share))% of letters \(toUpper ? "lower" : "upper")-case): one alphabet, each position's letters counted in \(toUpper ? "upper" : "lower") case; an id written in both cases counts as two distinct ids"
+            )
+            return f
         }
-        var f = s
-        f.positions = s.positions.map(fold)
-        f.groups = s.groups.mapValues { .init(multiplicities: $0.multiplicities, positions: $0.positions.map(fold)) }
-        f.symbols.subtract(upper)
-        f.symbols.formUnion(lower.filter { c in s.symbols.contains(Unicode.Scalar(UInt8(c.value - 32))) })
-        let share = 100 * Double(letters.upper) / Double(Swift.max(1, letters.lower + letters.upper))
-        findings.append(
-            "hex in both cases (\(String(format: "%.1f", share))% of letters upper-case): one alphabet, each position's letters counted in lower case; an id written in both cases counts as two distinct ids"
-        )
-        return f
+        return nil
     }
 }
