@@ -247,8 +247,12 @@ public struct AuditAnalysis: Sendable {
             parts.append((typeIDs.count == 1 ? typeIDs.first : nil, g))
             merged = typeIDs
         }
+        // Their own group when other lengths are left, or when the TypeIDs took the others (the
+        // decimal lengths then being all that is left, their layout must still come with them).
         let decimals = decimalNodeLengths(s).subtracting(merged)
-        if decimals.count < s.lengths.count - merged.count, var g = lengthGroups(of: s, where: decimals.contains) {
+        if !decimals.isEmpty, !merged.isEmpty || decimals.count < s.lengths.count,
+            var g = lengthGroups(of: s, where: decimals.contains)
+        {
             for f in NodeStats.formats where f.isDecimal { g.nodeFormats[f] = s.nodeFormats[f] }
             parts.append((decimals.count == 1 ? decimals.first : nil, g))
             merged.formUnion(decimals)

@@ -93,6 +93,21 @@ import Testing
         #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
     }
 
+    /// A decimal node-id log beside more TypeIDs than the strays (25 or 5,000 `user_…`): the TypeIDs
+    /// one group, the node ids read in their layout in theirs (they were decimal tokens, biased); a
+    /// node id copied among them still fails.
+    @Test(arguments: [("snowflake", 25), ("discord", 5000), ("instagram", 25), ("sonyflake", 5000)])
+    func decimalNodeIDsBesideTypeIDs(format: String, typeIDs: Int) throws {
+        let nodes = try CLI.run(["generate", "--scheme", format, "--count", "20000"]).stdout
+        let others = try CLI.run(["generate", "--scheme", "typeid", "--prefix", "user", "--count", "\(typeIDs)"]).stdout
+        let (r, json) = try Self.audit(nodes + others)
+        #expect(r.status == 0 && json["passes"] as? Bool == true, "\(json["findings"] ?? r.stderr)")
+        #expect(
+            (json["findings"] as? [String])?.first?.contains("(TypeID, n = \(typeIDs)): consistent") == true, "\(json["findings"] ?? "")")
+        let copied = nodes + others + nodes.split(separator: "\n").prefix(1).joined() + "\n"
+        #expect(try Self.audit(copied).0.status == 1)
+    }
+
     @Test(arguments: ["snowflake", "discord", "instagram", "sonyflake", "tsid", "xid", "objectid"])
     func generatedStreamsAuditAsTheirFormat(format: String) throws {
         let ids = try CLI.run(["generate", "--scheme", format, "--node", "7", "--count", "20000"]).stdout
