@@ -55,6 +55,17 @@ def typeids(rng, n, prefix):
     return out
 
 
+def ulids(rng, n, lower_every=0):
+    """ULIDs (ulid/spec): 48-bit ms and 80 random bits in 26 upper-case Crockford characters; every
+    `lower_every`-th written in lower case, as some libraries write them."""
+    out = []
+    for i in range(n):
+        v = (NOW_MS + i // 4) << 80 | rng.getrandbits(80)
+        text = "".join(TYPEID[v >> (125 - 5 * k) & 31] for k in range(26)).upper()
+        out.append(text.lower() if lower_every and i % lower_every == 0 else text)
+    return out
+
+
 def ksuid(seconds, payload):
     """segmentio/ksuid: 32 bits of seconds since 1400000000 above a 128-bit payload, 27 base62 characters."""
     v = seconds << 128 | payload
@@ -200,6 +211,11 @@ GENERATORS = {
     "log-v4-v8": lambda rng, n: shuffled(rng, uuid4s(rng, n // 2) + uuid8s(rng, n // 2)),
     "log-declared-crockford-lower": lambda rng, n: tokens(rng, n, TYPEID, 26),
     "log-objectid-cuid2": lambda rng, n: ["id"] + interleaved(rng, objectids(rng, n), cuid2s(rng, n // 20)),
+    "log-typeid-nulls": lambda rng, n: ["id"] + shuffled(rng, typeids(rng, n, "user") + ["null"] * 3 + ["-"] * 2),
+    "log-ulid-cases": lambda rng, n: shuffled(rng, ulids(rng, n, lower_every=100)),
+    "log-snowflake-typeids": lambda rng, n: ["id"] + shuffled(rng, snowflakes(rng, n) + typeids(rng, n // 4, "user")),
+    "bad-snowflake-typeids-copy": lambda rng, n: (lambda s: copied(rng, shuffled(rng, s + typeids(rng, n // 4, "user")), s))(
+        snowflakes(rng, n)),
     # broken ones
     "bad-21-copies": lambda rng, n: ["3fA9kQ2mZx81LpWcVb7NtR"] * 21,
     "bad-stuck-hex8": lambda rng, n: stuck_hex8(rng, n),
@@ -241,6 +257,9 @@ HONEST = [
     ("log-objectid-cuid2", "CSV header + 20,000 ObjectIds + 1,000 cuid2s (a move off MongoDB)", 20000, []),
     ("log-declared-crockford-lower", "lower-case Crockford, declared --alphabet base32 --length 26", 20000,
      ["--alphabet", "base32", "--length", "26"]),
+    ("log-typeid-nulls", "CSV header + 10,000 TypeIDs + 3 nulls and 2 dashes", 10000, []),
+    ("log-ulid-cases", "20,000 ULIDs, 1 in 100 written in lower case", 20000, []),
+    ("log-snowflake-typeids", "CSV header + 20,000 Snowflakes + 5,000 TypeIDs, shuffled", 20000, []),
 ]
 
 # Broken: (key, label, n, extra, verdicts any of which detects it): every stream must fail, exit 1.
@@ -263,4 +282,5 @@ BROKEN = [
      {"too-many-duplicates"}),
     ("bad-v4-v8-copy", "UUIDv4 and UUIDv8, one UUIDv8 copied", 20000, [], {"too-many-duplicates"}),
     ("bad-cuid2-stuck", "20,000 ObjectIds + 1,000 cuid2s stuck past their 12th character", 20000, [], {"non-uniform-positions"}),
+    ("bad-snowflake-typeids-copy", "20,000 Snowflakes + 5,000 TypeIDs, one Snowflake copied", 20000, [], {"too-many-duplicates"}),
 ]
