@@ -38,7 +38,8 @@ public struct Arguments: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 
 extension Arguments {
     /// Whether answering may take long, judged on the values, however written: a space of 8192 bits or
-    /// more, a length of 1000 or more, a number of 10^300 or more (`1e600000`, `2^1200`, a 2^2097152
+    /// more (as `bits`, or an alphabet's size or symbols and a length: `alphabet-size=2^20&length=410`),
+    /// a length of 1000 or more, a number of 10^300 or more (`1e600000`, `2^1200`, a 2^2097152
     /// space), a budget of 10^−1000 or less, or 300 digits written — or a volume that comes to 10^300
     /// ids or more though no value does: a rate over a lifetime, times nodes and scopes, or a growth
     /// compounded over it (`1/s` growing `1000x/y` for `1e4y` is 10^30000 ids). `bits=2097152`,
@@ -53,6 +54,13 @@ extension Arguments {
             if name == "bits" && log10 >= 3.913_36 { return true }  // log10(8191) = 3.913337, log10(8192) = 3.913390
             if name == "length" && log10 >= 3 { return true }
             if log10 >= 300 || log10 <= -1000 { return true }
+        }
+        // A space of 8192 bits or more written as an alphabet and a length: length × log2(size).
+        if let length = values["length"].flatMap(Self.log10Magnitude), length.isFinite {
+            let size: Double? =
+                values["alphabet-size"].flatMap(Self.log10Magnitude).map { Foundation.pow(10, $0) }
+                ?? values["symbols"].map { Double($0.count) }
+            if let size, size > 1, Foundation.pow(10, length) * Foundation.log2(size) >= 8191.5 { return true }
         }
         // Every value is below 10^300 here, so parsing them is cheap.
         return (log10Volume ?? 0) >= 300

@@ -576,6 +576,13 @@ import Testing
         ("bits=8191&count=5", false),
         ("alphabet=hex&length=1e3&count=5", true),
         ("alphabet=hex&length=999&count=5", false),
+        // A space written as an alphabet's size or its symbols and a length: length × log2(size).
+        ("alphabet-size=1048576&length=410&count=5", true),
+        ("alphabet-size=1048576&length=409&count=5", false),
+        ("alphabet-size=2%5E20&length=410&count=5", true),
+        ("symbols=\(cjkSymbols)&length=820&count=5", true),
+        ("symbols=\(cjkSymbols)&length=819&count=5", false),
+        ("symbols=ab&length=999&count=5", false),
         ("bits=64&count=10%5E300", true),
         ("bits=64&count=2%5E64-1", false),
         ("bits=122&rate=1e6/s&lifetime=10y", false),
@@ -594,7 +601,15 @@ import Testing
     func heavyQuestionsAreTold(query: String, heavy: Bool) throws {
         let q = try Query.arguments(
             query,
-            allowed: ["alphabet", "rate", "lifetime", "max-probability", "bits", "count", "length", "existing", "growth", "nodes"])
+            allowed: [
+                "alphabet", "alphabet-size", "symbols", "rate", "lifetime", "max-probability", "bits", "count", "length", "existing",
+                "growth", "nodes",
+            ])
         #expect(q.isHeavy == heavy, "\(query)")
     }
 }
+
+/// 1024 distinct symbols (CJK ideographs from U+4E00), percent-encoded for a query: 10 bits each.
+private let cjkSymbols =
+    String(String.UnicodeScalarView((0..<1024).compactMap { Unicode.Scalar(0x4E00 + $0) }))
+    .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
