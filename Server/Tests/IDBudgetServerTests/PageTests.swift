@@ -256,6 +256,8 @@ import Testing
             let refusedHTML = String(buffer: json.body)
             #expect(json.status == .unsupportedMediaType && json.headers[.contentType]?.hasPrefix("text/html") == true)
             #expect(refusedHTML.contains("<h2>Not answered</h2>") && refusedHTML.contains("text/plain"), "\(refusedHTML.suffix(600))")
+            // Named by the form's field, not the API's argument (`body`).
+            #expect(refusedHTML.contains("role=\"alert\">Ids: ") && !refusedHTML.contains("body: "), "\(refusedHTML.suffix(600))")
             #expect(refusedHTML.contains("value=\"30\" placeholder=\"22\""), "the calculator was not kept")
             let get = try await client.executeRequest(uri: "/audit", method: .get, headers: [:], body: nil)
             #expect(get.status == .methodNotAllowed)

@@ -368,6 +368,8 @@ enum Page {
             "nodes": "Nodes", "existing": "Ids already stored", "length": "Length", "alphabet": "Alphabet", "scheme": "Format",
             "count": "Rate × lifetime",
             "ask": "Question",
+            // The upload's refusals (too slow, too large, not the form's type) name its body: the ids.
+            "body": "Ids",
         ]
         // An argument the form has no field for: its name without the dashes.
         let bare = String(argument.drop { $0 == "-" }.prefix(80))
