@@ -108,7 +108,7 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 "request",
                 metadata: [
                     "method": "-", "path": "-", "status": "none", "refused_by": "parser",
-                    "reason": "the connection ended inside a request head (the client closed it, or the idle timeout)",
+                    "reason": "\(LogField.text("the connection ended inside a request head (the client closed it, or the idle timeout)"))",
                 ])
             context.close(promise: nil)
             return
@@ -128,7 +128,7 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             "request",
             metadata: [
                 "method": "\(LogField.text(method))", "path": "\(LogField.text(path.prefix(200)))",
-                "status": "\(refusal.status.code)", "refused_by": "parser", "reason": "\(refusal.message.prefix(120))",
+                "status": "\(refusal.status.code)", "refused_by": "parser", "reason": "\(LogField.text(refusal.message.prefix(120)))",
             ])
         let body = ByteBuffer(string: refusal.jsonText + "\n")
         var fields = SecurityHeaders.fields
