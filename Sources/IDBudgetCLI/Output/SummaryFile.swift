@@ -7,8 +7,9 @@ import Foundation
 /// A regular file (or a path with nothing there yet) is written as a temporary file beside it
 /// (same directory, so the same file system) and renamed over it at the end: the path holds the
 /// old file or the whole new summary, never a part. A device or a pipe (`/dev/stdout`, `/dev/full`,
-/// a FIFO) is written directly: renaming over it would replace the device node. A symbolic link is
-/// followed, so the file it points to is the one replaced.
+/// a FIFO), or the file the report itself goes to, is written directly: renaming over it would
+/// replace the device node, or leave the report's descriptor on a file no longer there. A symbolic
+/// link is followed, so the file it points to is the one replaced.
 struct SummaryFile {
     let path: String
     /// Where the bytes go: the temporary file, or the device itself.
@@ -23,7 +24,13 @@ struct SummaryFile {
         var resolved = path
         var existing = stat()
         if stat(path, &existing) == 0 {
-            if (existing.st_mode & S_IFMT) != S_IFREG {
+            // The report's own standard output or error (`--emit-summary /dev/stdout > out.json`):
+            // renamed over, the file would lose what is written to it through the open descriptor.
+            var std = stat()
+            let isStandard = [Int32(1), 2].contains {
+                fstat($0, &std) == 0 && std.st_dev == existing.st_dev && std.st_ino == existing.st_ino
+            }
+            if (existing.st_mode & S_IFMT) != S_IFREG || isStandard {
                 let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
                 guard fd >= 0 else { throw Self.cannotCreate(path) }
                 (self.fd, temporary, target) = (fd, nil, path)
