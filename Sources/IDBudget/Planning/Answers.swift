@@ -351,7 +351,7 @@ public protocol Answer: Codable, Sendable {
 
 extension Answer {
     /// This answer as idbudget's JSON: snake_case keys, sorted, pretty-printed (Foundation's
-    /// `JSONEncoder` output, written by ``AnswerEncoder`` where that can match it byte for byte).
+    /// `JSONEncoder` output, written by idbudget's own encoder where that can match it byte for byte).
     public func jsonText() throws -> String {
         if let text = AnswerEncoder.text(self, pretty: true) { return text }
         let encoder = JSONEncoder()
