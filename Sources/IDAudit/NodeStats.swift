@@ -173,18 +173,21 @@ final class NodeTally {
         }
         if n == 13 { if let t = Self.tsid(b) { note(.tsid, Self.layout(.tsid, t)) } else { kill(.tsid) } }
         if n == 20 { if let x = Self.xid(b) { note(.xid, x) } else { kill(.xid) } }
-        if n == 24 { if let o = Self.objectid(b) { note(.objectid, o) } else { kill(.objectid) } }
+        // A 24-character line that is not hex (`objectid` reads every hex line) is another service's
+        // id, no miss: cuid2s beside ObjectIds (a migration's log, the new ids soon the most) are a
+        // mix the analysis splits (``AuditAnalysis/objectIDMix(_:)``) only when this reader has read
+        // every ObjectId among them. A hex line out of ObjectId's time is a miss (``note(_:_:)``).
+        if n == 24, let o = Self.objectid(b) { note(.objectid, o) }
     }
 
     /// A line no node-id format reads (longer than any, or not ASCII) of `length` characters: a miss
-    /// for the formats whose ids have that length (1–19 the Snowflake family's, 13 TSID's, 20 xid's,
-    /// 24 ObjectId's), nothing for the others.
+    /// for the formats whose ids have that length (1–19 the Snowflake family's, 13 TSID's, 20 xid's),
+    /// nothing for the others — ObjectId's included, whose misses are hex lines only (``read(_:)``).
     func other(length: Int) {
         guard anyAlive else { return }
         if (1...19).contains(length) { for f in Self.decimals { kill(f) } }
         if length == 13 { kill(.tsid) }
         if length == 20 { kill(.xid) }
-        if length == 24 { kill(.objectid) }
     }
 
     /// A miss for `f` (the auditor stops a format with too many: ``stop(_:)``).

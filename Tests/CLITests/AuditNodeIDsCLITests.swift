@@ -250,6 +250,24 @@ import Testing
         }
     }
 
+    /// A migration's log, ObjectIds first and then many more cuid2s (or the two shuffled): the
+    /// cuid2s are no misses for the ObjectId layout, which reads on through them (it stopped once
+    /// more than 1,000 of them outnumbered the ObjectIds, and the mix was judged as one biased stream).
+    @Test func cuid2sOutnumberingObjectIDsAreStillTwoFormats() throws {
+        let objectIDs = try CLI.run(["generate", "--scheme", "objectid", "--count", "500"]).stdout
+        let cuid2s = try CLI.run(["generate", "--scheme", "cuid2", "--count", "6000"]).stdout
+        var lines = (objectIDs + cuid2s).split(separator: "\n").map(String.init)
+        let (r, json) = try Self.audit(lines.joined(separator: "\n") + "\n")
+        #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? "")")
+        var random = SplitMix(state: 7)
+        for i in stride(from: lines.count - 1, to: 0, by: -1) { lines.swapAt(i, Int(random.next() % UInt64(i + 1))) }
+        let (m, mj) = try Self.audit(lines.joined(separator: "\n") + "\n")
+        let findings = (mj["findings"] as? [String] ?? []).joined(separator: " | ")
+        #expect(m.status == 0 && findings.contains("500 ObjectIds read by their fields, 6000 cuid2s"), "\(findings)")
+        let (d, dj) = try Self.audit(lines.joined(separator: "\n") + "\n" + lines[4321] + "\n")
+        #expect(d.status == 1 && dj["verdict_code"] as? String == "too-many-duplicates", "\(dj["findings"] ?? d.stderr)")
+    }
+
     /// A log sorted newest first is still read by its fields, and says so; a declared `--scheme` the
     /// ids are not fails as invalid ids.
     @Test func newestFirstAndSchemesThatDoNotFit() throws {

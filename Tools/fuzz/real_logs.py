@@ -211,6 +211,7 @@ GENERATORS = {
     "log-v4-v8": lambda rng, n: shuffled(rng, uuid4s(rng, n // 2) + uuid8s(rng, n // 2)),
     "log-declared-crockford-lower": lambda rng, n: tokens(rng, n, TYPEID, 26),
     "log-objectid-cuid2": lambda rng, n: ["id"] + interleaved(rng, objectids(rng, n), cuid2s(rng, n // 20)),
+    "log-objectid-then-cuid2": lambda rng, n: ["id"] + objectids(rng, n // 10) + cuid2s(rng, n),
     "log-typeid-nulls": lambda rng, n: ["id"] + shuffled(rng, typeids(rng, n, "user") + ["null"] * 3 + ["-"] * 2),
     "log-ulid-cases": lambda rng, n: shuffled(rng, ulids(rng, n, lower_every=100)),
     "log-snowflake-typeids": lambda rng, n: ["id"] + shuffled(rng, snowflakes(rng, n) + typeids(rng, n // 4, "user")),
@@ -232,6 +233,7 @@ GENERATORS = {
     "bad-typeid-lengths-copy": lambda rng, n: (lambda t: copied(rng, shuffled(rng, t + tokens(rng, n // 4, B62, 22)), t))(
         typeids(rng, n // 2, "user") + typeids(rng, n // 2, "invoice_line")),
     "bad-cuid2-stuck": lambda rng, n: interleaved(rng, objectids(rng, n), [c[:12] + "z" * 12 for c in cuid2s(rng, n // 20)]),
+    "bad-objectid-then-cuid2-copy": lambda rng, n: (lambda o: copied(rng, o + cuid2s(rng, n), o))(objectids(rng, n // 10)),
     "bad-v4-v8-copy": lambda rng, n: (lambda v8: copied(rng, shuffled(rng, uuid4s(rng, n // 2) + v8), v8))(uuid8s(rng, n // 2)),
 }
 
@@ -255,6 +257,7 @@ HONEST = [
     ("log-typeid-lengths-tokens", "CSV header + TypeIDs of two prefix lengths + 5,000 base62x22", 20000, []),
     ("log-v4-v8", "UUIDv4 and a vendor's clocked UUIDv8, 10,000 each, shuffled", 20000, []),
     ("log-objectid-cuid2", "CSV header + 20,000 ObjectIds + 1,000 cuid2s (a move off MongoDB)", 20000, []),
+    ("log-objectid-then-cuid2", "CSV header + 2,000 ObjectIds, then 20,000 cuid2s (the move done)", 20000, []),
     ("log-declared-crockford-lower", "lower-case Crockford, declared --alphabet base32 --length 26", 20000,
      ["--alphabet", "base32", "--length", "26"]),
     ("log-typeid-nulls", "CSV header + 10,000 TypeIDs + 3 nulls and 2 dashes", 10000, []),
@@ -282,5 +285,7 @@ BROKEN = [
      {"too-many-duplicates"}),
     ("bad-v4-v8-copy", "UUIDv4 and UUIDv8, one UUIDv8 copied", 20000, [], {"too-many-duplicates"}),
     ("bad-cuid2-stuck", "20,000 ObjectIds + 1,000 cuid2s stuck past their 12th character", 20000, [], {"non-uniform-positions"}),
+    ("bad-objectid-then-cuid2-copy", "2,000 ObjectIds then 20,000 cuid2s, one ObjectId copied", 20000, [],
+     {"too-many-duplicates"}),
     ("bad-snowflake-typeids-copy", "20,000 Snowflakes + 5,000 TypeIDs, one Snowflake copied", 20000, [], {"too-many-duplicates"}),
 ]
