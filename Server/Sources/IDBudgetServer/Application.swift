@@ -140,7 +140,7 @@ let declaredRoutes: [String: [HTTPRequest.Method]] = {
     var routes: [String: [HTTPRequest.Method]] = [:]
     for command in Question.Command.allCases { routes["/api/v1/\(command.rawValue)"] = [.get] }
     routes["/api/v1/audit"] = [.post]
-    routes["/audit"] = [.post]
+    routes["/audit"] = [.get, .post]
     for path in ["/", "/healthz", "/openapi.json", "/favicon.ico", "/favicon.svg", "/style.css", "/app.js"] { routes[path] = [.get] }
     return routes
 }()

@@ -259,8 +259,12 @@ import Testing
             // Named by the form's field, not the API's argument (`body`).
             #expect(refusedHTML.contains("role=\"alert\">Ids: ") && !refusedHTML.contains("body: "), "\(refusedHTML.suffix(600))")
             #expect(refusedHTML.contains("value=\"30\" placeholder=\"22\""), "the calculator was not kept")
-            let get = try await client.executeRequest(uri: "/audit", method: .get, headers: [:], body: nil)
-            #expect(get.status == .methodNotAllowed)
+            // The address an audit leaves in the bar, opened again: the calculator it was asked
+            // beside, at the audit form.
+            let get = try await client.executeRequest(uri: "/audit?ask=probability&length=30", method: .get, headers: [:], body: nil)
+            #expect(get.status == .seeOther && get.headers[.location] == "/?ask=probability&length=30#audit-form")
+            let head = try await client.executeRequest(uri: "/audit", method: .head, headers: [:], body: nil)
+            #expect(head.status == .seeOther && head.headers[.location] == "/#audit-form")
         }
     }
 

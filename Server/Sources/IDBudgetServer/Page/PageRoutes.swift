@@ -15,6 +15,12 @@ struct PageRoutes {
     func add(to router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in try await page(request) }
         router.post("audit") { request, _ in try await audit(request) }
+        // The address an audit leaves in the bar (`/audit?…#answer`), copied and shared or opened
+        // again, is a GET: the calculator it was asked beside, at the audit form, not a 405.
+        router.get("audit") { request, _ in
+            let query = request.uri.query.map { "?\($0)" } ?? ""
+            return Response(status: .seeOther, headers: [.location: "/\(query)#audit-form", .cacheControl: "no-store"])
+        }
         router.get("style.css") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
