@@ -203,6 +203,14 @@ import Testing
                 let last = String(reply[(start ?? reply.startIndex)...].dropFirst("HTTP/1.1 ".count))
                 #expect(last.hasPrefix("400"), "\(what): \(reply.prefix(300))")
                 #expect(last.contains("X-Content-Type-Options: nosniff") && last.contains("Content-Security-Policy"), "\(what)")
+                // A `Date`, as every 4xx from a server with a clock has (RFC 9110 §6.6.1), within a minute of now.
+                let date = last.split(separator: "\r\n").first { $0.lowercased().hasPrefix("date: ") }.map { String($0.dropFirst(6)) }
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "GMT")
+                formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+                let sent = date.flatMap { formatter.date(from: $0) }
+                #expect(sent.map { abs($0.timeIntervalSinceNow) < 60 } == true, "\(what): Date \(date ?? "missing")")
                 let body = String(last.split(separator: "\r\n\r\n", maxSplits: 1).last ?? "")
                 let error = try decodeError(body)
                 #expect(error.argument == "request" && !error.error.isEmpty, "\(what): \(body)")

@@ -5,6 +5,12 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A request NIO's parser refuses — a head over its limits (80 KiB), a method HTTP/1.1 does not know,
 /// a malformed header line — gets the JSON refusal every other bad request gets, with the security
 /// headers, where Hummingbird would write a bare `400` with no body.
@@ -118,6 +124,18 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if open == 0 { refuse(context: context, refusal) } else { pending = refusal }
     }
 
+    /// `t` (Unix seconds) as an HTTP date, RFC 9110's IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(_ t: time_t) -> String {
+        var t = t
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(days[Int(tm.tm_wday) % 7]), \(two(tm.tm_mday)) \(months[Int(tm.tm_mon) % 12]) \(tm.tm_year + 1900) "
+            + "\(two(tm.tm_hour)):\(two(tm.tm_min)):\(two(tm.tm_sec)) GMT"
+    }
+
     /// The JSON refusal, then the connection closed: after a parse error (or a CONNECT) nothing more
     /// can be read from it. The close lingers: the sending side first, then the whole after the client
     /// closes or ``linger``, what it still sends read and dropped meanwhile. Closed at once with unread
@@ -136,6 +154,8 @@ final class ParseErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         fields[.cacheControl] = "no-store"
         fields[.connection] = "close"
         fields[.contentLength] = String(body.readableBytes)
+        // RFC 9110 §6.6.1: a server with a clock sends `Date` in every 4xx, as Hummingbird does in its own.
+        fields[.date] = Self.httpDate(time(nil))
         if refusal.status == .methodNotAllowed {
             // What the target allows, where it is one of the server's paths (HEAD wherever GET).
             let target = connectPath.flatMap { $0.split(separator: "?", maxSplits: 1).first }.map(String.init) ?? ""
