@@ -409,12 +409,14 @@ import Testing
 
     @Test func busyIs503() async throws {
         let compute = Compute(deadline: .seconds(5), slots: 1)
+        let hold = Hold()
         async let slow: String = compute.run { () throws(Refusal) -> String in
-            Thread.sleep(forTimeInterval: 0.5)
+            hold.occupy()
             return "done"
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await hold.started()
         await #expect(throws: Refusal.self) { try await compute.run { () throws(Refusal) -> Int in 1 } }
+        hold.release()
         let first = try await slow
         #expect(first == "done")
         let next = try await compute.run { () throws(Refusal) -> Int in 2 }
@@ -445,16 +447,18 @@ import Testing
     @Test(arguments: [Duration.milliseconds(300), .zero])
     func aBusyRefusalIsPaced(pause: Duration) async throws {
         let compute = Compute(deadline: .seconds(5), slots: 1, busyPause: pause)
+        let hold = Hold(limit: 3)
         async let slow: String = compute.run { () throws(Refusal) -> String in
-            Thread.sleep(forTimeInterval: 3)
+            hold.occupy()
             return "done"
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await hold.started()
         let start = ContinuousClock.now
         await #expect(throws: Refusal.self) { try await compute.run { () throws(Refusal) -> Int in 1 } }
         let took = ContinuousClock.now - start
-        // Waiting for the slot would take the 2.9 s the slow one still holds it: the bounds leave a
-        // loaded machine room and still tell the two apart.
+        hold.release()
+        // Waiting for the slot would take the 3 s the slow one holds it: the bounds leave a loaded
+        // machine room and still tell the two apart.
         if pause > .zero {
             #expect(took >= pause && took < .seconds(2.4), "\(took)")
         } else {
@@ -466,12 +470,14 @@ import Testing
     /// Audits are admitted before their upload is read: past `audits` at once, 503 at once.
     @Test func auditsAreAdmittedBeforeTheirUpload() async throws {
         let compute = Compute(deadline: .seconds(5), slots: 1, audits: 1)
+        let hold = Hold()
         async let first: String = compute.auditing {
-            try await Task.sleep(for: .milliseconds(500))
+            await hold.occupyAsync()
             return "read"
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await hold.started()
         await #expect(throws: Refusal.self) { try await compute.auditing { 1 } }
+        hold.release()
         #expect(try await first == "read")
         #expect(try await compute.auditing { 2 } == 2)
     }
@@ -542,13 +548,15 @@ import Testing
     /// a light one is answered.
     @Test func lightQuestionsPassHeavyOnes() async throws {
         let compute = Compute(deadline: .seconds(5), slots: 1, lightSlots: 2)
+        let hold = Hold()
         async let slow: String = compute.run(heavy: true) { () throws(Refusal) -> String in
-            Thread.sleep(forTimeInterval: 0.5)
+            hold.occupy()
             return "done"
         }
-        try await Task.sleep(for: .milliseconds(100))
+        await hold.started()
         await #expect(throws: Refusal.self) { try await compute.run(heavy: true) { () throws(Refusal) -> Int in 1 } }
         let light = try await compute.run(heavy: false) { () throws(Refusal) -> Int in 3 }
+        hold.release()
         #expect(light == 3)
         #expect(try await slow == "done")
     }
