@@ -268,6 +268,34 @@ import Testing
         #expect(d.status == 1 && dj["verdict_code"] as? String == "too-many-duplicates", "\(dj["findings"] ?? d.stderr)")
     }
 
+    /// A cuid2 log holding a few ObjectIds (fewer than 8: a test's, left behind) is the mix too, not one
+    /// stream whose letter-only first position looks biased. A cuid2 whose first letter is stuck, or
+    /// which writes `0` for every symbol an ObjectId writes too (its letters g–z as they should be),
+    /// fails beside ObjectIds: the first letters and a floor under each shared symbol are tested.
+    @Test func aFewObjectIDsAmongCuid2sAndCuid2sNarrowedWhereObjectIDsWrite() throws {
+        let objectIDs = try CLI.run(["generate", "--scheme", "objectid", "--count", "250"]).stdout.split(separator: "\n")
+        let cuid2s = try CLI.run(["generate", "--scheme", "cuid2", "--count", "5000"]).stdout.split(separator: "\n")
+        var random = SplitMix(state: 11)
+        for k in [1, 3, 7] {
+            var lines = (objectIDs.prefix(k) + cuid2s).map(String.init)
+            for i in stride(from: lines.count - 1, to: 0, by: -1) { lines.swapAt(i, Int(random.next() % UInt64(i + 1))) }
+            let (r, json) = try Self.audit("id\n" + lines.joined(separator: "\n") + "\n")
+            let findings = (json["findings"] as? [String] ?? []).joined(separator: " | ")
+            let read = k == 1 ? "1 ObjectId read" : "\(k) ObjectIds read"
+            #expect(r.status == 0 && findings.contains("\(read) by their fields, 5000 cuid2s"), "\(k): \(findings)")
+        }
+        let shared = Set("0123456789abcdef")
+        for broken in [
+            cuid2s.map { "a" + $0.dropFirst() },
+            cuid2s.map { String($0.prefix(1)) + String($0.dropFirst().map { shared.contains($0) ? "0" : $0 }) },
+        ] {
+            let (b, bj) = try Self.audit((objectIDs.map(String.init) + broken).joined(separator: "\n") + "\n")
+            let findings = (bj["findings"] as? [String] ?? []).joined(separator: " | ")
+            #expect(b.status == 1 && bj["verdict_code"] as? String == "non-uniform-positions", "\(findings)")
+            #expect(findings.contains("ObjectIds read by their fields"), "\(findings)")
+        }
+    }
+
     /// A log sorted newest first is still read by its fields, and says so; a declared `--scheme` the
     /// ids are not fails as invalid ids.
     @Test func newestFirstAndSchemesThatDoNotFit() throws {

@@ -212,6 +212,7 @@ GENERATORS = {
     "log-declared-crockford-lower": lambda rng, n: tokens(rng, n, TYPEID, 26),
     "log-objectid-cuid2": lambda rng, n: ["id"] + interleaved(rng, objectids(rng, n), cuid2s(rng, n // 20)),
     "log-objectid-then-cuid2": lambda rng, n: ["id"] + objectids(rng, n // 10) + cuid2s(rng, n),
+    "log-cuid2-few-objectids": lambda rng, n: ["id"] + shuffled(rng, cuid2s(rng, n) + objectids(rng, 3)),
     "log-typeid-nulls": lambda rng, n: ["id"] + shuffled(rng, typeids(rng, n, "user") + ["null"] * 3 + ["-"] * 2),
     "log-ulid-cases": lambda rng, n: shuffled(rng, ulids(rng, n, lower_every=100)),
     "log-snowflake-typeids": lambda rng, n: ["id"] + shuffled(rng, snowflakes(rng, n) + typeids(rng, n // 4, "user")),
@@ -234,6 +235,11 @@ GENERATORS = {
         typeids(rng, n // 2, "user") + typeids(rng, n // 2, "invoice_line")),
     "bad-cuid2-stuck": lambda rng, n: interleaved(rng, objectids(rng, n), [c[:12] + "z" * 12 for c in cuid2s(rng, n // 20)]),
     "bad-objectid-then-cuid2-copy": lambda rng, n: (lambda o: copied(rng, o + cuid2s(rng, n), o))(objectids(rng, n // 10)),
+    # cuid2s whose letters g-z are as they should be, but which write 0 for every symbol an ObjectId
+    # writes too (0-9, a-f), or whose first letter is stuck.
+    "bad-cuid2-shared-zero": lambda rng, n: interleaved(rng, objectids(rng, n // 20), [
+        c[0] + "".join("0" if ch in "0123456789abcdef" else ch for ch in c[1:]) for c in cuid2s(rng, n)]),
+    "bad-cuid2-first-stuck": lambda rng, n: interleaved(rng, objectids(rng, n // 20), ["a" + c[1:] for c in cuid2s(rng, n)]),
     "bad-v4-v8-copy": lambda rng, n: (lambda v8: copied(rng, shuffled(rng, uuid4s(rng, n // 2) + v8), v8))(uuid8s(rng, n // 2)),
 }
 
@@ -258,6 +264,7 @@ HONEST = [
     ("log-v4-v8", "UUIDv4 and a vendor's clocked UUIDv8, 10,000 each, shuffled", 20000, []),
     ("log-objectid-cuid2", "CSV header + 20,000 ObjectIds + 1,000 cuid2s (a move off MongoDB)", 20000, []),
     ("log-objectid-then-cuid2", "CSV header + 2,000 ObjectIds, then 20,000 cuid2s (the move done)", 20000, []),
+    ("log-cuid2-few-objectids", "CSV header + 20,000 cuid2s + 3 ObjectIds (a test's), shuffled", 20000, []),
     ("log-declared-crockford-lower", "lower-case Crockford, declared --alphabet base32 --length 26", 20000,
      ["--alphabet", "base32", "--length", "26"]),
     ("log-typeid-nulls", "CSV header + 10,000 TypeIDs + 3 nulls and 2 dashes", 10000, []),
@@ -287,5 +294,8 @@ BROKEN = [
     ("bad-cuid2-stuck", "20,000 ObjectIds + 1,000 cuid2s stuck past their 12th character", 20000, [], {"non-uniform-positions"}),
     ("bad-objectid-then-cuid2-copy", "2,000 ObjectIds then 20,000 cuid2s, one ObjectId copied", 20000, [],
      {"too-many-duplicates"}),
+    ("bad-cuid2-shared-zero", "1,000 ObjectIds + 20,000 cuid2s writing 0 for each symbol ObjectIds write", 20000, [],
+     {"non-uniform-positions"}),
+    ("bad-cuid2-first-stuck", "1,000 ObjectIds + 20,000 cuid2s all starting with a", 20000, [], {"non-uniform-positions"}),
     ("bad-snowflake-typeids-copy", "20,000 Snowflakes + 5,000 TypeIDs, one Snowflake copied", 20000, [], {"too-many-duplicates"}),
 ]

@@ -52,7 +52,7 @@ extension AuditAnalysis {
             }
             if !shared.isEmpty, let format {
                 findings.append(
-                    "positions \(AuditAnalysis.ranges(shared)) vary less than fresh random symbols would: ids within one \(format.bucketName) share random bits (a monotonic generator counts up from one draw)"
+                    "\(shared.count == 1 ? "position" : "positions") \(AuditAnalysis.ranges(shared)) \(shared.count == 1 ? "varies" : "vary") less than fresh random symbols would: ids within one \(format.bucketName) share random bits (a monotonic generator counts up from one draw)"
                 )
             }
         }
