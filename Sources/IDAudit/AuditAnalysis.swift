@@ -417,6 +417,8 @@ public struct AuditAnalysis: Sendable {
             findings.append(mix.words(strayTolerance: Self.strayTolerance(s.ids)))
         }
         let unjudged = mix.map { $0.untestedPositions(strayTolerance: Self.strayTolerance(s.ids)) } ?? []
+        let floors = mix.map { $0.uuid4Floors(s, strayTolerance: Self.strayTolerance(s.ids)) } ?? []
+        if let mix, !floors.isEmpty { findings.append(mix.floorWords(floors)) }
         let alphabet = Self.chooseAlphabet(for: s, format: format)
         if !alphabet.strays.isEmpty {
             let shown = alphabet.strays.map { "'\(String($0.symbol).escapingControlCharacters)'" }.joined(separator: ", ")
@@ -513,7 +515,8 @@ public struct AuditAnalysis: Sendable {
         // The 95% bound is at most the point estimate (both are capped by the space).
         effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: judged.groups, duplicates: s.extraOccurrences), effectiveBits)
         verdict = Self.decideVerdict(
-            s, test: test, nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty || !(payload ?? []).isEmpty, findings: &findings)
+            s, test: test, nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty || !(payload ?? []).isEmpty || !floors.isEmpty,
+            findings: &findings)
         if let format, let repeats = Self.clockedRepeats(s, format: format) {
             verdict = .tooMany
             findings.append(

@@ -84,6 +84,32 @@ import Testing
         }
     }
 
+    /// A UUIDv4 generator stuck at one position beside UUIDv1s (whose node writes one symbol there)
+    /// or clocked UUIDv8s (whose clock does): the versions' symbols are counted together and their
+    /// positions are not tested, but the UUIDv4s' share of each symbol has a floor, and it fails.
+    @Test func aStuckUUIDv4BesideV1sOrV8sFails() throws {
+        let v4s = Self.uuid4s(4000, seed: 12)
+        func stuck(_ at: Int) -> [String] {
+            v4s.map { id in
+                var c = Array(id)
+                c[at] = "0"
+                return String(c)
+            }
+        }
+        let v8s = AuditDeclaredCLITests.clockedUUIDv8s(3000, start: 0x0187_0000_0000, step: 7, seed: 31)
+        for lines in [Self.uuid1s(4000) + stuck(30), v8s + stuck(2)] {
+            let (r, json) = try AuditPlaceholdersCLITests.audit(["id"] + lines)
+            let findings = (json["findings"] as? [String] ?? []).joined(separator: " | ")
+            #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(findings)")
+            #expect(findings.contains("of the UUIDv4s is not uniform"), "\(findings)")
+        }
+        // With UUIDv7s too, the same where the v7s write one symbol as well (their timestamp's top);
+        // at position 31 their random bits would fill the gap.
+        let (r, json) = try AuditPlaceholdersCLITests.audit(
+            Self.uuid1s(3000) + stuck(0) + AuditPlaceholdersCLITests.uuid7s(3000, seed: 13))
+        #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(json["findings"] ?? r.stderr)")
+    }
+
     /// One test UUID among UUIDv4s (`…0001`, version 0) is a stray line: the version position is
     /// still the UUIDv4's `4`, not a biased one; many such lines are not strays.
     @Test func oneTestUUIDAmongV4sIsAStrayLine() throws {

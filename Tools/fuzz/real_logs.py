@@ -241,6 +241,9 @@ GENERATORS = {
         c[0] + "".join("0" if ch in "0123456789abcdef" else ch for ch in c[1:]) for c in cuid2s(rng, n)]),
     "bad-cuid2-first-stuck": lambda rng, n: interleaved(rng, objectids(rng, n // 20), ["a" + c[1:] for c in cuid2s(rng, n)]),
     "bad-v4-v8-copy": lambda rng, n: (lambda v8: copied(rng, shuffled(rng, uuid4s(rng, n // 2) + v8), v8))(uuid8s(rng, n // 2)),
+    # A UUIDv4 stuck at one position where the other version writes one symbol (a v1's node, a v8's clock).
+    "bad-v4-stuck-v1s": lambda rng, n: shuffled(rng, uuid1s(rng, n // 2) + [u[:30] + "0" + u[31:] for u in uuid4s(rng, n // 2)]),
+    "bad-v4-stuck-v8s": lambda rng, n: shuffled(rng, uuid8s(rng, n // 2) + [u[:2] + "0" + u[3:] for u in uuid4s(rng, n // 2)]),
 }
 
 # Honest: (key, label, n, extra audit arguments): every stream must be `consistent`, exit 0.
@@ -291,6 +294,8 @@ BROKEN = [
     ("bad-typeid-lengths-copy", "TypeIDs of two prefix lengths + base62x22, one TypeID copied", 20000, [],
      {"too-many-duplicates"}),
     ("bad-v4-v8-copy", "UUIDv4 and UUIDv8, one UUIDv8 copied", 20000, [], {"too-many-duplicates"}),
+    ("bad-v4-stuck-v1s", "UUIDv1 and UUIDv4, 10,000 each, the v4s' position 31 stuck", 20000, [], {"non-uniform-positions"}),
+    ("bad-v4-stuck-v8s", "clocked UUIDv8 and UUIDv4, 10,000 each, the v4s' position 3 stuck", 20000, [], {"non-uniform-positions"}),
     ("bad-cuid2-stuck", "20,000 ObjectIds + 1,000 cuid2s stuck past their 12th character", 20000, [], {"non-uniform-positions"}),
     ("bad-objectid-then-cuid2-copy", "2,000 ObjectIds then 20,000 cuid2s, one ObjectId copied", 20000, [],
      {"too-many-duplicates"}),

@@ -80,8 +80,8 @@ extension AuditAnalysis {
     ///   with probability 20/36, each as likely. Their count X ~ Bin(c, 20/36) is judged by Hoeffding's
     ///   bound P(|X − c·20/36| ≥ t) ≤ 2·exp(−2t²/c), their spread over the 20 by the position test.
     /// - The 16 symbols both write (`0`–`9`, `a`–`f`): the ObjectIds only add to a symbol's count, so
-    ///   its count is at least the cuid2s' share, Y ~ Bin(c, 1/36) with mean μ = c/36; a count k < μ
-    ///   is judged by Chernoff's lower tail P(Y ≤ k) ≤ exp(−(μ − k)²/(2μ)). A cuid2 that writes only
+    ///   its count is at least the cuid2s' share, Bin(c, 1/36), judged by Chernoff's lower tail
+    ///   (``belowFloor(count:draws:probability:level:)``). A cuid2 that writes only
     ///   `0` where it should write any of the 16 is caught wherever the ObjectIds write fewer of the
     ///   others than the cuid2s should (their time fields always; all positions when they are the
     ///   fewer); a fault the ObjectIds can fill is not seen, and no test could see it in the summary.
@@ -98,7 +98,6 @@ extension AuditAnalysis {
         let countLevel = DuplicateTest.threshold / (2 * 23)
         let floorLevel = DuplicateTest.threshold / (2 * 23 * 16)
         let n = Double(c)
-        let mu = n / 36
         for i in 1..<Swift.min(24, s.positions.count) {
             let counts = s.positions[i]
             let row = counts.filter { only.contains($0.key) }
@@ -110,10 +109,7 @@ extension AuditAnalysis {
             case .uniform: spread = false
             default: spread = x > 0
             }
-            let floor = shared.contains { symbol in
-                let k = Double(counts[symbol] ?? 0)
-                return k < mu && exp(-(mu - k) * (mu - k) / (2 * mu)) < floorLevel
-            }
+            let floor = shared.contains { belowFloor(count: counts[$0] ?? 0, draws: c, probability: 1.0 / 36, level: floorLevel) }
             if count || spread || floor { flagged.append(i) }
         }
         return flagged

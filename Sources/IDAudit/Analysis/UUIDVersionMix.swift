@@ -44,6 +44,35 @@ extension AuditAnalysis {
             uuid1s + uuid6s + uuid8s > strayTolerance ? Set(0..<IDFormat.uuid7.length) : []
         }
 
+        /// The positions (0-based) where the UUIDv4s, beside versions whose positions are not tested
+        /// (``untestedPositions(strayTolerance:)``), write a symbol rarer than their own draws allow:
+        /// every other version only adds to a count, so each hex symbol at a UUIDv4's random position
+        /// must appear at least as often as Bin(v4s, 1/16) allows, and each of the variant's 8, 9, a
+        /// and b as Bin(v4s, 1/4) (``belowFloor(count:draws:probability:level:)``, rigorous, at the
+        /// verdict's level over the 484 counts). A UUIDv4 stuck or narrowed where the v1s' node and
+        /// clock sequence, or a v8's clock, write one symbol is caught; where the others draw at
+        /// random too, their symbols fill the gap and no summary shows it. Empty below 100 UUIDv4s,
+        /// or when the positions are tested as usual.
+        func uuid4Floors(_ s: AuditSummary, strayTolerance: Int) -> [Int] {
+            guard uuid4s >= 100, !untestedPositions(strayTolerance: strayTolerance).isEmpty, s.positions.count >= 36 else { return [] }
+            let level = DuplicateTest.threshold / 484
+            let hex = Array("0123456789abcdef".unicodeScalars)
+            let variant = Array("89ab".unicodeScalars)
+            let skipped = Set(IDFormat.uuidHyphenPositions).union([IDFormat.uuidVersionPosition])
+            return (0..<36).filter { i in
+                guard !skipped.contains(i) else { return false }
+                let (symbols, p) = i == 19 ? (variant, 0.25) : (hex, 1.0 / 16)
+                return symbols.contains {
+                    AuditAnalysis.belowFloor(count: s.positions[i][$0] ?? 0, draws: uuid4s, probability: p, level: level)
+                }
+            }
+        }
+
+        /// The finding for ``uuid4Floors(_:strayTolerance:)``'s positions.
+        func floorWords(_ flagged: [Int]) -> String {
+            "position\(flagged.count == 1 ? "" : "s") \(AuditAnalysis.ranges(flagged)) of the UUIDv4s \(flagged.count == 1 ? "is" : "are") not uniform: a symbol there is rarer than \(uuid4s) UUIDv4s alone would write it (the other versions only add to its count; Chernoff's bound) — a stuck or narrowed generator"
+        }
+
         func words(strayTolerance: Int) -> String {
             var parts = uuid7s > 0 ? ["\(uuid7s) UUIDv7 judged within their milliseconds"] : []
             if uuid4s > 0 { parts.append("\(uuid4s) UUIDv4 over 2^122") }
@@ -95,7 +124,9 @@ extension AuditAnalysis {
         if cells.isEmpty { cells = [.init(space: BigInt.power(2, AuditAnalysis.spaceCapBits), ids: s.ids)] }
         let test = DuplicateTest(cells: cells, observed: s.extraOccurrences, tests: tests, judgeFewer: false)
         var findings = [mix.words(strayTolerance: Self.strayTolerance(s.ids))]
-        var verdict = Self.decideVerdict(s, test: test, nonUniform: false, findings: &findings)
+        let floors = mix.uuid4Floors(s, strayTolerance: Self.strayTolerance(s.ids))
+        if !floors.isEmpty { findings.append(mix.floorWords(floors)) }
+        var verdict = Self.decideVerdict(s, test: test, nonUniform: !floors.isEmpty, findings: &findings)
         if let repeats = Self.clockedRepeats(s, format: .uuid1), mix.uuid4s + mix.uuid8s == 0 {
             verdict = .tooMany
             findings.append(
