@@ -417,7 +417,7 @@ public struct AuditAnalysis: Sendable {
             findings.append(mix.words(strayTolerance: Self.strayTolerance(s.ids)))
         }
         let unjudged = mix.map { $0.untestedPositions(strayTolerance: Self.strayTolerance(s.ids)) } ?? []
-        let floors = mix.map { $0.uuid4Floors(s, strayTolerance: Self.strayTolerance(s.ids)) } ?? []
+        let floors = mix.map { $0.uuid4Floors(s) } ?? []
         if let mix, !floors.isEmpty { findings.append(mix.floorWords(floors)) }
         let alphabet = Self.chooseAlphabet(for: s, format: format)
         if !alphabet.strays.isEmpty {

@@ -325,6 +325,10 @@ public struct AuditSummary: Sendable, Equatable {
                 throw fail("positions[\(i)] does not count the ids that reach it")
             }
             guard p.keys.allSatisfy({ symbols.contains($0) }) else { throw fail("positions[\(i)] has a symbol that is not in symbols") }
+            // Each distinct id writes one symbol there: more symbols than distinct ids is no log's.
+            guard p.values.filter({ $0 > 0 }).count <= distinct else {
+                throw fail("positions[\(i)] shows more symbols than the summary has distinct ids")
+            }
         }
         for f in TimeFormat.allCases {
             let t = timeFormats[f] ?? TimeBuckets()

@@ -372,6 +372,20 @@ import Testing
             #expect(r.status == status, "×\(factor): \(r.status) \(r.stderr)")
             if status == 65 { #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("distinct"), "\(r.stderr)") }
         }
+        // One id seen 1,000 times, its positions still showing some 60 symbols each: no log's counts.
+        var one = original
+        one["multiplicities"] = ["1000": "1"]
+        if var groups = one["groups"] as? [String: Any] {
+            for (k, g) in groups {
+                guard var g = g as? [String: Any] else { continue }
+                g["multiplicities"] = ["1000": "1"]
+                groups[k] = g
+            }
+            one["groups"] = groups
+        }
+        try JSONSerialization.data(withJSONObject: one).write(to: summary)
+        let r = try CLI.run(["audit", "--summary", summary.path])
+        #expect(r.status == 65 && r.stderr.contains("more symbols than the summary has distinct ids"), "\(r.status) \(r.stderr)")
     }
 
     /// A generator stuck on one id: 2 to 25 copies fail as too many duplicates (its copies must not

@@ -108,6 +108,11 @@ import Testing
         let (r, json) = try AuditPlaceholdersCLITests.audit(
             Self.uuid1s(3000) + stuck(0) + AuditPlaceholdersCLITests.uuid7s(3000, seed: 13))
         #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(json["findings"] ?? r.stderr)")
+        // UUIDv4s all starting `deadbeef` beside UUIDv7s: under the v7s' timestamp, which the usual
+        // position test leaves alone, the v4s' floor still sees it.
+        let prefixed = v4s.map { "deadbeef" + $0.dropFirst(8) }
+        let (p, pj) = try AuditPlaceholdersCLITests.audit(AuditPlaceholdersCLITests.uuid7s(20000, seed: 14) + prefixed)
+        #expect(p.status == 1 && pj["verdict_code"] as? String == "non-uniform-positions", "\(pj["findings"] ?? p.stderr)")
     }
 
     /// One test UUID among UUIDv4s (`…0001`, version 0) is a stray line: the version position is

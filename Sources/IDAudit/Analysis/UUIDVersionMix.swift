@@ -44,17 +44,18 @@ extension AuditAnalysis {
             uuid1s + uuid6s + uuid8s > strayTolerance ? Set(0..<IDFormat.uuid7.length) : []
         }
 
-        /// The positions (0-based) where the UUIDv4s, beside versions whose positions are not tested
-        /// (``untestedPositions(strayTolerance:)``), write a symbol rarer than their own draws allow:
-        /// every other version only adds to a count, so each hex symbol at a UUIDv4's random position
+        /// The positions (0-based) where the UUIDv4s, beside other versions, write a symbol rarer than
+        /// their own draws allow: the test that reaches where the usual one does not (a UUIDv7's
+        /// timestamp; every position beside UUIDv1s, v6s or v8s, ``untestedPositions(strayTolerance:)``).
+        /// Every other version only adds to a count, so each hex symbol at a UUIDv4's random position
         /// must appear at least as often as Bin(v4s, 1/16) allows, and each of the variant's 8, 9, a
         /// and b as Bin(v4s, 1/4) (``belowFloor(count:draws:probability:level:)``, rigorous, at the
-        /// verdict's level over the 484 counts). A UUIDv4 stuck or narrowed where the v1s' node and
-        /// clock sequence, or a v8's clock, write one symbol is caught; where the others draw at
-        /// random too, their symbols fill the gap and no summary shows it. Empty below 100 UUIDv4s,
-        /// or when the positions are tested as usual.
-        func uuid4Floors(_ s: AuditSummary, strayTolerance: Int) -> [Int] {
-            guard uuid4s >= 100, !untestedPositions(strayTolerance: strayTolerance).isEmpty, s.positions.count >= 36 else { return [] }
+        /// verdict's level over the 484 counts). A UUIDv4 stuck or narrowed where the others write one
+        /// symbol (a v7's or v8's clock, a v1's node and clock sequence) is caught; where the others
+        /// draw at random too, their symbols fill the gap and no summary shows it. Empty below 100
+        /// UUIDv4s.
+        func uuid4Floors(_ s: AuditSummary) -> [Int] {
+            guard uuid4s >= 100, uuid4s < uuid4s + uuid7s + uuid1s + uuid6s + uuid8s, s.positions.count >= 36 else { return [] }
             let level = DuplicateTest.threshold / 484
             let hex = Array("0123456789abcdef".unicodeScalars)
             let variant = Array("89ab".unicodeScalars)
@@ -68,7 +69,7 @@ extension AuditAnalysis {
             }
         }
 
-        /// The finding for ``uuid4Floors(_:strayTolerance:)``'s positions.
+        /// The finding for ``uuid4Floors(_:)``'s positions.
         func floorWords(_ flagged: [Int]) -> String {
             "position\(flagged.count == 1 ? "" : "s") \(AuditAnalysis.ranges(flagged)) of the UUIDv4s \(flagged.count == 1 ? "is" : "are") not uniform: a symbol there is rarer than \(uuid4s) UUIDv4s alone would write it (the other versions only add to its count; Chernoff's bound) — a stuck or narrowed generator"
         }
@@ -124,7 +125,7 @@ extension AuditAnalysis {
         if cells.isEmpty { cells = [.init(space: BigInt.power(2, AuditAnalysis.spaceCapBits), ids: s.ids)] }
         let test = DuplicateTest(cells: cells, observed: s.extraOccurrences, tests: tests, judgeFewer: false)
         var findings = [mix.words(strayTolerance: Self.strayTolerance(s.ids))]
-        let floors = mix.uuid4Floors(s, strayTolerance: Self.strayTolerance(s.ids))
+        let floors = mix.uuid4Floors(s)
         if !floors.isEmpty { findings.append(mix.floorWords(floors)) }
         var verdict = Self.decideVerdict(s, test: test, nonUniform: !floors.isEmpty, findings: &findings)
         if let repeats = Self.clockedRepeats(s, format: .uuid1), mix.uuid4s + mix.uuid8s == 0 {
