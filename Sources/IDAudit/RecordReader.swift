@@ -17,7 +17,9 @@ import IDBudget
 ///
 /// A record whose id holds a line break (a quoted CSV field), a JSON line that is not an object, or
 /// whose field is an object, an array, `true` or `false`, counts as unreadable; a record that lacks
-/// the column or the field (or has `null` there) counts as without it. A record that ends in CRLF
+/// the column or the field, or has no value there — JSON's `null`; a CSV field empty, `NULL` or `\N`
+/// (SQL's null as MySQL, PostgreSQL and spreadsheet exports write it) — counts as without it: a
+/// record with no id, not an id repeated. A record that ends in CRLF
 /// passes its id on ending in CRLF, so the audit's `crlf_lines` counts it as it counts a plain line's.
 ///
 /// **Speed.** Records are found with `memchr` (line breaks, then quotes): a CSV record with no quote
@@ -254,6 +256,10 @@ public final class RecordReader {
             unreadable += 1
             return
         }
+        if Self.isNull(line[start..<stop]) {
+            withoutID += 1
+            return
+        }
         out += line[start..<stop]
         endLine(crlf)
     }
@@ -298,6 +304,12 @@ public final class RecordReader {
             }
         }
         return true
+    }
+
+    /// A CSV field that holds no value: empty, or SQL's null as exports write it (`NULL`; `\N`, MySQL's
+    /// `SELECT … INTO OUTFILE` and PostgreSQL's `COPY`).
+    static func isNull<C: Collection<UInt8>>(_ field: C) -> Bool {
+        field.isEmpty || field.elementsEqual("NULL".utf8) || field.elementsEqual("\\N".utf8)
     }
 
     /// The header's field names: where the column is.
@@ -382,6 +394,8 @@ public final class RecordReader {
             widest = Swift.max(widest, fields.count)
         } else if fields[target].contains(0x0A) || fields[target].contains(0x0D) {
             unreadable += 1
+        } else if Self.isNull(fields[target]) {
+            withoutID += 1
         } else {
             out += fields[target]
             endLine(crlf)

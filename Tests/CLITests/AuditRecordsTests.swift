@@ -120,6 +120,23 @@ import Testing
         #expect(j.status == 0 && jj["crlf_lines"] as? String == "3000", "\(jj)")
     }
 
+    /// A column that is SQL's null in one row of ten (`NULL`, `\N`, empty: what MySQL, PostgreSQL and
+    /// spreadsheets export for no value) holds no id there: those records are without the id, not
+    /// 2,000 copies of a four-character token that fail the stream as duplicates.
+    @Test func sqlNullsAreRecordsWithoutAnID() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nulls-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let nulls = ["NULL", "\\N", ""]
+        var csv = "id,x\n"
+        for i in 0..<20_000 { csv += "\(i % 10 == 0 ? nulls[i / 10 % 3] : UUID().uuidString.lowercased()),1\n" }
+        try Data(csv.utf8).write(to: file)
+        let r = try CLI.run(["audit", file.path, "--column", "id", "--format", "json"])
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let records = json["records"] as? [String: Any] ?? [:]
+        #expect(r.status == 0 && json["ids"] as? String == "18000" && json["verdict_code"] as? String == "consistent", "\(json)")
+        #expect(records["without_id"] as? String == "2000" && json["empty_lines"] as? String == "0", "\(records)")
+    }
+
     /// A column or a field that no record holds is the wrong one for this input: bad data (65), one
     /// line naming the argument and what the records hold; no summary file is left behind.
     @Test(arguments: [(["--column", "99"], "the widest has 4"), (["--field", "nope"], "'nope'")])
