@@ -171,10 +171,13 @@ public struct AuditAnalysis: Sendable {
             return
         }
         // Words a log carries beside its ids — a header repeated in each part of a merged export,
-        // `null`, `-`: a length under 16 holding no more lines than the stray tolerance is set aside
-        // and named, not judged as ids (ten `null`s are no ten copies of an id).
+        // `null`, `-`: a length of words (``isWord(length:symbols:)``: under 16, no digit past two
+        // characters) holding no more lines than the stray tolerance is set aside and named, not
+        // judged as ids (ten `null`s are no ten copies of an id).
         // Together with the nil and max UUIDs set aside while summarising, within one tolerance.
-        var words = parts.filter { p in p.length.map { $0 < Self.wordLength } == true && p.summary.ids <= Self.strayTolerance(s.ids) }
+        var words = parts.filter { p in
+            p.length.map { Self.isWord(length: $0, symbols: p.summary.symbols) } == true && p.summary.ids <= Self.strayTolerance(s.ids)
+        }
         if words.reduce(s.placeholderLines, { $0 + $1.summary.ids }) > Self.strayTolerance(s.ids + s.placeholderLines) { words = [] }
         var setAside: String?
         if !words.isEmpty, words.count < parts.count {

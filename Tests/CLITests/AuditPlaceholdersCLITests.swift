@@ -195,4 +195,20 @@ extension AuditPlaceholdersCLITests {
             Self.uuid7s(10000, seed: 14) + Array(repeating: "null", count: 5) + Array(repeating: Self.nilUUID, count: 5))
         #expect(ok.status == 0, "\(oj["findings"] ?? ok.stderr)")
     }
+
+    /// A word is a word by its symbols, not its length alone: 15 copies of a 15-character token with
+    /// digits (a stuck generator's) among 20,000 UUIDv7s or Snowflakes are repeats of an id and fail;
+    /// 15 copies of a header `request_id`, or of `0` for no id, are set aside.
+    @Test func aShortTokenIsNoWord() throws {
+        let snowflakes = try CLI.run(["generate", "--scheme", "snowflake", "--count", "20000"]).stdout.split(separator: "\n")
+            .map(String.init)
+        for ids in [Self.uuid7s(20000, seed: 15), snowflakes] {
+            let (r, json) = try Self.audit(ids + Array(repeating: "3fA9kQ2mZx81LpW", count: 15))
+            #expect(r.status == 1 && json["verdict_code"] as? String == "too-many-duplicates", "\(json["findings"] ?? r.stderr)")
+            for word in ["request_id", "0"] {
+                let (w, wj) = try Self.audit(ids + Array(repeating: word, count: 15))
+                #expect(w.status == 0, "\(word): \(wj["findings"] ?? w.stderr)")
+            }
+        }
+    }
 }

@@ -220,6 +220,9 @@ GENERATORS = {
         snowflakes(rng, n)),
     # broken ones
     "bad-21-copies": lambda rng, n: ["3fA9kQ2mZx81LpWcVb7NtR"] * 21,
+    # A short token is no word: 15 copies of one with digits, within the strays' tolerance.
+    "bad-v7-short-token-copies": lambda rng, n: (lambda t: ["id"] + uuid7s(rng, n) + [t] * 15)(
+        "".join(rng.choice(B62) for _ in range(14)) + rng.choice("0123456789")),
     "bad-stuck-hex8": lambda rng, n: stuck_hex8(rng, n),
     "bad-v4-v7-planted": lambda rng, n: (lambda v7: uuid4s(rng, n // 20) + v7 + [v7[rng.randrange(len(v7))]])(uuid7s(rng, n)),
     "bad-v1-repeat": lambda rng, n: (lambda v1: v1 + [v1[rng.randrange(len(v1))]] + uuid7s(rng, n))(uuid1s(rng, n // 4)),
@@ -278,6 +281,8 @@ HONEST = [
 # Broken: (key, label, n, extra, verdicts any of which detects it): every stream must fail, exit 1.
 BROKEN = [
     ("bad-21-copies", "21 copies of one base58 id", 21, [], {"too-many-duplicates"}),
+    ("bad-v7-short-token-copies", "CSV header + 20,000 UUIDv7 + 15 copies of a 15-character base62 token", 20000, [],
+     {"too-many-duplicates"}),
     # Undeclared, a constant position mid-token is structure (a UUID's version is one): declared, it fails
     # for the position, though its duplicates over the declared space (16^8) are proven too at this n.
     ("bad-stuck-hex8", "hex x8, position 5 stuck at 0, n=100,000, declared --alphabet hex --length 8", 100000,

@@ -13,6 +13,15 @@ extension AuditAnalysis {
     /// 16-character token already holds 64 bits or more), and its copies are repeats of an id.
     static let wordLength = 16
 
+    /// Whether lines of `length` written with `symbols` can be words a log carries beside its ids (a
+    /// header, `null`, `-`, a `0` for no id) rather than a stuck generator's ids: under
+    /// ``wordLength``, and a digit only in a line of one or two characters. A random 15-character
+    /// base62 token holds a digit all but 7% of the time, so 900 copies of one among a million ids
+    /// are repeats of an id, not a word set aside.
+    static func isWord(length: Int, symbols: some Sequence<Unicode.Scalar>) -> Bool {
+        length < wordLength && (length <= 2 || !symbols.contains { ("0"..."9").contains($0) })
+    }
+
     /// The fewest ids a node-id layout is read from unasked: random numbers land on at most half as
     /// many nodes as ids (what a layout needs) once in 10^6 or less from 8 ids on, over 1,024 nodes.
     static let nodeMinimum = 8
@@ -133,7 +142,7 @@ extension AuditAnalysis {
     /// it has (``lengths(of:)``: a header `id` among xids, a `0` among Snowflakes) and the lengths
     /// whose every line has a symbol the format never writes (a header line `request_id` among
     /// Snowflakes), repeated in each part of a merged export: no ids of it. Only words are set aside
-    /// so (under ``wordLength`` characters, as everywhere in the audit): 20 copies of a 22-character token among
+    /// so (``isWord(length:symbols:)``, as everywhere in the audit): 20 copies of a 22-character token among
     /// Snowflakes are a stuck generator's, repeats of an id whatever its format.
     static func repeats(of format: IDFormat, in s: AuditSummary) -> Int {
         guard s.lengths.count > 1, !s.groups.isEmpty else { return s.extraOccurrences }
@@ -144,7 +153,7 @@ extension AuditAnalysis {
             let n = s.lengths[length] ?? 0
             // Every line of this length has a foreign symbol when the foreign symbols at one position number all its lines.
             let alien = g.positions.contains { row in row.filter { !symbols.contains($0.key) }.values.reduce(0, +) == n }
-            if (alien || !possible.contains(length)) && length < Self.wordLength {
+            if alien || !possible.contains(length), isWord(length: length, symbols: g.positions.lazy.flatMap(\.keys)) {
                 foreign += g.multiplicities.reduce(0) { $0 + ($1.key - 1) * $1.value }
             }
         }
