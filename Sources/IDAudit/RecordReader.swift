@@ -44,6 +44,9 @@ public final class RecordReader {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// The CSV header has no column of this name; its columns, as written.
         case noSuchColumn(String, header: [String])
+        /// The first record holds a carriage return outside quotes: records that end in CR alone (an
+        /// old Mac export), which would be read as one record.
+        case carriageReturns
         /// The input ended before the CSV header did.
         case noHeader(String)
 
@@ -53,6 +56,8 @@ public final class RecordReader {
                 let shown = header.prefix(12).map { "'\($0.prefix(40))'" }.joined(separator: ", ") + (header.count > 12 ? ", …" : "")
                 return "the CSV header has no column '\(name)'; its columns are \(shown)"
             case .noHeader(let name): return "the input has no header line to find the column '\(name)' in"
+            case .carriageReturns:
+                return "the records end in a carriage return alone (an old Mac export), not LF or CRLF: convert them first (tr '\\r' '\\n')"
             }
         }
     }
@@ -229,6 +234,8 @@ public final class RecordReader {
         let crlf = line.last == 0x0D
         if crlf { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
         if line.isEmpty { return }  // a blank line
+        // The first record with a CR inside: the input's records end in CR alone and this is all of them.
+        if readingHeader || records == 0, line.contains(0x0D) { throw Failure.carriageReturns }
         if readingHeader {
             try header(split(line))
             return

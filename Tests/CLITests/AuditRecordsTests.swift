@@ -90,6 +90,19 @@ import Testing
         #expect(r.stderr.contains("--column") && r.stderr.contains("'user, name'"), "\(r.stderr)")
     }
 
+    /// Records ending in a carriage return alone (an old Mac export, which Python's csv reads) would be
+    /// one record: bad data, saying what to do, by name or by number — not an empty stream.
+    @Test func recordsEndingInCRAloneAreBadData() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cr-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(("id,x\r" + (0..<300).map { _ in "\(UUID().uuidString),1\r" }.joined()).utf8).write(to: file)
+        for column in ["id", "1"] {
+            let r = try CLI.run(["audit", file.path, "--column", column])
+            #expect(r.status == 65 && r.stdout.isEmpty && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            #expect(r.stderr.contains("--column") && r.stderr.contains("carriage return"), "\(r.stderr)")
+        }
+    }
+
     /// Exports merged with `cat` repeat their header (a byte-order mark before each, as a spreadsheet
     /// writes it): the repeats are set aside and counted, not ids; CRLF records are counted as the
     /// audit counts CRLF lines, for CSV and JSON lines alike; the threads used are reported.
