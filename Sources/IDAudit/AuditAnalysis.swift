@@ -219,6 +219,17 @@ public struct AuditAnalysis: Sendable {
             ]
             + decisive.report.findings.map { "\(Self.label(decisive)): \($0)" }
         verdict = decisive.report.verdict
+        // One word repeated past the tolerance (a header in each of 5,000 parts joined with `cat`, a
+        // `null` in every tenth line): judged as copies of one value, as it must be — but say what it
+        // likely is, and how to read such a log.
+        for p in parts {
+            guard let length = p.length, Self.isWord(length: length, symbols: p.summary.symbols), p.summary.distinct == 1,
+                p.summary.ids > Self.strayTolerance(s.ids)
+            else { continue }
+            findings.append(
+                "length \(length): one word written \(p.summary.ids) times, past the tolerance (one line in a thousand) — a header in each part of a merged export, or a placeholder where a line had no id: judged as copies of one value, which a log of ids must not hold; a CSV export read with --column NAME sets its repeated header and its SQL nulls aside"
+            )
+        }
     }
 
     /// A group's name in the findings: its length, or TypeIDs of several prefix lengths, or decimal

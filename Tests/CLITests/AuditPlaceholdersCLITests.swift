@@ -210,5 +210,10 @@ extension AuditPlaceholdersCLITests {
                 #expect(w.status == 0, "\(word): \(wj["findings"] ?? w.stderr)")
             }
         }
+        // A header in each of 30 parts joined with `cat`, past the tolerance: copies of one value,
+        // and the findings say what it likely is and how to read such an export.
+        let (h, hj) = try Self.audit(Self.uuid7s(2000, seed: 16) + Array(repeating: "request_id", count: 30))
+        let findings = (hj["findings"] as? [String] ?? []).joined(separator: " | ")
+        #expect(h.status == 1 && findings.contains("one word written 30 times") && findings.contains("--column NAME"), "\(findings)")
     }
 }
