@@ -51,11 +51,11 @@ public struct AuditAnalysis: Sendable {
     public internal(set) var distinct: Int
     public internal(set) var extraOccurrences: Int
     public internal(set) var duplicateIDs: Int
-    public let alphabet: String
-    public let alphabetSize: Int
+    public internal(set) var alphabet: String
+    public internal(set) var alphabetSize: Int
     public let format: TimeFormat?
     /// "UUIDv4", "UUIDv7", "tokens", …
-    public let formatName: String
+    public internal(set) var formatName: String
     /// The space one id (or one bucket's ids) is drawn from.
     public let space: BigInt
     public let spaceDescription: String

@@ -168,6 +168,10 @@ import Testing
         #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(scheme): \(json["findings"] ?? r.stderr)")
         let (f, fj) = try Self.audit(header + ids, ["--scheme", scheme, "--max-invalid", "29"])
         #expect(f.status == 1 && fj["verdict_code"] as? String == "invalid-ids", "\(scheme): \(fj["findings"] ?? f.stderr)")
+        // Nothing of it (UUIDv4s, random base62): named by the declaration, not as an empty stream.
+        let other = scheme == "uuid7" ? (0..<300).map { _ in UUID().uuidString.lowercased() + "\n" }.joined() : "id\n"
+        let (none, nj) = try Self.audit(other, ["--scheme", scheme])
+        #expect(none.status == 1 && nj["format"] as? String == "declared \(scheme)", "\(scheme): \(nj["format"] ?? none.stderr)")
         if scheme == "typeid" {
             // Prefixed and prefixless TypeIDs in one log, behind a header twice: all TypeIDs.
             let users = try CLI.run(["generate", "--scheme", "typeid", "--prefix", "user", "--count", "2000"]).stdout

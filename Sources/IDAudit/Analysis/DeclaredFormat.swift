@@ -100,6 +100,13 @@ extension AuditAnalysis {
             verdict = (s.ids + unreadable > d.maxInvalid) ? .invalid : .empty
             notes.append("no ids of the declared format: nothing to judge")
         }
+        if (read ?? 0) == 0 {
+            // Nothing read as the format: named by the declaration, not by what an empty stream's
+            // defaults would call it ("tokens over decimal").
+            formatName = "declared \(name)"
+            alphabet = f.alphabet.name ?? String(f.alphabet.symbols)
+            alphabetSize = f.alphabet.symbols.count
+        }
         let judgedAs = time.map { format == $0 } ?? (nodeFormat == f)
         if !judgedAs, s.ids > 0, read ?? 0 > 0 {
             notes.append("the ids were judged as what they read as, \(formatName): not all of them are \(name)")
