@@ -318,6 +318,7 @@ public struct AuditSummary: Sendable, Equatable {
         let reach = Swift.min(lengths.keys.max() ?? 0, Self.positionLimit)
         guard positions.count >= reach else { throw fail("positions has \(positions.count) rows where the longest id reaches \(reach)") }
         var shorter = 0
+        let distinctIDs = distinct
         for (i, p) in positions.enumerated() {
             shorter += lengths[i] ?? 0
             guard ids - shorter > 0 else { throw fail("positions has \(positions.count) rows, past the longest id") }
@@ -326,7 +327,7 @@ public struct AuditSummary: Sendable, Equatable {
             }
             guard p.keys.allSatisfy({ symbols.contains($0) }) else { throw fail("positions[\(i)] has a symbol that is not in symbols") }
             // Each distinct id writes one symbol there: more symbols than distinct ids is no log's.
-            guard p.values.filter({ $0 > 0 }).count <= distinct else {
+            guard p.values.filter({ $0 > 0 }).count <= distinctIDs else {
                 throw fail("positions[\(i)] shows more symbols than the summary has distinct ids")
             }
         }
