@@ -484,6 +484,22 @@ import Testing
             "\(spill.status) \(spill.stderr)")
     }
 
+    /// `--emit-summary` with a one-character relative name (it trapped in Foundation's path split) is
+    /// written like any other; an empty path is bad usage before any id is read.
+    @Test func summaryPathsShortAndEmpty() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("idbudget-short-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("6b1e1c1a-3d2f-4c5b-9a8e-1f2e3d4c5b6a\n".utf8).write(to: dir.appendingPathComponent("ids.txt"))
+        for name in ["s", "-"] {
+            let r = try CLI.run(["audit", "ids.txt", "--emit-summary", name], directory: dir)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(name): \(r.status) \(r.stderr)")
+            let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.contains("\"ids\""), "\(name): \(text.prefix(200))")
+        }
+        try CLI.expectUsageError(["audit", dir.appendingPathComponent("ids.txt").path, "--emit-summary", ""], naming: "--emit-summary")
+    }
+
     /// README's example: a UUIDv7 stream read as UUIDv7, judged per millisecond.
     @Test func aTimeOrderedStream() throws {
         let file = Self.temp("uuid7")

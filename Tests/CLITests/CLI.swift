@@ -26,11 +26,16 @@ enum CLI {
         let seconds: Double
     }
 
-    /// Runs with `environment` added to this process's, and stdout to `output` (a pipe when nil).
-    static func run(_ arguments: [String], environment: [String: String] = [:], output: FileHandle? = nil, input: FileHandle? = nil) throws
+    /// Runs with `environment` added to this process's, and stdout to `output` (a pipe when nil), in
+    /// `directory` (this process's when nil).
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], output: FileHandle? = nil, input: FileHandle? = nil,
+        directory: URL? = nil
+    ) throws
         -> Result
     {
         let process = Process()
+        if let directory { process.currentDirectoryURL = directory }
         if let input { process.standardInput = input }
         process.executableURL = executable
         process.arguments = arguments

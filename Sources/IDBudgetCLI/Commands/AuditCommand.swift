@@ -193,6 +193,9 @@ struct AuditCommand: ParsableCommand {
             // that it can never be written. It must not be the input (a named file, or whatever
             // standard input is: `- < x`, `--emit-summary /dev/stdin`): creating it would empty it.
             if let emitSummary {
+                guard !emitSummary.isEmpty else {
+                    throw UsageError(argument: "--emit-summary", message: "the path is empty; give a file to write the summary to")
+                }
                 var a = stat()
                 var b = stat()
                 if fstat(input, &a) == 0, stat(emitSummary, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino,

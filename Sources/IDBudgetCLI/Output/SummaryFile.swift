@@ -42,11 +42,14 @@ struct SummaryFile {
                 free(real)
             }
         }
-        let directory = (resolved as NSString).deletingLastPathComponent
-        let name = (resolved as NSString).lastPathComponent
+        // Split at the last slash by hand: Foundation's `deletingLastPathComponent` traps on a
+        // one-character relative path on Linux (`--emit-summary s`).
+        let slash = resolved.lastIndex(of: "/")
+        let directory = slash.map { $0 == resolved.startIndex ? "/" : String(resolved[..<$0]) } ?? ""
+        let name = slash.map { String(resolved[resolved.index(after: $0)...]) } ?? resolved
         var template = Array(((directory.isEmpty ? "." : directory) + "/.\(name).idbudget-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw Self.cannotCreate(path) }
+        guard fd >= 0 else { throw Self.cannotCreate(path, within: directory.isEmpty ? "." : directory) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         // mkstemp's 0600 → the mode a new file gets (0644 less the umask), or the replaced file's.
         let mode: mode_t
@@ -85,5 +88,21 @@ struct SummaryFile {
         Failure(
             status: .cannotCreate, argument: "--emit-summary",
             message: "cannot create '\(path)': \(String(cString: strerror(errno))); give a writable path")
+    }
+
+    /// The summary's temporary file could not be made in `directory`. When the directory is there,
+    /// the kernel's reason can mislead (`/proc` answers "No such file or directory" to a new file),
+    /// so the message says what was tried.
+    static func cannotCreate(_ path: String, within directory: String) -> Failure {
+        let reason = String(cString: strerror(errno))
+        var info = stat()
+        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            return Failure(
+                status: .cannotCreate, argument: "--emit-summary",
+                message: "cannot create '\(path)': \(reason); give a writable path")
+        }
+        return Failure(
+            status: .cannotCreate, argument: "--emit-summary",
+            message: "cannot create '\(path)': no new file can be made in '\(directory)' (\(reason)); give a path in a writable directory")
     }
 }
