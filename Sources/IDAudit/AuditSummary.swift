@@ -363,6 +363,14 @@ public struct AuditSummary: Sendable, Equatable {
             }
         }
         guard sample.count <= Self.sampleEntryLimit else { throw fail("sample has more than \(Self.sampleEntryLimit) entries") }
+        // Each entry is one of the ids counted: a length `lengths` has, symbols from `symbols`, no more
+        // entries than distinct ids.
+        guard sample.count <= distinct else { throw fail("sample has more entries than the summary has distinct ids") }
+        for (i, id) in sample.enumerated() {
+            guard (lengths[id.unicodeScalars.count] ?? 0) > 0, id.unicodeScalars.allSatisfy({ symbols.contains($0) }) else {
+                throw fail("sample[\(i)] is not an id the summary counts (its length or a symbol is not in lengths or symbols)")
+            }
+        }
         // No more distinct ids than their symbols can spell: at most |symbols|^L of length L, and for one
         // length at most the product of the symbols each position shows.
         let spellable = lengths.reduce(0.0) { $0 + Swift.min(Double($1.value), Self.spellable(length: $1.key, symbols: symbols.count)) }

@@ -49,6 +49,9 @@ public final class RecordReader {
         case carriageReturns
         /// The input ended before the CSV header did.
         case noHeader(String)
+        /// The CSV header names the column more than once (`id,id`): which one is meant is the
+        /// user's to say, by number (1-based).
+        case ambiguousColumn(String, columns: [Int])
 
         public var description: String {
             switch self {
@@ -56,6 +59,9 @@ public final class RecordReader {
                 let shown = header.prefix(12).map { "'\($0.prefix(40))'" }.joined(separator: ", ") + (header.count > 12 ? ", …" : "")
                 return "the CSV header has no column '\(name)'; its columns are \(shown)"
             case .noHeader(let name): return "the input has no header line to find the column '\(name)' in"
+            case .ambiguousColumn(let name, let columns):
+                let shown = columns.prefix(8).map(String.init).joined(separator: ", ") + (columns.count > 8 ? ", …" : "")
+                return "the CSV header names '\(name)' in columns \(shown); give the one meant by number (--column \(columns[0]))"
             case .carriageReturns:
                 return "the records end in a carriage return alone (an old Mac export), not LF or CRLF: convert them first (tr '\\r' '\\n')"
             }
@@ -324,7 +330,9 @@ public final class RecordReader {
         var names = fields.map { String(decoding: $0, as: UTF8.self) }
         if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
         guard case .csv(.name(let name), _) = source else { return }
-        guard let i = names.firstIndex(of: name) else { throw Failure.noSuchColumn(name, header: names) }
+        let all = names.indices.filter { names[$0] == name }
+        guard let i = all.first else { throw Failure.noSuchColumn(name, header: names) }
+        guard all.count == 1 else { throw Failure.ambiguousColumn(name, columns: all.map { $0 + 1 }) }
         target = i
         readingHeader = false
         headerFields = fields
@@ -338,6 +346,9 @@ public final class RecordReader {
         var fields: [[UInt8]] = [[]]
         var quoted = false
         var i = start
+        // A byte-order mark before the record: `cat` of spreadsheet exports puts one before each header
+        // after the first, and a quote after it still opens a quoted field.
+        if b.count - start >= 3, b[start] == 0xEF, b[start + 1] == 0xBB, b[start + 2] == 0xBF { i += 3 }
         var ended = false
         while i < b.count {
             let c = b[i]
@@ -390,11 +401,7 @@ public final class RecordReader {
             return i
         }
         records += 1
-        if let headerFields,
-            fields == headerFields
-                || fields.first?.starts(with: [0xEF, 0xBB, 0xBF]) == true
-                    && [Array(fields[0].dropFirst(3))] + fields.dropFirst() == headerFields
-        {
+        if let headerFields, fields == headerFields {
             repeatedHeaders += 1
         } else if fields.count <= target {
             withoutID += 1

@@ -90,6 +90,18 @@ import Testing
         #expect(r.stderr.contains("--column") && r.stderr.contains("'user, name'"), "\(r.stderr)")
     }
 
+    /// A header that names the column twice (`id,id`, a join's export): which column is meant is the
+    /// user's to say — bad data naming both, not one of them taken silently.
+    @Test func aColumnNamedTwiceIsBadData() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("twice-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(("ts,id,id\n" + (0..<300).map { _ in "1,\(UUID().uuidString),\(UUID().uuidString)\n" }.joined()).utf8).write(to: file)
+        let r = try CLI.run(["audit", file.path, "--column", "id"])
+        #expect(r.status == 65 && r.stdout.isEmpty && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("--column") && r.stderr.contains("columns 2, 3"), "\(r.stderr)")
+        #expect(try CLI.run(["audit", file.path, "--column", "3"]).status == 0)
+    }
+
     /// Records ending in a carriage return alone (an old Mac export, which Python's csv reads) would be
     /// one record: bad data, saying what to do, by name or by number — not an empty stream.
     @Test func recordsEndingInCRAloneAreBadData() throws {
@@ -105,15 +117,17 @@ import Testing
 
     /// Exports merged with `cat` repeat their header (a byte-order mark before each, as a spreadsheet
     /// writes it): the repeats are set aside and counted, not ids; CRLF records are counted as the
-    /// audit counts CRLF lines, for CSV and JSON lines alike; the threads used are reported.
-    @Test func aMergedExportsHeadersAreNotIds() throws {
+    /// audit counts CRLF lines, for CSV and JSON lines alike; the threads used are reported. The header
+    /// quoted or not, its first field too (a quote right after the mark still opens a quoted field).
+    @Test(arguments: ["request_id,\"user\"", "\"request_id\",user", "request_id,user", "\"request_id\",\"user\""])
+    func aMergedExportsHeadersAreNotIds(header: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("merged-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let ids = try CLI.run(["generate", "--alphabet", "base62", "--length", "22", "--count", "3000"]).stdout.split(separator: "\n")
         var csv = ""
         for part in 0..<3 {
-            csv += "\u{FEFF}request_id,\"user\"\r\n"
+            csv += "\u{FEFF}\(header)\r\n"
             for i in 0..<1000 { csv += "\(ids[part * 1000 + i]),u\(i)\r\n" }
         }
         let file = dir.appendingPathComponent("merged.csv")

@@ -216,6 +216,15 @@ import Testing
         Self.rejects(Data((text + "x").utf8), "after")
     }
 
+    /// A `sample` entry is one of the ids counted: of a length `lengths` has, spelled in `symbols`, no
+    /// more entries than distinct ids.
+    @Test(arguments: [["abcde"], ["abz"], ["abc", "abx", "xxx"], ["ab"]])
+    func sampleEntriesNoIDHasAreRefused(sample: [String]) throws {
+        var o = try Self.example()
+        o["sample"] = sample
+        Self.rejects(try Self.data(o), "sample")
+    }
+
     /// Collections past their caps are refused by name before they are built whole.
     @Test func oversizeFieldsAreRefused() throws {
         var o = try Self.example()
