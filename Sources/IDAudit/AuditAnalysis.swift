@@ -327,7 +327,8 @@ public struct AuditAnalysis: Sendable {
 
     /// The lengths whose ids are the `read` ids a format's reader took (the summary keeps no link from
     /// an id to its length): every length whose group `strays` calls the format's — nil for a length
-    /// that can not be, else how many of its ids are not — but for one in a thousand, when together
+    /// that can not be, else how many of its ids are not — but for one in a thousand and holding at
+    /// least one of the format's, when together
     /// they hold the `read` ids and no more than one line in a thousand besides. Empty otherwise.
     static func lengths(
         of s: AuditSummary, holding read: Int, strays: (Int, AuditSummary.Group) -> Int?
@@ -336,7 +337,9 @@ public struct AuditAnalysis: Sendable {
         var lengths: Set<Int> = []
         var n = 0
         for (length, g) in s.groups {
-            guard let k = s.lengths[length], let off = strays(length, g), off <= strayTolerance(k) else { continue }
+            // A length none of whose ids is the format's is strays, however few (a lone line of 45
+            // characters beside TypeIDs is within one length's tolerance, yet no TypeID).
+            guard let k = s.lengths[length], let off = strays(length, g), off <= strayTolerance(k), off < k else { continue }
             lengths.insert(length)
             n += k
         }

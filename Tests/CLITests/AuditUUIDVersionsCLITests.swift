@@ -169,6 +169,11 @@ import Testing
             #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
             #expect(json["format"] as? String == "Firebase push id")
         }
+        // Declared, the honest streams pass too (a header is an invalid line there, not tolerated).
+        for lines in [spread, burst] {
+            let (r, json) = try AuditPlaceholdersCLITests.audit(lines, ["--scheme", "firebase"])
+            #expect(r.status == 0 && json["verdict_code"] as? String == "consistent", "\(json["findings"] ?? r.stderr)")
+        }
         let (again, j) = try AuditPlaceholdersCLITests.audit(spread + [spread[10]])
         #expect(again.status == 1 && j["verdict_code"] as? String == "too-many-duplicates", "\(j["findings"] ?? again.stderr)")
         // One client's ids, two in one millisecond (counted up) and then one a millisecond: the two
@@ -189,6 +194,14 @@ import Testing
         #expect(
             whole.status == 1 && wholeJSON["verdict_code"] as? String == "non-uniform-positions", "\(wholeJSON["findings"] ?? whole.stderr)"
         )
+        // Declared, a stuck random part fails as it does undeclared: a declaration never judges more
+        // leniently (an outside tester found `--scheme firebase` passing what the bare audit caught).
+        for lines in [stuckTail, spread.map { String($0.prefix(12)) + "Q" + String($0.dropFirst(13)) }] {
+            let (r, json) = try AuditPlaceholdersCLITests.audit(lines, ["--scheme", "firebase"])
+            #expect(r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(json["findings"] ?? r.stderr)")
+        }
+        let (fewDeclared, fdj) = try AuditPlaceholdersCLITests.audit(client, ["--scheme", "firebase"])
+        #expect(fewDeclared.status == 0, "\(fdj["findings"] ?? fewDeclared.stderr)")
         let tokens = (0..<20000).map { _ in String((0..<20).map { _ in symbols[Int(random.next() % 64)] }) }
         let (t, tj) = try AuditPlaceholdersCLITests.audit(tokens)
         #expect(t.status == 0 && tj["format"] as? String != "Firebase push id", "\(tj["format"] ?? t.stderr)")

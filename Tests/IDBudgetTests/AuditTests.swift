@@ -400,6 +400,18 @@ import Testing
         #expect(bad.verdict != .consistent, "\(bad.findings)")
     }
 
+    /// Two stray lines of different lengths, both long enough to hold a suffix (28 and 45
+    /// characters), in a small TypeID log: neither length holds a TypeID, so neither is taken for
+    /// the TypeIDs' — the TypeIDs are still judged as TypeIDs, not as tokens with narrow positions.
+    @Test(arguments: [300, 1_000, 5_000])
+    func twoLongStraysBesideFewTypeIDs(count: Int) throws {
+        var ids = try IDGenerator(.typeid, prefix: "user").next(count)
+        ids.insert("stray_line_number_one_x_28ch", at: count / 3)
+        ids.insert("another_stray_line_of_a_different_length_here", at: count / 2)
+        let r = try AuditAnalysis(summary: try Self.summarise(Self.lines(ids)))
+        #expect(r.format == .typeid && r.verdict == .consistent, "\(r.formatName) \(r.findings)")
+    }
+
     /// TypeIDs without a prefix (26 lower-case characters, a UUIDv7 inside) one every 13 ms are
     /// TypeIDs, not ULIDs with narrow positions 11 and 14; ULIDs (upper case, or lower case with
     /// random bits there) stay ULIDs. A fixed SplitMix stream: the verdicts can not flake.

@@ -249,10 +249,21 @@ extension AuditAnalysis {
                         ", e.g. '\(String($0.prefix(40)).escapingControlCharacters)'"
                     } ?? ""))
         }
+        // Firebase's random part, counted up within a millisecond, is no uniform draw per id; but each
+        // millisecond draws it afresh, so a position on one symbol across many is a stuck generator
+        // (as undeclared: a declaration never judges more leniently).
+        var stuck: [Int] = []
         if d.scheme == .firebase {
+            let found = own != nil && n > 0 ? Self.firebaseStuckPositions(positions: rows, ids: n) : (positions: [], milliseconds: 0)
+            stuck = found.positions
             findings.append(
-                "firebase's random part is incremented within a millisecond, not drawn afresh: its positions are checked as shape, not tested for uniformity"
+                "firebase's random part is incremented within a millisecond, not drawn afresh: its positions are checked as shape and for staying on one symbol across milliseconds, not tested for uniformity"
             )
+            if !stuck.isEmpty {
+                findings.append(
+                    "position\(stuck.count == 1 ? "" : "s") \(Self.ranges(stuck)) \(stuck.count == 1 ? "is" : "are") constant across at least \(found.milliseconds) milliseconds, where each millisecond draws Firebase's random part afresh: a stuck generator"
+                )
+            }
         }
         if d.scheme == .uuid8 {
             findings.append(
@@ -302,7 +313,8 @@ extension AuditAnalysis {
         let test = DuplicateTest(
             cells: [DuplicateTest.Cell(space: space, ids: n)], observed: extra, tests: 1,
             judgeFewer: !d.slots.contains { $0.random && !$0.tested })
-        var verdict = Self.decideVerdict(s, test: test, nonUniform: !flagged.isEmpty, positionsFirst: true, findings: &findings)
+        var verdict = Self.decideVerdict(
+            s, test: test, nonUniform: !flagged.isEmpty || !stuck.isEmpty, positionsFirst: true, findings: &findings)
         if invalid > d.maxInvalid, verdict != .tooMany {
             verdict = .invalid
         } else if n == 0, s.ids > 0 {

@@ -25,6 +25,30 @@ extension AuditAnalysis {
         return (2..<firebase.length).allSatisfy { outside($0, { _ in true }) <= tolerance }
     }
 
+    /// Firebase's random positions (9–20) stuck on one symbol, 0-based, with the milliseconds that
+    /// shows it across. Each millisecond draws the random part afresh: across milliseconds no random
+    /// position can stay on one symbol. The symbols the last timestamp character shows are at least
+    /// that many milliseconds, the rarest of them left out up to the strays' ids (each stray can add
+    /// one). Stuck: one symbol in every id but the strays (a burst counted up shares its symbols,
+    /// but only its own ids), when that is significant across those milliseconds
+    /// (``narrowIsSignificant(symbols:of:distinct:)``). `positions` counts the `ids` of length 20.
+    static func firebaseStuckPositions(positions: [[Unicode.Scalar: Int]], ids: Int) -> (positions: [Int], milliseconds: Int) {
+        let length = IDFormat.firebase.length
+        guard positions.count >= length else { return ([], 0) }
+        let tolerance = Self.strayTolerance(ids)
+        var strays = 0
+        var milliseconds = positions[7].count
+        for n in positions[7].values.sorted() {
+            guard strays + n <= tolerance else { break }
+            strays += n
+            milliseconds -= 1
+        }
+        let stuck = (8..<length).filter { i in
+            ids - (positions[i].values.max() ?? 0) <= tolerance && Self.narrowIsSignificant(symbols: 1, of: 64, distinct: milliseconds)
+        }
+        return (stuck, milliseconds)
+    }
+
     /// Judges Firebase push ids (``isFirebaseStream(_:length:)``). The summary keeps no buckets for
     /// them, so the duplicates are judged as if every id shared one millisecond over the 72 random
     /// bits — which overstates the duplicates to expect, so too many stays certified and too few is
@@ -34,25 +58,7 @@ extension AuditAnalysis {
         let bits = IDFormat.firebase.randomBits
         let space = BigInt.power(2, bits)
         let test = DuplicateTest(cells: [.init(space: space, ids: s.ids)], observed: s.extraOccurrences, tests: tests, judgeFewer: false)
-        // Each millisecond draws the random part afresh: across milliseconds no random position can
-        // stay on one symbol. The symbols the last timestamp character shows are at least that many
-        // milliseconds, and the fewest there are; a random position constant across them, when that
-        // is significant (``narrowIsSignificant(symbols:of:distinct:)``), is a stuck generator.
-        // Stuck: one symbol in every id but the strays (a burst counted up shares its symbols, but
-        // only its own ids), across the milliseconds the symbols of the last timestamp character
-        // show, the rarest of them left out up to the strays' ids (each stray can add one).
-        let tolerance = Self.strayTolerance(s.ids)
-        var strays = 0
-        var milliseconds = s.positions[7].count
-        for n in s.positions[7].values.sorted() {
-            guard strays + n <= tolerance else { break }
-            strays += n
-            milliseconds -= 1
-        }
-        let stuck = (8..<IDFormat.firebase.length).filter { i in
-            s.ids - (s.positions[i].values.max() ?? 0) <= tolerance
-                && Self.narrowIsSignificant(symbols: 1, of: 64, distinct: milliseconds)
-        }
+        let (stuck, milliseconds) = Self.firebaseStuckPositions(positions: s.positions, ids: s.ids)
         var findings = [
             "format: Firebase push id — positions 1–8 are a millisecond timestamp (Firebase's 64 symbols in ASCII order), then \(bits) random bits, incremented within a millisecond; the random positions are tested only for staying on one symbol across milliseconds",
             "the summary keeps no millisecond buckets for Firebase push ids: duplicates are judged as if all ids shared one, over 2^\(bits), which overstates the duplicates to expect; too few are not judged",
