@@ -509,6 +509,13 @@ public struct AuditAnalysis: Sendable {
         } else if format == .ksuid && payload == nil && s.ids > 0 {
             findings.append("KSUID payload bits not tested: the summary does not count them per second")
         }
+        // Its low characters, symbol by symbol: a character stuck mid-string constrains no one bit.
+        let uneven = format == .ksuid ? Self.unevenKSUIDCharacters(s, tests: tests) ?? [] : []
+        if !uneven.isEmpty {
+            findings.append(
+                "KSUID character\(uneven.count == 1 ? "" : "s") \(Self.ranges(uneven)) \(uneven.count == 1 ? "is" : "are") not even over base62, where the random payload sets every symbol equally often (Hoeffding's bound over the seconds, certified) — a stuck or narrowed generator"
+            )
+        }
         var cells = DuplicateCells(
             s, judged: judged, claimedBits: claimedBits, format: format, length: single, positions: positions, alphabet: alphabet,
             findings: &findings)
@@ -532,7 +539,7 @@ public struct AuditAnalysis: Sendable {
         // The 95% bound is at most the point estimate (both are capped by the space).
         effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: judged.groups, duplicates: s.extraOccurrences), effectiveBits)
         verdict = Self.decideVerdict(
-            s, test: test, nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty || !(payload ?? []).isEmpty || !floors.isEmpty,
+            s, test: test, nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty || !(payload ?? []).isEmpty || !uneven.isEmpty || !floors.isEmpty,
             findings: &findings)
         if let format, let repeats = Self.clockedRepeats(s, format: format) {
             verdict = .tooMany

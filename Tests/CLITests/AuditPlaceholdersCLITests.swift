@@ -118,6 +118,38 @@ import Testing
         // Declared as KSUIDs, the counter fails the same way.
         let (d, dj) = try Self.audit(counter, ["--scheme", "ksuid"])
         #expect(d.status == 1 && dj["verdict_code"] as? String == "non-uniform-positions", "\(dj["findings"] ?? d.stderr)")
+        // Declared, the honest streams pass.
+        for honest in [fresh, sequence] {
+            let (h, hj) = try Self.audit(honest, ["--scheme", "ksuid"])
+            #expect(h.status == 0 && hj["verdict_code"] as? String == "consistent", "\(hj["findings"] ?? h.stderr)")
+        }
+    }
+
+    /// A KSUID generator with a character stuck mid-string, or narrowed to half of base62 there (no
+    /// one payload bit shows either), fails undeclared and declared: its low characters are tested
+    /// symbol by symbol over the seconds (an outside tester's case). The honest spread passes.
+    @Test(arguments: [15, 24])
+    func aKSUIDCharacterStuckOrNarrowedFails(position: Int) throws {
+        var random = SplitMix(state: 40 + UInt64(position))
+        let start: UInt32 = 300_000_000
+        let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        let fresh = (0..<20000).map { i in Array(Self.ksuid(seconds: start + UInt32(i / 100), high: random.next(), low: random.next())) }
+        let stuck = fresh.map { c in String(c[..<position]) + "Q" + String(c[(position + 1)...]) }
+        // Narrowed, one id a second for 5,000 seconds: half of base62 never shows there.
+        let spread = (0..<5000).map { i in Array(Self.ksuid(seconds: start + UInt32(i), high: random.next(), low: random.next())) }
+        let narrowed = spread.map { c in
+            String(c[..<position]) + String(digits[(digits.firstIndex(of: c[position]) ?? 0) / 2 * 2]) + String(c[(position + 1)...])
+        }
+        let (h, hj) = try Self.audit(spread.map { String($0) }, ["--scheme", "ksuid"])
+        #expect(h.status == 0 && hj["verdict_code"] as? String == "consistent", "\(hj["findings"] ?? h.stderr)")
+        for (name, lines) in [("stuck", stuck), ("narrowed", narrowed)] {
+            for arguments in [[], ["--scheme", "ksuid"]] {
+                let (r, json) = try Self.audit(lines, arguments)
+                #expect(
+                    r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(name) \(arguments): \(json["findings"] ?? r.stderr)")
+                #expect((json["findings"] as? [String])?.contains { $0.hasPrefix("KSUID character \(position + 1) is not even") } == true)
+            }
+        }
     }
 }
 

@@ -218,7 +218,18 @@ GENERATORS = {
     "log-snowflake-typeids": lambda rng, n: ["id"] + shuffled(rng, snowflakes(rng, n) + typeids(rng, n // 4, "user")),
     "bad-snowflake-typeids-copy": lambda rng, n: (lambda s: copied(rng, shuffled(rng, s + typeids(rng, n // 4, "user")), s))(
         snowflakes(rng, n)),
+    "log-ksuid-spread": lambda rng, n: ksuids(rng, n, per_second=1),
+    "log-firebase-bare": lambda rng, n: firebase_ids(rng, n),
+    # Two stray lines of different lengths, both long enough to hold a TypeID suffix, in a small log.
+    "log-typeid-two-strays": lambda rng, n: (lambda t: t[:n // 3] + ["stray_line_number_one_x_28ch"] + t[n // 3:]
+                                             + ["another stray line of a different length here"])(typeids(rng, n, "user")),
+    # Spreadsheet exports joined with cat: a byte-order mark and a quoted header before each part, CRLF.
+    "log-csv-merged-bom-quoted": lambda rng, n: [line for part in range(4) for line in
+                                                 ['\ufeff"request_id",status\r'] + [t + ",200\r" for t in tokens(rng, n // 4, B62, 22)]],
     # broken ones
+    "bad-ksuid-stuck-char": lambda rng, n: [k[:15] + "Q" + k[16:] for k in ksuids(rng, n, per_second=1)],
+    "bad-ksuid-narrowed": lambda rng, n: [k[:20] + B62[B62.index(k[20]) // 2 * 2] + k[21:] for k in ksuids(rng, n, per_second=1)],
+    "bad-firebase-stuck": lambda rng, n: [f[:12] + "Q" + f[13:] for f in firebase_ids(rng, n)],
     "bad-21-copies": lambda rng, n: ["3fA9kQ2mZx81LpWcVb7NtR"] * 21,
     # A short token is no word: 15 copies of one with digits, within the strays' tolerance.
     "bad-v7-short-token-copies": lambda rng, n: (lambda t: ["id"] + uuid7s(rng, n) + [t] * 15)(
@@ -276,6 +287,12 @@ HONEST = [
     ("log-typeid-nulls", "CSV header + 10,000 TypeIDs + 3 nulls and 2 dashes", 10000, []),
     ("log-ulid-cases", "20,000 ULIDs, 1 in 100 written in lower case", 20000, []),
     ("log-snowflake-typeids", "CSV header + 20,000 Snowflakes + 5,000 TypeIDs, shuffled", 20000, []),
+    ("log-ksuid-spread", "20,000 KSUIDs, one a second", 20000, []),
+    ("log-ksuid", "20,000 KSUIDs, 100 a second, declared --scheme ksuid", 20000, ["--scheme", "ksuid"]),
+    ("log-firebase-bare", "20,000 Firebase push ids in bursts, declared --scheme firebase", 20000, ["--scheme", "firebase"]),
+    ("log-typeid-two-strays", "300 TypeIDs + two stray lines of 28 and 45 characters", 300, []),
+    ("log-csv-merged-bom-quoted", "4 CSV exports joined, each with a BOM and a quoted header, CRLF; --column request_id",
+     20000, ["--column", "request_id"]),
 ]
 
 # Broken: (key, label, n, extra, verdicts any of which detects it): every stream must fail, exit 1.
@@ -308,4 +325,9 @@ BROKEN = [
      {"non-uniform-positions"}),
     ("bad-cuid2-first-stuck", "1,000 ObjectIds + 20,000 cuid2s all starting with a", 20000, [], {"non-uniform-positions"}),
     ("bad-snowflake-typeids-copy", "20,000 Snowflakes + 5,000 TypeIDs, one Snowflake copied", 20000, [], {"too-many-duplicates"}),
+    ("bad-ksuid-stuck-char", "20,000 KSUIDs one a second, character 16 stuck", 20000, [], {"non-uniform-positions"}),
+    ("bad-ksuid-stuck-char", "the same, declared --scheme ksuid", 20000, ["--scheme", "ksuid"], {"non-uniform-positions"}),
+    ("bad-ksuid-narrowed", "5,000 KSUIDs one a second, character 21 on half of base62", 5000, [], {"non-uniform-positions"}),
+    ("bad-firebase-stuck", "Firebase push ids, character 13 stuck, declared --scheme firebase", 20000, ["--scheme", "firebase"],
+     {"non-uniform-positions"}),
 ]
