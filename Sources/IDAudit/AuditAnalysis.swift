@@ -539,7 +539,8 @@ public struct AuditAnalysis: Sendable {
         // The 95% bound is at most the point estimate (both are capped by the space).
         effectiveBitsLower95 = Swift.min(Self.effectiveBitsLower95(groups: judged.groups, duplicates: s.extraOccurrences), effectiveBits)
         verdict = Self.decideVerdict(
-            s, test: test, nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty || !(payload ?? []).isEmpty || !uneven.isEmpty || !floors.isEmpty,
+            s, test: test,
+            nonUniform: !flags.flagged.isEmpty || !stuck.isEmpty || !(payload ?? []).isEmpty || !uneven.isEmpty || !floors.isEmpty,
             findings: &findings)
         if let format, let repeats = Self.clockedRepeats(s, format: format) {
             verdict = .tooMany

@@ -146,7 +146,8 @@ import Testing
             for arguments in [[], ["--scheme", "ksuid"]] {
                 let (r, json) = try Self.audit(lines, arguments)
                 #expect(
-                    r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions", "\(name) \(arguments): \(json["findings"] ?? r.stderr)")
+                    r.status == 1 && json["verdict_code"] as? String == "non-uniform-positions",
+                    "\(name) \(arguments): \(json["findings"] ?? r.stderr)")
                 #expect((json["findings"] as? [String])?.contains { $0.hasPrefix("KSUID character \(position + 1) is not even") } == true)
             }
         }
