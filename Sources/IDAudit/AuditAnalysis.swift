@@ -128,10 +128,12 @@ public struct AuditAnalysis: Sendable {
             } else {
                 self.init(declared: declared, summary: original)
             }
+            noteQuoted(original)
             return
         }
         self.init(reading: original, claimedBits: claimedBits, scheme: scheme, now: now)
         notePlaceholders(original)
+        noteQuoted(original)
         if let d = original.declared, d.setAside > 0 {
             findings.append(
                 "\(d.setAside) line\(d.setAside == 1 ? " was" : "s were") set aside while summarising, as not \(d.shape): not ids, not judged"

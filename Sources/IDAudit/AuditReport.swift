@@ -25,6 +25,9 @@ public struct AuditReport: Answer, Equatable {
     public let overlongLines: Int
     /// Nil and max UUIDs, set aside as placeholders (``AuditSummary/placeholderLines``).
     public let placeholderLines: Int
+    /// Lines read as the JSON string they were (`jq` without -r), without their quotes
+    /// (``AuditSummary/quotedLines``).
+    public let quotedLines: Int
     /// The longest line counted (longer ones are overlong and skipped).
     public let maxLineBytes: Int
     /// Every symbol seen, in code point order.
@@ -341,6 +344,7 @@ public struct AuditReport: Answer, Equatable {
         invalidUTF8Lines = s.invalidUTF8Lines
         overlongLines = s.overlongLines
         placeholderLines = s.placeholderLines
+        quotedLines = s.quotedLines
         maxLineBytes = s.maxLineBytes
         observedSymbols = String(String.UnicodeScalarView(s.symbols.sorted { $0.value < $1.value }))
         alphabet = r.alphabet
@@ -441,6 +445,7 @@ public struct AuditReport: Answer, Equatable {
         case invalidUTF8Lines = "invalid_utf8_lines"
         case overlongLines = "overlong_lines"
         case placeholderLines = "placeholder_lines"
+        case quotedLines = "quoted_lines"
         case maxLineBytes = "max_line_bytes"
         case observedSymbols = "observed_symbols"
         case alphabet
@@ -482,6 +487,7 @@ public struct AuditReport: Answer, Equatable {
             (CodingKeys.lines, lines), (.ids, ids), (.distinct, distinct), (.duplicateIDs, duplicateIDs),
             (.extraOccurrences, extraOccurrences), (.emptyLines, emptyLines), (.crlfLines, crlfLines),
             (.invalidUTF8Lines, invalidUTF8Lines), (.overlongLines, overlongLines), (.placeholderLines, placeholderLines),
+            (.quotedLines, quotedLines),
         ] {
             try c.encode(String(n), forKey: key)
         }
@@ -544,6 +550,7 @@ public struct AuditReport: Answer, Equatable {
         invalidUTF8Lines = try count(.invalidUTF8Lines)
         overlongLines = try count(.overlongLines)
         placeholderLines = c.contains(.placeholderLines) ? try count(.placeholderLines) : 0
+        quotedLines = c.contains(.quotedLines) ? try count(.quotedLines) : 0
         maxLineBytes = try c.decode(Int.self, forKey: .maxLineBytes)
         observedSymbols = try c.decode(String.self, forKey: .observedSymbols)
         alphabet = try c.decode(String.self, forKey: .alphabet)

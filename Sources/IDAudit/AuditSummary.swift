@@ -52,6 +52,10 @@ public struct AuditSummary: Sendable, Equatable {
     /// hyphens): what a log writes where it has no id. Set aside before they are ids — 36 characters
     /// like the UUIDv7s beside them, they would otherwise be judged as repeats of an id.
     public var placeholderLines = 0
+    /// Lines that were a JSON string as `jq` prints one without `-r` (`"01J…"`: a double quote at
+    /// each end, none and no backslash between): read as the bytes between the quotes. Counted with
+    /// the line's fate, as ``crlfLines`` is (an id's by its shard).
+    public var quotedLines = 0
     /// Of the ids read as KSUIDs, how many have each bit of the 128-bit payload set, from the top
     /// (index 0 is bit 127): the payload is random bits written in base62 with the timestamp, so no
     /// character position shows it, only its bits do. Empty when no id is a KSUID (or the tool that
@@ -186,6 +190,7 @@ public struct AuditSummary: Sendable, Equatable {
         m.invalidUTF8Lines = try Self.sum(invalidUTF8Lines, other.invalidUTF8Lines, "merged invalid_utf8_lines")
         m.overlongLines = try Self.sum(overlongLines, other.overlongLines, "merged overlong_lines")
         m.placeholderLines = try Self.sum(placeholderLines, other.placeholderLines, "merged placeholder_lines")
+        m.quotedLines = try Self.sum(quotedLines, other.quotedLines, "merged quoted_lines")
         // Counted only if both parts counted them (a part without KSUIDs counts none).
         let ksuids = (timeFormats[.ksuid]?.ids ?? 0, other.timeFormats[.ksuid]?.ids ?? 0)
         if ksuids.0 > 0 && ksuids.1 > 0 && (ksuidPayloadBits.isEmpty || other.ksuidPayloadBits.isEmpty) {
@@ -278,6 +283,7 @@ public struct AuditSummary: Sendable, Equatable {
         for (name, n) in [
             ("lines", lines), ("ids", ids), ("empty_lines", emptyLines), ("crlf_lines", crlfLines),
             ("invalid_utf8_lines", invalidUTF8Lines), ("overlong_lines", overlongLines), ("placeholder_lines", placeholderLines),
+            ("quoted_lines", quotedLines),
         ] where n < 0 {
             throw fail("\(name) is negative")
         }
@@ -303,6 +309,7 @@ public struct AuditSummary: Sendable, Equatable {
         }
         let setAside = try Self.sum(declared?.otherLength ?? 0, declared?.otherSymbols ?? 0, "declared")
         let nonIDs = try Self.total([emptyLines, invalidUTF8Lines, overlongLines, placeholderLines, setAside], "lines")
+        guard quotedLines <= lines else { throw fail("quoted_lines is more than lines") }
         guard lines == (try Self.sum(ids, nonIDs, "lines")), crlfLines <= lines else {
             throw fail("lines are not ids + empty + invalid UTF-8 + overlong + placeholder lines + lines set aside")
         }

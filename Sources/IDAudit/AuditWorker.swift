@@ -12,6 +12,7 @@ extension AuditSummary {
         invalidUTF8Lines += other.invalidUTF8Lines
         overlongLines += other.overlongLines
         placeholderLines += other.placeholderLines
+        quotedLines += other.quotedLines
     }
 }
 
@@ -158,11 +159,23 @@ final class AuditWorker {
             }
             defer { p = lineEnd + 1 }
             if nl == nil && !final { break }
+            // A JSON string as `jq` prints one without -r: the id is between the quotes (none and no
+            // escape inside, so its bytes are the id's own).
+            var start = p
+            var quoted = false
+            if length >= 2, p.load(as: UInt8.self) == 0x22, p.load(fromByteOffset: length - 1, as: UInt8.self) == 0x22,
+                memchr(p + 1, 0x22, length - 2) == nil, memchr(p + 1, 0x5C, length - 2) == nil
+            {
+                start = p + 1
+                length -= 2
+                quoted = true
+            }
             if length == 0 {
                 if nonIDsHere {
                     summary.lines += 1
                     summary.emptyLines += 1
                     if crlf { summary.crlfLines += 1 }
+                    if quoted { summary.quotedLines += 1 }
                 }
                 continue
             }
@@ -171,10 +184,11 @@ final class AuditWorker {
                     summary.lines += 1
                     summary.overlongLines += 1
                     if crlf { summary.crlfLines += 1 }
+                    if quoted { summary.quotedLines += 1 }
                 }
                 continue
             }
-            let bytes = UnsafeRawBufferPointer(start: p, count: length)
+            let bytes = UnsafeRawBufferPointer(start: start, count: length)
             let ascii = Self.isASCII(bytes)
             var scalars = length
             if !ascii && !Self.forEachScalar(bytes, { _ in }) {
@@ -182,6 +196,7 @@ final class AuditWorker {
                     summary.lines += 1
                     summary.invalidUTF8Lines += 1
                     if crlf { summary.crlfLines += 1 }
+                    if quoted { summary.quotedLines += 1 }
                 }
                 continue
             }
@@ -196,6 +211,7 @@ final class AuditWorker {
                     summary.lines += 1
                     summary.placeholderLines += 1
                     if crlf { summary.crlfLines += 1 }
+                    if quoted { summary.quotedLines += 1 }
                 }
                 continue
             }
@@ -208,6 +224,7 @@ final class AuditWorker {
                         summary.lines += 1
                         if scalars == matcher.length { otherSymbols += 1 } else { otherLength += 1 }
                         if crlf { summary.crlfLines += 1 }
+                        if quoted { summary.quotedLines += 1 }
                     }
                     continue
                 }
@@ -216,6 +233,7 @@ final class AuditWorker {
             if shardCount > 1 && Int(f.high % UInt64(shardCount)) != shardIndex { continue }
             ids &+= 1
             if crlf { summary.crlfLines += 1 }
+            if quoted { summary.quotedLines += 1 }
             if shape.declared { matched &+= 1 }
             if shape.other { matchedOtherCase &+= 1 }
             // Keyed by length after the shard and the table are chosen: counts come out per length.

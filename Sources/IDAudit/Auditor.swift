@@ -100,8 +100,8 @@ public final class Auditor {
         shardIndex = shard.index
         shardCount = Swift.max(1, shard.count)
         self.memoryLimit = memoryLimit
-        // Room for the longest line and a read's worth more (a partial line is at most maxLineBytes + 1).
-        blockSize = Swift.max(1 << 20, maxLineBytes + 2 + (1 << 20))
+        // Room for the longest line and a read's worth more (a partial line is at most maxLineBytes + 3).
+        blockSize = Swift.max(1 << 20, maxLineBytes + 4 + (1 << 20))
         block = .allocate(byteCount: blockSize, alignment: 64)
         spare = .allocate(byteCount: blockSize, alignment: 64)
         // A thread costs about a MiB besides its table (its counters, its pending fingerprints, its
@@ -257,7 +257,7 @@ public final class Auditor {
         block = spare
         spare = full
         filled = tail
-        if filled > maxLineBytes + 1 {  // + 1: a trailing CR
+        if filled > maxLineBytes + 3 {  // + 3: a trailing CR, and a JSON string's quotes
             filled = 0
             skippingOverlong = true
         }

@@ -292,6 +292,7 @@ extension AuditSummary {
         if declared != nil { keys.append("declared") }
         // Only when there are some: a summary of ids like most is what it was before they were counted.
         if placeholderLines > 0 { keys.append("placeholder_lines") }
+        if quotedLines > 0 { keys.append("quoted_lines") }
         if !ksuidPayloadBits.isEmpty { keys.append("ksuid_payload_bits") }
         keys.sort()
         w.object(0, keys.count) { w, entry in
@@ -327,6 +328,9 @@ extension AuditSummary {
             case "placeholder_lines":
                 w.key("placeholder_lines")
                 w.count(placeholderLines)
+            case "quoted_lines":
+                w.key("quoted_lines")
+                w.count(quotedLines)
             case "ksuid_payload_bits":
                 w.key("ksuid_payload_bits")
                 w.array(2, ksuidPayloadBits.count) { w, j in w.count(ksuidPayloadBits[j]) }

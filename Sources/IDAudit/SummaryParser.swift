@@ -351,12 +351,13 @@ extension AuditSummary {
         ]
         // groups, declared and node_formats are optional: summaries without them (older ones, other
         // tools) are judged as one stream, with no declaration, reading no node-id format; so are
-        // placeholder_lines (none) and ksuid_payload_bits (the payload's bits not tested).
-        let optional = ["groups", "declared", "node_formats", "placeholder_lines", "ksuid_payload_bits"]
+        // placeholder_lines and quoted_lines (none) and ksuid_payload_bits (the payload's bits not tested).
+        let optional = ["groups", "declared", "node_formats", "placeholder_lines", "quoted_lines", "ksuid_payload_bits"]
         try p.members("", known: required + optional, required: required) {
             p, name throws(InputError) in
             switch name {
             case "placeholder_lines": s.placeholderLines = try p.count(name)
+            case "quoted_lines": s.quotedLines = try p.count(name)
             case "ksuid_payload_bits":
                 try p.open(.array, name)
                 var g = true

@@ -90,6 +90,42 @@ import Testing
         #expect(r.stderr.contains("--column") && r.stderr.contains("'user, name'"), "\(r.stderr)")
     }
 
+    /// `jq .id` without `-r` prints each id as a JSON string, quotes and all: read as the ids between
+    /// the quotes (counted in `quoted_lines` and named), the format recognised as unquoted, declared or
+    /// not, through a summary too; a line with a quote or a backslash inside is left as it is.
+    @Test(arguments: ["ulid", "uuid7", "ksuid", "typeid", "objectid", "xid"])
+    func quotedIdsAreReadAsTheirContent(scheme: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quoted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ids = try CLI.run(["generate", "--scheme", scheme, "--count", "3000"]).stdout.split(separator: "\n")
+        let plain = dir.appendingPathComponent("plain.txt")
+        try Data(ids.map { "\($0)\n" }.joined().utf8).write(to: plain)
+        let quoted = dir.appendingPathComponent("quoted.txt")
+        try Data(ids.map { "\"\($0)\"\r\n" }.joined().utf8).write(to: quoted)
+        let summary = dir.appendingPathComponent("s.json").path
+        let p = try CLI.run(["audit", plain.path, "--format", "json"])
+        let q = try CLI.run(["audit", quoted.path, "--format", "json", "--threads", "3", "--emit-summary", summary])
+        let pj = try JSONSerialization.jsonObject(with: Data(p.stdout.utf8)) as? [String: Any] ?? [:]
+        let qj = try JSONSerialization.jsonObject(with: Data(q.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(q.status == 0 && qj["verdict_code"] as? String == "consistent", "\(qj["findings"] ?? q.stderr)")
+        #expect(qj["format"] as? String == pj["format"] as? String && qj["quoted_lines"] as? String == "3000", "\(qj)")
+        #expect(qj["distinct"] as? String == "3000" && qj["crlf_lines"] as? String == "3000")
+        #expect((qj["findings"] as? [String])?.contains { $0.hasPrefix("3000 of 3000 lines were JSON strings") } == true)
+        #expect(try SchemaTests.validate(q.stdout).status == 0)
+        let d = try CLI.run(["audit", quoted.path, "--scheme", scheme])
+        #expect(d.status == 0, "\(d.stdout)")
+        let again = try CLI.run(["audit", "--summary", summary, "--format", "json"])
+        let aj = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(again.status == 0 && aj["quoted_lines"] as? String == "3000" && aj["format"] as? String == qj["format"] as? String)
+        // A quote or a backslash inside: no JSON string of an id's own bytes, kept whole.
+        let odd = dir.appendingPathComponent("odd.txt")
+        try Data("\"a\"b\"\n\"a\\b\"\n\"\"\n".utf8).write(to: odd)
+        let o = try CLI.run(["audit", odd.path, "--format", "json"])
+        let oj = try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(oj["quoted_lines"] as? String == "1" && oj["ids"] as? String == "2" && oj["empty_lines"] as? String == "1", "\(oj)")
+    }
+
     /// A header that names the column twice (`id,id`, a join's export): which column is meant is the
     /// user's to say — bad data naming both, not one of them taken silently.
     @Test func aColumnNamedTwiceIsBadData() throws {

@@ -225,6 +225,20 @@ import Testing
         Self.rejects(try Self.data(o), "sample")
     }
 
+    /// `quoted_lines` is optional (absent: none), a count, and no more than the lines.
+    @Test func quotedLinesAreCountedAndChecked() throws {
+        var o = try Self.example()
+        o["quoted_lines"] = "4"
+        let s = try AuditSummary(jsonText: try Self.data(o))
+        #expect(s.quotedLines == 4)
+        #expect(try AuditSummary(jsonText: Data(try s.jsonText().utf8)).quotedLines == 4)
+        #expect(try AuditSummary(jsonText: try Self.data(try Self.example())).quotedLines == 0)
+        o["quoted_lines"] = "5"
+        Self.rejects(try Self.data(o), "quoted_lines")
+        o["quoted_lines"] = "-1"
+        Self.rejects(try Self.data(o))
+    }
+
     /// Collections past their caps are refused by name before they are built whole.
     @Test func oversizeFieldsAreRefused() throws {
         var o = try Self.example()

@@ -16,7 +16,8 @@ Usage:
 summarise FILE [FILE ...]
     The lines of the files (each file's last line ends with the file). The contract's line
     rules, byte for byte: only b"\\n" ends a line, a last line without one
-    counts, one trailing b"\\r" is removed (crlf_lines), then empty / longer than max_line_bytes /
+    counts, one trailing b"\\r" is removed (crlf_lines), a JSON string's quotes (b'"' at each end,
+    none and no backslash between: quoted_lines), then empty / longer than max_line_bytes /
     not valid UTF-8 / id, in that order. A UTF-8 byte order mark is not special: it is part of
     the first line.
 --rows ROWS.jsonl
@@ -173,6 +174,7 @@ class Summariser:
         self.max_line_bytes = max_line_bytes
         self.counts = dict.fromkeys(COUNT_FIELDS, 0)
         self.placeholders = 0  # nil and max UUIDs: not ids (placeholder_lines)
+        self.quoted = 0  # JSON strings read as the bytes between their quotes (quoted_lines)
         self.ids = collections.Counter()  # id bytes -> occurrences
         self.order = []  # id bytes in line order (node-id formats count clock regressions)
         # The input's bytes as the auditor reads them: where each line ends, and each id's line end
@@ -193,6 +195,9 @@ class Summariser:
         if raw.endswith(b"\r"):
             raw = raw[:-1]
             self.counts["crlf_lines"] += 1
+        if len(raw) >= 2 and raw[:1] == b'"' and raw[-1:] == b'"' and b'"' not in raw[1:-1] and b"\\" not in raw[1:-1]:
+            raw = raw[1:-1]
+            self.quoted += 1
         if raw == b"":
             self.counts["empty_lines"] += 1
             return
@@ -292,11 +297,13 @@ class Summariser:
         out["time_formats"] = time_formats
         if self.placeholders:
             out["placeholder_lines"] = str(self.placeholders)
+        if self.quoted:
+            out["quoted_lines"] = str(self.quoted)
         if formats["ksuid"]["ids"]:
             out["ksuid_payload_bits"] = [str(n) for n in ksuid_bits]
         import time
         import bisect
-        ends = block_ends(self.line_ends, self.fed, (1 << 20) + self.max_line_bytes + 2)
+        ends = block_ends(self.line_ends, self.fed, (1 << 20) + self.max_line_bytes + 4)
         blocks = [bisect.bisect_left(ends, e) for e in self.id_ends]
         nodes = node_formats([raw.decode("utf-8") for raw in self.order], int(time.time() * 1000), blocks)
         if nodes:
@@ -413,6 +420,9 @@ def merge(a, b):
     placeholders = int(a.get("placeholder_lines", "0")) + int(b.get("placeholder_lines", "0"))
     if placeholders:
         out["placeholder_lines"] = str(placeholders)
+    quoted = int(a.get("quoted_lines", "0")) + int(b.get("quoted_lines", "0"))
+    if quoted:
+        out["quoted_lines"] = str(quoted)
     # ksuid_payload_bits: summed; unknown (absent) when a part with KSUIDs did not count them.
     ka, kb = (int(x["time_formats"].get("ksuid", {"ids": "0"})["ids"]) for x in (a, b))
     ba, bb = a.get("ksuid_payload_bits"), b.get("ksuid_payload_bits")

@@ -54,6 +54,9 @@ Then, with ids the DataFrame of id bytes:
   sample         = the 32 smallest ids of at most 256 bytes, ordered as binary (unsigned bytes, i.e. UTF-8 order)
   placeholder_lines = lines that are the nil or the max UUID (an anchored, case-blind regex, with
                    hyphens or without): counted apart from ids; written only when there are some
+  quoted_lines   = lines that were a JSON string (jq without -r: '"' at each end, none and no
+                   backslash between), read as the bytes between the quotes; written only when
+                   there are some
   ksuid_payload_bits = per bit of a KSUID's 128-bit payload (from the top), the ids with it set:
                    a Python UDF gives each KSUID's payload as 128 '0'/'1' characters, posexplode
                    keeps the '1's, summed by position with the id's count; written when any id
@@ -151,11 +154,22 @@ def text_lines(spark, path):
 
 
 def classify_lines(lines, max_line_bytes):
-    """Adds crlf (0/1) and kind (empty, overlong, invalid, id) and `id` (bytes) per the rules."""
+    """Adds crlf and quoted (0/1) and kind (empty, overlong, invalid, id) and `id` (bytes) per the rules."""
     crlf = F.coalesce(F.substring("raw", -1, 1) == F.lit(bytearray(b"\r")), F.lit(False))
     body = F.when(crlf, F.expr("substring(raw, 1, length(raw) - 1)")).otherwise(F.col("raw"))
+    # A JSON string as jq prints one without -r: a quote at each end, none and no backslash between.
+    # Counted on the text (an invalid byte decodes to U+FFFD, never to a quote or a backslash).
+    quote = F.lit(bytearray(b'"'))
+    text = F.col("body").cast("string")
+    quoted = F.coalesce(
+        (F.length("body") >= 2) & (F.substring("body", 1, 1) == quote) & (F.substring("body", -1, 1) == quote)
+        & (F.length(text) - F.length(F.regexp_replace(text, '"', "")) == 2)
+        & (F.instr(text, "\\") == 0),
+        F.lit(False))
+    inner = F.expr("substring(body, 2, length(body) - 2)")
     return (lines
-            .select(crlf.cast("int").alias("crlf"), body.alias("id"))
+            .select(crlf.cast("int").alias("crlf"), body.alias("body"))
+            .select("crlf", quoted.cast("int").alias("quoted"), F.when(quoted, inner).otherwise(F.col("body")).alias("id"))
             .withColumn("kind",
                         F.when(F.length("id") == 0, "empty")
                         .when(F.length("id") > max_line_bytes, "overlong")
@@ -169,7 +183,7 @@ def classify_rows(frame, column):
     field = frame.schema[column]
     value = F.col(column) if isinstance(field.dataType, T.BinaryType) else F.col(column).cast("string")
     return (frame
-            .select(F.lit(0).alias("crlf"), value.cast("binary").alias("id"))
+            .select(F.lit(0).alias("crlf"), F.lit(0).alias("quoted"), value.cast("binary").alias("id"))
             .withColumn("kind",
                         F.when(F.col("id").isNull() | (F.length("id") == 0), "empty")
                         .when(~F.is_valid_utf8(F.col("id").cast("string")), "invalid")
@@ -217,6 +231,7 @@ def summarise(classified, max_line_bytes):
         F.sum(F.when(F.col("kind") == "invalid", 1).otherwise(0)).alias("invalid_utf8_lines"),
         F.sum(F.when(F.col("kind") == "overlong", 1).otherwise(0)).alias("overlong_lines"),
         F.sum(F.when(F.col("kind") == "placeholder", 1).otherwise(0)).alias("placeholder_lines"),
+        F.sum("quoted").alias("quoted_lines"),
     ).first()
 
     grouped = (classified.filter(F.col("kind") == "id")
@@ -300,6 +315,8 @@ def summarise(classified, max_line_bytes):
     out["groups"] = {str(n): g for n, g in sorted(groups.items())}
     if counts["placeholder_lines"]:
         out["placeholder_lines"] = str(counts["placeholder_lines"])
+    if counts["quoted_lines"]:
+        out["quoted_lines"] = str(counts["quoted_lines"])
     if per_format.get("ksuid") is not None:
         bits = ["0"] * 128
         for r in ksuid_bits:

@@ -315,6 +315,7 @@ struct AuditCommand: ParsableCommand {
         report.add("invalid UTF-8 lines", String(r.invalidUTF8Lines))
         report.add("overlong lines (> \(r.maxLineBytes) B)", String(r.overlongLines))
         if r.placeholderLines > 0 { report.add("nil/max UUID lines", String(r.placeholderLines)) }
+        if r.quotedLines > 0 { report.add("quoted lines (JSON strings)", String(r.quotedLines)) }
         report.add("symbols seen", "\(r.observedSymbols.unicodeScalars.count): \(r.observedSymbols.escapingControlCharacters.prefix(80))")
         report.add("format", r.format)
         report.add("alphabet", "\(r.alphabet) (\(r.alphabetSize) symbols)")

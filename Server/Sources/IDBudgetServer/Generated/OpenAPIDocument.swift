@@ -2914,6 +2914,10 @@ enum OpenAPIDocument {
                         "$ref": "#/components/schemas/Output_integer",
                         "description": "lines that are the nil or the max UUID (RFC 9562), set aside as placeholders, not ids"
                       },
+                      "quoted_lines": {
+                        "$ref": "#/components/schemas/Output_integer",
+                        "description": "lines that were a JSON string (jq without -r: a double quote at each end, none and no backslash between), read as the bytes between the quotes"
+                      },
                       "fingerprint_table_bytes": {
                         "$ref": "#/components/schemas/Output_integer",
                         "description": "the most bytes the fingerprint tables held at once"
