@@ -84,11 +84,15 @@ import Testing
         let base: UInt64 = UInt64(Date().timeIntervalSince1970 * 1000 - 1_288_834_974_657 - 3_600_000) << 22
         let dense = (0..<40_000).map { _ in String(base + UInt64.random(in: 0..<80_000, using: &rng)) }
         #expect(try Auditor().audit(dense).nodes == nil)
-        // Ids of a node-id format mixed with others past the strays (one line, or one in a thousand)
-        // are not one format's; one stray line (a header) is set aside.
+        // Ids of a node-id format mixed with others of their length past the strays (one line, or one
+        // in a thousand) are not one format's; one stray line (a header) is set aside. Strays of other
+        // lengths hold no Snowflake: their lengths are judged apart, the Snowflakes' as Snowflakes.
         let snowflakes = Self.snowflakes(workers: [1], perTick: 10, ticks: 10)
-        #expect(try Auditor().audit(snowflakes + ["not-a-snowflake", "nor-this"]).nodes == nil)
+        let width = snowflakes[0].count
+        let strays = ["not-a-snowflake", "nor-this"].map { String(($0 + String(repeating: "x", count: width)).prefix(width)) }
+        #expect(try Auditor().audit(snowflakes + strays).nodes == nil)
         #expect(try Auditor().audit(["id"] + snowflakes).nodes?.scheme == "snowflake")
+        #expect(try Auditor().audit(snowflakes + ["not-a-snowflake", "nor-this"]).nodes?.scheme == "snowflake")
     }
 
     /// The stray tolerance is the whole stream's, not the first block's: 1,100 UUIDs in front of 1.2
