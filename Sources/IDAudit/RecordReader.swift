@@ -10,7 +10,9 @@ import IDBudget
 ///   quotes may hold delimiters, line breaks and `""` for a quote. With a column name, the first
 ///   record is the header that names it (a UTF-8 byte-order mark before it is dropped); with a column
 ///   number, every record is data. A blank line is no record. A record equal to the header (exports
-///   merged with `cat` repeat it) is set aside and counted, not read as an id.
+///   merged with `cat` repeat it) is set aside and counted, not read as an id; so is a later part's
+///   own header (see ``RecordReader/laterHeader(_:)``), whose columns may have moved: the column is
+///   looked up in it afresh.
 /// * **JSON lines**: one JSON object a line; the field is a path of keys (`req.id` is the key `id` of
 ///   the object under `req`). A string is read with its escapes (`\"`, `\u00e9`, surrogate pairs); a
 ///   number is taken as it is written (Snowflakes are often numbers). A blank line is no record.
@@ -82,6 +84,9 @@ public final class RecordReader {
     private var readingHeader = false
     /// The header's fields, once read: a later record equal to them is the header again.
     private var headerFields: [[UInt8]]? = nil
+    /// The column's name, as bytes (nil for a column number), and every header's field names so far.
+    private var columnName: [UInt8]? = nil
+    private var headerNames = Set<[UInt8]>()
     /// The JSON path's keys, as bytes.
     private var path: [[UInt8]] = []
     /// The start of a record the last chunk cut.
@@ -94,7 +99,12 @@ public final class RecordReader {
         switch source {
         case .csv(let column, let d):
             delimiter = d
-            if case .number(let n) = column { target = n - 1 } else { readingHeader = true }
+            switch column {
+            case .number(let n): target = n - 1
+            case .name(let name):
+                readingHeader = true
+                columnName = Array(name.utf8)
+            }
         case .jsonLines(let keys):
             path = keys.map { Array($0.utf8) }
         }
@@ -209,17 +219,12 @@ public final class RecordReader {
     /// returns where the first one not read starts.
     private func records(in b: UnsafeRawBufferPointer, final: Bool) throws -> Int {
         guard let base = b.baseAddress else { return 0 }
+        if case .jsonLines = source { return jsonLines(in: b, final: final) }
         let end = b.count
         var at = 0
         while at < end {
             let rest = end - at
             let nl = memchr(base + at, 0x0A, rest).map { UnsafeRawPointer($0) - base } ?? (final ? end : -1)
-            if case .jsonLines = source {
-                guard nl >= 0 else { return at }
-                json(UnsafeRawBufferPointer(start: base + at, count: nl - at))
-                at = nl + 1
-                continue
-            }
             if nl >= 0, memchr(base + at, 0x22, nl - at) == nil {
                 try csvRecord(UnsafeRawBufferPointer(start: base + at, count: nl - at))
                 at = nl + 1
@@ -251,6 +256,7 @@ public final class RecordReader {
             repeatedHeaders += 1
             return
         }
+        if namesColumn(line), try laterHeader(split(Self.droppingBOM(line))) { return }
         guard let base = line.baseAddress else { return }
         var field = 0
         var start = 0
@@ -265,15 +271,17 @@ public final class RecordReader {
             field += 1
         }
         let stop = memchr(base + start, Int32(delimiter), n - start).map { UnsafeRawPointer($0) - base } ?? n
-        if line[start..<stop].contains(0x0D) {
+        let value = UnsafeRawBufferPointer(start: base + start, count: stop - start)
+        if memchr(base + start, 0x0D, stop - start) != nil {
             unreadable += 1
             return
         }
-        if Self.isNull(line[start..<stop]) {
+        if Self.isNull(value) {
             withoutID += 1
             return
         }
-        out += line[start..<stop]
+        // One copy of the bytes, no per-byte generic append: this is the whole cost of a record.
+        out.append(contentsOf: value)
         endLine(crlf)
     }
 
@@ -322,7 +330,12 @@ public final class RecordReader {
     /// A CSV field that holds no value: empty, or SQL's null as exports write it (`NULL`; `\N`, MySQL's
     /// `SELECT … INTO OUTFILE` and PostgreSQL's `COPY`).
     static func isNull<C: Collection<UInt8>>(_ field: C) -> Bool {
-        field.isEmpty || field.elementsEqual("NULL".utf8) || field.elementsEqual("\\N".utf8)
+        switch field.count {
+        case 0: return true
+        case 2: return field.elementsEqual("\\N".utf8)
+        case 4: return field.elementsEqual("NULL".utf8)
+        default: return false
+        }
     }
 
     /// The header's field names: where the column is.
@@ -336,6 +349,52 @@ public final class RecordReader {
         target = i
         readingHeader = false
         headerFields = fields
+        headerNames = Set(fields)
+        if let first = fields.first, first.starts(with: [0xEF, 0xBB, 0xBF]) { headerNames.insert(Array(first.dropFirst(3))) }
+    }
+
+    /// Whether the record has the column's name as one of its fields, by its bytes: a cheap test
+    /// (`memmem`) before a record is split to be tried as a later header.
+    private func namesColumn(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let name = columnName, !name.isEmpty, let base = line.baseAddress else { return false }
+        var from = 0
+        while from < line.count {
+            guard let hit = memchr(base + from, Int32(name[0]), line.count - from) else { return false }
+            let at = UnsafeRawPointer(hit) - base
+            let end = at + name.count
+            guard end <= line.count else { return false }
+            guard memcmp(base + at, name, name.count) == 0 else {
+                from = at + 1
+                continue
+            }
+            let opens = at == 0 || line[at - 1] == delimiter || (at == 3 && Self.droppingBOM(line).count == line.count - 3)
+            if opens && (end == line.count || line[end] == delimiter) { return true }
+            from = at + 1
+        }
+        return false
+    }
+
+    /// Whether a record is a later part's header, differing from the first: exports merged with `cat`
+    /// from versions of a system whose columns changed. It is one when a field is exactly the column's
+    /// name and it is the record's only field, or another of its fields is a name some header already
+    /// gave — two names at once, so a data record holding the column's name as a value (a `kind`
+    /// column whose value is `request_id`) stays data. Such a record is set aside and counted as a
+    /// repeated header, and the column is found in it: records after it are read by its columns. A
+    /// later header naming the column twice is bad data, as a first one is.
+    private func laterHeader(_ fields: [[UInt8]]) throws -> Bool {
+        guard let name = columnName, headerFields != nil else { return false }
+        let hits = fields.indices.filter { fields[$0] == name }
+        guard let first = hits.first else { return false }
+        guard fields.count == 1 || fields.indices.contains(where: { $0 != first && fields[$0] != name && headerNames.contains(fields[$0]) })
+        else { return false }
+        guard hits.count == 1 else {
+            throw Failure.ambiguousColumn(String(decoding: name, as: UTF8.self), columns: hits.map { $0 + 1 })
+        }
+        target = first
+        headerFields = fields
+        headerNames.formUnion(fields)
+        repeatedHeaders += 1
+        return true
     }
 
     /// A record with a quote, by RFC 4180's rules, from `start`; returns where the next one starts,
@@ -403,6 +462,8 @@ public final class RecordReader {
         records += 1
         if let headerFields, fields == headerFields {
             repeatedHeaders += 1
+        } else if try laterHeader(fields) {
+            // counted as a repeated header, the column found in it
         } else if fields.count <= target {
             withoutID += 1
             widest = Swift.max(widest, fields.count)
@@ -420,21 +481,43 @@ public final class RecordReader {
     // MARK: - JSON lines
 
     /// One line, its line break excluded.
-    private func json(_ r: UnsafeRawBufferPointer) {
-        var line = r
-        let crlf = line.last == 0x0D
-        if crlf { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
-        // A blank line (a line's first byte is nearly always its `{`).
-        guard let first = line.first, first != 0x20 && first != 0x09 || line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
-            return
+    /// The whole JSON lines in `b` (with `final`, the last one too); returns where the first one not
+    /// read starts. The counts and the ids are kept in locals while the lines are read and stored once:
+    /// a class's stored properties cost an exclusivity check at each use, a third of a line's time.
+    private func jsonLines(in b: UnsafeRawBufferPointer, final: Bool) -> Int {
+        guard let base = b.baseAddress else { return 0 }
+        var ids: [UInt8] = []
+        swap(&ids, &out)
+        var (read, without, bad) = (0, 0, 0)
+        let path = self.path
+        let end = b.count
+        var at = 0
+        while at < end {
+            let nl = memchr(base + at, 0x0A, end - at).map { UnsafeRawPointer($0) - base } ?? (final ? end : -1)
+            guard nl >= 0 else { break }
+            var line = UnsafeRawBufferPointer(start: base + at, count: nl - at)
+            at = nl + 1
+            let crlf = line.last == 0x0D
+            if crlf { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+            // A blank line (a line's first byte is nearly always its `{`).
+            guard let first = line.first, first != 0x20 && first != 0x09 || line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
+                continue
+            }
+            read += 1
+            var scanner = JSONScanner(line)
+            switch scanner.find(path, into: &ids) {
+            case .found:
+                if crlf { ids.append(0x0D) }
+                ids.append(0x0A)
+            case .missing: without += 1
+            case .unreadable: bad += 1
+            }
         }
-        records += 1
-        var scanner = JSONScanner(line)
-        switch scanner.find(path, into: &out) {
-        case .found: endLine(crlf)
-        case .missing: withoutID += 1
-        case .unreadable: unreadable += 1
-        }
+        swap(&ids, &out)
+        records += read
+        withoutID += without
+        unreadable += bad
+        return Swift.min(at, end)
     }
 }
 
@@ -455,14 +538,16 @@ struct JSONScanner {
     /// Appends the value at `path` to `out` (a string decoded, a number as written).
     mutating func find(_ path: [[UInt8]], into out: inout [UInt8]) -> Found {
         skipSpace()
-        guard peek == 0x7B else { return .unreadable }
+        guard peek == 0x7B, let first = path.first else { return .unreadable }
         var at = i
-        guard skipValue(depth: 0) else { return .unreadable }
+        // One pass checks the line by JSON's grammar and keeps the last member named by the first key.
+        var top: Int?
+        guard object(finding: first, at: &top) else { return .unreadable }
         skipSpace()
         guard i == b.count else { return .unreadable }
         for (depth, key) in path.enumerated() {
             // `at` is a checked object.
-            guard let value = lastMember(of: at, key) else { return .missing }
+            guard let value = depth == 0 ? top : lastMember(of: at, key) else { return .missing }
             i = value
             let c = peek ?? 0
             if c == 0x6E { return .missing }  // null
@@ -490,6 +575,35 @@ struct JSONScanner {
         return .unreadable
     }
 
+    /// Checks the object at `i` and moves past it, keeping in `found` where the value of its last member
+    /// named `key` starts; false when it is not an object by JSON's grammar.
+    private mutating func object(finding key: [UInt8], at found: inout Int?) -> Bool {
+        i += 1
+        skipSpace()
+        if peek == 0x7D {
+            i += 1
+            return true
+        }
+        while true {
+            skipSpace()
+            guard let matched = self.key(key) else { return false }
+            skipSpace()
+            guard peek == 0x3A else { return false }
+            i += 1
+            skipSpace()
+            if matched { found = i }
+            guard skipValue(depth: 1) else { return false }
+            skipSpace()
+            if peek == 0x2C {
+                i += 1
+                continue
+            }
+            guard peek == 0x7D else { return false }
+            i += 1
+            return true
+        }
+    }
+
     /// Where the value of the last member named `key` of the (checked) object at `at` starts.
     private mutating func lastMember(of at: Int, _ key: [UInt8]) -> Int? {
         i = at + 1
@@ -514,7 +628,13 @@ struct JSONScanner {
     private var peek: UInt8? { i < b.count ? b.load(fromByteOffset: i, as: UInt8.self) : nil }
 
     private mutating func skipSpace() {
-        while let c = peek, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { i += 1 }
+        var j = i
+        while j < b.count {
+            let c = b[j]
+            guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { break }
+            j += 1
+        }
+        i = j
     }
 
     private mutating func literal(_ word: StaticString) -> Bool {
@@ -568,6 +688,18 @@ struct JSONScanner {
     /// A string at `i`, its escapes decoded to UTF-8, appended to `out`; false when it is not one.
     private mutating func string(into out: inout [UInt8]) -> Bool {
         guard peek == 0x22 else { return false }
+        // Most strings have no escape: copied whole, not byte by byte.
+        var j = i + 1
+        while j < b.count {
+            let c = b[j]
+            if c == 0x22 || c == 0x5C || c < 0x20 { break }
+            j += 1
+        }
+        if j < b.count, b[j] == 0x22 {
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[(i + 1)..<j]))
+            i = j + 1
+            return true
+        }
         i += 1
         while let c = peek {
             i += 1
@@ -626,6 +758,17 @@ struct JSONScanner {
     /// Skips a string at `i` without keeping it; false when it is not one.
     private mutating func skipString() -> Bool {
         guard peek == 0x22 else { return false }
+        // The common case, no escape, in a local index.
+        var j = i + 1
+        while j < b.count {
+            let c = b[j]
+            if c == 0x22 || c == 0x5C || c < 0x20 { break }
+            j += 1
+        }
+        if j < b.count, b[j] == 0x22 {
+            i = j + 1
+            return true
+        }
         i += 1
         while i < b.count {
             let c = b[i]

@@ -183,6 +183,37 @@ import Testing
         #expect(j.status == 0 && jj["crlf_lines"] as? String == "3000", "\(jj)")
     }
 
+    /// Exports merged with `cat` from two versions of a system: the second part's header moved the
+    /// column, dropped one and added one (quoted or not), or is the id column alone. It is set aside
+    /// as a header and the column is read where it now is; a record that holds the column's name only
+    /// as a value (a `kind` column) stays data.
+    @Test(arguments: ["ts,request_id,user", "\"ts\",\"request_id\",\"user\"", "request_id"])
+    func aLaterPartsOwnHeaderIsNotAnId(later: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("later-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ids = try CLI.run(["generate", "--alphabet", "base62", "--length", "22", "--count", "3000"]).stdout.split(separator: "\n")
+        var csv = "request_id,user,kind\n"
+        for i in 0..<1000 { csv += "\(ids[i]),u\(i),\(i % 10 == 0 ? "request_id" : "k")\n" }
+        csv += "\u{FEFF}\(later)\n"
+        let moved =
+            later.hasPrefix("request_id") ? { (id: Substring, i: Int) in "\(id)" } : { (id: Substring, i: Int) in "\(i),\(id),u\(i)" }
+        for i in 1000..<3000 { csv += moved(ids[i], i) + "\n" }
+        let file = dir.appendingPathComponent("merged.csv")
+        try Data(csv.utf8).write(to: file)
+        for threads in ["1", "3"] {
+            let r = try CLI.run(["audit", file.path, "--column", "request_id", "--format", "json", "--threads", threads])
+            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+            let records = json["records"] as? [String: Any] ?? [:]
+            #expect(r.status == 0 && json["ids"] as? String == "3000" && json["verdict_code"] as? String == "consistent", "\(json)")
+            #expect(records["repeated_headers"] as? String == "1" && records["read"] as? String == "3001", "\(records)")
+        }
+        // The later header naming the column twice is bad data, as a first one would be.
+        try Data((csv + "request_id,ts,request_id\nx,1,y\n").utf8).write(to: file)
+        let twice = try CLI.run(["audit", file.path, "--column", "request_id"])
+        #expect(later == "request_id" || (twice.status == 65 && twice.stderr.contains("columns 1, 3")), "\(twice.stderr)")
+    }
+
     /// A column that is SQL's null in one row of ten (`NULL`, `\N`, empty: what MySQL, PostgreSQL and
     /// spreadsheets export for no value) holds no id there: those records are without the id, not
     /// 2,000 copies of a four-character token that fail the stream as duplicates.

@@ -16,6 +16,7 @@ uncounted warm-up of each (a VM's first touch of fresh memory can add half a sec
 whichever run comes first); and, beside it, the machine's own ceiling for that row: two `--threads 1`
 audits of the file's two halves at once, as separate processes sharing nothing but the hardware (the
 one-thread wall of the whole file over the pair's wall: what two cores give two independent jobs here).
+It also reads the same ids from a CSV column and a JSON-lines field against plain lines (`records`).
 """
 import json
 import os
@@ -61,6 +62,32 @@ def measured(argv, ok=(0,)):
 
 def spread(xs):
     return {"min": min(xs), "median": statistics.median(xs), "max": max(xs)}
+
+
+def records_rows(binary, path, tmp, repeats):
+    """The same ids as a CSV column (`id,user`, a header) and as a JSON-lines field ({"id": …, "n": …}),
+    each audited with --column / --field, alternating with the plain file: the records' wall against
+    plain lines' (the issue's goal: at least half their speed). The answers must agree."""
+    csv_path, jsonl_path = os.path.join(tmp, "ids.csv"), os.path.join(tmp, "ids.jsonl")
+    with open(path, "rb") as src, open(csv_path, "wb") as c, open(jsonl_path, "wb") as j:
+        c.write(b"id,user\n")
+        for k, line in enumerate(src):
+            x = line.rstrip(b"\n")
+            c.write(x + b",u%d\n" % (k & 1023))
+            j.write(b'{"id": "' + x + b'", "n": %d}\n' % (k & 1023))
+    runs = {"plain": [], "csv --column id": [], "json lines --field id": []}
+    argvs = {"plain": [path], "csv --column id": [csv_path, "--column", "id"], "json lines --field id": [jsonl_path, "--field", "id"]}
+    answers = {}
+    for _ in range(repeats):
+        for kind, extra in argvs.items():
+            text, wall, _ = measured([binary, "audit", *extra, "--format", "json"], ok=(0, 1))
+            runs[kind].append(wall)
+            j = json.loads(text)
+            answers[kind] = (j["distinct"], j["verdict"])
+    if len(set(answers.values())) != 1:
+        sys.exit(f"audit_bench: plain lines, the CSV column and the JSON field answer differently: {answers}")
+    plain = statistics.median(runs["plain"])
+    return {kind: {"wall_s": spread(w), "speed_of_lines": plain / statistics.median(w)} for kind, w in runs.items() if kind != "plain"}
 
 
 def main():
@@ -134,6 +161,8 @@ def main():
             result["thread_ratio"] = result["one_thread"]["wall_s"]["median"] / result["idbudget"]["wall_s"]["median"]
             result["halves_at_once"] = {"wall_s": spread(pair["wall"])}
             result["machine_ratio"] = result["one_thread"]["wall_s"]["median"] / result["halves_at_once"]["wall_s"]["median"]
+        if name == "audit":
+            result["records"] = records_rows(binary, path, tmp, repeats)
     os.makedirs(out, exist_ok=True)
     json.dump(result, open(os.path.join(out, f"{name}.json"), "w"), indent=1)
     w, d = result["idbudget"], result["duckdb"]
@@ -142,6 +171,9 @@ def main():
           f"peak RSS {w['peak_rss_bytes']['median'] / 2**20:.0f} MiB")
     print(f"  DuckDB GROUP BY wall {d['wall_s']['min']:.2f}/{d['wall_s']['median']:.2f}/{d['wall_s']['max']:.2f} s, "
           f"peak RSS {d['peak_rss_bytes']['median'] / 2**20:.0f} MiB")
+    for kind, r in result.get("records", {}).items():
+        print(f"  {kind}: wall {r['wall_s']['min']:.2f}/{r['wall_s']['median']:.2f}/{r['wall_s']['max']:.2f} s, "
+              f"{r['speed_of_lines']:.2f}x the speed of plain lines (goal >= 0.5)")
     if "thread_ratio" in result:
         print(f"  threads: {result['threads']} threads {result['thread_ratio']:.2f}x one thread; two one-thread audits of the "
               f"halves at once {result['machine_ratio']:.2f}x (the machine's ceiling for that row)")

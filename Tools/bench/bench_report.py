@@ -230,6 +230,10 @@ if audit is None:
 else:
     targets.append((AUDIT_SPEED, audit["speed_ratio"], 1.5, ">=", "×"))
     targets.append((AUDIT_MEMORY, audit["memory_ratio"], 0.3334, "<", "×"))
+    for kind, r in audit.get("records", {}).items():
+        w = r["wall_s"]
+        targets.append((f"`idbudget audit` of 10^7 ids read from a {kind} ≥ 0.5× the speed of plain lines (median wall; "
+                        f"{w['min']:.2f} / {w['median']:.2f} / {w['max']:.2f} s)", r["speed_of_lines"], 0.5, ">=", "×"))
     if "thread_ratio" in audit:
         t = audit["one_thread"]["wall_s"]
         targets.append((f"`idbudget audit` of 10^7 ids, {audit['threads']} threads ≥ 1.7× one thread (median wall; one thread "
