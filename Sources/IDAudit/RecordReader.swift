@@ -11,8 +11,8 @@ import IDBudget
 ///   record is the header that names it (a UTF-8 byte-order mark before it is dropped); with a column
 ///   number, every record is data. A blank line is no record. A record equal to the header (exports
 ///   merged with `cat` repeat it) is set aside and counted, not read as an id; so is a later part's
-///   own header (see ``RecordReader/laterHeader(_:)``), whose columns may have moved: the column is
-///   looked up in it afresh.
+///   own header — a field exactly the column's name, and no other field or another a header already
+///   named — whose columns may have moved: the column is looked up in it afresh.
 /// * **JSON lines**: one JSON object a line; the field is a path of keys (`req.id` is the key `id` of
 ///   the object under `req`). A string is read with its escapes (`\"`, `\u00e9`, surrogate pairs); a
 ///   number is taken as it is written (Snowflakes are often numbers). A blank line is no record.
@@ -26,8 +26,9 @@ import IDBudget
 ///
 /// **Speed.** Records are found with `memchr` (line breaks, then quotes): a CSV record with no quote
 /// is split where it lies, and only a quoted one goes through the RFC 4180 state machine; a JSON line
-/// is scanned in place, keys compared without copying. A record cut by the end of a chunk waits, alone,
-/// for the next.
+/// is scanned in place, keys compared without copying, and a big chunk of JSON lines is cut at line
+/// breaks into a part a core, read at once. A record cut by the end of a chunk waits, alone, for the
+/// next.
 public final class RecordReader {
     /// Where the id is.
     public enum Source: Sendable, Equatable {
@@ -482,14 +483,45 @@ public final class RecordReader {
 
     /// One line, its line break excluded.
     /// The whole JSON lines in `b` (with `final`, the last one too); returns where the first one not
-    /// read starts. The counts and the ids are kept in locals while the lines are read and stored once:
-    /// a class's stored properties cost an exclusivity check at each use, a third of a line's time.
+    /// read starts. A big chunk is cut at a line break into a part a core, read at once and joined in
+    /// order: the lines are independent, and one thread reading them was the audit's slowest stage.
     private func jsonLines(in b: UnsafeRawBufferPointer, final: Bool) -> Int {
         guard let base = b.baseAddress else { return 0 }
-        var ids: [UInt8] = []
-        swap(&ids, &out)
-        var (read, without, bad) = (0, 0, 0)
+        let n = b.count >= 1 << 18 ? Swift.min(Cores.usable, 8) : 1
+        var bounds = [0]
+        for k in 1..<Swift.max(n, 1) {
+            let target = Swift.max(bounds[k - 1], k * b.count / n)
+            guard target < b.count, let nl = memchr(base + target, 0x0A, b.count - target) else { break }
+            bounds.append(UnsafeRawPointer(nl) - base + 1)
+        }
+        bounds.append(b.count)
+        let parts = (0..<(bounds.count - 1)).map { UnsafeRawBufferPointer(start: base + bounds[$0], count: bounds[$0 + 1] - bounds[$0]) }
         let path = self.path
+        let results = JSONParts(parts.count)
+        let read = { (k: Int) in
+            // Each part its own copy of the keys: the scanner retains them at each line, and two threads
+            // counting references on one array fight over its cache line.
+            let own = k == 0 ? path : path.map { $0.map { $0 } }
+            results.slots[k] = Self.jsonPart(parts[k], path: own, final: final && k == parts.count - 1)
+        }
+        if parts.count == 1 { read(0) } else { try? parallel(parts.count) { read($0) } }
+        for k in parts.indices {
+            let r = results.slots[k]
+            out.append(contentsOf: r.ids)
+            records += r.read
+            withoutID += r.without
+            unreadable += r.bad
+        }
+        return bounds[parts.count - 1] + results.slots[parts.count - 1].consumed
+    }
+
+    /// One part's lines, read alone: its ids (a line each), its counts, and where its first line not
+    /// read starts. Everything in locals: a class's stored properties cost an exclusivity check at each
+    /// use, a third of a line's time.
+    private static func jsonPart(_ b: UnsafeRawBufferPointer, path: [[UInt8]], final: Bool) -> JSONParts.Result {
+        var r = JSONParts.Result()
+        guard let base = b.baseAddress else { return r }
+        r.ids.reserveCapacity(b.count / 2)
         let end = b.count
         var at = 0
         while at < end {
@@ -503,27 +535,47 @@ public final class RecordReader {
             guard let first = line.first, first != 0x20 && first != 0x09 || line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
                 continue
             }
-            read += 1
+            r.read += 1
             var scanner = JSONScanner(line)
-            switch scanner.find(path, into: &ids) {
+            switch scanner.find(path, into: &r.ids) {
             case .found:
-                if crlf { ids.append(0x0D) }
-                ids.append(0x0A)
-            case .missing: without += 1
-            case .unreadable: bad += 1
+                if crlf { r.ids.append(0x0D) }
+                r.ids.append(0x0A)
+            case .missing: r.without += 1
+            case .unreadable: r.bad += 1
             }
         }
-        swap(&ids, &out)
-        records += read
-        withoutID += without
-        unreadable += bad
-        return Swift.min(at, end)
+        r.consumed = Swift.min(at, end)
+        return r
+    }
+}
+
+/// The parts of a chunk of JSON lines read at once, a slot each (each written by one thread).
+final class JSONParts: @unchecked Sendable {
+    struct Result {
+        var ids: [UInt8] = []
+        var read = 0
+        var without = 0
+        var bad = 0
+        var consumed = 0
+    }
+    let slots: UnsafeMutablePointer<Result>
+    let count: Int
+    init(_ n: Int) {
+        count = n
+        slots = .allocate(capacity: n)
+        slots.initialize(repeating: Result(), count: n)
+    }
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
     }
 }
 
 /// Just enough of JSON (RFC 8259) to find one field in one line, in place: the line is checked to be
-/// one JSON object first (strictly: no trailing commas or text, numbers as the grammar writes them,
-/// nesting at most ``maxDepth`` deep), then the path is followed, taking the last member of a repeated
+/// one JSON object (strictly: no trailing commas or text, numbers as the grammar writes them, nesting
+/// at most ``maxDepth`` deep) in the same pass that finds the path's first key, then the rest of the
+/// path is followed, taking the last member of a repeated
 /// key as Python's `json` does; keys are compared as they are written, decoded only when they hold an
 /// escape. Unlike Python, `NaN`, `Infinity` and unpaired surrogates are refused (they are not JSON).
 struct JSONScanner {
@@ -559,7 +611,14 @@ struct JSONScanner {
             switch c {
             case 0x22:
                 let mark = out.count
-                guard string(into: &out), !out[mark...].contains(0x0A), !out[mark...].contains(0x0D) else {
+                let start = i
+                guard string(into: &out) else {
+                    out.removeSubrange(mark...)
+                    return .unreadable
+                }
+                // A line break in the id can only come from an escape (a raw one is refused), and an
+                // escape always decodes shorter than it is written: a string as long as its text has none.
+                if out.count - mark != i - start - 2 && (out[mark...].contains(0x0A) || out[mark...].contains(0x0D)) {
                     out.removeSubrange(mark...)
                     return .unreadable
                 }
@@ -689,12 +748,7 @@ struct JSONScanner {
     private mutating func string(into out: inout [UInt8]) -> Bool {
         guard peek == 0x22 else { return false }
         // Most strings have no escape: copied whole, not byte by byte.
-        var j = i + 1
-        while j < b.count {
-            let c = b[j]
-            if c == 0x22 || c == 0x5C || c < 0x20 { break }
-            j += 1
-        }
+        let j = plainEnd(from: i + 1)
         if j < b.count, b[j] == 0x22 {
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[(i + 1)..<j]))
             i = j + 1
@@ -755,16 +809,24 @@ struct JSONScanner {
         return v
     }
 
+    /// Where the bytes from `start` stop being a string's plain text: the first quote, backslash or
+    /// control byte, or the end. (Swift's SIMD16 compares, tried here, ran the audit 3× slower.)
+    @inline(__always)
+    private func plainEnd(from start: Int) -> Int {
+        var j = start
+        while j < b.count {
+            let c = b[j]
+            if c == 0x22 || c == 0x5C || c < 0x20 { return j }
+            j += 1
+        }
+        return j
+    }
+
     /// Skips a string at `i` without keeping it; false when it is not one.
     private mutating func skipString() -> Bool {
         guard peek == 0x22 else { return false }
         // The common case, no escape, in a local index.
-        var j = i + 1
-        while j < b.count {
-            let c = b[j]
-            if c == 0x22 || c == 0x5C || c < 0x20 { break }
-            j += 1
-        }
+        let j = plainEnd(from: i + 1)
         if j < b.count, b[j] == 0x22 {
             i = j + 1
             return true
