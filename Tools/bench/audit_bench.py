@@ -75,8 +75,8 @@ def records_rows(binary, path, tmp, repeats):
             x = line.rstrip(b"\n")
             c.write(x + b",u%d\n" % (k & 1023))
             j.write(b'{"id": "' + x + b'", "n": %d}\n' % (k & 1023))
-    runs = {"plain": [], "csv --column id": [], "json lines --field id": []}
-    argvs = {"plain": [path], "csv --column id": [csv_path, "--column", "id"], "json lines --field id": [jsonl_path, "--field", "id"]}
+    runs = {"plain": [], "CSV column (`--column id`)": [], "JSON-lines field (`--field id`)": []}
+    argvs = {"plain": [path], "CSV column (`--column id`)": [csv_path, "--column", "id"], "JSON-lines field (`--field id`)": [jsonl_path, "--field", "id"]}
     answers = {}
     for _ in range(repeats):
         for kind, extra in argvs.items():
