@@ -226,6 +226,12 @@ GENERATORS = {
     # Spreadsheet exports joined with cat: a byte-order mark and a quoted header before each part, CRLF.
     "log-csv-merged-bom-quoted": lambda rng, n: [line for part in range(4) for line in
                                                  ['\ufeff"request_id",status\r'] + [t + ",200\r" for t in tokens(rng, n // 4, B62, 22)]],
+    # Exports of two versions of a system joined with cat: the second header moved the column, dropped
+    # one and added two; a `kind` column holds the column's name as a value now and then.
+    "log-csv-schema-change": lambda rng, n: (lambda t: ["request_id,status,kind"]
+                                             + [f"{x},200,{'request_id' if i % 50 == 0 else 'k'}" for i, x in enumerate(t[:n // 2])]
+                                             + ["\ufeffts,kind,request_id,user"]
+                                             + [f"{i},k,{x},u{i % 97}" for i, x in enumerate(t[n // 2:])])(tokens(rng, n, B62, 22)),
     # broken ones
     "bad-ksuid-stuck-char": lambda rng, n: [k[:15] + "Q" + k[16:] for k in ksuids(rng, n, per_second=1)],
     "bad-ksuid-narrowed": lambda rng, n: [k[:20] + B62[B62.index(k[20]) // 2 * 2] + k[21:] for k in ksuids(rng, n, per_second=1)],
@@ -292,6 +298,8 @@ HONEST = [
     ("log-firebase-bare", "20,000 Firebase push ids in bursts, declared --scheme firebase", 20000, ["--scheme", "firebase"]),
     ("log-typeid-two-strays", "300 TypeIDs + two stray lines of 28 and 45 characters", 300, []),
     ("log-csv-merged-bom-quoted", "4 CSV exports joined, each with a BOM and a quoted header, CRLF; --column request_id",
+     20000, ["--column", "request_id"]),
+    ("log-csv-schema-change", "2 CSV exports of two schemas joined (the column moved, a kind column holding its name); --column request_id",
      20000, ["--column", "request_id"]),
 ]
 
