@@ -594,7 +594,7 @@ struct JSONScanner {
         var at = i
         // One pass checks the line by JSON's grammar and keeps the last member named by the first key.
         var top: Int?
-        guard object(finding: first, at: &top) else { return .unreadable }
+        guard object(depth: 0, finding: first, at: &top) else { return .unreadable }
         skipSpace()
         guard i == b.count else { return .unreadable }
         for (depth, key) in path.enumerated() {
@@ -634,9 +634,10 @@ struct JSONScanner {
         return .unreadable
     }
 
-    /// Checks the object at `i` and moves past it, keeping in `found` where the value of its last member
-    /// named `key` starts; false when it is not an object by JSON's grammar.
-    private mutating func object(finding key: [UInt8], at found: inout Int?) -> Bool {
+    /// Checks the object at `i` (`depth` deep) and moves past it, keeping in `found` where the value of
+    /// its last member named `key` starts (no key: only checked); false when it is not an object by
+    /// JSON's grammar.
+    private mutating func object(depth: Int, finding key: [UInt8]?, at found: inout Int?) -> Bool {
         i += 1
         skipSpace()
         if peek == 0x7D {
@@ -645,13 +646,20 @@ struct JSONScanner {
         }
         while true {
             skipSpace()
-            guard let matched = self.key(key) else { return false }
+            let matched: Bool
+            if let key {
+                guard let m = self.key(key) else { return false }
+                matched = m
+            } else {
+                guard skipString() else { return false }
+                matched = false
+            }
             skipSpace()
             guard peek == 0x3A else { return false }
             i += 1
             skipSpace()
             if matched { found = i }
-            guard skipValue(depth: 1) else { return false }
+            guard skipValue(depth: depth + 1) else { return false }
             skipSpace()
             if peek == 0x2C {
                 i += 1
@@ -856,29 +864,8 @@ struct JSONScanner {
         switch c {
         case 0x22: return skipString()
         case 0x7B:
-            i += 1
-            skipSpace()
-            if peek == 0x7D {
-                i += 1
-                return true
-            }
-            while true {
-                skipSpace()
-                guard skipString() else { return false }
-                skipSpace()
-                guard peek == 0x3A else { return false }
-                i += 1
-                skipSpace()
-                guard skipValue(depth: depth + 1) else { return false }
-                skipSpace()
-                if peek == 0x2C {
-                    i += 1
-                    continue
-                }
-                guard peek == 0x7D else { return false }
-                i += 1
-                return true
-            }
+            var none: Int?
+            return object(depth: depth, finding: nil, at: &none)
         case 0x5B:
             i += 1
             skipSpace()
